@@ -1,0 +1,185 @@
+// Migrations without Prisma's native schema engine (which the CLI downloads and this project cannot
+// count on): the WASM build of the same engine, driven through the driver adapters. It reads and
+// writes the standard prisma/migrations folder and _prisma_migrations table, so the stock
+// `prisma migrate deploy` works on the same files wherever the native engine is available.
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { DbTarget } from "./index";
+
+const require = createRequire(import.meta.url);
+export const SCHEMA_PATH = resolve("prisma/schema.prisma");
+export const MIGRATIONS_DIR = resolve("prisma/migrations");
+const NO_FILTERS = { externalTables: [], externalEnums: [] };
+
+type EngineModule = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
+let engineModule: Promise<EngineModule> | undefined;
+
+function loadEngineModule(): Promise<EngineModule> {
+  engineModule ??= (async () => {
+    const runtime = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as EngineModule & {
+      __wbg_set_wasm(exports: WebAssembly.Exports): void;
+    };
+    const wasmPath = join(dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(await readFile(wasmPath)), {
+      "./schema_engine_bg.js": runtime as unknown as WebAssembly.ModuleImports,
+    });
+    runtime.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return runtime;
+  })();
+  return engineModule;
+}
+
+// The factories' types differ between adapters; the engine only needs the shared interface.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AdapterFactory = any;
+
+async function withEngine<T>(factory: AdapterFactory, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+  const runtime = await loadEngineModule();
+  const engine = await runtime.SchemaEngine.new({ datamodels: undefined }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
+  try {
+    return await fn(engine);
+  } finally {
+    engine.free();
+  }
+}
+
+/**
+ * @prisma/adapter-pg cannot decode PostgreSQL's internal "char" type (OID 18), which the engine's
+ * introspection queries return; reading it as text is exact for the single-byte codes involved.
+ */
+function withCharAsText(factory: AdapterFactory): AdapterFactory {
+  const patch = (adapter: AdapterFactory) => {
+    const performIO = adapter.performIO.bind(adapter);
+    adapter.performIO = async (query: unknown) => {
+      const result = await performIO(query);
+      for (const field of result.fields ?? []) if (field.dataTypeID === 18) field.dataTypeID = 25;
+      return result;
+    };
+    const startTransaction = adapter.startTransaction?.bind(adapter);
+    if (startTransaction) adapter.startTransaction = async (...args: unknown[]) => patch(await startTransaction(...args));
+    return adapter;
+  };
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => patch(await connect());
+  if (factory.connectToShadowDb) {
+    const shadow = factory.connectToShadowDb.bind(factory);
+    factory.connectToShadowDb = async () => patch(await shadow());
+  }
+  return factory;
+}
+
+export async function migrationNames(dir = MIGRATIONS_DIR): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+}
+
+export async function migrationSql(dir = MIGRATIONS_DIR): Promise<{ name: string; sql: string }[]> {
+  return Promise.all((await migrationNames(dir)).map(async (name) => ({ name, sql: await readFile(join(dir, name, "migration.sql"), "utf8") })));
+}
+
+async function migrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
+  const lock = join(dir, "migration_lock.toml");
+  return {
+    baseDir: dir,
+    lockfile: { path: "migration_lock.toml", content: existsSync(lock) ? await readFile(lock, "utf8") : null },
+    shadowDbInitScript: "",
+    migrationDirectories: (await migrationSql(dir)).map(({ name, sql }) => ({
+      path: name,
+      migrationFile: { path: "migration.sql", content: { tag: "ok", value: sql } },
+    })),
+  } as MigrationList;
+}
+
+async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory; close: () => Promise<void> }> {
+  if (target.kind === "postgres") return { factory: withCharAsText(new PrismaPg({ connectionString: target.url })), close: async () => {} };
+  if (target.pglite) return { factory: new PrismaPGlite(target.pglite), close: async () => {} };
+  if (target.dir) await mkdir(target.dir, { recursive: true });
+  const pglite = new PGlite(target.dir);
+  return { factory: new PrismaPGlite(pglite), close: () => pglite.close() };
+}
+
+/** Applies every pending migration; returns the names applied now (empty when up to date). */
+export async function deployMigrations(target: DbTarget): Promise<string[]> {
+  const { factory, close } = await openFactory(target);
+  try {
+    return await withEngine(factory, async (engine) => (await engine.applyMigrations({ migrationsList: await migrationList(), filters: NO_FILTERS })).appliedMigrationNames);
+  } finally {
+    await close();
+  }
+}
+
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+  failed: string[];
+  edited: string[];
+  /** Applied in the database but missing from prisma/migrations (a newer build ran here). */
+  unknown: string[];
+}
+
+export async function migrationStatus(target: DbTarget): Promise<MigrationStatus> {
+  const { factory, close } = await openFactory(target);
+  try {
+    return await withEngine(factory, async (engine) => {
+      const list = await migrationList();
+      const d = await engine.diagnoseMigrationHistory({ migrationsList: list, optInToShadowDatabase: false, filters: NO_FILTERS });
+      const local = list.migrationDirectories.map((m) => m.path);
+      const history = d.history as { diagnostic: string; unappliedMigrationNames?: string[]; unpersistedMigrationNames?: string[] } | null;
+      const pending = history?.unappliedMigrationNames ?? (d.hasMigrationsTable ? [] : local);
+      const unknown = history?.unpersistedMigrationNames ?? [];
+      return {
+        applied: local.filter((n) => !pending.includes(n)),
+        pending,
+        failed: d.failedMigrationNames,
+        edited: d.editedMigrationNames,
+        unknown,
+      };
+    });
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Writes prisma/migrations/<timestamp>_<name>/migration.sql with the SQL that takes the migration
+ * history to the current schema.prisma, replaying the history on an in-memory database. Returns the
+ * folder, or null when the schema has no changes.
+ */
+export async function createMigration(name: string): Promise<string | null> {
+  const schema = [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, "utf8") }];
+  const shadow = new PGlite();
+  try {
+    const list = await migrationList();
+    const sql = await withEngine(new PrismaPGlite(shadow), async (engine) => {
+      if (list.migrationDirectories.length) await engine.applyMigrations({ migrationsList: list, filters: NO_FILTERS });
+      const diff = await engine.diff({
+        from: { tag: "schemaDatasource", files: schema, configDir: dirname(SCHEMA_PATH) },
+        to: { tag: "schemaDatamodel", files: schema },
+        script: true,
+        exitCode: true,
+        filters: NO_FILTERS,
+      });
+      return diff.exitCode === 0 ? null : diff.stdout;
+    });
+    if (!sql) return null;
+    const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+    const dir = join(MIGRATIONS_DIR, `${stamp}_${name.replace(/\W+/g, "_").toLowerCase()}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "migration.sql"), sql as string);
+    await writeFile(
+      join(MIGRATIONS_DIR, "migration_lock.toml"),
+      '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n',
+    );
+    return dir;
+  } finally {
+    await shadow.close();
+  }
+}

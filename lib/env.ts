@@ -1,0 +1,97 @@
+// Every setting the app reads, read once and validated. The embedded demo needs none of them.
+// A wrong value stops start-up with one line naming the variable (see describeEnvError).
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveInt = z.coerce.number({ message: "must be a whole number" }).int("must be a whole number").positive("must be positive");
+
+export const ZEnv = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL (leave it unset for the embedded database)")
+    .optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  PGLITE_DATA_DIR: z.string().min(1).optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").optional(),
+  PORT: z.coerce.number({ message: "must be a port number" }).int().min(1, "must be a port number").max(65535, "must be a port number").default(3000),
+  HOSTNAME: z.string().min(1).optional(),
+  DEMO_SEED: booleanFlag.optional(),
+  SIGNIN_MAX_FAILURES: positiveInt.default(5),
+  SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(30),
+  SIGNIN_WINDOW_MINUTES: positiveInt.default(15),
+});
+
+export type TEnv = z.infer<typeof ZEnv> & {
+  /** Where the embedded database lives (unused on PostgreSQL). */
+  pgliteDir: string;
+  databaseKind: "pglite" | "postgres";
+  /** Whether the demo users, orders, documents and tickets are seeded on start. */
+  demoSeed: boolean;
+};
+
+export class EnvError extends Error {
+  constructor(readonly variable: string, readonly problem: string) {
+    super(`Invalid setting ${variable}: ${problem}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses an environment (process.env by default). Throws EnvError naming the first bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): TEnv {
+  // An empty variable means "not set", as in most shells' `FOO= cmd`.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = ZEnv.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new EnvError(String(issue.path[0] ?? "environment"), issue.message);
+  }
+  const env = parsed.data;
+  const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
+  return {
+    ...env,
+    pgliteDir: env.PGLITE_DATA_DIR ?? join(env.DATA_DIR, "pglite"),
+    databaseKind,
+    demoSeed: env.DEMO_SEED ?? databaseKind === "pglite",
+  };
+}
+
+const cache = globalThis as unknown as { __countersignEnv?: TEnv; __countersignSecret?: string };
+
+export function env(): TEnv {
+  cache.__countersignEnv ??= parseEnv();
+  return cache.__countersignEnv;
+}
+
+/**
+ * The secret that signs sessions. AUTH_SECRET when given; otherwise one generated on first start and
+ * kept in the data directory, so the embedded demo works with no settings and sessions survive a
+ * restart. Several instances on one PostgreSQL must share an AUTH_SECRET.
+ */
+export function authSecret(log: (line: string) => void = console.log): string {
+  if (cache.__countersignSecret) return cache.__countersignSecret;
+  const e = env();
+  if (e.AUTH_SECRET) return (cache.__countersignSecret = e.AUTH_SECRET);
+  const file = resolve(e.DATA_DIR, "auth-secret");
+  if (!existsSync(file)) {
+    mkdirSync(resolve(e.DATA_DIR), { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      // Another process created it between our check and our write: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    log(`No AUTH_SECRET set: created a session secret in ${join(e.DATA_DIR, "auth-secret")} (set AUTH_SECRET to use your own).`);
+  }
+  return (cache.__countersignSecret = readFileSync(file, "utf8").trim());
+}
+
+/** One line for a person: the variable and what is wrong with it. */
+export function describeEnvError(error: unknown): string | undefined {
+  return error instanceof EnvError ? error.message : undefined;
+}

@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // PGlite loads its .wasm relative to its own module URL; bundling breaks that, and the
+  // database drivers gain nothing from being bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;

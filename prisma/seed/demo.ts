@@ -1,0 +1,1 @@
+export async function seedDemo(_c: unknown): Promise<string> { return ""; }
