@@ -11,6 +11,8 @@ const booleanFlag = z
 
 const positiveInt = z.coerce.number({ message: "must be a whole number" }).int("must be a whole number").positive("must be positive");
 
+const secret = z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").optional();
+
 export const ZEnv = z.object({
   DATABASE_URL: z
     .string()
@@ -18,7 +20,9 @@ export const ZEnv = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   PGLITE_DATA_DIR: z.string().min(1).optional(),
-  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").optional(),
+  AUTH_SECRET: secret,
+  INTAKE_BUNDLE_KEY: secret,
+  INTAKE_SECRET: secret,
   PORT: z.coerce.number({ message: "must be a port number" }).int().min(1, "must be a port number").max(65535, "must be a port number").default(3000),
   HOSTNAME: z.string().min(1).optional(),
   DEMO_SEED: booleanFlag.optional(),
@@ -61,7 +65,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   };
 }
 
-const cache = globalThis as unknown as { __countersignEnv?: TEnv; __countersignSecret?: string };
+const cache = globalThis as unknown as { __countersignEnv?: TEnv; __countersignSecrets?: Partial<Record<string, string>> };
 
 export function env(): TEnv {
   cache.__countersignEnv ??= parseEnv();
@@ -69,27 +73,40 @@ export function env(): TEnv {
 }
 
 /**
- * The secret that signs sessions. AUTH_SECRET when given; otherwise one generated on first start and
- * kept in the data directory, so the embedded demo works with no settings and sessions survive a
- * restart. Several instances on one PostgreSQL must share an AUTH_SECRET.
+ * A secret from its variable when given; otherwise one generated on first use and kept in the data
+ * directory, so the embedded demo works with no settings and survives a restart. Several instances
+ * on one PostgreSQL must be given the same value through the variable.
  */
-export function authSecret(log: (line: string) => void = console.log): string {
-  if (cache.__countersignSecret) return cache.__countersignSecret;
+function generatedSecret(variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET", purpose: string, log: (line: string) => void): string {
+  const cached = cache.__countersignSecrets?.[variable];
+  if (cached) return cached;
   const e = env();
-  if (e.AUTH_SECRET) return (cache.__countersignSecret = e.AUTH_SECRET);
-  const file = resolve(e.DATA_DIR, "auth-secret");
-  if (!existsSync(file)) {
-    mkdirSync(resolve(e.DATA_DIR), { recursive: true });
-    try {
-      writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      // Another process created it between our check and our write: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  let value = e[variable];
+  if (!value) {
+    const name = variable.toLowerCase().replaceAll("_", "-");
+    const file = resolve(e.DATA_DIR, name);
+    if (!existsSync(file)) {
+      mkdirSync(resolve(e.DATA_DIR), { recursive: true });
+      try {
+        writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+        log(`No ${variable} set: created ${purpose} in ${join(e.DATA_DIR, name)} (set ${variable} to use your own).`);
+      } catch (error) {
+        // Another process created it between our check and our write: use theirs.
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
     }
-    log(`No AUTH_SECRET set: created a session secret in ${join(e.DATA_DIR, "auth-secret")} (set AUTH_SECRET to use your own).`);
+    value = readFileSync(file, "utf8").trim();
   }
-  return (cache.__countersignSecret = readFileSync(file, "utf8").trim());
+  (cache.__countersignSecrets ??= {})[variable] = value;
+  return value;
 }
+
+/** Signs and verifies session tokens. */
+export const authSecret = (log = console.log) => generatedSecret("AUTH_SECRET", "a session secret", log);
+/** The built-in intake classifier bundle's key: it signs the routes the bundle assigns. */
+export const intakeBundleKey = (log = console.log) => generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
+/** Shared with the helpdesk: signs intake API bodies and outbox responses. */
+export const intakeSecret = (log = console.log) => generatedSecret("INTAKE_SECRET", "the intake API secret", log);
 
 /** One line for a person: the variable and what is wrong with it. */
 export function describeEnvError(error: unknown): string | undefined {

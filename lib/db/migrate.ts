@@ -52,11 +52,23 @@ async function withEngine<T>(factory: AdapterFactory, fn: (engine: SchemaEngine)
 }
 
 /**
- * @prisma/adapter-pg cannot decode PostgreSQL's internal "char" type (OID 18), which the engine's
- * introspection queries return; reading it as text is exact for the single-byte codes involved.
+ * Two fixes to @prisma/adapter-pg for the schema engine:
+ * - it cannot decode PostgreSQL's internal "char" type (OID 18), which the engine's introspection
+ *   queries return; reading it as text is exact for the single-byte codes involved;
+ * - its executeScript splits a migration on every ";", which breaks function bodies ($$ … $$). The
+ *   simple query protocol runs a whole multi-statement script, as the native engine does.
  */
-function withCharAsText(factory: AdapterFactory): AdapterFactory {
+function forSchemaEngine(factory: AdapterFactory): AdapterFactory {
   const patch = (adapter: AdapterFactory) => {
+    if (adapter.executeScript && adapter.client?.query) {
+      adapter.executeScript = async (script: string) => {
+        try {
+          await adapter.client.query(script);
+        } catch (error) {
+          adapter.onError(error);
+        }
+      };
+    }
     const performIO = adapter.performIO.bind(adapter);
     adapter.performIO = async (query: unknown) => {
       const result = await performIO(query);
@@ -99,7 +111,19 @@ async function migrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
 }
 
 async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory; close: () => Promise<void> }> {
-  if (target.kind === "postgres") return { factory: withCharAsText(new PrismaPg({ connectionString: target.url })), close: async () => {} };
+  if (target.kind === "postgres") {
+    // The engine opens connections but never ends them; a pool left open keeps the database busy
+    // (a template that is "being accessed by other users" cannot be cloned or dropped).
+    const factory = forSchemaEngine(new PrismaPg({ connectionString: target.url, max: 2 }));
+    const opened: { dispose(): Promise<void> }[] = [];
+    const connect = factory.connect.bind(factory);
+    factory.connect = async () => {
+      const adapter = await connect();
+      opened.push(adapter);
+      return adapter;
+    };
+    return { factory, close: async () => void (await Promise.all(opened.map((a) => a.dispose()))) };
+  }
   if (target.pglite) return { factory: new PrismaPGlite(target.pglite), close: async () => {} };
   if (target.dir) await mkdir(target.dir, { recursive: true });
   const pglite = new PGlite(target.dir);

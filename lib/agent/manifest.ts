@@ -1,0 +1,36 @@
+// The agent manifest (contracts/agent_manifest.json): the identities a run is pinned to. Validated
+// once; a bad manifest stops start-up rather than letting a run record something unverified.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+export const ZAgentManifest = z.strictObject({
+  agentVersion: z.string().min(1),
+  intakeBundle: z.string().min(1),
+  evidenceServiceVersion: z.string().min(1),
+  evalDatasetVersion: z.string().min(1),
+  graderVersion: z.string().min(1),
+  forbiddenAutonomousActions: z.array(z.string().min(1)).min(1),
+  budgets: z.strictObject({
+    maxSteps: z.number().int().positive(),
+    maxTokens: z.number().int().positive(),
+    maxWallMs: z.number().int().positive(),
+    toolTimeoutMs: z.number().int().positive(),
+  }),
+});
+export type TAgentManifest = z.infer<typeof ZAgentManifest>;
+
+export const MANIFEST_PATH = "contracts/agent_manifest.json";
+
+let cached: TAgentManifest | undefined;
+
+export function agentManifest(): TAgentManifest {
+  if (cached) return cached;
+  const raw = JSON.parse(readFileSync(resolve(MANIFEST_PATH), "utf8"));
+  const parsed = ZAgentManifest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${MANIFEST_PATH} is invalid at ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  return (cached = parsed.data);
+}

@@ -1,0 +1,61 @@
+// The light half of the next-auth configuration: no database, no password hashing. proxy.ts uses it
+// to read the session cookie on every request; lib/auth/auth.ts adds the Credentials provider.
+// (proxy.ts runs on the Node.js runtime in Next 16, but it stays cheap: a cookie decode, no query.)
+import type { NextAuthConfig } from "next-auth";
+import { authSecret } from "../env";
+import { SIGN_IN_PATH } from "./public-paths";
+import { isRole } from "./roles";
+
+/** A reviewer's shift and a little more: sessions end after 12 hours, rolling while in use. */
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+// Refusals the app expects (a wrong password, a stale or foreign cookie) are one line each; anything
+// else keeps its stack.
+const QUIET_ERRORS = new Set(["CredentialsSignin", "JWTSessionError"]);
+
+export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
+  error(error) {
+    const type = (error as { type?: string }).type ?? error.name;
+    if (QUIET_ERRORS.has(type)) {
+      const code = (error as { code?: string }).code;
+      console.warn(`[auth] ${type}${code ? ` (${code})` : ""}`);
+      return;
+    }
+    console.error("[auth]", error);
+  },
+  warn(code) {
+    console.warn(`[auth] warning: ${code}`);
+  },
+  debug() {},
+};
+
+export const authConfig = {
+  pages: { signIn: SIGN_IN_PATH },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 60 * 60 },
+  // Self-hosted behind whatever proxy the operator has: take the host from the request.
+  trustHost: true,
+  logger: authLogger,
+  providers: [],
+  callbacks: {
+    jwt({ token, user }) {
+      // `user` is present only at sign-in: copy what the session needs into the token, once.
+      if (user) {
+        token.sub = user.id;
+        token.role = user.role;
+        token.sv = user.sessionVersion;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      if (token.sub && isRole(token.role) && typeof token.sv === "number") {
+        session.user = { ...session.user, id: token.sub, role: token.role, sessionVersion: token.sv };
+      }
+      return session;
+    },
+  },
+} satisfies NextAuthConfig;
+
+/** The light configuration with its secret. A function, so the secret is read on first use, not at build. */
+export function lightAuthConfig(): NextAuthConfig {
+  return { ...authConfig, secret: authSecret() };
+}

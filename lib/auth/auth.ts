@@ -1,0 +1,50 @@
+// The full next-auth setup: the light config plus the Credentials provider, which checks the User
+// table under the sign-in throttle. Used by the /api/auth route, the sign-in and sign-out actions,
+// and requireRole (through auth()).
+import "server-only";
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { authSecret } from "../env";
+import { authConfig } from "./auth.config";
+import { clientAddress, verifySignIn } from "./credentials";
+import { throttleLimits } from "./throttle";
+
+/** Unknown email, wrong password or inactive account: one answer for all three. */
+export class InvalidCredentials extends CredentialsSignin {
+  code = "invalid_credentials";
+}
+
+/** The account or the address is locked after too many failures. */
+export class SignInLocked extends CredentialsSignin {
+  code = "locked";
+  constructor(readonly retryAfterMinutes: number) {
+    super(`Sign-in locked for ${retryAfterMinutes} minute(s)`);
+  }
+}
+
+const ZCredentials = z.object({ email: z.string(), password: z.string() });
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  ...authConfig,
+  secret: authSecret(),
+  providers: [
+    Credentials({
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(raw, request) {
+        const parsed = ZCredentials.safeParse(raw);
+        if (!parsed.success) throw new InvalidCredentials();
+        const outcome = await verifySignIn({
+          email: parsed.data.email,
+          password: parsed.data.password,
+          address: clientAddress(request.headers),
+          now: new Date(),
+          limits: throttleLimits(),
+        });
+        if (outcome.status === "locked") throw new SignInLocked(outcome.retryAfterMinutes);
+        if (outcome.status !== "ok") throw new InvalidCredentials();
+        return outcome.user;
+      },
+    }),
+  ],
+}));

@@ -1,0 +1,30 @@
+// The navigation bar's entries, each tied to the area whose roles may open it. A role sees only what
+// it may use; the pages check again.
+import type { Area, Role } from "./roles";
+import { mayUse } from "./roles";
+
+export interface TNavItem {
+  href: string;
+  label: string;
+  area: Area;
+}
+
+export const NAV_ITEMS: readonly TNavItem[] = [
+  { href: "/", label: "Queue", area: "queue" },
+  { href: "/tickets/new", label: "New ticket", area: "newTicket" },
+  { href: "/ledger", label: "Ledger", area: "ledger" },
+  { href: "/audit", label: "Audit", area: "audit" },
+  { href: "/evals", label: "Evaluations", area: "evals" },
+  { href: "/autonomy", label: "Autonomy", area: "autonomy" },
+  { href: "/admin", label: "Admin", area: "admin" },
+];
+
+export function navItemsFor(role: Role): TNavItem[] {
+  return NAV_ITEMS.filter((item) => mayUse(role, item.area));
+}
+
+/** Whether a nav entry is the current page: "/" only for itself, the others for their subtree. */
+export function isCurrentNav(href: string, pathname: string): boolean {
+  if (href === "/") return pathname === "/";
+  return pathname === href || pathname.startsWith(`${href}/`);
+}

@@ -1,0 +1,59 @@
+// The signed-in user, as every page, action and route sees it. The JWT says who signed in; the User
+// row says whether that still counts: an inactive user, or a token minted before the user's
+// sessionVersion was bumped, is signed out. The role comes from the row too, so a role change takes
+// effect on the next request rather than at the next sign-in.
+import "server-only";
+import { forbidden, redirect } from "next/navigation";
+import { cache } from "react";
+import { z } from "zod";
+import { db } from "../db";
+import { isAllowed, type TAccess } from "./access";
+import { auth } from "./auth";
+import { SIGN_IN_PATH } from "./public-paths";
+import type { Role } from "./roles";
+
+export interface TSessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+const ZClaims = z.object({ id: z.uuid(), sessionVersion: z.number().int() });
+
+/** The id and session version a session carries, or null when it carries none (or garbage). */
+export function sessionClaims(session: unknown): z.infer<typeof ZClaims> | null {
+  const user = (session as { user?: unknown } | null | undefined)?.user;
+  const parsed = ZClaims.safeParse(user);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The signed-in user, re-checked against the database; null when signed out or revoked. Once per request. */
+export const currentUser = cache(async (): Promise<TSessionUser | null> => {
+  const claims = sessionClaims(await auth());
+  if (!claims) return null;
+  const row = await db().user.findUnique({
+    where: { id: claims.id },
+    select: { id: true, email: true, name: true, role: true, active: true, sessionVersion: true },
+  });
+  if (!row || !row.active || row.sessionVersion !== claims.sessionVersion) return null;
+  return { id: row.id, email: row.email, name: row.name, role: row.role };
+});
+
+/** For pages: the signed-in user, or a redirect to /signin. */
+export async function requireUser(): Promise<TSessionUser> {
+  const user = await currentUser();
+  if (!user) redirect(SIGN_IN_PATH);
+  return user;
+}
+
+/**
+ * For pages: the signed-in user if their role may use `access` (an area from AREAS, or a list of
+ * roles). Signed out → redirect to /signin; wrong role → Next's forbidden(), which renders
+ * app/forbidden.tsx with status 403. Call it at the top of the page, before anything streams.
+ */
+export async function requireRole(access: TAccess): Promise<TSessionUser> {
+  const user = await requireUser();
+  if (!isAllowed(user.role, access)) forbidden();
+  return user;
+}

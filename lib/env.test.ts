@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, describeEnvError, parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("needs no settings for the embedded demo", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ databaseKind: "pglite", pgliteDir: ".data/pglite", PORT: 3000, demoSeed: true });
+  });
+
+  it("uses PostgreSQL for a postgres URL and does not seed demo users there by default", () => {
+    const env = parseEnv({ DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/countersign" });
+    expect(env).toMatchObject({ databaseKind: "postgres", demoSeed: false });
+    expect(parseEnv({ DATABASE_URL: "postgres://h/db", DEMO_SEED: "true" }).demoSeed).toBe(true);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "mysql://root@localhost/db" }, "DATABASE_URL"],
+    [{ PORT: "http" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ AUTH_SECRET: "short" }, "AUTH_SECRET"],
+    [{ DEMO_SEED: "maybe" }, "DEMO_SEED"],
+    [{ SIGNIN_MAX_FAILURES: "0" }, "SIGNIN_MAX_FAILURES"],
+  ])("names the bad variable in one line: %o", (source, variable) => {
+    let caught: unknown;
+    try {
+      parseEnv(source);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EnvError);
+    const line = describeEnvError(caught)!;
+    expect(line).toContain(`Invalid setting ${variable}:`);
+    expect(line).not.toContain("\n");
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", PORT: "" })).toMatchObject({ databaseKind: "pglite", PORT: 3000 });
+  });
+});

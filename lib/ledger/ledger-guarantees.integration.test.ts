@@ -1,0 +1,67 @@
+// Guarantees the database keeps on its own, whatever code runs against it: these use the client
+// directly, bypassing every application check, to show the database refuses.
+import { describe, expect, it } from "vitest";
+import { isUniqueViolation } from "../db";
+import { makeOrder, ledgerRow } from "../../testing/fixtures";
+import { useTestDb } from "../../testing/db";
+import { recordAuditEvent } from "../audit/record-audit-event";
+
+const testDb = useTestDb();
+const onDatabase = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite";
+
+describe(`ledger and audit guarantees (${onDatabase})`, () => {
+  it("refuses a second ledger row with the same idempotency key", async () => {
+    const { client } = testDb();
+    const order = await makeOrder(client);
+    await client.ledgerEntry.create({ data: ledgerRow(order.id, "refund:approval-1") });
+    const second = client.ledgerEntry.create({ data: ledgerRow(order.id, "refund:approval-1") });
+    await expect(second).rejects.toSatisfy(isUniqueViolation);
+    expect(await client.ledgerEntry.count({ where: { idempotencyKey: "refund:approval-1" } })).toBe(1);
+  });
+
+  it("refuses to update or delete a ledger row", async () => {
+    const { client } = testDb();
+    const order = await makeOrder(client);
+    const row = await client.ledgerEntry.create({ data: ledgerRow(order.id) });
+    await expect(client.ledgerEntry.update({ where: { id: row.id }, data: { amountCents: 1 } })).rejects.toThrow(/append_only/);
+    await expect(client.ledgerEntry.delete({ where: { id: row.id } })).rejects.toThrow(/append_only/);
+    await expect(client.$executeRawUnsafe(`UPDATE "LedgerEntry" SET "amountCents" = 5`)).rejects.toThrow(/append_only/);
+    await expect(client.$executeRawUnsafe(`DELETE FROM "LedgerEntry"`)).rejects.toThrow(/append_only/);
+    await expect(client.$executeRawUnsafe(`TRUNCATE "LedgerEntry"`)).rejects.toThrow(/append_only/);
+    expect(await client.ledgerEntry.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ amountCents: row.amountCents });
+  });
+
+  it("refuses to update or delete an audit event", async () => {
+    const { client } = testDb();
+    const event = await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.event", subjectType: "test" }));
+    await expect(client.auditEvent.update({ where: { seq: event.seq }, data: { action: "tampered" } })).rejects.toThrow(/append_only/);
+    await expect(client.auditEvent.delete({ where: { seq: event.seq } })).rejects.toThrow(/append_only/);
+    await expect(client.$executeRawUnsafe(`DELETE FROM "AuditEvent"`)).rejects.toThrow(/append_only/);
+    await expect(client.$executeRawUnsafe(`TRUNCATE "AuditEvent"`)).rejects.toThrow(/append_only/);
+    expect(await client.auditEvent.findUniqueOrThrow({ where: { seq: event.seq } })).toMatchObject({ action: "test.event", hash: event.hash });
+  });
+
+  it("refuses a ledger row with a zero or negative amount", async () => {
+    const { client } = testDb();
+    const order = await makeOrder(client);
+    await expect(client.ledgerEntry.create({ data: ledgerRow(order.id, undefined, 0) })).rejects.toThrow();
+    await expect(client.ledgerEntry.create({ data: ledgerRow(order.id, undefined, -500) })).rejects.toThrow();
+  });
+
+  it("accepts at most one decision per approval request, and never changes it", async () => {
+    const { client } = testDb();
+    const order = await makeOrder(client);
+    const reviewer = await client.user.create({ data: { email: "r@example.com", name: "R", role: "REVIEWER", passwordHash: "x" } });
+    const ticket = await client.ticket.create({
+      data: { source: "seed", subject: "s", body: "b", customerEmail: "c@example.net", orderRef: order.id, route: "guarded_agent", bundleVersion: "b", admission: "admitted" },
+    });
+    const request = await client.approvalRequest.create({
+      data: { ticketId: ticket.id, kind: "reply", digest: "d", operation: {}, policyVersion: "p", bundleVersion: "b", agentVersion: "a", requiredRole: "REVIEWER", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    const decision = { approvalRequestId: request.id, decision: "approve" as const, deciderId: reviewer.id, deciderRole: "REVIEWER" as const, digest: "d" };
+    const first = await client.approvalDecision.create({ data: decision });
+    await expect(client.approvalDecision.create({ data: { ...decision, decision: "reject" } })).rejects.toSatisfy(isUniqueViolation);
+    await expect(client.approvalDecision.update({ where: { id: first.id }, data: { decision: "reject" } })).rejects.toThrow(/append_only/);
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
+  });
+});

@@ -1,0 +1,27 @@
+// Policy settings: the autonomy dial and the limits around it. They live in the database (so every
+// instance agrees) and every change is audited; these are the values a new installation starts with.
+import { z } from "zod";
+
+export const ZPolicySettings = z.strictObject({
+  /** The autonomy dial: refunds at or below this may be auto-approved. Starts at zero: nothing is. */
+  "autonomy.autoApproveLimitCents": z.number().int().min(0),
+  /** Agreeing shadow decisions required, with no disagreement, before the dial may be raised. */
+  "autonomy.requiredAgreements": z.number().int().min(1),
+  /** Total auto-approved refunds per day, across all customers. */
+  "policy.dailyCapCents": z.number().int().min(0),
+  /** At or above this amount a specialist must approve. */
+  "policy.specialistThresholdCents": z.number().int().positive(),
+  /** Refund proposals per customer per day before the rate limit denies them. */
+  "policy.customerRefundsPerDay": z.number().int().positive(),
+  "agent.defaultPlanner": z.enum(["rule", "model"]),
+});
+export type TPolicySettings = z.infer<typeof ZPolicySettings>;
+
+export const DEFAULT_SETTINGS: TPolicySettings = {
+  "autonomy.autoApproveLimitCents": 0,
+  "autonomy.requiredAgreements": 200,
+  "policy.dailyCapCents": 50_000,
+  "policy.specialistThresholdCents": 50_000,
+  "policy.customerRefundsPerDay": 3,
+  "agent.defaultPlanner": "rule",
+};

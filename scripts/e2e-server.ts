@@ -1,0 +1,46 @@
+// The server the Playwright suite drives: a fresh database for the run, migrated and seeded with the
+// demo data, then `next start` on the test build (.next-test). On PostgreSQL (DATABASE_URL set) the
+// database is a sibling named <database>_e2e, dropped and created anew: the named database itself
+// is never touched.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { openDb, type DbTarget } from "../lib/db";
+import { deployMigrations } from "../lib/db/migrate";
+import { seedDemo } from "../prisma/seed/demo";
+import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
+
+export const E2E_AUTH_SECRET = "e2e-only-secret-0123456789abcdef0123456789";
+
+async function main() {
+  const { values } = parseArgs({ options: { port: { type: "string", default: "3210" } } });
+  const dataDir = resolve(".data/e2e");
+  rmSync(dataDir, { recursive: true, force: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next-test", DATA_DIR: dataDir, AUTH_SECRET: E2E_AUTH_SECRET };
+  let target: DbTarget;
+  if (process.env.DATABASE_URL) {
+    const name = `${testDatabaseBase(process.env.DATABASE_URL)}_e2e`;
+    await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "${name}"`);
+    env.DATABASE_URL = withDatabase(process.env.DATABASE_URL, name);
+    target = { kind: "postgres", url: env.DATABASE_URL };
+  } else {
+    env.PGLITE_DATA_DIR = resolve(dataDir, "pglite");
+    target = { kind: "pglite", dir: env.PGLITE_DATA_DIR };
+  }
+  Object.assign(process.env, env);
+  console.log(`e2e: migrating ${target.kind} database…`);
+  await deployMigrations(target);
+  const handle = openDb(target);
+  console.log(`e2e: seeded ${await seedDemo(handle.client)}`);
+  await handle.close();
+  const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], { stdio: "inherit", env });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code) => process.exit(code ?? 0));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

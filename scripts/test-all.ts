@@ -1,0 +1,37 @@
+// npm test: every check, in the order CI runs them, stopping at the first failure.
+//   typecheck → lint → unit and integration tests (Vitest) → production build → browser tests
+// With DATABASE_URL set to a postgres URL, the integration and browser suites run on PostgreSQL
+// (in databases of their own, named after it); otherwise on embedded PGlite.
+import { spawnSync } from "node:child_process";
+
+const node = process.execPath;
+const bin = (pkg: string) => `node_modules/${pkg}`;
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+const steps: { name: string; cmd: string[]; env?: NodeJS.ProcessEnv }[] = [
+  { name: "types (route types)", cmd: [bin("next/dist/bin/next"), "typegen"] },
+  { name: "typecheck", cmd: [bin("typescript/bin/tsc"), "--noEmit"] },
+  { name: "lint", cmd: [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."] },
+  { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"] },
+  { name: "build (test build in .next-test)", cmd: [bin("next/dist/bin/next"), "build"], env: { NEXT_DIST_DIR: ".next-test" } },
+  { name: "browser tests (Playwright, Chromium)", cmd: [bin("@playwright/test/cli.js"), "test"] },
+];
+
+const only = process.argv.slice(2);
+const database = process.env.DATABASE_URL ? `PostgreSQL (${new URL(process.env.DATABASE_URL).pathname.slice(1)})` : "embedded PGlite";
+console.log(`npm test on ${database}`);
+const results: { name: string; ok: boolean; seconds: number }[] = [];
+for (const step of steps) {
+  if (only.length && !only.some((o) => step.name.startsWith(o))) continue;
+  console.log(`\n━━ ${step.name} ━━`);
+  const started = Date.now();
+  const r = spawnSync(node, step.cmd, { stdio: "inherit", env: { ...env, ...step.env } });
+  const ok = r.status === 0;
+  results.push({ name: step.name, ok, seconds: Math.round((Date.now() - started) / 100) / 10 });
+  if (!ok) break;
+}
+console.log("\n━━ summary ━━");
+for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"}  ${r.name} (${r.seconds}s)`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(failed ? `npm test failed at: ${results.find((r) => !r.ok)!.name}` : `All ${results.length} steps passed on ${database}.`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,64 @@
+// A fresh, migrated database for one test file: in-memory PGlite by default, a clone of the
+// migrated template on PostgreSQL when DATABASE_URL is set. Real databases, never a mocked client.
+import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, inject } from "vitest";
+import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
+import { migrationSql } from "../lib/db/migrate";
+import { adminQuery, testDatabaseBase, withDatabase } from "./postgres";
+
+export interface TestDb extends DbHandle {
+  /** A postgres URL for this database (PostgreSQL only): for a second client or a raw connection. */
+  url?: string;
+  pglite?: PGlite;
+}
+
+export async function createTestDb(): Promise<TestDb> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const template = inject("pgTemplate");
+    if (!template) throw new Error("The PostgreSQL template database was not prepared (testing/global-setup.ts).");
+    const name = `${testDatabaseBase(url)}_t_${randomBytes(5).toString("hex")}`;
+    await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    const dbUrl = withDatabase(url, name);
+    const handle = openDb({ kind: "postgres", url: dbUrl, max: 60 });
+    return {
+      ...handle,
+      url: dbUrl,
+      close: async () => {
+        await handle.close();
+        await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      },
+    };
+  }
+  const pglite = new PGlite();
+  for (const { sql } of await migrationSql()) await pglite.exec(sql);
+  const handle = openDb({ kind: "pglite", pglite });
+  return {
+    ...handle,
+    pglite,
+    close: async () => {
+      await handle.close();
+      await pglite.close();
+    },
+  };
+}
+
+/**
+ * Gives the calling test file its own database, installed as the process-wide db() for the file.
+ * Returns a getter: the handle exists only once beforeAll has run.
+ */
+export function useTestDb(): () => TestDb {
+  let handle: TestDb | undefined;
+  beforeAll(async () => {
+    handle = await createTestDb();
+    useDb(handle);
+  });
+  afterAll(async () => {
+    await closeDb();
+  });
+  return () => {
+    if (!handle) throw new Error("useTestDb(): the database is ready only inside tests and hooks");
+    return handle;
+  };
+}
