@@ -4,9 +4,11 @@ const nextConfig = {
   // database drivers gain nothing from being bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg"],
   poweredByHeader: false,
-  // The test suite builds into its own folder so that it never replaces the build `npm start` serves.
-  distDir: process.env.NEXT_DIST_DIR || ".next",
   typedRoutes: false,
+  experimental: {
+    // forbidden() and app/forbidden.tsx: requireRole answers a wrong role with a real 403 page.
+    authInterrupts: true,
+  },
 };
 
 export default nextConfig;

@@ -39,7 +39,7 @@ function sourceFingerprint(): string {
   return hash.digest("hex");
 }
 
-function run(args: string[], extraEnv: NodeJS.ProcessEnv): number {
+function run(args: string[], extraEnv: Record<string, string>): number {
   const r = spawnSync(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
   return r.status ?? 1;
 }
@@ -85,7 +85,7 @@ async function main(): Promise<number> {
   return serve([NEXT, "start", "-p", String(e.PORT), ...hostArgs], childEnv);
 }
 
-function serve(args: string[], extraEnv: NodeJS.ProcessEnv): Promise<number> {
+function serve(args: string[], extraEnv: Record<string, string>): Promise<number> {
   const child = spawn(process.execPath, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));

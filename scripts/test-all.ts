@@ -8,7 +8,7 @@ const node = process.execPath;
 const bin = (pkg: string) => `node_modules/${pkg}`;
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-const steps: { name: string; cmd: string[]; env?: NodeJS.ProcessEnv }[] = [
+const steps: { name: string; cmd: string[]; env?: Record<string, string> }[] = [
   { name: "types (route types)", cmd: [bin("next/dist/bin/next"), "typegen"] },
   { name: "typecheck", cmd: [bin("typescript/bin/tsc"), "--noEmit"] },
   { name: "lint", cmd: [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."] },

@@ -2,7 +2,7 @@
 // effect it describes, before the effect: if the effect fails the event rolls back with it, and no
 // effect exists without its event.
 import type { DbTx } from "../db";
-import { Prisma } from "../db";
+import { toJsonOrNull } from "../db";
 import { canonicalJson, sha256Hex } from "./canonical";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -50,7 +50,6 @@ export async function recordAuditEvent(tx: DbTx, input: TAuditInput) {
   const prevHash = last?.hash ?? GENESIS_HASH;
   // Millisecond precision: what the timestamp(3) column stores, so the hash can be recomputed.
   const at = new Date(Math.floor(Date.now()));
-  const json = (v: unknown) => (v === undefined || v === null ? Prisma.DbNull : (JSON.parse(canonicalJson(v)) as Prisma.InputJsonValue));
   return tx.auditEvent.create({
     data: {
       at,
@@ -60,8 +59,8 @@ export async function recordAuditEvent(tx: DbTx, input: TAuditInput) {
       subjectType: input.subjectType,
       subjectId: input.subjectId ?? null,
       ticketId: input.ticketId ?? null,
-      inputs: json(input.inputs),
-      policyDecision: json(input.policyDecision),
+      inputs: toJsonOrNull(input.inputs),
+      policyDecision: toJsonOrNull(input.policyDecision),
       idempotencyKey: input.idempotencyKey ?? null,
       prevHash,
       hash: auditHash(prevHash, { ...input, at }),

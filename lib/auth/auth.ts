@@ -7,7 +7,8 @@ import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { authSecret } from "../env";
 import { authConfig } from "./auth.config";
-import { clientAddress, verifySignIn } from "./credentials";
+import { clientAddress } from "./client-address";
+import { verifySignIn } from "./credentials";
 import { throttleLimits } from "./throttle";
 
 /** Unknown email, wrong password or inactive account: one answer for all three. */

@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
+import { canonicalJson } from "../audit/canonical";
 
 export { Prisma, PrismaClient };
 export type Db = PrismaClient;
@@ -71,4 +72,14 @@ export async function closeDb(): Promise<void> {
 /** Prisma's unique-constraint violation. Branch on the code only: its meta differs by adapter. */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+/** A value as JSON for a Json column: canonical (sorted keys), Dates as ISO strings. */
+export function toJson(value: unknown): Prisma.InputJsonValue {
+  return JSON.parse(canonicalJson(value ?? null)) as Prisma.InputJsonValue;
+}
+
+/** For nullable Json columns: SQL NULL for null/undefined. */
+export function toJsonOrNull(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === undefined || value === null ? Prisma.DbNull : toJson(value);
 }

@@ -6,7 +6,7 @@ import { intakeBundleKey } from "../env";
 import { recordAuditEvent, type ActorType } from "../audit/record-audit-event";
 import { admitTicket } from "./admit-ticket";
 import { BUILTIN_BUNDLE_VERSION, classifyTicket } from "./builtin-bundle";
-import { signRoute } from "./route-signature";
+import { routeClaimId, signRoute } from "./route-signature";
 
 export interface TNewTicket {
   subject: string;
@@ -17,8 +17,9 @@ export interface TNewTicket {
   externalId?: string | null;
   payloadHash?: string | null;
   createdAt?: Date;
-  /** A route minted elsewhere (another bundle, or a test). Absent: the built-in bundle classifies and signs. */
-  routed?: { ticketId: string; route: TicketRoute; bundleVersion: string; signature: string | null };
+  /** A route minted elsewhere (the helpdesk's classifier, an older bundle, a test). Absent: the
+   * built-in bundle classifies and signs. Its signature covers routeClaimId(ticket). */
+  routed?: { route: TicketRoute; bundleVersion: string; signature: string | null };
 }
 
 export interface TActor {
@@ -29,29 +30,30 @@ export interface TActor {
 export async function createTicket(input: TNewTicket, actor: TActor, tx?: DbTx) {
   const run = async (t: DbTx) => {
     const bundleKey = intakeBundleKey();
+    const id = randomUUID();
+    const claimId = routeClaimId({ id, externalId: input.externalId });
     let routed = input.routed;
     let risks: string[] = [];
     if (!routed) {
-      const ticketId = randomUUID();
       const classification = classifyTicket(input);
       risks = classification.risks;
-      const claim = { ticketId, route: classification.route, bundleVersion: BUILTIN_BUNDLE_VERSION };
-      routed = { ...claim, signature: signRoute(claim, bundleKey) };
+      const claim = { ticketId: claimId, route: classification.route, bundleVersion: BUILTIN_BUNDLE_VERSION };
+      routed = { route: claim.route, bundleVersion: claim.bundleVersion, signature: signRoute(claim, bundleKey) };
     }
-    const admission = admitTicket(routed, { bundleVersion: BUILTIN_BUNDLE_VERSION, key: bundleKey });
+    const admission = admitTicket({ ...routed, ticketId: claimId }, { bundleVersion: BUILTIN_BUNDLE_VERSION, key: bundleKey });
     await recordAuditEvent(t, {
       actorType: actor.type,
       actorId: actor.id,
       action: "ticket.created",
       subjectType: "ticket",
-      subjectId: routed.ticketId,
-      ticketId: routed.ticketId,
+      subjectId: id,
+      ticketId: id,
       inputs: { source: input.source, externalId: input.externalId ?? null, route: routed.route, bundleVersion: routed.bundleVersion, risks },
       policyDecision: admission,
     });
     return t.ticket.create({
       data: {
-        id: routed.ticketId,
+        id,
         externalId: input.externalId ?? null,
         payloadHash: input.payloadHash ?? null,
         source: input.source,

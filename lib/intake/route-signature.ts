@@ -9,6 +9,12 @@ export interface TRouteClaim {
   bundleVersion: string;
 }
 
+/** The id a route signature covers: the helpdesk's id for tickets that came through the intake API
+ * (its classifier signs before our id exists), our own id for tickets typed into the app. */
+export function routeClaimId(ticket: { id: string; externalId?: string | null }): string {
+  return ticket.externalId ?? ticket.id;
+}
+
 export function signRoute(claim: TRouteClaim, key: string): string {
   return createHmac("sha256", key).update(`${claim.ticketId}\n${claim.route}\n${claim.bundleVersion}`).digest("hex");
 }

@@ -1,6 +1,8 @@
 // Policy settings: the autonomy dial and the limits around it. They live in the database (so every
 // instance agrees) and every change is audited; these are the values a new installation starts with.
 import { z } from "zod";
+import type { Db, DbTx } from "../db";
+import { canonicalJson, sha256Hex } from "../audit/canonical";
 
 export const ZPolicySettings = z.strictObject({
   /** The autonomy dial: refunds at or below this may be auto-approved. Starts at zero: nothing is. */
@@ -25,3 +27,23 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "policy.customerRefundsPerDay": 3,
   "agent.defaultPlanner": "rule",
 };
+
+
+/** The policy rules' own version; the settings in force are folded into policyVersion(). */
+export const POLICY_RULES_VERSION = "refund-policy-v1";
+
+/**
+ * The version a decision was made under: the rules and the settings in force. Any settings change
+ * yields a new version, so an approval bound to the old one goes stale.
+ */
+export function policyVersion(settings: TPolicySettings): string {
+  return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(settings)).slice(0, 10)}`;
+}
+
+/** The settings in force: stored values over the defaults. A stored value of the wrong shape is an
+ * error, never silently replaced. */
+export async function loadPolicySettings(client: Db | DbTx): Promise<TPolicySettings> {
+  const rows = await client.setting.findMany({ where: { key: { in: Object.keys(DEFAULT_SETTINGS) } } });
+  const merged = { ...DEFAULT_SETTINGS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
+  return ZPolicySettings.parse(merged);
+}

@@ -1,7 +1,6 @@
 // The demo data: a small support team's day, with one ticket for each situation the product exists
 // for. Idempotent: every row has a natural key, and a row that exists is left exactly as it is, so a
 // second start neither duplicates nor overwrites anything.
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Role } from "../../generated/prisma/enums";
 import { hashPassword } from "../../lib/auth/password";
@@ -211,8 +210,8 @@ export async function seedDemo(client: PrismaClient): Promise<string> {
     let routed: TNewTicket["routed"];
     if (staleBundle) {
       // Minted by last quarter's bundle: its signature is genuine, its bundle is no longer pinned.
-      const claim = { ticketId: randomUUID(), route: "guarded_agent" as const, bundleVersion: staleBundle };
-      routed = { ...claim, signature: signRoute(claim, intakeBundleKey()) };
+      const claim = { ticketId: ticket.externalId, route: "guarded_agent" as const, bundleVersion: staleBundle };
+      routed = { route: claim.route, bundleVersion: claim.bundleVersion, signature: signRoute(claim, intakeBundleKey()) };
     }
     await client.$transaction((tx) =>
       createTicket({ ...ticket, source: "seed", routed, createdAt: new Date(Date.now() - ageMinutes * 60_000) }, { type: "system", id: "demo-seed" }, tx),

@@ -1,0 +1,41 @@
+// Shared Playwright fixtures: the demo accounts and a page object for signing in through the real
+// form (no cookies forged, no API shortcuts).
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const DEMO_PASSWORD = "countersign-demo";
+export const ACCOUNTS = {
+  REVIEWER: { email: "reviewer@example.com", name: "Riley Reviewer" },
+  SPECIALIST: { email: "specialist@example.com", name: "Sam Specialist" },
+  LEAD: { email: "lead@example.com", name: "Lee Lead" },
+  ADMIN: { email: "admin@example.com", name: "Ada Admin" },
+} as const;
+export type DemoRole = keyof typeof ACCOUNTS;
+
+export class SignInPage {
+  constructor(readonly page: Page) {}
+
+  async goto() {
+    await this.page.goto("/signin");
+  }
+
+  async signIn(email: string, password: string) {
+    await this.page.getByLabel("Email").fill(email);
+    await this.page.getByLabel("Password").fill(password);
+    await this.page.getByRole("button", { name: "Sign in" }).click();
+  }
+}
+
+export const test = base.extend<{ signInPage: SignInPage; signInAs: (role: DemoRole) => Promise<void> }>({
+  signInPage: async ({ page }, use) => {
+    await use(new SignInPage(page));
+  },
+  signInAs: async ({ page, signInPage }, use) => {
+    await use(async (role) => {
+      await signInPage.goto();
+      await signInPage.signIn(ACCOUNTS[role].email, DEMO_PASSWORD);
+      await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+    });
+  },
+});
+
+export { expect };

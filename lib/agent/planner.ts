@@ -1,0 +1,30 @@
+// A planner proposes exactly one action per step from the run's state. It holds no authority: the
+// runtime validates, gates and executes. Planners are swappable so tests can plug in hostile ones.
+import type { TAgentState } from "./state";
+
+export interface TPlannerOutput {
+  /** Whatever the planner produced: validated by the runtime, never trusted. */
+  decision: unknown;
+  /** Measured usage, as reported by the model's response (zero for the rule planner). */
+  usage?: { promptTokens: number; completionTokens: number };
+  model?: string;
+  promptVersion?: string;
+}
+
+export interface TPlanner {
+  /** Recorded on the run: "rule", "model", "scripted". */
+  readonly id: string;
+  decide(state: TAgentState, signal: AbortSignal): Promise<TPlannerOutput>;
+}
+
+/** Replays a fixed list of decisions (adversarial tests, eval episodes). Past the end it hands off. */
+export function scriptedPlanner(decisions: readonly (unknown | TPlannerOutput)[], options: { wrapped?: boolean } = {}): TPlanner {
+  let i = 0;
+  return {
+    id: "scripted",
+    async decide() {
+      const next = i < decisions.length ? decisions[i++] : { action: "request_human_approval", args: { reason: "script ended" } };
+      return options.wrapped ? (next as TPlannerOutput) : { decision: next };
+    },
+  };
+}

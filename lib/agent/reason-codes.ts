@@ -1,0 +1,110 @@
+// The one vocabulary of stop statuses and reasons, shared by the runtime, the database, the pages and
+// the tests. A reason not listed here cannot be produced: the types refuse it.
+
+export const STOP_STATUSES = ["bypassed", "blocked", "needs_human", "auto_approved", "completed"] as const;
+export type TStopStatus = (typeof STOP_STATUSES)[number];
+
+export const STOP_REASONS = [
+  // admission
+  "stale_intake_bundle",
+  "unverified_route",
+  "classifier_human_review",
+  // decision validation
+  "invalid_decision",
+  "invalid_action",
+  "forbidden_action",
+  "invalid_arguments",
+  "missing_arguments",
+  "unexpected_arguments",
+  "invalid_argument_types",
+  // transitions and state
+  "invalid_state_transition",
+  "missing_order",
+  "no_approved_evidence",
+  "draft_ready_for_review",
+  "planner_requested_handoff",
+  // budgets
+  "step_budget_exhausted",
+  "token_budget_exceeded",
+  "latency_budget_exceeded",
+  // tools and planners
+  "tool_timeout",
+  "tool_error",
+  "tool_invalid_output",
+  "planner_error",
+  // policy
+  "policy_denied",
+  "refund_auto_approved",
+] as const;
+export type TStopReason = (typeof STOP_REASONS)[number];
+
+/** Which status each reason ends a run with: a reason never appears under another status. */
+export const STATUS_OF_REASON: Record<TStopReason, TStopStatus> = {
+  stale_intake_bundle: "bypassed",
+  unverified_route: "bypassed",
+  classifier_human_review: "bypassed",
+  invalid_decision: "blocked",
+  invalid_action: "blocked",
+  forbidden_action: "blocked",
+  invalid_arguments: "blocked",
+  missing_arguments: "blocked",
+  unexpected_arguments: "blocked",
+  invalid_argument_types: "blocked",
+  invalid_state_transition: "blocked",
+  policy_denied: "blocked",
+  missing_order: "needs_human",
+  no_approved_evidence: "needs_human",
+  draft_ready_for_review: "needs_human",
+  planner_requested_handoff: "needs_human",
+  step_budget_exhausted: "needs_human",
+  token_budget_exceeded: "needs_human",
+  latency_budget_exceeded: "needs_human",
+  tool_timeout: "needs_human",
+  tool_error: "needs_human",
+  tool_invalid_output: "needs_human",
+  planner_error: "needs_human",
+  refund_auto_approved: "auto_approved",
+};
+
+/** Words a reviewer understands; the code is shown beside them. */
+export const REASON_LABELS: Record<TStopReason, string> = {
+  stale_intake_bundle: "Routed by an intake bundle that is no longer pinned",
+  unverified_route: "Route signature missing or invalid",
+  classifier_human_review: "Intake sent it straight to a person",
+  invalid_decision: "The planner's answer was not a decision",
+  invalid_action: "The planner asked for an action that does not exist",
+  forbidden_action: "The planner asked for an action it may never take",
+  invalid_arguments: "The action's arguments were invalid",
+  missing_arguments: "The action was missing arguments",
+  unexpected_arguments: "The action had arguments it does not take",
+  invalid_argument_types: "The action's arguments had the wrong types",
+  invalid_state_transition: "The action came out of order",
+  missing_order: "The order could not be found",
+  no_approved_evidence: "No approved policy covers this ticket",
+  draft_ready_for_review: "A cited draft is ready for review",
+  planner_requested_handoff: "The agent handed the ticket to a person",
+  step_budget_exhausted: "Step budget used up",
+  token_budget_exceeded: "Token budget exceeded",
+  latency_budget_exceeded: "Time budget exceeded",
+  tool_timeout: "A tool did not answer in time",
+  tool_error: "A tool failed",
+  tool_invalid_output: "A tool returned something unexpected",
+  planner_error: "The planner failed",
+  policy_denied: "The policy refused the action",
+  refund_auto_approved: "Refund auto-approved within the autonomy dial",
+};
+
+export const STATUS_LABELS: Record<TStopStatus | "running" | "open" | "resolved", string> = {
+  bypassed: "Bypassed",
+  blocked: "Blocked",
+  needs_human: "Needs a person",
+  auto_approved: "Auto-approved",
+  completed: "Completed",
+  running: "Running",
+  open: "Open",
+  resolved: "Resolved",
+};
+
+export function isStopReason(value: unknown): value is TStopReason {
+  return typeof value === "string" && (STOP_REASONS as readonly string[]).includes(value);
+}

@@ -1,0 +1,173 @@
+// The runtime's boundaries, each reproduced through the real loop, tools and database.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { seedDemo } from "../../prisma/seed/demo";
+import { verifyAuditChain } from "../audit/verify-audit-chain";
+import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "./planner";
+import { runAgent, type TRunAgentInput } from "./run-agent";
+import { DEFAULT_TOOLS, type TToolSet } from "./tools";
+
+const testDb = useTestDb();
+const tickets: Record<string, string> = {};
+
+beforeAll(async () => {
+  const { client } = testDb();
+  await seedDemo(client);
+  for (const t of await client.ticket.findMany({ select: { id: true, externalId: true } })) tickets[t.externalId!] = t.id;
+});
+
+/** Tools that count their calls, around the real ones. */
+function countingTools(overrides: Partial<TToolSet> = {}) {
+  const calls: string[] = [];
+  const tools = Object.fromEntries(
+    Object.entries({ ...DEFAULT_TOOLS, ...overrides }).map(([name, impl]) => [name, (args: never, ctx: never) => (calls.push(name), impl(args, ctx))]),
+  ) as unknown as TToolSet;
+  return { tools, calls };
+}
+
+function run(ticket: string, extra: Omit<TRunAgentInput, "ticketId"> = {}) {
+  return runAgent({ ticketId: tickets[ticket]!, ...extra });
+}
+
+const blockedBy = (decisions: unknown[]) => ({ planner: scriptedPlanner(decisions) });
+
+describe("the guarded runtime", () => {
+  it("drafts a grounded, cited reply for the cracked tablet and stops for approval", async () => {
+    const { client } = testDb();
+    const result = await run("demo-cracked-tablet");
+    expect(result).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
+    expect(result.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply", "propose_refund", "request_human_approval"]);
+    expect(result.draft).toContain("[return-policy-us@2]");
+    expect(result.draft).toContain("79.00 USD");
+    expect(result.proposal).toMatchObject({ orderId: "ORD-1001", amountCents: 7900, decision: "needs_human", requiredRole: "REVIEWER" });
+    expect(result.approval).toMatchObject({ kind: "refund", requiredRole: "REVIEWER" });
+    const approval = await client.approvalRequest.findUniqueOrThrow({ where: { id: result.approval!.id! } });
+    expect(approval).toMatchObject({ status: "pending", digest: result.approval!.digest, runId: result.runId });
+    expect(await client.traceEvent.count({ where: { runId: result.runId } })).toBe(5);
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: result.ticketId } })).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });
+    expect(await client.ledgerEntry.count()).toBe(0);
+  });
+
+  it("gives an injection ticket nothing: no approved evidence, no citation, no draft", async () => {
+    const result = await run("demo-private-note-injection");
+    expect(result).toMatchObject({ status: "needs_human", reason: "no_approved_evidence", citations: [], draft: null, proposal: null, approval: null });
+    expect(result.path).toEqual(["get_policy_evidence", "request_human_approval"]);
+    expect(JSON.stringify(result.steps)).not.toContain("seller-private-note-44@");
+  });
+
+  it.each([
+    ["missing arguments", { action: "lookup_order", args: {} }, "missing_arguments"],
+    ["unexpected arguments", { action: "lookup_order", args: { order_id: "ORD-1001", include_card: true } }, "unexpected_arguments"],
+    ["wrong argument types", { action: "lookup_order", args: { order_id: 1001 } }, "invalid_argument_types"],
+    ["an unknown action", { action: "delete_ticket", args: {} }, "invalid_action"],
+    ["a non-object", "lookup_order ORD-1001", "invalid_decision"],
+  ])("blocks %s before any tool runs", async (_label, decision, reason) => {
+    const { tools, calls } = countingTools();
+    const result = await run("demo-cracked-tablet", { ...blockedBy([decision]), tools });
+    expect(result).toMatchObject({ status: "blocked", reason });
+    expect(result.steps).toHaveLength(1);
+    expect(calls).toEqual([]);
+  });
+
+  it("blocks a draft before evidence as an invalid state transition", async () => {
+    const { tools, calls } = countingTools();
+    const result = await run("demo-cracked-tablet", { ...blockedBy([{ action: "draft_reply", args: {} }]), tools });
+    expect(result).toMatchObject({ status: "blocked", reason: "invalid_state_transition", path: ["draft_reply"] });
+    expect(calls).toEqual([]);
+  });
+
+  it("hands over at once when the planner asks for a person", async () => {
+    const result = await run("demo-cracked-tablet", blockedBy([{ action: "request_human_approval", args: { reason: "unsure" } }]));
+    expect(result).toMatchObject({ status: "needs_human", reason: "planner_requested_handoff", path: ["request_human_approval"], draft: null });
+  });
+
+  it("blocks issue_refund as forbidden, and no tool runs", async () => {
+    const { client } = testDb();
+    const { tools, calls } = countingTools();
+    const result = await run("demo-cracked-tablet", { ...blockedBy([{ action: "issue_refund", args: { order_id: "ORD-1001", amount_cents: 7900 } }]), tools });
+    expect(result).toMatchObject({ status: "blocked", reason: "forbidden_action", path: ["issue_refund"] });
+    expect(calls).toEqual([]);
+    expect(await client.auditEvent.count({ where: { actorId: result.runId, action: "tool.called" } })).toBe(0);
+    expect(await client.ledgerEntry.count()).toBe(0);
+  });
+
+  it.each([
+    ["demo-stale-bundle", "stale_intake_bundle"],
+    ["demo-chargeback-threat", "classifier_human_review"],
+  ])("bypasses %s with zero trace events and no planner call", async (ticket, reason) => {
+    const { client } = testDb();
+    let plannerCalls = 0;
+    const planner: TPlanner = { id: "spy", decide: async () => (plannerCalls++, { decision: { action: "draft_reply", args: {} } }) };
+    const { tools, calls } = countingTools();
+    const result = await run(ticket, { planner, tools });
+    expect(result).toMatchObject({ status: "bypassed", reason, path: [], steps: [] });
+    expect(plannerCalls).toBe(0);
+    expect(calls).toEqual([]);
+    expect(await client.traceEvent.count({ where: { runId: result.runId } })).toBe(0);
+  });
+
+  it("hands a ticket whose order does not exist to a person", async () => {
+    const result = await run("demo-missing-order");
+    expect(result).toMatchObject({ status: "needs_human", reason: "missing_order", path: ["get_policy_evidence", "lookup_order", "request_human_approval"], draft: null });
+  });
+
+  it("stops when the step budget is used up", async () => {
+    const loop = Array.from({ length: 10 }, () => ({ action: "get_policy_evidence", args: { question: "refund for damaged electronics" } }));
+    const result = await run("demo-cracked-tablet", { ...blockedBy(loop), budgets: { maxSteps: 3 } });
+    expect(result).toMatchObject({ status: "needs_human", reason: "step_budget_exhausted" });
+    expect(result.steps).toHaveLength(3);
+  });
+
+  it("stops when the measured tokens exceed the budget", async () => {
+    const costly = (decision: unknown): TPlannerOutput => ({ decision, usage: { promptTokens: 3000, completionTokens: 400 }, model: "test-model", promptVersion: "p1" });
+    const planner = scriptedPlanner([costly({ action: "get_policy_evidence", args: { question: "refund for damaged electronics" } }), costly({ action: "lookup_order", args: { order_id: "ORD-1001" } })], { wrapped: true });
+    const result = await run("demo-cracked-tablet", { planner, budgets: { maxTokens: 6000 } });
+    expect(result).toMatchObject({ status: "needs_human", reason: "token_budget_exceeded" });
+    expect(result.budgets.used.tokens).toBe(6800);
+    expect(result.steps[0]).toMatchObject({ promptTokens: 3000, completionTokens: 400, model: "test-model", promptVersion: "p1" });
+  });
+
+  it("stops when the wall-time budget is exceeded", async () => {
+    const slow: TPlanner = { id: "slow", decide: () => new Promise((r) => setTimeout(() => r({ decision: { action: "request_human_approval", args: { reason: "late" } } }), 500)) };
+    const result = await run("demo-cracked-tablet", { planner: slow, budgets: { maxWallMs: 100 } });
+    expect(result).toMatchObject({ status: "needs_human", reason: "latency_budget_exceeded", steps: [] });
+  });
+
+  it("stops with tool_timeout when a tool hangs", async () => {
+    const result = await run("demo-cracked-tablet", { tools: { lookup_order: () => new Promise(() => {}) }, budgets: { toolTimeoutMs: 100 } });
+    expect(result).toMatchObject({ status: "needs_human", reason: "tool_timeout", path: ["get_policy_evidence", "lookup_order"] });
+    expect(result.steps[1]).toMatchObject({ outcome: "timeout", reason: "tool_timeout" });
+  });
+
+  it("stops with tool_error and tool_invalid_output when a tool fails or lies", async () => {
+    const failing = await run("demo-cracked-tablet", { tools: { lookup_order: async () => { throw new Error("orders service down"); } } });
+    expect(failing).toMatchObject({ status: "needs_human", reason: "tool_error" });
+    const lying = await run("demo-cracked-tablet", { tools: { lookup_order: async () => ({ found: true, order: { id: "ORD-1001", amountCents: -5 } }) } });
+    expect(lying).toMatchObject({ status: "needs_human", reason: "tool_invalid_output" });
+  });
+
+  it("needs a specialist for the 650 USD laptop refund", async () => {
+    const result = await run("demo-large-laptop-refund");
+    expect(result).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });
+    expect(result.proposal).toMatchObject({ amountCents: 65000, decision: "needs_human", requiredRole: "SPECIALIST" });
+    expect(result.proposal!.reasons).toContain("specialist_required");
+    expect(result.approval).toMatchObject({ kind: "refund", requiredRole: "SPECIALIST" });
+  });
+
+  it("never proposes more than is refundable", async () => {
+    const result = await run("demo-cracked-tablet", {
+      ...blockedBy([
+        { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } },
+        { action: "lookup_order", args: { order_id: "ORD-1001" } },
+        { action: "propose_refund", args: { order_id: "ORD-1001", amount_cents: 7901, reason: "a little extra" } },
+      ]),
+    });
+    expect(result).toMatchObject({ status: "blocked", reason: "invalid_state_transition", proposal: null });
+  });
+
+  it("keeps the audit chain intact across all of these runs", async () => {
+    const report = await verifyAuditChain(testDb().client);
+    expect(report.ok).toBe(true);
+    expect(report.events).toBeGreaterThan(50);
+  });
+});

@@ -1,0 +1,463 @@
+// The agent loop. The planner proposes; the runtime holds the authority. Each step, in this order:
+//   1. validate the decision          (blocked: invalid_decision … invalid_argument_types)
+//   2. validate the transition        (blocked: invalid_state_transition)
+//   3. ask the policy gate            (deny → blocked: policy_denied; rewrite; escalate → a person)
+//   4. run the tool with a timeout    (needs_human: tool_timeout, tool_error)
+//   5. validate the observation       (needs_human: tool_invalid_output)
+//   6. record a trace event
+//   7. check budgets                  (needs_human: step/token/latency budget)
+// Every tool call and every stop is on the audit chain before it takes effect. A bypassed ticket
+// never reaches this loop: no planner call, no tool call, no trace event.
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db";
+import { db as defaultDb, toJson, toJsonOrNull } from "../db";
+import { intakeBundleKey } from "../env";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { admitTicket } from "../intake/admit-ticket";
+import { routeClaimId } from "../intake/route-signature";
+import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
+import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
+import { loadPolicySettings, policyVersion } from "../policy/settings";
+import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../approvals/approval-digest";
+import { validateDecision, type TAllowedAction } from "./actions";
+import { agentManifest, type TAgentManifest } from "./manifest";
+import type { TPlanner } from "./planner";
+import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "./reason-codes";
+import { rulePlanner } from "./rule-planner";
+import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
+import { DEFAULT_TOOLS, TOOL_OUTPUTS, type TToolSet } from "./tools";
+import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
+
+export type TBudgets = TAgentManifest["budgets"];
+
+export interface TRunAgentInput {
+  ticketId: string;
+  mode?: "live" | "simulate";
+  planner?: TPlanner;
+  /** Who started the run (a user id), or null for the CLI and jobs. */
+  startedBy?: string | null;
+  budgets?: Partial<TBudgets>;
+  /** Tests replace tools to make them hang, fail or lie; the allowlist cannot change. */
+  tools?: Partial<TToolSet>;
+  client?: Db;
+}
+
+export interface TTraceStep {
+  step: number;
+  action: string;
+  args: unknown;
+  outcome: "ok" | "rewritten" | "blocked" | "escalated" | "timeout" | "error" | "invalid_output";
+  reason: TStopReason | null;
+  result: unknown;
+  policyDecision: TActionDecision | null;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  model: string | null;
+  promptVersion: string | null;
+}
+
+export interface TRunResult {
+  runId: string;
+  ticketId: string;
+  mode: "live" | "simulate";
+  planner: string;
+  status: TStopStatus;
+  reason: TStopReason;
+  /** The actions the planner asked for, in order, including refused ones. */
+  path: string[];
+  steps: TTraceStep[];
+  citations: string[];
+  draft: string | null;
+  proposal: TProposalView | null;
+  approval: { id: string | null; kind: "refund" | "reply"; digest: string; requiredRole: string; expiresAt: string } | null;
+  budgets: { limits: TBudgets; used: { steps: number; tokens: number; wallMs: number } };
+  versions: { agent: string; bundle: string; policy: string; evidence: string };
+}
+
+class Stop {
+  constructor(readonly reason: TStopReason, readonly detail: string) {}
+}
+
+const TIMEOUT = Symbol("timeout");
+function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMEOUT>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(TIMEOUT);
+    }, Math.max(0, ms));
+  });
+  return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
+}
+
+
+/** Step 2: what the state must hold before an action may run. */
+function transitionProblem(action: TAllowedAction, state: TAgentState): string | null {
+  switch (action.action) {
+    case "draft_reply":
+      if (state.evidence?.status !== "grounded") return "a draft needs grounded evidence first";
+      if (state.order?.found !== true) return "a draft needs a found order first";
+      if (state.draft) return "a draft already exists";
+      return null;
+    case "propose_refund": {
+      if (state.order?.found !== true) return "a refund proposal needs a found order first";
+      if (state.proposal) return "a refund was already proposed in this run";
+      if (action.args.amount_cents > state.order.order.refundableCents) return `the amount exceeds what is still refundable (${state.order.order.refundableCents} cents)`;
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+function handoffReason(state: TAgentState): TStopReason {
+  if (state.evidence?.status === "abstain") return "no_approved_evidence";
+  if (state.order?.found === false) return "missing_order";
+  if (state.draft) return "draft_ready_for_review";
+  return "planner_requested_handoff";
+}
+
+export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
+  const client = input.client ?? defaultDb();
+  const mode = input.mode ?? "live";
+  const planner = input.planner ?? rulePlanner;
+  const manifest = agentManifest();
+  const limits: TBudgets = { ...manifest.budgets, ...input.budgets };
+  const tools: TToolSet = { ...DEFAULT_TOOLS, ...input.tools };
+  const settings = await loadPolicySettings(client);
+  const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: EVIDENCE_SERVICE_VERSION };
+
+  const ticket = await client.ticket.findUniqueOrThrow({ where: { id: input.ticketId } });
+  const runId = randomUUID();
+  const base = {
+    runId,
+    ticketId: ticket.id,
+    mode,
+    planner: planner.id,
+    versions,
+  };
+  const runRow = {
+    id: runId,
+    ticketId: ticket.id,
+    mode,
+    planner: planner.id,
+    agentVersion: versions.agent,
+    bundleVersion: ticket.bundleVersion,
+    policyVersion: versions.policy,
+    manifest: toJson(manifest),
+    budgets: toJson(limits),
+    startedById: input.startedBy ?? null,
+  };
+
+  // The admission gate, checked again at the loop's door: a bypassed ticket gets no planner and no tool.
+  const admission = admitTicket(
+    { ticketId: routeClaimId(ticket), route: ticket.route, bundleVersion: ticket.bundleVersion, signature: ticket.routeSignature },
+    { bundleVersion: manifest.intakeBundle, key: intakeBundleKey() },
+  );
+  if (admission.admission === "bypassed") {
+    await client.$transaction(async (tx) => {
+      await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "run.bypassed", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode }, policyDecision: admission });
+      await tx.agentRun.create({ data: { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() } });
+      if (mode === "live") await tx.ticket.update({ where: { id: ticket.id }, data: { status: "bypassed", reason: admission.reason } });
+    });
+    return {
+      ...base,
+      status: "bypassed",
+      reason: admission.reason,
+      path: [],
+      steps: [],
+      citations: [],
+      draft: null,
+      proposal: null,
+      approval: null,
+      budgets: { limits, used: { steps: 0, tokens: 0, wallMs: 0 } },
+    };
+  }
+
+  await client.$transaction(async (tx) => {
+    await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "run.started", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode, planner: planner.id, versions, budgets: limits } });
+    await tx.agentRun.create({ data: runRow });
+  });
+
+  const state = initialState({ id: ticket.id, number: ticket.number, subject: ticket.subject, body: ticket.body, customerEmail: ticket.customerEmail, orderRef: ticket.orderRef });
+  const steps: TTraceStep[] = [];
+  const started = performance.now();
+  let tokens = 0;
+  const elapsed = () => Math.round(performance.now() - started);
+
+  const record = async (step: TTraceStep) => {
+    steps.push(step);
+    state.history.push({ action: step.action, outcome: step.outcome });
+    await client.traceEvent.create({
+      data: {
+        runId,
+        step: step.step,
+        action: step.action.slice(0, 200),
+        args: toJson(step.args),
+        outcome: step.outcome,
+        reason: step.reason,
+        result: toJsonOrNull(step.result),
+        policyDecision: toJsonOrNull(step.policyDecision),
+        promptTokens: step.promptTokens,
+        completionTokens: step.completionTokens,
+        latencyMs: step.latencyMs,
+        model: step.model,
+        promptVersion: step.promptVersion,
+      },
+    });
+  };
+
+  let stop: Stop | undefined;
+  for (;;) {
+    const stepNo = steps.length + 1;
+    if (steps.length >= limits.maxSteps) {
+      stop = new Stop("step_budget_exhausted", `${limits.maxSteps} steps used`);
+      break;
+    }
+
+    const stepStarted = performance.now();
+    let output: Awaited<ReturnType<TPlanner["decide"]>> | typeof TIMEOUT;
+    try {
+      output = await withTimeout((signal) => planner.decide(structuredClone(state), signal), limits.maxWallMs - elapsed());
+    } catch (error) {
+      stop = new Stop("planner_error", error instanceof Error ? error.message : String(error));
+      break;
+    }
+    if (output === TIMEOUT) {
+      stop = new Stop("latency_budget_exceeded", `the planner did not answer within the ${limits.maxWallMs} ms budget`);
+      break;
+    }
+    const usage = {
+      promptTokens: Math.max(0, Math.floor(Number(output?.usage?.promptTokens) || 0)),
+      completionTokens: Math.max(0, Math.floor(Number(output?.usage?.completionTokens) || 0)),
+    };
+    tokens += usage.promptTokens + usage.completionTokens;
+    const meta = { ...usage, model: typeof output?.model === "string" ? output.model : null, promptVersion: typeof output?.promptVersion === "string" ? output.promptVersion : null };
+    const raw = output?.decision;
+    const rawAction = typeof (raw as { action?: unknown })?.action === "string" ? String((raw as { action: string }).action).slice(0, 80) : "(invalid)";
+    const rawArgs = (raw as { args?: unknown })?.args ?? null;
+
+    const blocked = async (reason: TStopReason, detail: string, action = rawAction, args: unknown = rawArgs, policyDecision: TActionDecision | null = null) => {
+      await client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "decision.blocked", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action, args, detail }, policyDecision: { reason } }),
+      );
+      await record({ step: stepNo, action, args, outcome: "blocked", reason, result: { detail }, policyDecision, latencyMs: Math.round(performance.now() - stepStarted), ...meta });
+      return new Stop(reason, detail);
+    };
+
+    // 1. the decision itself
+    const check = validateDecision(raw, manifest.forbiddenAutonomousActions);
+    if (!check.ok) {
+      stop = await blocked(check.reason, check.detail);
+      break;
+    }
+    let action = check.action;
+
+    // 2. the transition
+    const problem = transitionProblem(action, state);
+    if (problem) {
+      stop = await blocked("invalid_state_transition", problem, action.action, action.args);
+      break;
+    }
+
+    // 3. the policy gate
+    const gate = evaluateAction(action, { orderRef: ticket.orderRef });
+    if (gate.decision === "deny") {
+      stop = await blocked("policy_denied", `policy denied ${action.action}: ${gate.reasons.join(", ")}`, action.action, action.args, gate);
+      break;
+    }
+    let outcome: TTraceStep["outcome"] = "ok";
+    if (gate.decision === "escalate") {
+      outcome = "escalated";
+      action = { action: "request_human_approval", args: { reason: `Escalated by policy: ${gate.reasons.join(", ")}` } };
+    } else if (gate.decision === "rewrite") {
+      outcome = "rewritten";
+      action = gate.action;
+    }
+
+    // 4. the tool, after its call is on the audit chain
+    await client.$transaction((tx) =>
+      recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "tool.called", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action: action.action, args: action.args, mode }, policyDecision: gate }),
+    );
+    let observation: unknown;
+    let failure: Stop | null = null;
+    try {
+      const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
+      if (result === TIMEOUT) {
+        failure = elapsed() >= limits.maxWallMs ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call") : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
+      } else {
+        observation = result;
+      }
+    } catch (error) {
+      failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
+    }
+
+    // 5. the observation
+    let parsed: unknown;
+    if (!failure) {
+      const valid = TOOL_OUTPUTS[action.action].safeParse(observation);
+      if (valid.success) parsed = valid.data;
+      else failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
+    }
+
+    // 6. the trace
+    const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] => (reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : "invalid_output");
+    await record({
+      step: stepNo,
+      action: action.action,
+      args: action.args,
+      outcome: failure ? failureOutcome(failure.reason) : outcome,
+      reason: failure?.reason ?? null,
+      result: failure ? { detail: failure.detail } : parsed,
+      policyDecision: gate,
+      latencyMs: Math.round(performance.now() - stepStarted),
+      ...meta,
+    });
+    if (failure) {
+      stop = failure;
+      break;
+    }
+
+    // The state changes only from validated observations.
+    switch (action.action) {
+      case "get_policy_evidence":
+        state.evidence = parsed as TEvidenceAnswer;
+        break;
+      case "lookup_order":
+        state.order = parsed as TOrderObservation;
+        break;
+      case "draft_reply":
+        state.draft = parsed as TDraft;
+        break;
+      case "propose_refund":
+        state.proposal = parsed as TProposalView;
+        break;
+      case "request_human_approval":
+        stop = new Stop(outcome === "escalated" ? "planner_requested_handoff" : handoffReason(state), (parsed as { reason: string }).reason);
+        break;
+    }
+    if (action.action === "request_human_approval") break;
+    if (state.proposal?.decision === "denied") {
+      stop = new Stop("policy_denied", `refund proposal denied: ${state.proposal.reasons.join(", ")}`);
+      break;
+    }
+    if (state.proposal?.decision === "auto_approved") {
+      stop = new Stop("refund_auto_approved", "within the autonomy dial");
+      break;
+    }
+
+    // 7. budgets
+    if (tokens > limits.maxTokens) {
+      stop = new Stop("token_budget_exceeded", `${tokens} tokens used of ${limits.maxTokens}`);
+      break;
+    }
+    if (elapsed() > limits.maxWallMs) {
+      stop = new Stop("latency_budget_exceeded", `${elapsed()} ms used of ${limits.maxWallMs}`);
+      break;
+    }
+  }
+
+  return finish({ client, runId, ticket, mode, state, stop: stop!, steps, tokens, wallMs: elapsed(), limits, versions, base });
+}
+
+async function finish(ctx: {
+  client: Db;
+  runId: string;
+  ticket: { id: string; bundleVersion: string };
+  mode: "live" | "simulate";
+  state: TAgentState;
+  stop: Stop;
+  steps: TTraceStep[];
+  tokens: number;
+  wallMs: number;
+  limits: TBudgets;
+  versions: TRunResult["versions"];
+  base: Pick<TRunResult, "runId" | "ticketId" | "mode" | "planner" | "versions">;
+}): Promise<TRunResult> {
+  const { client, runId, ticket, mode, state, stop, versions } = ctx;
+  const status = STATUS_OF_REASON[stop.reason];
+  const draft = state.draft?.text ?? null;
+  const citations = state.draft?.citations ?? [];
+
+  // A person is asked to approve the exact operation: the reply, and the refund if one was proposed.
+  let approval: TRunResult["approval"] = null;
+  let operation: TApprovalOperation | null = null;
+  if (stop.reason === "draft_ready_for_review") {
+    const p = state.proposal?.decision === "needs_human" ? state.proposal : null;
+    operation = {
+      proposal: p ? { orderId: p.orderId, amountCents: p.amountCents, currency: p.currency, reason: p.reason } : null,
+      draft,
+      policyVersion: versions.policy,
+      bundleVersion: ticket.bundleVersion,
+      agentVersion: versions.agent,
+    };
+    approval = {
+      id: null,
+      kind: p ? "refund" : "reply",
+      digest: approvalDigest(operation),
+      requiredRole: p?.requiredRole ?? "REVIEWER",
+      expiresAt: new Date(Date.now() + APPROVAL_TTL_MS).toISOString(),
+    };
+  }
+
+  await client.$transaction(async (tx) => {
+    await recordAuditEvent(tx, {
+      actorType: "agent",
+      actorId: runId,
+      action: "run.stopped",
+      subjectType: "ticket",
+      subjectId: ticket.id,
+      ticketId: ticket.id,
+      inputs: { mode, status, reason: stop.reason, detail: stop.detail, steps: ctx.steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs, citations },
+    });
+    if (approval && operation && mode === "live") {
+      const row = await tx.approvalRequest.create({
+        data: {
+          ticketId: ticket.id,
+          runId,
+          proposalId: state.proposal?.decision === "needs_human" ? state.proposal.id : null,
+          kind: approval.kind,
+          digest: approval.digest,
+          operation: toJson(operation),
+          draft,
+          policyVersion: operation.policyVersion,
+          bundleVersion: operation.bundleVersion,
+          agentVersion: operation.agentVersion,
+          requiredRole: approval.requiredRole as "REVIEWER" | "SPECIALIST",
+          expiresAt: new Date(approval.expiresAt),
+        },
+      });
+      approval.id = row.id;
+    }
+    await tx.agentRun.update({
+      where: { id: runId },
+      data: {
+        status,
+        reason: stop.reason,
+        stepsUsed: ctx.steps.length,
+        tokensUsed: ctx.tokens,
+        elapsedMs: ctx.wallMs,
+        evidence: toJsonOrNull(state.evidence),
+        citations,
+        draft,
+        finishedAt: new Date(),
+      },
+    });
+    if (mode === "live") await tx.ticket.update({ where: { id: ticket.id }, data: { status, reason: stop.reason } });
+  });
+
+  return {
+    ...ctx.base,
+    status,
+    reason: stop.reason,
+    path: ctx.steps.map((s) => s.action),
+    steps: ctx.steps,
+    citations,
+    draft,
+    proposal: state.proposal,
+    approval,
+    budgets: { limits: ctx.limits, used: { steps: ctx.steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs } },
+  };
+}

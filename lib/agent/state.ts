@@ -1,0 +1,59 @@
+// What the planner sees and the runtime tracks between steps. The planner reads it; only the
+// runtime changes it, from validated tool observations.
+import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
+
+export interface TTicketView {
+  id: string;
+  number: number;
+  subject: string;
+  body: string;
+  customerEmail: string;
+  orderRef: string | null;
+}
+
+export interface TOrderFacts {
+  id: string;
+  item: string;
+  category: string;
+  amountCents: number;
+  currency: string;
+  deliveredAt: string | null;
+  daysSinceDelivery: number | null;
+  refundedCents: number;
+  refundableCents: number;
+  customerName: string;
+  customerFlagged: boolean;
+}
+
+export type TOrderObservation = { found: false; orderId: string } | { found: true; order: TOrderFacts };
+
+export interface TDraft {
+  text: string;
+  citations: string[];
+}
+
+export interface TProposalView {
+  id: string | null;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  reason: string;
+  decision: "auto_approved" | "needs_human" | "denied";
+  reasons: string[];
+  requiredRole: string | null;
+  policyVersion: string;
+}
+
+export interface TAgentState {
+  ticket: TTicketView;
+  evidence: TEvidenceAnswer | null;
+  order: TOrderObservation | null;
+  draft: TDraft | null;
+  proposal: TProposalView | null;
+  /** Actions taken so far, in order, with how each ended. */
+  history: { action: string; outcome: string }[];
+}
+
+export function initialState(ticket: TTicketView): TAgentState {
+  return { ticket, evidence: null, order: null, draft: null, proposal: null, history: [] };
+}

@@ -1,0 +1,121 @@
+// The closed set of answers a server action or an authenticated route gives, and the pure core of
+// the wrappers in authed.ts. Nothing here reads a session or imports Next.js: the session lookup and
+// Next's interrupt re-throw are passed in, so the tests can drive every branch.
+import { z } from "zod";
+import { accessDecision, type TAccess } from "./access";
+import type { Role } from "./roles";
+
+export type TFieldErrors = Record<string, string[]>;
+
+export type TActionResult<T extends object = object> =
+  | ({ status: "ok" } & T)
+  | { status: "invalid"; fieldErrors: TFieldErrors; formErrors: string[] }
+  | { status: "unauthenticated" }
+  | { status: "forbidden" }
+  | { status: "error"; message: string };
+
+/**
+ * An expected failure whose message is written for the person using the app ("This approval has
+ * expired"). Throw it from an action or route handler; the wrapper shows the message. Any other error
+ * is logged and replaced by GENERIC_ERROR, so internals never reach the browser.
+ */
+export class ActionError extends Error {
+  constructor(
+    message: string,
+    /** A stable code for the caller's logic and tests. */
+    readonly code = "action_error",
+    /** The status a route handler answers with. */
+    readonly httpStatus = 422,
+  ) {
+    super(message);
+    this.name = "ActionError";
+  }
+}
+
+export const GENERIC_ERROR = "Something went wrong. Nothing was changed; try again, and tell an admin if it keeps happening.";
+
+/** A form's fields as a plain object: repeated names become arrays; Next's internal $ACTION fields are dropped. */
+export function formDataToObject(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    if (key.startsWith("$ACTION")) continue;
+    const values = form.getAll(key);
+    out[key] = values.length === 1 ? values[0] : values;
+  }
+  return out;
+}
+
+export function toInvalid(error: z.ZodError): { status: "invalid"; fieldErrors: TFieldErrors; formErrors: string[] } {
+  const flat = z.flattenError(error);
+  const fieldErrors: TFieldErrors = {};
+  for (const [key, messages] of Object.entries(flat.fieldErrors as Record<string, string[] | undefined>)) {
+    if (messages && messages.length > 0) fieldErrors[key] = messages;
+  }
+  return { status: "invalid", fieldErrors, formErrors: flat.formErrors };
+}
+
+export interface TGuardDeps<U extends { role: Role }> {
+  getUser: () => Promise<U | null>;
+  /** Re-throws the framework's own control-flow errors (redirect, notFound, …); Next's unstable_rethrow. */
+  rethrow: (error: unknown) => void;
+  log: (error: unknown) => void;
+}
+
+type TFailure = Exclude<TActionResult, { status: "ok" }>;
+
+/**
+ * The checks every action and route runs, in this order: session first (an anonymous caller learns
+ * nothing about the input's shape), then the role, then the input.
+ */
+export async function checkGuard<S extends z.ZodType, U extends { role: Role }>(
+  getUser: () => Promise<U | null>,
+  options: { access: TAccess; input: S },
+  rawInput: unknown,
+): Promise<{ status: "pass"; user: U; input: z.output<S> } | TFailure> {
+  const user = await getUser();
+  const decision = accessDecision(user, options.access);
+  if (decision !== "ok") return { status: decision };
+  const parsed = options.input.safeParse(rawInput instanceof FormData ? formDataToObject(rawInput) : rawInput);
+  if (!parsed.success) return toInvalid(parsed.error);
+  return { status: "pass", user: user!, input: parsed.data };
+}
+
+/** An error thrown by a handler, as a result: ActionError's message is shown, anything else is logged. */
+export function errorToResult<U extends { role: Role }>(deps: TGuardDeps<U>, error: unknown): { status: "error"; message: string } {
+  deps.rethrow(error);
+  if (error instanceof ActionError) return { status: "error", message: error.message };
+  deps.log(error);
+  return { status: "error", message: GENERIC_ERROR };
+}
+
+/** Runs one action through checkGuard and the handler; expected errors become results. */
+export async function runGuarded<S extends z.ZodType, U extends { role: Role }, T extends object>(
+  deps: TGuardDeps<U>,
+  options: { access: TAccess; input: S },
+  handler: (ctx: { input: z.output<S>; user: U }) => Promise<T>,
+  rawInput: unknown,
+): Promise<TActionResult<T>> {
+  try {
+    const guard = await checkGuard(deps.getUser, options, rawInput);
+    if (guard.status !== "pass") return guard;
+    const result = await handler({ input: guard.input, user: guard.user });
+    // The handler's fields first: a handler cannot turn its answer into anything but "ok".
+    return { ...result, status: "ok" };
+  } catch (error) {
+    return errorToResult(deps, error);
+  }
+}
+
+/** The HTTP status and JSON body a route handler answers for a result that is not "ok". */
+export function resultToHttp(result: Exclude<TActionResult, { status: "ok" }>, httpStatus?: number): { status: number; body: unknown } {
+  switch (result.status) {
+    case "unauthenticated":
+      return { status: 401, body: { error: "unauthenticated" } };
+    case "forbidden":
+      return { status: 403, body: { error: "forbidden" } };
+    case "invalid":
+      return { status: 400, body: { error: "invalid", fieldErrors: result.fieldErrors, formErrors: result.formErrors } };
+    case "error":
+      return { status: httpStatus ?? 500, body: { error: "error", message: result.message } };
+  }
+}

@@ -1,0 +1,81 @@
+// The one way into a server action or an authenticated route handler (STYLE.md pattern 2): parse
+// the input with zod, load the session, check the role, map expected errors to a typed result.
+import "server-only";
+import { unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import { accessDecision, type TAccess } from "./access";
+import { ActionError, checkGuard, errorToResult, resultToHttp, runGuarded, type TActionResult, type TGuardDeps } from "./action-result";
+import { currentUser, type TSessionUser } from "./session";
+
+export { ActionError, type TActionResult };
+
+const deps: TGuardDeps<TSessionUser> = {
+  getUser: currentUser,
+  rethrow: unstable_rethrow,
+  log: (error) => console.error("[action]", error),
+};
+
+/**
+ * Wraps a server action. `area` is an area of AREAS or a list of roles. The returned function takes
+ * the input as an object or a FormData and answers a closed union:
+ * `{ status: "ok", ...handlerResult } | { status: "invalid", fieldErrors, formErrors }
+ *  | { status: "unauthenticated" } | { status: "forbidden" } | { status: "error", message }`.
+ * Throw ActionError for an expected failure with a message for the user; redirect() and friends pass
+ * through. With useActionState: `useActionState((_prev, form: FormData) => action(form), null)`.
+ *
+ *   export const approve = authedAction({ area: "approve", input: ZApprove }, async ({ input, user }) => {
+ *     return { decisionId: await decide({ ...input, actor: user }) };
+ *   });
+ */
+export function authedAction<S extends z.ZodType, T extends object>(
+  options: { area: TAccess; input: S },
+  handler: (ctx: { input: z.output<S>; user: TSessionUser }) => Promise<T>,
+): (input: z.input<S> | FormData) => Promise<TActionResult<T>> {
+  return (input) => runGuarded(deps, { access: options.area, input: options.input }, handler, input);
+}
+
+async function readRouteInput(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  if (request.method === "GET" || request.method === "HEAD") return { ok: true, value: Object.fromEntries(new URL(request.url).searchParams) };
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) return { ok: true, value: await request.formData() };
+    const text = await request.text();
+    return { ok: true, value: text === "" ? undefined : JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function failure(result: Exclude<TActionResult, { status: "ok" }>, httpStatus?: number): Response {
+  const http = resultToHttp(result, httpStatus);
+  return Response.json(http.body, { status: http.status, headers: { "cache-control": "no-store" } });
+}
+
+/**
+ * Wraps a route handler for signed-in callers (machine callers that sign their requests use their
+ * own check instead). The input is the query string for GET/HEAD, otherwise the JSON (or form) body.
+ * Answers 401 `{error:"unauthenticated"}`, 403 `{error:"forbidden"}`, 400 `{error:"invalid",
+ * fieldErrors, formErrors}`, ActionError's httpStatus (default 422) with its message, or 500.
+ *
+ *   export const GET = authedRoute({ area: "ledger", input: ZQuery }, async ({ input }) => Response.json(…));
+ */
+export function authedRoute<S extends z.ZodType, C = unknown>(
+  options: { area: TAccess; input: S },
+  handler: (ctx: { request: Request; input: z.output<S>; user: TSessionUser; context: C }) => Promise<Response>,
+): (request: Request, context: C) => Promise<Response> {
+  return async (request, context) => {
+    try {
+      // Session and role before the body: a caller who may not use the route never has it read.
+      const user = await currentUser();
+      const decision = accessDecision(user, options.area);
+      if (decision !== "ok") return failure({ status: decision });
+      const raw = await readRouteInput(request);
+      if (!raw.ok) return failure({ status: "invalid", fieldErrors: {}, formErrors: ["The body is not valid JSON."] });
+      const guard = await checkGuard(async () => user, { access: options.area, input: options.input }, raw.value);
+      if (guard.status !== "pass") return failure(guard);
+      return await handler({ request, input: guard.input, user: guard.user, context });
+    } catch (error) {
+      return failure(errorToResult(deps, error), error instanceof ActionError ? error.httpStatus : 500);
+    }
+  };
+}
