@@ -39,3 +39,7 @@ export const test = base.extend<{ signInPage: SignInPage; signInAs: (role: DemoR
 });
 
 export { expect };
+
+/** The secrets scripts/e2e-server.ts gives the server under test. */
+export const E2E_INTAKE_SECRET = "e2e-only-intake-secret-0123456789abcdef012";
+export const E2E_BUNDLE_KEY = "e2e-only-bundle-key-0123456789abcdef012345";

@@ -11,13 +11,18 @@ import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 
-export const E2E_AUTH_SECRET = "e2e-only-secret-0123456789abcdef0123456789";
+// Fixed for the browser suite, which signs intake requests and routes itself (e2e/fixtures.ts).
+const E2E_SECRETS = {
+  AUTH_SECRET: "e2e-only-auth-secret-0123456789abcdef01234",
+  INTAKE_SECRET: "e2e-only-intake-secret-0123456789abcdef012",
+  INTAKE_BUNDLE_KEY: "e2e-only-bundle-key-0123456789abcdef012345",
+};
 
 async function main() {
   const { values } = parseArgs({ options: { port: { type: "string", default: "3210" } } });
   const dataDir = resolve(".data/e2e");
   rmSync(dataDir, { recursive: true, force: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next-test", DATA_DIR: dataDir, AUTH_SECRET: E2E_AUTH_SECRET };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next-test", DATA_DIR: dataDir, ...E2E_SECRETS };
   let target: DbTarget;
   if (process.env.DATABASE_URL) {
     const name = `${testDatabaseBase(process.env.DATABASE_URL)}_e2e`;
