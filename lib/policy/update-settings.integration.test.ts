@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { loadPolicySettings, policyVersion, DEFAULT_SETTINGS } from "./settings";
+import { SettingsError, updatePolicySettings } from "./update-settings";
+
+const testDb = useTestDb();
+
+describe("updatePolicySettings", () => {
+  it("writes the change with its audit event and a new policy version", async () => {
+    const { client } = testDb();
+    const admin = await client.user.create({ data: { email: "admin@example.com", name: "Admin", role: "ADMIN", passwordHash: "x" } });
+    const res = await updatePolicySettings({ changes: { "policy.dailyCapCents": 20_000 }, actor: { id: admin.id, role: "ADMIN" } });
+    expect(res.changed).toEqual(["policy.dailyCapCents"]);
+    expect(res.policyVersion).not.toBe(policyVersion(DEFAULT_SETTINGS));
+    expect((await loadPolicySettings(client))["policy.dailyCapCents"]).toBe(20_000);
+    const event = await client.auditEvent.findFirstOrThrow({ where: { action: "settings.changed" } });
+    expect(event.actorId).toBe(admin.id);
+    expect(event.inputs).toEqual({ before: { "policy.dailyCapCents": 50_000 }, after: { "policy.dailyCapCents": 20_000 } });
+  });
+
+  it("refuses a role that may not change a setting, and an invalid value, changing nothing", async () => {
+    const { client } = testDb();
+    const before = await client.auditEvent.count();
+    await expect(updatePolicySettings({ changes: { "policy.dailyCapCents": 1 }, actor: { id: "00000000-0000-4000-8000-000000000002", role: "LEAD" } })).rejects.toThrow(SettingsError);
+    await expect(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": -5 }, actor: { id: "00000000-0000-4000-8000-000000000001", role: "ADMIN" } })).rejects.toThrow(/autoApproveLimitCents/);
+    await expect(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 1 }, actor: { id: "x", role: "REVIEWER" } })).rejects.toThrow(SettingsError);
+    expect(await client.auditEvent.count()).toBe(before);
+    expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(0);
+  });
+});
