@@ -22,7 +22,7 @@ for (const role of Object.keys(ACCOUNTS) as DemoRole[]) {
 test("a wrong password shows an error and signs nobody in", async ({ page, signInPage }) => {
   await signInPage.goto();
   await signInPage.signIn(ACCOUNTS.REVIEWER.email, "not-the-password");
-  await expect(page.getByText("Wrong email or password.")).toBeVisible();
+  await expect(page.getByText("That email and password do not match an active account.")).toBeVisible();
   await expect(page).toHaveURL(/\/signin/);
   await page.goto("/");
   await expect(page).toHaveURL(/\/signin/);

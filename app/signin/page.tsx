@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { Brand } from "@/components/brand";
+import { safeCallbackUrl } from "@/lib/auth/public-paths";
+import { currentUser } from "@/lib/auth/session";
+import { messageForErrorParam } from "./messages";
+import { SignInForm } from "./sign-in-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+type TSearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function SignInPage({ searchParams }: { searchParams: TSearchParams }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(first(params.callbackUrl));
+  // Checked against the database, not just the cookie: a revoked session lands here and must be
+  // able to sign in again rather than bounce back.
+  if (await currentUser()) redirect(callbackUrl);
+
+  return (
+    <main className="flex min-h-dvh items-start justify-center px-4 pt-[12vh] pb-10">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex justify-center">
+          <Brand size="lg" />
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+          <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
+          <p className="mt-1 mb-5 text-[13px] text-slate-500">The agent drafts; you countersign.</p>
+          <SignInForm callbackUrl={callbackUrl} initialError={messageForErrorParam(first(params.error), first(params.code))} />
+        </div>
+        <p className="mt-4 text-center text-xs text-slate-500">Accounts are created by an admin. Ask yours if you cannot sign in.</p>
+      </div>
+    </main>
+  );
+}
