@@ -2,6 +2,8 @@
 import { createHmac } from "node:crypto";
 import { E2E_BUNDLE_KEY, E2E_INTAKE_SECRET, expect, test } from "./fixtures";
 
+// Bodies go as Buffers: Playwright re-serialises a string that is not valid JSON, which would
+// change the bytes the signature covers.
 const sign = (raw: string, secret = E2E_INTAKE_SECRET) => `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`;
 const routeSignature = (externalId: string, route: string, bundleVersion: string) =>
   createHmac("sha256", E2E_BUNDLE_KEY).update(`${externalId}\n${route}\n${bundleVersion}`).digest("hex");
@@ -21,7 +23,7 @@ function payload(externalId: string) {
 
 test("a signed delivery creates one ticket; a repeat answers 200; another body 409", async ({ request }) => {
   const raw = JSON.stringify(payload("e2e-hd-1"));
-  const post = (body: string) => request.post("/api/intake/tickets", { data: body, headers: { "content-type": "application/json", "x-countersign-signature": sign(body) } });
+  const post = (body: string) => request.post("/api/intake/tickets", { data: Buffer.from(body), headers: { "content-type": "application/json", "x-countersign-signature": sign(body) } });
   const created = await post(raw);
   expect(created.status()).toBe(201);
   const first = await created.json();
@@ -36,7 +38,7 @@ test("a signed delivery creates one ticket; a repeat answers 200; another body 4
 
 test("bad signature 401, malformed JSON 400, missing fields 400 by name, oversized 413", async ({ request }) => {
   const raw = JSON.stringify(payload("e2e-hd-2"));
-  const post = (body: string, signature: string) => request.post("/api/intake/tickets", { data: body, headers: { "content-type": "application/json", "x-countersign-signature": signature } });
+  const post = (body: string, signature: string) => request.post("/api/intake/tickets", { data: Buffer.from(body), headers: { "content-type": "application/json", "x-countersign-signature": signature } });
   const unsigned = await post(raw, sign(raw, "wrong-secret"));
   expect(unsigned.status()).toBe(401);
   expect(await unsigned.json()).toMatchObject({ error: "invalid_signature" });
