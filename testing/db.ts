@@ -21,7 +21,7 @@ export async function createTestDb(): Promise<TestDb> {
     const name = `${testDatabaseBase(url)}_t_${randomBytes(5).toString("hex")}`;
     await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     const dbUrl = withDatabase(url, name);
-    const handle = openDb({ kind: "postgres", url: dbUrl, max: 60 });
+    const handle = openDb({ kind: "postgres", url: dbUrl, max: 25 });
     return {
       ...handle,
       url: dbUrl,

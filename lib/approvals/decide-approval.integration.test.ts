@@ -1,0 +1,76 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { pendingApproval, user } from "../../testing/runs";
+import { seedDemo } from "../../prisma/seed/demo";
+import { updatePolicySettings } from "../policy/update-settings";
+import { decideApproval, DecisionRefused } from "./decide-approval";
+
+const testDb = useTestDb();
+beforeAll(async () => void (await seedDemo(testDb().client)));
+
+const refusal = (promise: Promise<unknown>) => promise.then(() => "accepted", (e) => (e instanceof DecisionRefused ? e.code : `error: ${e}`));
+
+describe("decideApproval", () => {
+  it("approves the tablet refund once: one ledger row, an outbox reply, audited with the user's id", async () => {
+    const { client } = testDb();
+    const request = await pendingApproval(client, "demo-cracked-tablet");
+    const reviewer = await user(client, "REVIEWER");
+    const result = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
+    expect(result.execution).toMatchObject({ outcome: "refund_created", amountCents: 7900, orderId: "ORD-1001" });
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(await client.auditEvent.count({ where: { action: "approval.approved", actorId: reviewer.id, subjectId: request.id } })).toBe(1);
+    expect(await client.auditEvent.count({ where: { action: "refund.executed", actorId: reviewer.id } })).toBe(1);
+
+    // A second decision – a double click, a resubmitted form – is refused, and moves nothing.
+    expect(await refusal(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer }))).toBe("already_decided");
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
+  });
+
+  it("needs a note to reject, stores the rejection and writes no ledger row", async () => {
+    const { client } = testDb();
+    const request = await pendingApproval(client, "demo-flagged-account");
+    const reviewer = await user(client, "REVIEWER");
+    expect(await refusal(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, actor: reviewer }))).toBe("note_required");
+    const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Flagged account: ask for photos first.", actor: reviewer });
+    expect(result.execution).toBeNull();
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Flagged account: ask for photos first." });
+  });
+
+  it("lets only a specialist approve the 650 USD laptop refund, and no lead at all", async () => {
+    const { client } = testDb();
+    const request = await pendingApproval(client, "demo-large-laptop-refund");
+    expect(request.requiredRole).toBe("SPECIALIST");
+    const attempt = async (role: "REVIEWER" | "LEAD" | "SPECIALIST") => refusal(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(client, role) }));
+    expect(await attempt("REVIEWER")).toBe("role_insufficient");
+    expect(await attempt("LEAD")).toBe("role_insufficient");
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await attempt("SPECIALIST")).toBe("accepted");
+    expect(await client.ledgerEntry.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ amountCents: 65000 });
+  });
+
+  it("stores an edited reply beside the original", async () => {
+    const { client } = testDb();
+    const request = await pendingApproval(client, "demo-sla-question");
+    const edited = `${request.draft}\n\nP.S. We have also sent a prepaid label.`;
+    await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, editedReply: edited, actor: await user(client, "REVIEWER") });
+    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: edited });
+    expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body).toBe(edited);
+  });
+
+  it("refuses a request made stale by a policy change, an expired one, and a digest the person never saw", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const admin = await user(client, "ADMIN");
+    const stale = await pendingApproval(client, "demo-cracked-tablet");
+    await updatePolicySettings({ changes: { "policy.dailyCapCents": 40_000 }, actor: admin });
+    expect(await refusal(decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer }))).toBe("stale");
+
+    const fresh = await pendingApproval(client, "demo-cracked-tablet");
+    expect(await refusal(decideApproval({ approvalId: fresh.id, decision: "approve", digest: "0".repeat(64), actor: reviewer }))).toBe("operation_changed");
+    const later = new Date(fresh.expiresAt.getTime() + 1000);
+    expect(await refusal(decideApproval({ approvalId: fresh.id, decision: "approve", digest: fresh.digest, actor: reviewer, now: later }))).toBe("expired");
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: { in: [stale.id, fresh.id] } } })).toBe(0);
+  });
+});
