@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db";
 import { describeEnvError } from "../lib/env";
-import { findTicket } from "../lib/agent/find-ticket";
+import { findTicket } from "../lib/intake/find-ticket";
 import { formatRun } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
 

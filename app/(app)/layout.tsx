@@ -4,6 +4,7 @@ import { navItemsFor } from "@/lib/auth/nav";
 import { ROLE_LABELS } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "./actions";
+import { Providers } from "./providers";
 
 // Every page here reads the session: never prerender.
 export const dynamic = "force-dynamic";
@@ -13,7 +14,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const nav = navItemsFor(user.role).map(({ href, label }) => ({ href, label }));
   return (
     <AppShell user={{ name: user.name, email: user.email, roleLabel: ROLE_LABELS[user.role] }} nav={nav} signOutAction={signOutAction}>
-      {children}
+      <Providers>{children}</Providers>
     </AppShell>
   );
 }

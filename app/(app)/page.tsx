@@ -1,40 +1,49 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
+import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
+import { LiveQueue } from "./live-queue";
+import { QueueFilters } from "./queue-filters";
 
 export const metadata: Metadata = { title: "Queue" };
 
-const COLUMNS = ["Ticket", "Customer", "Status", "Reason", "Proposed refund", "Waiting"];
+type TSearchParams = Record<string, string | string[] | undefined>;
 
-export default async function QueuePage() {
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** Each parameter on its own: a stale cursor in a bookmark drops the cursor, not the filters. */
+function readQuery(params: TSearchParams) {
+  const { shape } = ZQueueQuery;
+  const status = shape.status.safeParse(first(params.status));
+  const reason = shape.reason.safeParse(first(params.reason));
+  const cursor = shape.cursor.safeParse(first(params.cursor));
+  return {
+    status: status.success ? status.data : undefined,
+    reason: reason.success ? reason.data : undefined,
+    cursor: cursor.success ? cursor.data : undefined,
+    cursorToken: cursor.success && cursor.data ? first(params.cursor) : undefined,
+    ignored: !status.success || !reason.success || !cursor.success,
+  };
+}
+
+export default async function QueuePage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("queue");
+  const query = readQuery(await searchParams);
+  const page = await listTickets({ status: query.status, reason: query.reason, cursor: query.cursor });
   return (
     <>
-      <PageHeader title="Queue" description="Tickets waiting for a person: drafts to countersign, refunds to approve, hand-offs to resolve." />
-      <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-        <table className="w-full text-left text-[13px]">
-          {/* On a phone the columns would not fit; the rows will carry their own labels there. */}
-          <thead className="hidden border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:table-header-group">
-            <tr>
-              {COLUMNS.map((c) => (
-                <th key={c} scope="col" className="px-3 py-2 font-medium">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <td colSpan={COLUMNS.length} className="px-3 py-12 text-center">
-                <p className="text-sm font-medium text-slate-900">Nothing is waiting for you</p>
-                <p className="mt-1 text-[13px] text-slate-500">
-                  The live queue arrives in a later release. Tickets the agent hands to a person will be listed here, oldest first.
-                </p>
-              </td>
-            </tr>
-          </tbody>
-        </table>
-      </div>
+      <PageHeader title="Queue" description="Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve." />
+      <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />
+      {query.ignored ? (
+        <p role="status" className="mb-3 rounded-md border border-slate-200 bg-white px-3 py-2 text-[13px] text-slate-600">
+          Part of the address was not understood and was ignored: showing the filters below.
+        </p>
+      ) : null}
+      <LiveQueue
+        params={{ status: query.status, reason: query.reason, cursor: query.cursorToken }}
+        initialData={queuePageToJson(page)}
+        filtered={Boolean(query.status || query.reason)}
+      />
     </>
   );
 }

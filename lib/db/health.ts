@@ -1,6 +1,6 @@
 // What /api/health reports: the database answers and every migration in this build is applied.
 import { db, dbKind } from "./index";
-import { migrationNames } from "./migrate";
+import { migrationNames } from "./migration-files";
 
 export interface THealth {
   ok: boolean;

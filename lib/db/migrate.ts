@@ -3,7 +3,7 @@
 // writes the standard prisma/migrations folder and _prisma_migrations table, so the stock
 // `prisma migrate deploy` works on the same files wherever the native engine is available.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -12,10 +12,12 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DbTarget } from "./index";
+import { MIGRATIONS_DIR, migrationSql } from "./migration-files";
+
+export { migrationNames, migrationSql } from "./migration-files";
 
 const require = createRequire(import.meta.url);
 export const SCHEMA_PATH = resolve("prisma/schema.prisma");
-export const MIGRATIONS_DIR = resolve("prisma/migrations");
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
 type EngineModule = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
@@ -88,22 +90,14 @@ function forSchemaEngine(factory: AdapterFactory): AdapterFactory {
   return factory;
 }
 
-export async function migrationNames(dir = MIGRATIONS_DIR): Promise<string[]> {
-  if (!existsSync(dir)) return [];
-  return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-}
-
-export async function migrationSql(dir = MIGRATIONS_DIR): Promise<{ name: string; sql: string }[]> {
-  return Promise.all((await migrationNames(dir)).map(async (name) => ({ name, sql: await readFile(join(dir, name, "migration.sql"), "utf8") })));
-}
-
-async function migrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
+async function migrationList(): Promise<MigrationList> {
+  const dir = MIGRATIONS_DIR;
   const lock = join(dir, "migration_lock.toml");
   return {
     baseDir: dir,
     lockfile: { path: "migration_lock.toml", content: existsSync(lock) ? await readFile(lock, "utf8") : null },
     shadowDbInitScript: "",
-    migrationDirectories: (await migrationSql(dir)).map(({ name, sql }) => ({
+    migrationDirectories: (await migrationSql()).map(({ name, sql }) => ({
       path: name,
       migrationFile: { path: "migration.sql", content: { tag: "ok", value: sql } },
     })),

@@ -1,16 +1,232 @@
 import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { z } from "zod";
 import { EmptyState } from "@/components/empty-state";
+import { formatAmount, formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
+import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
+import { decodeCursor } from "@/lib/db/keyset";
+import { listLedger, listLedgerActors, ZLedgerFilters, type TLedgerFilters, type TLedgerRow } from "@/lib/ledger/list-ledger";
 
 export const metadata: Metadata = { title: "Ledger" };
 
-export default async function LedgerPage() {
+type TSearchParams = Record<string, string | string[] | undefined>;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+const FIELD = "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
+const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
+
+function FieldError({ id, messages }: { id: string; messages?: string[] }) {
+  if (!messages?.length) return null;
+  return (
+    <p id={id} className="mt-1 text-[12px] text-red-700">
+      {messages.join(" ")}
+    </p>
+  );
+}
+
+function Filters({ values, errors, actors }: { values: Record<string, string>; errors: Record<string, string[] | undefined>; actors: { id: string; name: string; email: string }[] }) {
+  const filtered = Object.values(values).some(Boolean);
+  const invalid = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `ledger-${name}-error` } : {});
+  return (
+    <Form action="/ledger" role="search" aria-label="Filter the ledger" className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+      <div className="col-span-2 sm:w-44">
+        <label htmlFor="ledger-orderId" className={LABEL}>
+          Order id
+        </label>
+        <input id="ledger-orderId" name="orderId" defaultValue={values.orderId} placeholder="ORD-1001" autoComplete="off" spellCheck={false} className={FIELD} {...invalid("orderId")} />
+        <FieldError id="ledger-orderId-error" messages={errors.orderId} />
+      </div>
+      <div className="sm:w-40">
+        <label htmlFor="ledger-from" className={LABEL}>
+          From (UTC)
+        </label>
+        <input id="ledger-from" name="from" type="date" defaultValue={values.from} className={FIELD} {...invalid("from")} />
+        <FieldError id="ledger-from-error" messages={errors.from} />
+      </div>
+      <div className="sm:w-40">
+        <label htmlFor="ledger-to" className={LABEL}>
+          To (UTC, inclusive)
+        </label>
+        <input id="ledger-to" name="to" type="date" defaultValue={values.to} className={FIELD} {...invalid("to")} />
+        <FieldError id="ledger-to-error" messages={errors.to} />
+      </div>
+      <div className="col-span-2 sm:w-56">
+        <label htmlFor="ledger-actor" className={LABEL}>
+          Actor
+        </label>
+        <select id="ledger-actor" name="actor" defaultValue={values.actor} className={FIELD} {...invalid("actor")}>
+          <option value="">Anyone</option>
+          <option value="system">System (auto-approved within the dial)</option>
+          {actors.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name} ({a.email})
+            </option>
+          ))}
+        </select>
+        <FieldError id="ledger-actor-error" messages={errors.actor} />
+      </div>
+      <div className="col-span-2 flex items-center gap-3">
+        <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-[13px] font-medium text-white hover:bg-slate-800">
+          Apply filters
+        </button>
+        {filtered ? (
+          <Link href="/ledger" className="text-[13px] font-medium text-indigo-700 hover:underline">
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function Actor({ row }: { row: TLedgerRow }) {
+  if (row.actorType === "user") return <span>{row.actorName ?? <code className="font-mono text-[12px]">{row.actorId}</code>}</span>;
+  return (
+    <span>
+      <span className="capitalize">{row.actorType}</span>
+      {row.actorId ? <code className="ml-1 font-mono text-[11px] text-slate-500">{row.actorId}</code> : null}
+    </span>
+  );
+}
+
+function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
+  const columns = ["Date", "Order", "Amount", "Actor", "Ticket", "Idempotency key"];
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" role="region" aria-label="Ledger entries" tabIndex={0}>
+      <table className="w-full min-w-[720px] text-left text-[13px]">
+        <caption className="sr-only">Ledger entries, newest first</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-500">
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${c === "Amount" ? "text-right" : ""}`}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.id} className="hover:bg-slate-50">
+              <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-700">
+                <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
+              </td>
+              <td className="px-3 py-2">
+                <Link href={hrefWith("/ledger", { orderId: r.orderId })} className="font-mono text-[12px] text-indigo-700 hover:underline" title={`Only entries of ${r.orderId}`}>
+                  {r.orderId}
+                </Link>
+              </td>
+              <td className="px-3 py-2 text-right font-medium whitespace-nowrap tabular-nums text-slate-900">
+                {formatAmount(r.amountCents, r.currency)}
+                {r.kind !== "refund" ? <span className="ml-1 text-[11px] font-normal text-slate-500">{r.kind}</span> : null}
+              </td>
+              <td className="px-3 py-2">
+                <Actor row={r} />
+              </td>
+              <td className="px-3 py-2">
+                {r.ticket ? (
+                  <Link href={`/tickets/${r.ticket.id}`} className="text-indigo-700 hover:underline">
+                    #{r.ticket.number}
+                  </Link>
+                ) : (
+                  <span className="text-slate-400">–</span>
+                )}
+              </td>
+              <td className="max-w-56 px-3 py-2">
+                <code className="block truncate font-mono text-[11px] text-slate-500" title={r.idempotencyKey}>
+                  {r.idempotencyKey}
+                </code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default async function LedgerPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("ledger");
+  const params = await searchParams;
+  const values = { orderId: first(params.orderId) ?? "", from: first(params.from) ?? "", to: first(params.to) ?? "", actor: first(params.actor) ?? "" };
+  const parsed = ZLedgerFilters.safeParse(values);
+  const cursorToken = first(params.cursor);
+  const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
+  const [actors, ledger] = await Promise.all([listLedgerActors(), parsed.success ? listLedger({ filters: parsed.data, cursor }) : null]);
+  const filters: TLedgerFilters = parsed.success ? parsed.data : {};
+  const filterParams = { orderId: filters.orderId, from: filters.from, to: filters.to, actor: filters.actor };
+  const errors = parsed.success ? {} : (z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>);
+  const filtered = parsed.success && Object.values(filterParams).some(Boolean);
+
   return (
     <>
-      <PageHeader title="Ledger" description="Every refund the executor has written: one row per approved operation." />
-      <EmptyState title="No refunds yet">The ledger view arrives in a later release. Refunds appear here only after a person approves them.</EmptyState>
+      <PageHeader
+        title="Ledger"
+        description="Every refund the executor has written: one row per approved operation, newest first."
+        actions={
+          parsed.success ? (
+            <a
+              href={hrefWith("/api/ledger/export", filterParams)}
+              download
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-[13px] font-medium text-slate-700 hover:bg-slate-50"
+            >
+              Download CSV{filtered ? " (filtered)" : ""}
+            </a>
+          ) : null
+        }
+      />
+      <Filters key={JSON.stringify(values)} values={values} errors={errors} actors={actors} />
+      {!ledger ? (
+        <EmptyState title="Check the filters">Correct the highlighted field to see ledger entries.</EmptyState>
+      ) : (
+        <>
+          <p className="mb-2 text-[13px] text-slate-600">
+            <span className="font-medium text-slate-900">{ledger.totals.count.toLocaleString("en-US")}</span> {ledger.totals.count === 1 ? "entry" : "entries"}
+            {filtered ? " match these filters" : ""}
+            {ledger.totals.byCurrency.length ? (
+              <>
+                {" "}· total{" "}
+                {ledger.totals.byCurrency.map((g, i) => (
+                  <span key={g.currency} className="font-medium text-slate-900 tabular-nums">
+                    {i > 0 ? " + " : ""}
+                    {formatAmount(g.amountCents, g.currency)}
+                  </span>
+                ))}
+              </>
+            ) : null}
+          </p>
+          {ledger.rows.length === 0 ? (
+            cursor ? (
+              <EmptyState title="No entries on this page">
+                <Link href={hrefWith("/ledger", filterParams)} className="font-medium text-indigo-700 hover:underline">
+                  Back to the newest entries
+                </Link>
+              </EmptyState>
+            ) : filtered ? (
+              <EmptyState title="No entries match these filters">
+                Try a wider date range or another actor, or{" "}
+                <Link href="/ledger" className="font-medium text-indigo-700 hover:underline">
+                  clear the filters
+                </Link>
+                .
+              </EmptyState>
+            ) : (
+              <EmptyState title="No refunds yet">A row appears here only after a person approves a refund (or the autonomy dial allows one) and the executor writes it.</EmptyState>
+            )
+          ) : (
+            <>
+              <LedgerTable rows={ledger.rows} />
+              <Pager
+                label="Ledger pages"
+                previous={ledger.newerCursor ? hrefWith("/ledger", { ...filterParams, cursor: ledger.newerCursor }) : null}
+                next={ledger.olderCursor ? hrefWith("/ledger", { ...filterParams, cursor: ledger.olderCursor }) : null}
+              />
+            </>
+          )}
+        </>
+      )}
     </>
   );
 }

@@ -1,0 +1,158 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { EmptyState } from "@/components/empty-state";
+import { formatAge, formatAmount, formatUtc } from "@/components/format";
+import { hrefWith, Pager } from "@/components/pager";
+import { ReasonText, StatusBadge } from "@/components/status-badge";
+import type { TQueuePageJson } from "@/lib/intake/list-tickets";
+
+export const QUEUE_REFRESH_MS = 5_000;
+
+export interface TQueueParams {
+  status?: string;
+  reason?: string;
+  cursor?: string;
+}
+
+class QueueFetchError extends Error {
+  constructor(readonly httpStatus: number) {
+    super(`The queue could not be refreshed (HTTP ${httpStatus}).`);
+  }
+}
+
+async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQueuePageJson> {
+  const response = await fetch(hrefWith("/api/queue", { status: params.status, reason: params.reason, cursor: params.cursor }), {
+    signal,
+    headers: { accept: "application/json" },
+    cache: "no-store",
+  });
+  if (!response.ok) throw new QueueFetchError(response.status);
+  return response.json();
+}
+
+const COLUMNS = ["Ticket", "Customer", "Status", "Reason", "Proposed refund", "Waiting", "Assignee"] as const;
+
+/** A cell's column name for narrow screens, where the header row is hidden and rows become cards. */
+function CellLabel({ children }: { children: string }) {
+  return (
+    <span aria-hidden="true" className="mb-0.5 block text-[11px] font-medium text-slate-500 md:hidden">
+      {children}
+    </span>
+  );
+}
+
+/**
+ * The queue table, refreshed every 5 seconds from GET /api/queue. The server renders the first
+ * response (initialData), so the page is complete before any script runs; afterwards new tickets
+ * appear and handled ones leave without a reload. Polling pauses while the tab is hidden.
+ */
+export function LiveQueue({ params, initialData, filtered }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean }) {
+  const { data, error } = useQuery({
+    queryKey: ["queue", params.status ?? "", params.reason ?? "", params.cursor ?? ""],
+    queryFn: ({ signal }) => fetchQueue(params, signal),
+    initialData,
+    initialDataUpdatedAt: Date.parse(initialData.asOf),
+    refetchInterval: QUEUE_REFRESH_MS,
+  });
+  const filters = { status: params.status, reason: params.reason };
+  const newer = data.newerCursor ? hrefWith("/", { ...filters, cursor: data.newerCursor }) : null;
+  const older = data.olderCursor ? hrefWith("/", { ...filters, cursor: data.olderCursor }) : null;
+
+  return (
+    <>
+      {error ? (
+        <div role="status" className="mb-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] text-amber-900">
+          {error instanceof QueueFetchError && error.httpStatus === 401 ? (
+            <>
+              Your session has ended, so the queue stopped refreshing. <a href="/signin" className="font-medium underline">Sign in again</a>.
+            </>
+          ) : (
+            <>The queue could not be refreshed; it shows what was waiting at {formatUtc(data.asOf)}. Trying again every 5 seconds.</>
+          )}
+        </div>
+      ) : null}
+
+      {data.rows.length === 0 ? (
+        params.cursor ? (
+          <EmptyState title="No tickets on this page">
+            They were handled while you were away. <Link href={hrefWith("/", filters)} className="font-medium text-indigo-700 hover:underline">Back to the newest tickets</Link>
+          </EmptyState>
+        ) : filtered ? (
+          <EmptyState title="No tickets match these filters">
+            Try another status or reason, or <Link href="/" className="font-medium text-indigo-700 hover:underline">clear the filters</Link>.
+          </EmptyState>
+        ) : (
+          <EmptyState title="Nothing is waiting for a person">When the agent hands a ticket over, it appears here within a few seconds.</EmptyState>
+        )
+      ) : (
+        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-[13px]">
+            <caption className="sr-only">Tickets waiting for a person, newest first</caption>
+            {/* Below md the header row is hidden visually (rows become cards with their own labels) but
+                stays in the accessibility tree, so cells keep their column names. */}
+            <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
+              <tr>
+                {COLUMNS.map((c) => (
+                  <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {data.rows.map((row) => (
+                <tr key={row.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
+                  <td className="col-span-2 md:px-3 md:py-2">
+                    <Link href={`/tickets/${row.id}`} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
+                      <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>
+                      <span className="font-medium text-slate-900 group-hover:text-indigo-700 group-hover:underline">{row.subject}</span>
+                    </Link>
+                  </td>
+                  <td className="min-w-0 md:px-3 md:py-2">
+                    <CellLabel>Customer</CellLabel>
+                    {row.customerName ? <span className="block truncate text-slate-900">{row.customerName}</span> : null}
+                    <span className="block truncate text-[12px] text-slate-500">{row.customerEmail}</span>
+                  </td>
+                  <td className="md:px-3 md:py-2">
+                    <CellLabel>Status</CellLabel>
+                    <StatusBadge status={row.status} />
+                  </td>
+                  <td className="col-span-2 md:col-span-1 md:px-3 md:py-2">
+                    <CellLabel>Reason</CellLabel>
+                    <ReasonText reason={row.reason} />
+                  </td>
+                  <td className="md:px-3 md:py-2 md:text-right md:whitespace-nowrap">
+                    <CellLabel>Proposed refund</CellLabel>
+                    {row.proposed ? (
+                      <span className="font-medium text-slate-900 tabular-nums">{formatAmount(row.proposed.amountCents, row.proposed.currency)}</span>
+                    ) : (
+                      <span className="text-slate-400">–</span>
+                    )}
+                  </td>
+                  <td className="md:px-3 md:py-2 md:whitespace-nowrap">
+                    <CellLabel>Waiting</CellLabel>
+                    <time dateTime={row.createdAt} title={`Arrived ${formatUtc(row.createdAt)}`} className="tabular-nums text-slate-700">
+                      {formatAge(row.createdAt, data.asOf)}
+                    </time>
+                  </td>
+                  <td className="md:px-3 md:py-2">
+                    <CellLabel>Assignee</CellLabel>
+                    {row.assigneeName ? <span className="text-slate-900">{row.assigneeName}</span> : <span className="text-slate-400">Unassigned</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <Pager label="Queue pages" previous={newer} next={older}>
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden="true" className={`size-1.5 rounded-full ${error ? "bg-amber-500" : "bg-emerald-500"}`} />
+          Live: refreshes every 5 seconds · updated {formatUtc(data.asOf)}
+        </span>
+      </Pager>
+    </>
+  );
+}

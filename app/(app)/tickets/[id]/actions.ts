@@ -1,0 +1,42 @@
+"use server";
+// The ticket page's actions. Each goes through authedAction: session, role and input are checked
+// here, and again by the domain functions, which know nothing of Next.js.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { ActionError, authedAction } from "@/lib/auth/authed";
+import { runAgent } from "@/lib/agent/run-agent";
+import { decideApproval, DecisionRefused } from "@/lib/approvals/decide-approval";
+import { db } from "@/lib/db";
+
+const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]) });
+
+export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
+  const ticket = await db().ticket.findUnique({ where: { id: input.ticketId }, select: { id: true, status: true } });
+  if (!ticket) throw new ActionError("This ticket does not exist.", "not_found", 404);
+  if (ticket.status === "resolved" && input.mode === "live") throw new ActionError("This ticket is resolved: run it in simulate mode to see what the agent would do.", "resolved", 409);
+  const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id });
+  revalidatePath(`/tickets/${ticket.id}`);
+  return { runId: run.runId, runStatus: run.status, reason: run.reason };
+});
+
+const ZDecide = z
+  .object({
+    approvalId: z.uuid(),
+    digest: z.string().regex(/^[0-9a-f]{64}$/, "is not a digest"),
+    decision: z.enum(["approve", "reject"]),
+    note: z.string().max(2000).optional(),
+    editedReply: z.string().max(8000).optional(),
+  })
+  .refine((v) => v.decision === "approve" || (v.note ?? "").trim().length > 0, { path: ["note"], message: "Say why you reject it: a note is required." });
+
+export const decideApprovalAction = authedAction({ area: "approve", input: ZDecide }, async ({ input, user }) => {
+  try {
+    const result = await decideApproval({ ...input, actor: { id: user.id, role: user.role } });
+    const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: input.approvalId }, select: { ticketId: true } });
+    revalidatePath(`/tickets/${request.ticketId}`);
+    return { decision: result.decision, execution: result.execution?.outcome ?? null };
+  } catch (error) {
+    if (error instanceof DecisionRefused) throw new ActionError(error.message, error.code, 409);
+    throw error;
+  }
+});

@@ -1,0 +1,68 @@
+"use client";
+import { useActionState } from "react";
+import type { TActionResult } from "@/lib/auth/action-result";
+import { decideApprovalAction } from "./actions";
+
+type TState = TActionResult<{ decision: "approve" | "reject"; execution: string | null }> | null;
+
+const EXECUTION_TEXT: Record<string, string> = {
+  refund_created: "The refund was written to the ledger.",
+  duplicate_ignored: "This refund had already been executed: nothing more was written.",
+  "blocked:exceeds_refundable": "The refund was blocked: the order has no refundable amount left.",
+  "blocked:approval_expired": "The refund was blocked: the approval had expired.",
+  "blocked:approval_mismatch": "The refund was blocked: the proposal no longer matches what was approved.",
+  "blocked:not_approved": "The refund was blocked: it is not approved.",
+};
+
+function message(state: TState): { tone: "ok" | "error"; text: string } | null {
+  if (!state) return null;
+  switch (state.status) {
+    case "ok":
+      return { tone: "ok", text: state.decision === "approve" ? `Approved. ${state.execution ? (EXECUTION_TEXT[state.execution] ?? state.execution) : "The reply is in the outbox."}` : "Rejected. Nothing was refunded." };
+    case "invalid":
+      return { tone: "error", text: Object.values(state.fieldErrors).flat()[0] ?? state.formErrors[0] ?? "Check the form." };
+    case "forbidden":
+      return { tone: "error", text: "Your role may not decide this request." };
+    case "unauthenticated":
+      return { tone: "error", text: "Your session has ended: sign in again." };
+    case "error":
+      return { tone: "error", text: state.message };
+  }
+}
+
+export function ApprovalForm(props: { approvalId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string }) {
+  const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
+  const shown = message(state);
+  const done = state?.status === "ok";
+  return (
+    <form action={action} className="space-y-3" aria-label="Decision">
+      <input type="hidden" name="approvalId" value={props.approvalId} />
+      <input type="hidden" name="digest" value={props.digest} />
+      <div>
+        <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
+          Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
+        </label>
+        <textarea id="editedReply" name="editedReply" defaultValue={props.draft} rows={5} disabled={!props.canDecide || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+      </div>
+      <div>
+        <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">
+          Note <span className="font-normal text-slate-500">(required to reject)</span>
+        </label>
+        <input id="note" name="note" type="text" maxLength={2000} disabled={!props.canDecide || done} className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+      </div>
+      {!props.canDecide && props.whyNot ? <p className="text-[13px] text-amber-800">{props.whyNot}</p> : null}
+      <div className="flex items-center gap-2">
+        <button type="submit" name="decision" value="approve" disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
+          Approve
+        </button>
+        <button type="submit" name="decision" value="reject" disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">
+          Reject
+        </button>
+        {pending ? <span className="text-[12px] text-slate-500">Saving…</span> : null}
+      </div>
+      <p aria-live="polite" data-testid="decision-message" className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+        {shown?.text}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,243 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { BudgetBar } from "@/components/budget-bar";
+import { CitedText, citationHref } from "@/components/cited-text";
+import { ReasonText, StatusBadge } from "@/components/status-badge";
+import { TraceTimeline } from "@/components/trace-timeline";
+import { roleSatisfies } from "@/lib/approvals/roles";
+import { mayUse, ROLE_LABELS } from "@/lib/auth/roles";
+import { requireRole } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { findTicket } from "@/lib/intake/find-ticket";
+import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
+import { formatMoney } from "@/lib/agent/rule-drafter";
+import { ApprovalForm } from "./approval-form";
+import { RunButtons } from "./run-buttons";
+
+export const metadata: Metadata = { title: "Ticket" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type TRun = TTicketDetail["runs"][number];
+type TPassage = { citation: string; chunkId: string; text: string; heading: string };
+
+function passagesOf(run: TRun | undefined): TPassage[] {
+  const evidence = run?.evidence as { passages?: TPassage[] } | null | undefined;
+  return evidence?.passages ?? [];
+}
+
+function Card({ title, children, actions, id }: { title: string; children: React.ReactNode; actions?: React.ReactNode; id?: string }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
+      <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2">
+        <h2 id={id} className="text-[13px] font-semibold text-slate-900">
+          {title}
+        </h2>
+        {actions}
+      </div>
+      <div className="p-4">{children}</div>
+    </section>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex justify-between gap-3 py-1 text-[13px]">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="text-right text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+function RunSummary({ run }: { run: TRun }) {
+  const budgets = run.budgets as { maxSteps: number; maxTokens: number; maxWallMs: number };
+  return (
+    <article aria-label={`Run of ${run.startedAt.toISOString()}`} className="rounded-lg border border-slate-200 bg-white">
+      <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
+        {run.mode === "simulate" ? <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-violet-800">Simulated</span> : null}
+        <StatusBadge status={run.status} />
+        <ReasonText reason={run.reason} />
+        <span className="ml-auto text-[12px] text-slate-500">
+          {run.planner} planner · {run.agentVersion} · {run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC{run.startedBy ? ` · by ${run.startedBy.name}` : ""}
+        </span>
+      </header>
+      <div className="grid grid-cols-1 gap-3 px-4 py-3 sm:grid-cols-3">
+        <BudgetBar label="Steps" used={run.stepsUsed} limit={budgets.maxSteps} unit="" />
+        <BudgetBar label="Tokens" used={run.tokensUsed} limit={budgets.maxTokens} unit="" />
+        <BudgetBar label="Time" used={run.elapsedMs} limit={budgets.maxWallMs} unit="ms" />
+      </div>
+      <div className="px-4 pb-3">
+        <TraceTimeline steps={run.traceEvents.map((e) => ({ ...e, args: e.args, result: e.result, policyDecision: e.policyDecision }))} />
+      </div>
+    </article>
+  );
+}
+
+export default async function TicketPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireRole("tickets");
+  const { id } = await params;
+  if (!UUID.test(id)) {
+    // /tickets/42 is ticket #42: the number people say out loud.
+    const byNumber = /^\d{1,9}$/.test(id) ? await findTicket(db(), id) : null;
+    if (!byNumber) notFound();
+    redirect(`/tickets/${byNumber.id}`);
+  }
+  const detail = await loadTicketDetail({ ticketId: id });
+  if (!detail) notFound();
+  const { ticket, runs, runCount, approvals, auditEvents, order } = detail;
+
+  const pending = approvals.find((a) => a.status === "pending");
+  const latestDecided = approvals.find((a) => a.decision);
+  const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
+  const passages = passagesOf(focusRun);
+  const passageByCitation = Object.fromEntries(passages.map((p) => [p.citation, p.chunkId]));
+  const proposal = pending?.proposal ?? null;
+  const canDecide = !!pending && mayUse(user.role, "approve") && roleSatisfies(user.role, pending.requiredRole);
+  const whyNot = pending && !canDecide ? (user.role === "LEAD" ? "Leads can read this request but cannot approve or reject it." : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`) : undefined;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-[12px] text-slate-500">
+            <Link href="/" className="hover:underline">
+              Queue
+            </Link>{" "}
+            / Ticket #{ticket.number}
+          </p>
+          <h1 className="text-lg font-semibold tracking-tight text-slate-900">
+            #{ticket.number} {ticket.subject}
+          </h1>
+          <div className="mt-1 flex flex-wrap items-center gap-2 text-[13px]">
+            <StatusBadge status={ticket.status} />
+            <ReasonText reason={ticket.reason} />
+          </div>
+        </div>
+        {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} /> : null}
+      </div>
+
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
+        <div className="space-y-4 lg:col-span-2">
+          <Card title={pending ? "Waiting for your decision" : "Decision"} id="decision-heading">
+            {pending ? (
+              <div className="space-y-3">
+                <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+                  <div className="rounded-md bg-slate-50 p-3">
+                    <p className="text-[12px] text-slate-500">The agent proposes</p>
+                    <p className="text-[15px] font-semibold text-slate-900">{proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId}` : "Send this reply (no refund)"}</p>
+                    {proposal ? (
+                      <p className="mt-1 text-[12px] text-slate-600">
+                        Policy: <code className="font-mono">{proposal.decision}</code> ({proposal.decisionReasons.join(", ")}) · needs a {ROLE_LABELS[pending.requiredRole].toLowerCase()}
+                      </p>
+                    ) : null}
+                  </div>
+                  <div className="rounded-md bg-slate-50 p-3 text-[12px] text-slate-600">
+                    <p className="text-slate-500">If you approve</p>
+                    <p className="text-slate-800">
+                      The reply goes to the outbox{proposal ? ` and ${formatMoney(proposal.amountCents, proposal.currency)} is refunded to the original payment method: one ledger row` : ""}.
+                    </p>
+                    <p className="mt-1">Expires {pending.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC · policy {pending.policyVersion}</p>
+                  </div>
+                </div>
+                <div>
+                  <h3 className="text-[12px] font-medium text-slate-700">Draft, with its citations</h3>
+                  <div className="mt-1 rounded-md border border-slate-200 p-3">
+                    <CitedText text={pending.draft ?? ""} passages={passageByCitation} />
+                  </div>
+                </div>
+                <ApprovalForm approvalId={pending.id} digest={pending.digest} draft={pending.draft ?? ""} canDecide={canDecide} whyNot={whyNot} />
+              </div>
+            ) : latestDecided?.decision ? (
+              <div className="space-y-1 text-[13px]">
+                <p>
+                  <span className="font-medium">{latestDecided.decision.decision === "approve" ? "Approved" : "Rejected"}</span> by {latestDecided.decision.decider.name} ({ROLE_LABELS[latestDecided.decision.deciderRole]}) on {latestDecided.decision.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+                  {latestDecided.decision.note ? `: “${latestDecided.decision.note}”` : "."}
+                </p>
+                {latestDecided.decision.editedReply ? <p className="text-slate-600">The reply was edited before approval; the original is kept.</p> : null}
+                {latestDecided.ledgerEntries.map((l) => (
+                  <p key={l.id} className="text-slate-600">
+                    Ledger: {formatMoney(l.amountCents, l.currency)} refunded on {l.orderId} (key <code className="font-mono text-[11px]">{l.idempotencyKey.slice(0, 20)}…</code>)
+                  </p>
+                ))}
+              </div>
+            ) : (
+              <p className="text-[13px] text-slate-600">
+                {ticket.admission === "bypassed" ? "This ticket bypassed the agent: a person handles it from the start." : runs.length ? "No decision is waiting: the latest run did not end with a draft to approve." : "The agent has not run on this ticket yet."}
+              </p>
+            )}
+          </Card>
+
+          {passages.length ? (
+            <Card title="Evidence" id="evidence-heading">
+              <ul className="space-y-2">
+                {passages.map((p) => (
+                  <li key={p.chunkId} className="text-[13px]">
+                    <Link href={citationHref(p.citation, p.chunkId)} className="font-mono text-[12px] text-indigo-700 hover:underline">
+                      {p.citation}
+                    </Link>{" "}
+                    <span className="text-slate-500">{p.heading}</span>
+                    <p className="text-slate-700">{p.text}</p>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
+        </div>
+
+        <div className="space-y-4">
+          <Card title="Ticket" id="ticket-heading">
+            <p className="whitespace-pre-wrap text-[13px] text-slate-800">{ticket.body}</p>
+            <dl className="mt-3 divide-y divide-slate-100 border-t border-slate-100">
+              <Fact label="Customer">{ticket.customerEmail}</Fact>
+              <Fact label="Order">{order ? `${order.id} · ${order.item} · ${formatMoney(order.amountCents, order.currency)}` : ticket.orderRef ? `${ticket.orderRef} (not found)` : "–"}</Fact>
+              {order?.customer.flagged ? <Fact label="Account">Flagged</Fact> : null}
+              <Fact label="Source">{ticket.source}</Fact>
+              <Fact label="Received">{ticket.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC</Fact>
+            </dl>
+          </Card>
+          <Card title="Admission" id="admission-heading">
+            <dl className="divide-y divide-slate-100">
+              <Fact label="Result">
+                <code className="font-mono">{ticket.admission}</code>
+              </Fact>
+              <Fact label="Reason">
+                <ReasonText reason={ticket.admissionReason} />
+              </Fact>
+              <Fact label="Route">
+                <code className="font-mono">{ticket.route}</code>
+              </Fact>
+              <Fact label="Bundle">
+                <code className="font-mono">{ticket.bundleVersion}</code>
+              </Fact>
+            </dl>
+          </Card>
+        </div>
+      </div>
+
+      <section aria-labelledby="runs-heading" className="space-y-2">
+        <h2 id="runs-heading" className="text-[13px] font-semibold text-slate-900">
+          Agent runs {runCount > runs.length ? `(latest ${runs.length} of ${runCount})` : `(${runCount})`}
+        </h2>
+        {runs.length ? runs.map((run) => <RunSummary key={run.id} run={run} />) : <p className="text-[13px] text-slate-500">No runs yet.</p>}
+      </section>
+
+      <Card title={`Audit events (${auditEvents.length})`} id="audit-heading">
+        <ol className="space-y-1 text-[12px]">
+          {auditEvents.map((e) => (
+            <li key={String(e.seq)} className="flex flex-wrap gap-x-2">
+              <span className="tabular-nums text-slate-400">#{String(e.seq)}</span>
+              <span className="text-slate-500">{e.at.toISOString().replace("T", " ").slice(0, 19)}</span>
+              <code className="font-mono text-slate-900">{e.action}</code>
+              <span className="text-slate-500">
+                by {e.actorType}
+                {e.actorId ? ` ${e.actorId.slice(0, 8)}` : ""}
+              </span>
+              {e.inputs ? <span className="max-w-full truncate font-mono text-slate-500">{JSON.stringify(e.inputs).slice(0, 160)}</span> : null}
+            </li>
+          ))}
+        </ol>
+      </Card>
+    </div>
+  );
+}

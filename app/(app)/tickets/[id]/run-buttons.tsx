@@ -1,0 +1,38 @@
+"use client";
+import { useActionState } from "react";
+import type { TActionResult } from "@/lib/auth/action-result";
+import { runAgentAction } from "./actions";
+
+type TState = TActionResult<{ runId: string; runStatus: string; reason: string }> | null;
+
+function RunButton({ ticketId, mode, label, primary }: { ticketId: string; mode: "live" | "simulate"; label: string; primary?: boolean }) {
+  const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runAgentAction(form), null);
+  const error = state && state.status !== "ok" ? (state.status === "error" ? state.message : state.status === "forbidden" ? "Your role may not run the agent." : "Could not start the run.") : null;
+  return (
+    <form action={action} className="flex flex-col items-end">
+      <input type="hidden" name="ticketId" value={ticketId} />
+      <input type="hidden" name="mode" value={mode} />
+      <button
+        type="submit"
+        disabled={pending}
+        className={
+          primary
+            ? "inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
+            : "inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60"
+        }
+      >
+        {pending ? "Running…" : label}
+      </button>
+      {error ? <p className="mt-1 max-w-64 text-right text-[12px] text-red-700">{error}</p> : null}
+    </form>
+  );
+}
+
+export function RunButtons({ ticketId }: { ticketId: string }) {
+  return (
+    <div className="flex items-start gap-2">
+      <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" />
+      <RunButton ticketId={ticketId} mode="live" label="Run agent" primary />
+    </div>
+  );
+}

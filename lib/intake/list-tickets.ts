@@ -1,0 +1,146 @@
+// The queue: tickets waiting for a person, newest first, one page of 50 at a time. Built to stay
+// fast with 100,000+ tickets: every query is an index range scan that stops after one page.
+//
+// - A set of statuses is read as one query per status on Ticket(status, createdAt desc), each
+//   stopping after pageSize + 1 rows, merged here. A single `status IN (…) ORDER BY createdAt` query
+//   cannot walk that index in order: PostgreSQL would collect every matching row and sort it.
+// - A reason filter reads Ticket(reason, createdAt desc) in order, with the status as a filter (a
+//   reason belongs to one status, so the filter rarely discards anything).
+// - Paging is keyset over (createdAt, id) (lib/db/keyset.ts): no OFFSET.
+// - Proposed amounts, customer names and assignees are fetched for the rows on the page only.
+import { z } from "zod";
+import type { TicketStatus } from "../../generated/prisma/enums";
+import { STOP_REASONS, type TStopReason } from "../agent/reason-codes";
+import { db as defaultDb, type Db } from "../db";
+import { compareNewestFirst, keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
+
+export const QUEUE_PAGE_SIZE = 50;
+
+/** What "waiting for a person" means by default: the agent stopped and handed over. */
+export const AWAITING_STATUSES = ["needs_human", "blocked", "bypassed"] as const satisfies readonly TicketStatus[];
+/** Every status but `resolved`: a person has not closed the ticket yet. */
+export const UNRESOLVED_STATUSES = ["open", "bypassed", "blocked", "needs_human", "auto_approved", "completed"] as const satisfies readonly TicketStatus[];
+
+export const QUEUE_STATUS_FILTERS = ["awaiting", "all", ...UNRESOLVED_STATUSES] as const;
+export type TQueueStatusFilter = (typeof QUEUE_STATUS_FILTERS)[number];
+
+// An empty form field ("?status=") means "not filtered".
+const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const ZQueueQuery = z.object({
+  status: z.preprocess(blankAsUndefined, z.enum(QUEUE_STATUS_FILTERS).optional()),
+  reason: z.preprocess(blankAsUndefined, z.enum(STOP_REASONS).optional()),
+  cursor: ZCursorParam,
+});
+export type TQueueQuery = z.output<typeof ZQueueQuery>;
+
+export function statusesOf(filter: TQueueStatusFilter | undefined): readonly TicketStatus[] {
+  if (!filter || filter === "awaiting") return AWAITING_STATUSES;
+  if (filter === "all") return UNRESOLVED_STATUSES;
+  return [filter];
+}
+
+export interface TQueueRow {
+  id: string;
+  number: number;
+  subject: string;
+  customerEmail: string;
+  customerName: string | null;
+  status: TicketStatus;
+  reason: string | null;
+  createdAt: Date;
+  assigneeName: string | null;
+  /** The latest live (not simulated) refund proposal of the ticket. */
+  proposed: { amountCents: number; currency: string } | null;
+}
+
+export interface TQueuePage {
+  rows: TQueueRow[];
+  newerCursor: string | null;
+  olderCursor: string | null;
+  /** When the page was read: ages are measured from here, so server and browser render the same. */
+  asOf: Date;
+}
+
+const ROW_SELECT = {
+  id: true,
+  number: true,
+  subject: true,
+  customerEmail: true,
+  status: true,
+  reason: true,
+  createdAt: true,
+  assignee: { select: { name: true } },
+} as const;
+
+export async function listTickets(input: {
+  status?: TQueueStatusFilter;
+  reason?: TStopReason;
+  cursor?: TKeysetCursor;
+  pageSize?: number;
+  client?: Db;
+}): Promise<TQueuePage> {
+  const client = input.client ?? defaultDb();
+  const pageSize = input.pageSize ?? QUEUE_PAGE_SIZE;
+  const asOf = new Date();
+  const statuses = statusesOf(input.status);
+  const direction = input.cursor?.direction ?? "older";
+  const take = pageSize + 1;
+  const orderBy = keysetOrder(direction);
+  const beyond = keysetWhere(input.cursor);
+
+  let fetched;
+  if (input.reason || statuses.length === 1) {
+    fetched = await client.ticket.findMany({
+      where: { ...beyond, status: statuses.length === 1 ? statuses[0] : { in: [...statuses] }, ...(input.reason ? { reason: input.reason } : {}) },
+      orderBy,
+      take,
+      select: ROW_SELECT,
+    });
+  } else {
+    const perStatus = await Promise.all(statuses.map((status) => client.ticket.findMany({ where: { ...beyond, status }, orderBy, take, select: ROW_SELECT })));
+    fetched = perStatus
+      .flat()
+      .sort((a, b) => (direction === "older" ? compareNewestFirst(a, b) : compareNewestFirst(b, a)))
+      .slice(0, take);
+  }
+
+  const page = keysetPage(fetched, pageSize, input.cursor);
+  // Paging back up reached the top: show the top page itself, which also lists what arrived since.
+  if (page.reachedNewest && input.cursor) return listTickets({ ...input, cursor: undefined });
+
+  const ids = page.rows.map((r) => r.id);
+  const emails = [...new Set(page.rows.map((r) => r.customerEmail))];
+  const [proposals, customers] = ids.length
+    ? await Promise.all([
+        client.refundProposal.findMany({
+          where: { ticketId: { in: ids }, simulated: false },
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          select: { ticketId: true, amountCents: true, currency: true },
+        }),
+        client.customer.findMany({ where: { email: { in: emails } }, select: { email: true, name: true } }),
+      ])
+    : [[], []];
+  const latest = new Map<string, { amountCents: number; currency: string }>();
+  for (const p of proposals) if (!latest.has(p.ticketId)) latest.set(p.ticketId, { amountCents: p.amountCents, currency: p.currency });
+  const names = new Map(customers.map((c) => [c.email, c.name]));
+
+  return {
+    rows: page.rows.map(({ assignee, ...row }) => ({
+      ...row,
+      customerName: names.get(row.customerEmail) ?? null,
+      assigneeName: assignee?.name ?? null,
+      proposed: latest.get(row.id) ?? null,
+    })),
+    newerCursor: page.newerCursor,
+    olderCursor: page.olderCursor,
+    asOf,
+  };
+}
+
+/** The page as JSON (dates as ISO strings): what GET /api/queue answers and the page hydrates with. */
+export type TQueuePageJson = Omit<TQueuePage, "rows" | "asOf"> & { asOf: string; rows: (Omit<TQueueRow, "createdAt"> & { createdAt: string })[] };
+
+export function queuePageToJson(page: TQueuePage): TQueuePageJson {
+  return { ...page, asOf: page.asOf.toISOString(), rows: page.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+}

@@ -1,0 +1,32 @@
+// Everything the ticket page shows, in a fixed number of queries whatever the ticket's history:
+// the ticket, its latest runs with their trace events, proposals, approvals with their decisions,
+// ledger rows and its audit events in chain order.
+import type { Db } from "../db";
+import { db as defaultDb } from "../db";
+
+export const RUNS_SHOWN = 10;
+
+export async function loadTicketDetail(input: { ticketId: string; client?: Db }) {
+  const client = input.client ?? defaultDb();
+  const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { assignee: { select: { name: true } } } });
+  if (!ticket) return null;
+  const [runs, approvals, auditEvents, order] = await Promise.all([
+    client.agentRun.findMany({
+      where: { ticketId: ticket.id },
+      orderBy: { startedAt: "desc" },
+      take: RUNS_SHOWN,
+      include: { traceEvents: { orderBy: { step: "asc" } }, proposals: true, startedBy: { select: { name: true } } },
+    }),
+    client.approvalRequest.findMany({
+      where: { ticketId: ticket.id },
+      orderBy: { createdAt: "desc" },
+      include: { decision: { include: { decider: { select: { name: true } } } }, proposal: true, ledgerEntries: true },
+    }),
+    client.auditEvent.findMany({ where: { ticketId: ticket.id }, orderBy: { seq: "asc" }, take: 500 }),
+    ticket.orderRef ? client.order.findFirst({ where: { id: { equals: ticket.orderRef, mode: "insensitive" } }, include: { customer: true } }) : null,
+  ]);
+  const runCount = await client.agentRun.count({ where: { ticketId: ticket.id } });
+  return { ticket, runs, runCount, approvals, auditEvents, order };
+}
+
+export type TTicketDetail = NonNullable<Awaited<ReturnType<typeof loadTicketDetail>>>;

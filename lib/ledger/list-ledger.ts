@@ -1,0 +1,137 @@
+// The ledger as people read it: entries newest first, filtered by order, date range and actor, one
+// keyset page at a time, with the count and the total of everything the filters match. The CSV
+// export (export-ledger-csv.ts) reads the same filters through ledgerWhere.
+import { z } from "zod";
+import type { Prisma } from "../../generated/prisma/client";
+import { db as defaultDb, type Db } from "../db";
+import { keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
+
+export const LEDGER_PAGE_SIZE = 50;
+
+/** Actors that are not people: the filter names them by type, a person by user id. */
+export const NON_PERSON_ACTORS = ["system", "agent", "api"] as const;
+
+const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const ZLedgerFilters = z
+  .object({
+    orderId: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(64).optional()),
+    /** Inclusive UTC days, YYYY-MM-DD. */
+    from: z.preprocess(blankAsUndefined, z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional()),
+    to: z.preprocess(blankAsUndefined, z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional()),
+    /** "system", "agent", "api", or a person's user id. */
+    actor: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(100).optional()),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { path: ["to"], message: "must be on or after the start date" });
+export type TLedgerFilters = z.output<typeof ZLedgerFilters>;
+
+export const ZLedgerQuery = z.intersection(ZLedgerFilters, z.object({ cursor: ZCursorParam }));
+
+export function ledgerWhere(filters: TLedgerFilters): Prisma.LedgerEntryWhereInput {
+  const where: Prisma.LedgerEntryWhereInput = {};
+  if (filters.orderId) where.orderId = filters.orderId;
+  if (filters.from || filters.to) {
+    where.createdAt = {
+      ...(filters.from ? { gte: new Date(`${filters.from}T00:00:00.000Z`) } : {}),
+      ...(filters.to ? { lt: new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + DAY_MS) } : {}),
+    };
+  }
+  if (filters.actor) {
+    if ((NON_PERSON_ACTORS as readonly string[]).includes(filters.actor)) where.actorType = filters.actor;
+    else where.actorId = filters.actor;
+  }
+  return where;
+}
+
+export interface TLedgerRow {
+  id: string;
+  createdAt: Date;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  kind: string;
+  actorType: string;
+  actorId: string | null;
+  /** The person's name when the actor is a user the database knows. */
+  actorName: string | null;
+  approvalRequestId: string | null;
+  ticket: { id: string; number: number } | null;
+  idempotencyKey: string;
+}
+
+export interface TLedgerTotals {
+  count: number;
+  /** One sum per currency: amounts in different currencies are never added together. */
+  byCurrency: { currency: string; amountCents: number; count: number }[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const ROW_SELECT = {
+  id: true,
+  createdAt: true,
+  orderId: true,
+  amountCents: true,
+  currency: true,
+  kind: true,
+  actorType: true,
+  actorId: true,
+  approvalRequestId: true,
+  idempotencyKey: true,
+  approvalRequest: { select: { ticket: { select: { id: true, number: true } } } },
+} as const;
+
+type TSelected = Prisma.LedgerEntryGetPayload<{ select: typeof ROW_SELECT }>;
+
+/** Rows as listed and exported: actor names resolved in one query for the whole batch. */
+export async function toLedgerRows(client: Db, entries: TSelected[]): Promise<TLedgerRow[]> {
+  const userIds = [...new Set(entries.filter((e) => e.actorType === "user" && e.actorId && UUID.test(e.actorId)).map((e) => e.actorId!))];
+  const users = userIds.length ? await client.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
+  const names = new Map(users.map((u) => [u.id, u.name]));
+  return entries.map(({ approvalRequest, ...e }) => ({
+    ...e,
+    actorName: e.actorType === "user" && e.actorId ? (names.get(e.actorId) ?? null) : null,
+    ticket: approvalRequest?.ticket ?? null,
+  }));
+}
+
+/** Reads up to `take` entries beyond the cursor, in the cursor's direction. */
+export async function readLedgerBatch(input: { client: Db; filters: TLedgerFilters; cursor?: TKeysetCursor; take: number }): Promise<TSelected[]> {
+  return input.client.ledgerEntry.findMany({
+    where: { AND: [ledgerWhere(input.filters), keysetWhere(input.cursor)] },
+    orderBy: keysetOrder(input.cursor?.direction),
+    take: input.take,
+    select: ROW_SELECT,
+  });
+}
+
+export async function listLedger(input: { filters?: TLedgerFilters; cursor?: TKeysetCursor; pageSize?: number; client?: Db }): Promise<{
+  rows: TLedgerRow[];
+  newerCursor: string | null;
+  olderCursor: string | null;
+  totals: TLedgerTotals;
+}> {
+  const client = input.client ?? defaultDb();
+  const filters = input.filters ?? {};
+  const pageSize = input.pageSize ?? LEDGER_PAGE_SIZE;
+  const [fetched, groups] = await Promise.all([
+    readLedgerBatch({ client, filters, cursor: input.cursor, take: pageSize + 1 }),
+    client.ledgerEntry.groupBy({ by: ["currency"], where: ledgerWhere(filters), _sum: { amountCents: true }, _count: { _all: true }, orderBy: { currency: "asc" } }),
+  ]);
+  const page = keysetPage(fetched, pageSize, input.cursor);
+  if (page.reachedNewest && input.cursor) return listLedger({ ...input, cursor: undefined });
+  const byCurrency = groups.map((g) => ({ currency: g.currency, amountCents: Number(g._sum.amountCents ?? 0), count: g._count._all }));
+  return {
+    rows: await toLedgerRows(client, page.rows),
+    newerCursor: page.newerCursor,
+    olderCursor: page.olderCursor,
+    totals: { count: byCurrency.reduce((n, g) => n + g.count, 0), byCurrency },
+  };
+}
+
+/** The people who may appear as ledger actors, for the filter's choices. */
+export async function listLedgerActors(input: { client?: Db } = {}) {
+  const client = input.client ?? defaultDb();
+  return client.user.findMany({ where: { role: { in: ["REVIEWER", "SPECIALIST", "ADMIN"] } }, orderBy: { name: "asc" }, select: { id: true, name: true, email: true } });
+}
