@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { Fragment } from "react";
 
 /** Where a citation opens: the cited document version, scrolled to the passage. */
@@ -16,9 +15,10 @@ export function CitedText({ text, passages }: { text: string; passages: Record<s
         const m = part.match(/^\[([a-z0-9-]+@\d+)\]$/);
         if (!m) return <Fragment key={i}>{part}</Fragment>;
         return (
-          <Link key={i} href={citationHref(m[1]!, passages[m[1]!])} className="rounded bg-indigo-50 px-1 font-mono text-[12px] text-indigo-700 underline-offset-2 hover:underline" aria-label={`Open cited passage ${m[1]}`}>
+          // A plain link: a full navigation lands on the passage (:target), which a client-side one does not.
+          <a key={i} href={citationHref(m[1]!, passages[m[1]!])} className="rounded bg-indigo-50 px-1 font-mono text-[12px] text-indigo-700 underline-offset-2 hover:underline" aria-label={`Open cited passage ${m[1]}`}>
             {m[1]}
-          </Link>
+          </a>
         );
       })}
     </p>

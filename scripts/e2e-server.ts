@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { openDb, type DbTarget } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
+import { seedE2eFixtures } from "../prisma/seed/e2e";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 
 // Fixed for the browser suite, which signs intake requests and routes itself (e2e/fixtures.ts).
@@ -38,7 +39,7 @@ async function main() {
   console.log(`e2e: migrating ${target.kind} database…`);
   await deployMigrations(target);
   const handle = openDb(target);
-  console.log(`e2e: seeded ${await seedDemo(handle.client)}`);
+  console.log(`e2e: seeded ${await seedDemo(handle.client)}, and ${await seedE2eFixtures(handle.client)} scenario tickets`);
   await handle.close();
   const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], { stdio: "inherit", env });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));

@@ -78,10 +78,11 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const user = await requireRole("tickets");
   const { id } = await params;
   if (!UUID.test(id)) {
-    // /tickets/42 is ticket #42: the number people say out loud.
-    const byNumber = /^\d{1,9}$/.test(id) ? await findTicket(db(), id) : null;
-    if (!byNumber) notFound();
-    redirect(`/tickets/${byNumber.id}`);
+    // /tickets/42 is ticket #42 (the number people say out loud); a helpdesk's external id works too.
+    const ref = decodeURIComponent(id);
+    const found = ref.length <= 200 ? await findTicket(db(), ref) : null;
+    if (!found) notFound();
+    redirect(`/tickets/${found.id}`);
   }
   const detail = await loadTicketDetail({ ticketId: id });
   if (!detail) notFound();
@@ -91,7 +92,9 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const latestDecided = approvals.find((a) => a.decision);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
-  const passageByCitation = Object.fromEntries(passages.map((p) => [p.citation, p.chunkId]));
+  // A citation opens the best passage retrieved for it: the pack is ordered best first.
+  const passageByCitation: Record<string, string> = {};
+  for (const p of passages) passageByCitation[p.citation] ??= p.chunkId;
   const proposal = pending?.proposal ?? null;
   const canDecide = !!pending && mayUse(user.role, "approve") && roleSatisfies(user.role, pending.requiredRole);
   const whyNot = pending && !canDecide ? (user.role === "LEAD" ? "Leads can read this request but cannot approve or reject it." : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`) : undefined;

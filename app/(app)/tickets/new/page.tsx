@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
+import { NewTicketForm } from "./new-ticket-form";
 
 export const metadata: Metadata = { title: "New ticket" };
 
@@ -9,8 +9,8 @@ export default async function NewTicketPage() {
   await requireRole("newTicket");
   return (
     <>
-      <PageHeader title="New ticket" description="Type in a customer's request; the built-in intake classifier routes and signs it." />
-      <EmptyState title="Not available yet">The new-ticket form arrives in a later release.</EmptyState>
+      <PageHeader title="New ticket" description="Type in a customer's request; the built-in intake classifier routes and signs it, and the ticket page shows whether it was admitted." />
+      <NewTicketForm />
     </>
   );
 }

@@ -1,0 +1,198 @@
+// The approval flows end to end: real Chromium, real server, fresh database with one scenario
+// ticket per test (prisma/seed/e2e.ts), so tests never share an order or an approval.
+import type { Browser, Page } from "@playwright/test";
+import { ACCOUNTS, DEMO_PASSWORD, expect, test, type DemoRole } from "./fixtures";
+
+async function openTicket(page: Page, externalId: string) {
+  await page.goto(`/tickets/${externalId}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+}
+
+async function runAgent(page: Page, mode: "live" | "simulate" = "live") {
+  await page.getByRole("button", { name: mode === "live" ? "Run agent" : "Run in simulate mode" }).click();
+  await expect(page.getByRole("button", { name: mode === "live" ? "Run agent" : "Run in simulate mode" })).toBeEnabled({ timeout: 20_000 });
+}
+
+const ledgerLines = (page: Page) => page.getByText(/^Ledger: /);
+const decision = (page: Page) => page.getByRole("form", { name: "Decision" });
+
+async function signedInPage(browser: Browser, role: DemoRole): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(ACCOUNTS[role].email);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+  return page;
+}
+
+test("a reviewer runs the agent, opens the cited passage, approves, and exactly one ledger row appears", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-approve");
+  await runAgent(page);
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
+  await expect(page.getByText("Refund 79.00 USD on ORD-E2E-01")).toBeVisible();
+
+  // The draft's citation opens the cited passage of the approved document version.
+  const citation = page.getByRole("link", { name: "Open cited passage return-policy-us@2" }).first();
+  await expect(citation).toBeVisible();
+  const ticketUrl = page.url();
+  await citation.click();
+  await expect(page).toHaveURL(/\/documents\/return-policy-us\/2#passage-/);
+  await expect(page.getByRole("heading", { name: "US return policy: damaged electronics" })).toBeVisible();
+  await expect(page.locator(":target")).toContainText("within 30 days of delivery");
+  await page.goto(ticketUrl);
+
+  await decision(page).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
+  await expect(ledgerLines(page)).toHaveCount(1);
+  await expect(ledgerLines(page)).toContainText("79.00 USD refunded on ORD-E2E-01");
+  await page.reload();
+  await expect(ledgerLines(page)).toHaveCount(1);
+});
+
+test("a double click on Approve still gives one ledger row", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-double");
+  await runAgent(page);
+  await decision(page).getByRole("button", { name: "Approve" }).dblclick();
+  await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
+  await page.reload();
+  await expect(ledgerLines(page)).toHaveCount(1);
+});
+
+test("a resubmitted approval form is refused and still gives one ledger row", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-resubmit");
+  await runAgent(page);
+  const posted = page.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
+  await decision(page).getByRole("button", { name: "Approve" }).click();
+  const original = await posted;
+  await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
+
+  // The same request again, byte for byte, with the same session: what a browser resubmit sends.
+  const replay = await page.request.fetch(original.url(), { method: "POST", headers: original.headers(), data: original.postDataBuffer() ?? undefined });
+  expect(await replay.text()).toContain("already been decided");
+  await page.reload();
+  await expect(ledgerLines(page)).toHaveCount(1);
+});
+
+test("a rejection with a note leaves no ledger row and shows in the audit", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-reject");
+  await runAgent(page);
+  await decision(page).getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByTestId("decision-message")).toHaveText("Say why you reject it: a note is required.");
+  await decision(page).getByLabel(/^Note/).fill("Photo shows no damage.");
+  await decision(page).getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByText(/^Rejected by Riley Reviewer/)).toBeVisible();
+  await expect(page.getByText("Photo shows no damage.", { exact: false })).toBeVisible();
+  await page.reload();
+  await expect(ledgerLines(page)).toHaveCount(0);
+  await expect(page.getByRole("region", { name: /Audit events/ }).getByText("approval.rejected")).toBeVisible();
+});
+
+test("a reviewer cannot approve the 650 USD laptop refund, but a specialist can", async ({ page, signInAs, browser }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-laptop");
+  await runAgent(page);
+  await expect(page.getByText("Refund 650.00 USD on ORD-E2E-09")).toBeVisible();
+  await expect(page.getByText("This request needs a specialist.")).toBeVisible();
+  await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
+
+  const specialist = await signedInPage(browser, "SPECIALIST");
+  await openTicket(specialist, "e2e-laptop");
+  await decision(specialist).getByRole("button", { name: "Approve" }).click();
+  await expect(specialist.getByText(/^Approved by Sam Specialist/)).toBeVisible();
+  await expect(ledgerLines(specialist)).toHaveCount(1);
+  await expect(ledgerLines(specialist)).toContainText("650.00 USD refunded on ORD-E2E-09");
+  await specialist.context().close();
+});
+
+test("a lead cannot approve at all", async ({ page, signInAs, browser }) => {
+  const reviewer = await signedInPage(browser, "REVIEWER");
+  await openTicket(reviewer, "e2e-lead");
+  await runAgent(reviewer);
+  await reviewer.context().close();
+
+  await signInAs("LEAD");
+  await openTicket(page, "e2e-lead");
+  await expect(page.getByText("Leads can read this request but cannot approve or reject it.")).toBeVisible();
+  await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Run agent" })).toHaveCount(0);
+});
+
+test("a signed-out request to the approval action is refused", async ({ page, signInAs, browser }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-signed-out");
+  await runAgent(page);
+  // Capture the approval request, but never let it reach the server.
+  await page.route("**/*", (route) => (route.request().method() === "POST" && route.request().headers()["next-action"] ? route.abort() : route.continue()));
+  const captured = page.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
+  await decision(page).getByRole("button", { name: "Approve" }).click();
+  const request = await captured;
+
+  const anonymous = await browser.newContext();
+  const { cookie: _cookie, ...headers } = request.headers();
+  const response = await anonymous.request.fetch(request.url(), { method: "POST", headers, data: request.postDataBuffer() ?? undefined });
+  expect(await response.text()).toContain('"status":"unauthenticated"');
+  await anonymous.close();
+
+  await page.unroute("**/*");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
+  await expect(ledgerLines(page)).toHaveCount(0);
+});
+
+test("an approval request made stale by a policy change is refused", async ({ page, signInAs, browser }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-stale");
+  await runAgent(page);
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
+
+  const admin = await signedInPage(browser, "ADMIN");
+  await admin.goto("/admin");
+  const cap = admin.getByLabel(/daily cap/i);
+  await cap.fill(String(Number(await cap.inputValue()) + 1));
+  await admin.getByRole("button", { name: /save/i }).click();
+  await expect(admin.getByText(/saved/i)).toBeVisible();
+  await admin.context().close();
+
+  await decision(page).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("decision-message")).toHaveText(/policy, intake bundle or agent changed/);
+  await page.reload();
+  await expect(ledgerLines(page)).toHaveCount(0);
+});
+
+test("the injection ticket shows the handoff with no citation", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "demo-private-note-injection");
+  await runAgent(page);
+  await expect(page.getByText("No approved policy covers this ticket").first()).toBeVisible();
+  await expect(page.getByText("no_approved_evidence").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /Open cited passage/ })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Evidence" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toHaveCount(0);
+});
+
+test("a bypassed ticket shows zero agent steps", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "demo-stale-bundle");
+  await expect(page.getByText("stale_intake_bundle").first()).toBeVisible();
+  await runAgent(page);
+  await expect(page.getByText("No agent steps: this run never entered the agent loop.")).toBeVisible();
+  await expect(page.getByRole("table", { name: /Trace/ })).toHaveCount(0);
+});
+
+test("simulate mode shows the same page with a simulated mark and no ledger row", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-simulate");
+  await runAgent(page, "simulate");
+  const run = page.getByRole("article").first();
+  await expect(run.getByText("Simulated", { exact: true })).toBeVisible();
+  await expect(run.getByText("draft_ready_for_review")).toBeVisible();
+  await expect(run.getByRole("table", { name: /Trace/ }).getByRole("row")).toHaveCount(6);
+  // Simulated runs ask nobody to decide, and move nothing.
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toHaveCount(0);
+  await expect(ledgerLines(page)).toHaveCount(0);
+});

@@ -1,0 +1,44 @@
+// Fixtures for the browser suite only (scripts/e2e-server.ts): one order and one ticket per scenario,
+// so that scenarios never share money or approvals and can run in any order.
+import type { PrismaClient } from "../../generated/prisma/client";
+import { createTicket } from "../../lib/intake/create-ticket";
+
+export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop"] as const;
+
+export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
+  let created = 0;
+  for (const [i, scenario] of E2E_SCENARIOS.entries()) {
+    const externalId = `e2e-${scenario}`;
+    if (await client.ticket.findUnique({ where: { externalId }, select: { id: true } })) continue;
+    const laptop = scenario === "laptop";
+    const n = String(i + 1).padStart(2, "0");
+    const customer = await client.customer.create({ data: { id: `CUS-E2E-${n}`, email: `e2e-${scenario}@example.net`, name: `Casey ${scenario}` } });
+    const order = await client.order.create({
+      data: {
+        id: `ORD-E2E-${n}`,
+        customerId: customer.id,
+        item: laptop ? "Nimbus 14 laptop" : "Aurora 10-inch tablet",
+        category: "electronics",
+        amountCents: laptop ? 65000 : 7900,
+        placedAt: new Date(Date.now() - 9 * 86_400_000),
+        deliveredAt: new Date(Date.now() - 6 * 86_400_000),
+      },
+    });
+    await client.$transaction((tx) =>
+      createTicket(
+        {
+          externalId,
+          subject: `${laptop ? "Laptop" : "Tablet"} arrived with a cracked screen (${scenario})`,
+          body: `My order ${order.id} arrived with a cracked screen. Can I get a refund?`,
+          customerEmail: customer.email,
+          orderRef: order.id,
+          source: "seed",
+        },
+        { type: "system", id: "e2e-fixtures" },
+        tx,
+      ),
+    );
+    created++;
+  }
+  return created;
+}
