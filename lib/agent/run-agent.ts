@@ -19,7 +19,8 @@ import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { loadPolicySettings, policyVersion } from "../policy/settings";
 import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../approvals/approval-digest";
-import { validateDecision, type TAllowedAction } from "./actions";
+import { validateDecision } from "./actions";
+import { transitionProblem } from "./transitions";
 import { agentManifest, type TAgentManifest } from "./manifest";
 import type { TPlanner } from "./planner";
 import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "./reason-codes";
@@ -92,25 +93,6 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): 
   return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
 }
 
-
-/** Step 2: what the state must hold before an action may run. */
-function transitionProblem(action: TAllowedAction, state: TAgentState): string | null {
-  switch (action.action) {
-    case "draft_reply":
-      if (state.evidence?.status !== "grounded") return "a draft needs grounded evidence first";
-      if (state.order?.found !== true) return "a draft needs a found order first";
-      if (state.draft) return "a draft already exists";
-      return null;
-    case "propose_refund": {
-      if (state.order?.found !== true) return "a refund proposal needs a found order first";
-      if (state.proposal) return "a refund was already proposed in this run";
-      if (action.args.amount_cents > state.order.order.refundableCents) return `the amount exceeds what is still refundable (${state.order.order.refundableCents} cents)`;
-      return null;
-    }
-    default:
-      return null;
-  }
-}
 
 function handoffReason(state: TAgentState): TStopReason {
   if (state.evidence?.status === "abstain") return "no_approved_evidence";

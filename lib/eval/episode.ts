@@ -1,0 +1,116 @@
+// The episode format: one JSON object per line of a dataset (eval/episodes.jsonl). An episode is a
+// ticket, a planner and the outcome the runtime must produce for it: status, reason, the exact
+// action path, citations and the refunds written. The JSON Schema published in eval/ is generated
+// from this zod schema (npm run eval:schema), so the two cannot drift.
+import { z } from "zod";
+import { ALLOWED_ACTIONS } from "../agent/actions";
+import { STOP_REASONS, STOP_STATUSES } from "../agent/reason-codes";
+import { EXECUTION_OUTCOMES } from "../ledger/execute-approved-refund";
+
+export const ORDER_PRESETS = ["tablet", "laptop", "flagged", "old", "missing", "none"] as const;
+
+const ZTicketSpec = z.union([
+  z.strictObject({
+    /** A demo ticket (prisma/seed/demo.ts) by external id: its text, route and order are copied. */
+    seeded: z.string().min(1),
+  }),
+  z.strictObject({
+    subject: z.string().min(1),
+    /** `{order}` is replaced by the episode's own order id. */
+    body: z.string().min(1),
+    /** The order the ticket names: a fresh copy of a demo order, an id that does not exist, or none. */
+    order: z.enum(ORDER_PRESETS),
+    /** Omitted: the built-in bundle classifies the text and signs its route. */
+    route: z.enum(["guarded_agent", "human_review_now"]).optional(),
+    bundleVersion: z.string().optional(),
+    signature: z.enum(["valid", "missing", "forged"]).default("valid"),
+  }),
+]);
+
+const ZScripted = z.strictObject({
+  /** Decisions replayed in order, exactly as a planner might emit them (anything JSON). */
+  scripted: z.array(z.unknown()).min(1),
+  /** Reported usage per decision, for token-budget cases. */
+  usagePerStep: z.strictObject({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) }).optional(),
+  /** A delay before each decision, for time-budget cases. */
+  delayMs: z.number().int().min(0).max(60_000).optional(),
+});
+
+export const ZEpisode = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lowercase letters, digits and dashes"),
+  title: z.string().min(1),
+  ticket: ZTicketSpec,
+  planner: z.union([z.literal("rule"), z.literal("model"), ZScripted]),
+  mode: z.enum(["live", "simulate"]).default("live"),
+  budgets: z.strictObject({ maxSteps: z.number().int().positive(), maxTokens: z.number().int().positive(), maxWallMs: z.number().int().positive(), toolTimeoutMs: z.number().int().positive() }).partial().optional(),
+  /** Tools made to misbehave for this episode (the allowlist itself never changes). */
+  faults: z.array(z.strictObject({ tool: z.enum(ALLOWED_ACTIONS), kind: z.enum(["hang", "error", "invalid_output"]) })).optional(),
+  /** A person's decision after the run, and how many times the executor is then called. */
+  approval: z
+    .strictObject({
+      as: z.enum(["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"]),
+      decision: z.enum(["approve", "reject"]),
+      note: z.string().optional(),
+      /** Total executor calls for the approved operation (the first comes from the approval itself). */
+      executions: z.number().int().min(1).max(20).default(1),
+      /** Decide after the request expired. */
+      afterExpiry: z.boolean().default(false),
+    })
+    .optional(),
+  expect: z.strictObject({
+    status: z.enum(STOP_STATUSES),
+    reason: z.enum(STOP_REASONS),
+    path: z.array(z.string()),
+    citations: z.array(z.string()),
+    /** Ledger rows for the episode's order once everything ran. */
+    refunds: z.number().int().min(0),
+    proposal: z.strictObject({ decision: z.enum(["auto_approved", "needs_human", "denied"]), requiredRole: z.enum(["REVIEWER", "SPECIALIST"]).nullable().optional() }).nullable().optional(),
+    /** The decision's result: "decided", or the refusal code (role_insufficient, expired, …). */
+    approval: z.string().optional(),
+    executions: z.array(z.enum(EXECUTION_OUTCOMES)).optional(),
+  }),
+});
+export type TEpisode = z.infer<typeof ZEpisode>;
+export type TEpisodeInput = z.input<typeof ZEpisode>;
+
+export interface TDataset {
+  version: string;
+  hash: string;
+  episodes: TEpisode[];
+}
+
+export class DatasetError extends Error {}
+
+/**
+ * Parses a JSON Lines dataset. The first line may be a header `{"datasetVersion": "…"}`; every other
+ * non-empty line is an episode. Errors name the line and the field.
+ */
+export function parseDataset(text: string, hash: string): TDataset {
+  const lines = text.split(/\r?\n/);
+  let version: string | null = null;
+  const episodes: TEpisode[] = [];
+  const seen = new Set<string>();
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      throw new DatasetError(`line ${i + 1}: not JSON (${(error as Error).message})`);
+    }
+    if (json && typeof json === "object" && "datasetVersion" in json) {
+      version = String((json as { datasetVersion: unknown }).datasetVersion);
+      return;
+    }
+    const parsed = ZEpisode.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new DatasetError(`line ${i + 1}: ${issue.path.join(".") || "(episode)"}: ${issue.message}`);
+    }
+    if (seen.has(parsed.data.id)) throw new DatasetError(`line ${i + 1}: episode id ${parsed.data.id} appears twice`);
+    seen.add(parsed.data.id);
+    episodes.push(parsed.data);
+  });
+  if (!version) throw new DatasetError('the first line must be a header: {"datasetVersion": "…"}');
+  return { version, hash, episodes };
+}

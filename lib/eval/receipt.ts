@@ -1,0 +1,44 @@
+// A receipt pins what was graded and by what: agent, dataset (version and content hash), grader,
+// model, commit, and one row per episode and trial. The release decision reads only the receipt.
+import { z } from "zod";
+import type { TEpisodeRow } from "./grade-episodes";
+
+export const ZReceiptRow = z.object({
+  episodeId: z.string(),
+  trial: z.number().int().positive(),
+  passed: z.boolean(),
+  expected: z.unknown(),
+  actual: z.unknown(),
+  explanation: z.string().nullable(),
+});
+
+export const ZReceipt = z.object({
+  receiptVersion: z.literal(1),
+  agentVersion: z.string(),
+  datasetVersion: z.string(),
+  datasetHash: z.string(),
+  graderVersion: z.string(),
+  modelId: z.string(),
+  commit: z.string(),
+  trials: z.number().int().positive(),
+  createdAt: z.string(),
+  rows: z.array(ZReceiptRow),
+});
+export type TReceipt = z.infer<typeof ZReceipt>;
+
+export function buildReceipt(input: Omit<TReceipt, "receiptVersion" | "createdAt" | "rows"> & { rows: TEpisodeRow[]; createdAt?: Date }): TReceipt {
+  return { receiptVersion: 1, ...input, createdAt: (input.createdAt ?? new Date()).toISOString(), rows: input.rows };
+}
+
+/** pass^k per episode: passed in every one of its trials. */
+export function passAllTrials(receipt: TReceipt): Map<string, { passed: number; trials: number; passAll: boolean }> {
+  const out = new Map<string, { passed: number; trials: number; passAll: boolean }>();
+  for (const row of receipt.rows) {
+    const e = out.get(row.episodeId) ?? { passed: 0, trials: 0, passAll: true };
+    e.trials++;
+    if (row.passed) e.passed++;
+    else e.passAll = false;
+    out.set(row.episodeId, e);
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+// npm run eval -- --dataset eval/episodes.jsonl --out reports/refund_agent_v2.json [--trials N] [--no-store]
+// Grades every episode through the real runtime on a fresh database, writes the receipt, stores it
+// with the release decision in the app's database, and exits 0 only for eligible_for_shadow.
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { closeDb } from "../lib/db";
+import { describeEnvError } from "../lib/env";
+import { agentManifest } from "../lib/agent/manifest";
+import { DatasetError } from "../lib/eval/episode";
+import { loadDataset } from "../lib/eval/load-dataset";
+import { gradeEpisodes, GRADER_VERSION } from "../lib/eval/grade-episodes";
+import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
+import { decideRelease } from "../lib/eval/decide-release";
+import { storeEvalRun } from "../lib/eval/store-eval-run";
+
+function commit(): string {
+  try {
+    return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+function progress(done: number, total: number, label: string) {
+  if (!process.stdout.isTTY) return;
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  process.stdout.write(`\r[${"█".repeat(filled)}${"·".repeat(width - filled)}] ${done}/${total} ${label.padEnd(40).slice(0, 40)}`);
+  if (done === total) process.stdout.write("\n");
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, "no-store": { type: "boolean", default: false } },
+  });
+  const trials = Number(values.trials);
+  if (!Number.isInteger(trials) || trials < 1 || trials > 100) {
+    console.error("--trials must be a whole number from 1 to 100.");
+    return 2;
+  }
+  const manifest = agentManifest();
+  const dataset = await loadDataset(values.dataset!);
+  console.log(`Grading ${dataset.episodes.length} episodes × ${trials} trial(s) of ${dataset.version} (${dataset.hash.slice(0, 19)}…) with ${GRADER_VERSION}, agent ${manifest.agentVersion}`);
+  const started = performance.now();
+  const rows = await gradeEpisodes(dataset, { trials, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+
+  const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none (rule planner)", commit: commit(), trials, rows });
+  const decision = decideRelease(receipt, {
+    agentVersion: manifest.agentVersion,
+    datasetVersion: manifest.evalDatasetVersion,
+    datasetHash: dataset.hash,
+    graderVersion: manifest.graderVersion,
+    episodeIds: dataset.episodes.map((e) => e.id),
+  });
+
+  const perEpisode = passAllTrials(receipt);
+  console.log(`\n${"episode".padEnd(36)} ${"result".padEnd(8)} ${trials > 1 ? `pass^${trials}` : ""}`);
+  for (const episode of dataset.episodes) {
+    const e = perEpisode.get(episode.id)!;
+    console.log(`${episode.id.padEnd(36)} ${(e.passAll ? "pass" : "FAIL").padEnd(8)} ${trials > 1 ? `${e.passed}/${e.trials}${e.passAll ? " ✓" : ""}` : ""}`);
+  }
+  for (const row of rows.filter((r) => !r.passed)) console.log(`\n✗ ${row.episodeId} (trial ${row.trial}): ${row.explanation}`);
+  const passAll = [...perEpisode.values()].filter((e) => e.passAll).length;
+  console.log(`\n${passAll}/${perEpisode.size} episodes passed${trials > 1 ? ` in all ${trials} trials (pass^${trials} = ${(passAll / perEpisode.size).toFixed(3)})` : ""} in ${seconds}s.`);
+
+  if (values.out) {
+    await mkdir(dirname(values.out), { recursive: true });
+    await writeFile(values.out, JSON.stringify({ receipt, decision }, null, 2) + "\n");
+    console.log(`Receipt written to ${values.out}.`);
+  }
+  if (!values["no-store"]) {
+    try {
+      const run = await storeEvalRun({ receipt, decision });
+      console.log(`Receipt stored as eval run ${run.id}.`);
+    } catch (error) {
+      console.error(`Could not store the receipt in the database (${(error as Error).message.split("\n")[0]}). Is the server holding the embedded database? Stop it, or pass --no-store.`);
+      console.log(`Release decision: ${decision.outcome}${decision.reason ? ` (${decision.reason})` : ""}`);
+      return 2;
+    }
+  }
+  console.log(`Release decision: ${decision.outcome}${decision.reason ? ` (${decision.reason})` : ""}`);
+  return decision.outcome === "eligible_for_shadow" ? 0 : 1;
+}
+
+main()
+  .then(async (code) => {
+    await closeDb();
+    process.exit(code);
+  })
+  .catch(async (error) => {
+    console.error(error instanceof DatasetError ? `Dataset error: ${error.message}` : (describeEnvError(error) ?? error));
+    await closeDb().catch(() => {});
+    process.exit(2);
+  });
