@@ -9,6 +9,7 @@ import { loadPolicySettings, policyVersion } from "../policy/settings";
 import { executeApprovedRefund, type TExecutionResult } from "../ledger/execute-approved-refund";
 import { approvalDigest, type TApprovalOperation } from "./approval-digest";
 import { roleSatisfies } from "./roles";
+import { recordHumanDecisionOnShadows } from "../eval/shadow";
 
 export type TDecisionRefusal = "not_found" | "already_decided" | "expired" | "stale" | "role_insufficient" | "note_required" | "operation_changed";
 
@@ -94,6 +95,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       const updated = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: input.decision === "approve" ? "approved" : "rejected" } });
       if (updated.count !== 1) throw new DecisionRefused("already_decided", "This request has already been decided.");
       await tx.ticket.update({ where: { id: request.ticketId }, data: { status: "resolved" } });
+      await recordHumanDecisionOnShadows(tx, request.ticketId, input.decision);
       if (input.decision === "approve" && (edited ?? request.draft)) {
         await tx.outboxMessage.create({ data: { ticketId: request.ticketId, approvalRequestId: request.id, body: (edited ?? request.draft)! } });
       }

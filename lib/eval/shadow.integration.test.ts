@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { pendingApproval, user } from "../../testing/runs";
+import { seedDemo } from "../../prisma/seed/demo";
+import { decideApproval } from "../approvals/decide-approval";
+import { loadPolicySettings } from "../policy/settings";
+import { SettingsError, updatePolicySettings } from "../policy/update-settings";
+import { dialEvidence, runShadowPass, setAutonomyLimit } from "./shadow";
+
+const testDb = useTestDb();
+beforeAll(async () => void (await seedDemo(testDb().client)));
+
+const refusal = (p: Promise<unknown>) => p.then(() => "accepted", (e) => (e instanceof SettingsError ? e.code : `error: ${e}`));
+
+describe("shadow evidence and the autonomy dial", () => {
+  it("records what the policy would auto-approve at each candidate limit, and the person's decision beside it", async () => {
+    const { client } = testDb();
+    const tablet = await pendingApproval(client, "demo-cracked-tablet"); // 79 USD
+    await pendingApproval(client, "demo-large-laptop-refund"); // 650 USD: never auto-approvable
+    const lead = await user(client, "LEAD");
+
+    const summary = await runShadowPass({ actor: lead });
+    expect(summary).toMatchObject({ ticketsConsidered: 2, ticketsRun: 2, decisionsRecorded: 10 });
+    expect(await client.approvalRequest.count({ where: { status: "pending" } })).toBe(2); // simulate changed nothing
+    expect(await client.ledgerEntry.count()).toBe(0);
+
+    const before = await dialEvidence(client);
+    expect(before.map((e) => [e.limitCents, e.wouldAutoApprove, e.agreed])).toEqual([
+      [2500, 0, 0],
+      [5000, 0, 0],
+      [10000, 1, 0],
+      [25000, 1, 0],
+      [49999, 1, 0],
+    ]);
+
+    await decideApproval({ approvalId: tablet.id, decision: "approve", digest: tablet.digest, actor: await user(client, "REVIEWER") });
+    const after = await dialEvidence(client);
+    expect(after.find((e) => e.limitCents === 10000)).toEqual({ limitCents: 10000, wouldAutoApprove: 1, agreed: 1, disagreed: 0 });
+    // A second pass does not count the same ticket twice.
+    expect((await runShadowPass({ actor: lead })).decisionsRecorded).toBe(0);
+  });
+
+  it("refuses to raise the dial without the required agreeing decisions, and audits what it allows", async () => {
+    const { client } = testDb();
+    const lead = await user(client, "LEAD");
+    const admin = await user(client, "ADMIN");
+    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
+    expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(0);
+
+    await updatePolicySettings({ changes: { "autonomy.requiredAgreements": 1 }, actor: admin });
+    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: await user(client, "REVIEWER") }))).toBe("forbidden");
+    expect(await refusal(setAutonomyLimit({ limitCents: 7777, actor: lead }))).toBe("invalid");
+    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("accepted");
+    expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(10000);
+    const event = await client.auditEvent.findFirstOrThrow({ where: { action: "settings.changed", actorId: lead.id }, orderBy: { seq: "desc" } });
+    expect(event.inputs).toEqual({ before: { "autonomy.autoApproveLimitCents": 0 }, after: { "autonomy.autoApproveLimitCents": 10000 } });
+    // Lowering needs no evidence.
+    expect(await refusal(setAutonomyLimit({ limitCents: 0, actor: lead }))).toBe("accepted");
+  });
+
+  it("refuses any raise to a level where a person disagreed", async () => {
+    const { client } = testDb();
+    const lead = await user(client, "LEAD");
+    // A flagged account's refund is never auto-approvable: shadowing and rejecting it adds no disagreement.
+    const flagged = await pendingApproval(client, "demo-flagged-account");
+    await runShadowPass({ actor: lead });
+    await decideApproval({ approvalId: flagged.id, decision: "reject", note: "Ask for photos first.", digest: flagged.digest, actor: await user(client, "REVIEWER") });
+    expect((await dialEvidence(client)).find((e) => e.limitCents === 10000)).toMatchObject({ agreed: 1, disagreed: 0 });
+
+    // A person rejecting a refund the policy would have auto-approved at 100 USD: the level is disputed.
+    const disputed = await client.shadowDecision.findFirstOrThrow({ where: { limitCents: 10000, agreed: true } });
+    await client.shadowDecision.create({ data: { ticketId: disputed.ticketId, runId: disputed.runId, amountCents: 7900, limitCents: 10000, wouldAutoApprove: true, humanDecision: "reject", agreed: false } });
+    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
+  });
+});
