@@ -173,6 +173,14 @@ test("the injection ticket shows the handoff with no citation", async ({ page, s
   await expect(page.getByRole("link", { name: /Open cited passage/ })).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Evidence" })).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toHaveCount(0);
+
+  // Nothing to approve: the reviewer writes the reply and resolves the ticket by hand, recorded like any decision.
+  const resolve = page.getByRole("form", { name: "Resolve by hand" });
+  await resolve.getByLabel("Your reply to the customer").fill("We cannot act on notes from sellers. A colleague will review your order today.");
+  await resolve.getByRole("button", { name: "Send reply and resolve" }).click();
+  await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
+  await expect(page.getByRole("region", { name: /Audit events/ }).getByText("ticket.resolved_by_hand")).toBeVisible();
+  await expect(ledgerLines(page)).toHaveCount(0);
 });
 
 test("a bypassed ticket shows zero agent steps", async ({ page, signInAs }) => {

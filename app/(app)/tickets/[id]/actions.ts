@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ActionError, authedAction } from "@/lib/auth/authed";
 import { runAgent } from "@/lib/agent/run-agent";
 import { decideApproval, DecisionRefused } from "@/lib/approvals/decide-approval";
+import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
 import { db } from "@/lib/db";
 
 const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]) });
@@ -35,6 +36,19 @@ export const decideApprovalAction = authedAction({ area: "approve", input: ZDeci
     const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: input.approvalId }, select: { ticketId: true } });
     revalidatePath(`/tickets/${request.ticketId}`);
     return { decision: result.decision, execution: result.execution?.outcome ?? null };
+  } catch (error) {
+    if (error instanceof DecisionRefused) throw new ActionError(error.message, error.code, 409);
+    throw error;
+  }
+});
+
+const ZResolve = z.object({ ticketId: z.uuid(), reply: z.string().trim().min(1, "Write the reply the customer will receive.").max(8000), note: z.string().max(2000).optional() });
+
+export const resolveByHandAction = authedAction({ area: "approve", input: ZResolve }, async ({ input, user }) => {
+  try {
+    const result = await resolveByHand({ ...input, actor: { id: user.id, role: user.role } });
+    revalidatePath(`/tickets/${input.ticketId}`);
+    return result;
   } catch (error) {
     if (error instanceof DecisionRefused) throw new ActionError(error.message, error.code, 409);
     throw error;

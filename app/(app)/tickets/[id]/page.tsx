@@ -13,6 +13,7 @@ import { findTicket } from "@/lib/intake/find-ticket";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { ApprovalForm } from "./approval-form";
+import { ResolveForm } from "./resolve-form";
 import { RunButtons } from "./run-buttons";
 
 export const metadata: Metadata = { title: "Ticket" };
@@ -165,9 +166,12 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                 ))}
               </div>
             ) : (
-              <p className="text-[13px] text-slate-600">
-                {ticket.admission === "bypassed" ? "This ticket bypassed the agent: a person handles it from the start." : runs.length ? "No decision is waiting: the latest run did not end with a draft to approve." : "The agent has not run on this ticket yet."}
-              </p>
+              <div className="space-y-3">
+                <p className="text-[13px] text-slate-600">
+                  {ticket.admission === "bypassed" ? "This ticket bypassed the agent: a person handles it from the start." : runs.length ? "No decision is waiting: the latest run did not end with a draft to approve." : "The agent has not run on this ticket yet."}
+                </p>
+                {ticket.status !== "resolved" && mayUse(user.role, "approve") ? <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} /> : null}
+              </div>
             )}
           </Card>
 

@@ -1,0 +1,51 @@
+// A ticket the agent handed over with nothing to approve (no evidence, a missing order, a bypass):
+// a person writes the reply and resolves it. Recorded like any decision: an approval request for the
+// person's own reply and their decision on it, with the audit event, in one transaction.
+import type { Role } from "../../generated/prisma/enums";
+import { db as defaultDb, isUniqueViolation, toJson, type Db } from "../db";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { agentManifest } from "../agent/manifest";
+import { loadPolicySettings, policyVersion } from "../policy/settings";
+import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "./approval-digest";
+import { DecisionRefused } from "./decide-approval";
+import { roleSatisfies } from "./roles";
+
+export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
+  const client = input.client ?? defaultDb();
+  const reply = input.reply.trim();
+  if (!reply) throw new DecisionRefused("note_required", "Write the reply the customer will receive.");
+  if (!roleSatisfies(input.actor.role, "REVIEWER")) throw new DecisionRefused("role_insufficient", "Leads cannot resolve tickets.");
+  const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
+  if (!ticket) throw new DecisionRefused("not_found", "This ticket does not exist.");
+  if (ticket.status === "resolved") throw new DecisionRefused("already_decided", "This ticket is already resolved.");
+  if (ticket.approvals.length) throw new DecisionRefused("operation_changed", "A draft is waiting for a decision on this ticket: decide that request instead.");
+
+  const settings = await loadPolicySettings(client);
+  const operation: TApprovalOperation = { proposal: null, draft: reply, policyVersion: policyVersion(settings), bundleVersion: ticket.bundleVersion, agentVersion: agentManifest().agentVersion };
+  const digest = approvalDigest(operation);
+  try {
+    return await client.$transaction(async (tx) => {
+      await recordAuditEvent(tx, {
+        actorType: "user",
+        actorId: input.actor.id,
+        action: "ticket.resolved_by_hand",
+        subjectType: "ticket",
+        subjectId: ticket.id,
+        ticketId: ticket.id,
+        inputs: { digest, role: input.actor.role, note: input.note?.trim() || null, replyLength: reply.length },
+      });
+      const request = await tx.approvalRequest.create({
+        data: { ticketId: ticket.id, kind: "reply", digest, operation: toJson(operation), draft: reply, policyVersion: operation.policyVersion, bundleVersion: operation.bundleVersion, agentVersion: operation.agentVersion, requiredRole: "REVIEWER", status: "approved", expiresAt: new Date(Date.now() + APPROVAL_TTL_MS) },
+      });
+      await tx.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", note: input.note?.trim() || null, originalReply: reply, deciderId: input.actor.id, deciderRole: input.actor.role, digest } });
+      // Guarded by status: two people resolving at once, only one wins.
+      const updated = await tx.ticket.updateMany({ where: { id: ticket.id, status: { not: "resolved" } }, data: { status: "resolved" } });
+      if (updated.count !== 1) throw new DecisionRefused("already_decided", "This ticket is already resolved.");
+      await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: reply } });
+      return { approvalId: request.id };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DecisionRefused("already_decided", "This ticket is already resolved.");
+    throw error;
+  }
+}
