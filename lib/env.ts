@@ -29,6 +29,11 @@ export const ZEnv = z.object({
   SIGNIN_MAX_FAILURES: positiveInt.default(5),
   SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(30),
   SIGNIN_WINDOW_MINUTES: positiveInt.default(15),
+  /** Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server). */
+  LLM_BASE_URL: z.url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:11434/v1" }).regex(/^https?:\/\//, "must be an http(s) URL").optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: positiveInt.max(600_000, "must be at most 600000").default(20_000),
 });
 
 export type TEnv = z.infer<typeof ZEnv> & {

@@ -1,4 +1,4 @@
-// npm run agent -- --ticket <number | id | external id> [--simulate]
+// npm run agent -- --ticket <number | id | external id> [--simulate] [--planner rule|model]
 // Runs the agent on one ticket up to its approval stop and prints the result and its trace.
 import { parseArgs } from "node:util";
 import { closeDb, db } from "../lib/db";
@@ -6,11 +6,16 @@ import { describeEnvError } from "../lib/env";
 import { findTicket } from "../lib/intake/find-ticket";
 import { formatRun } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
+import { defaultPlannerChoice, plannerSetup, PlannerUnavailable, type TPlannerChoice } from "../lib/agent/choose-planner";
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { ticket: { type: "string" }, simulate: { type: "boolean", default: false }, json: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ options: { ticket: { type: "string" }, simulate: { type: "boolean", default: false }, json: { type: "boolean", default: false }, planner: { type: "string" } } });
+  if (values.planner !== undefined && values.planner !== "rule" && values.planner !== "model") {
+    console.error("--planner must be rule or model.");
+    return 2;
+  }
   if (!values.ticket) {
-    console.error("Usage: npm run agent -- --ticket <number | id | external id> [--simulate] [--json]");
+    console.error("Usage: npm run agent -- --ticket <number | id | external id> [--simulate] [--planner rule|model] [--json]");
     return 2;
   }
   const ticket = await findTicket(db(), values.ticket);
@@ -19,7 +24,17 @@ async function main(): Promise<number> {
     return 2;
   }
   console.log(`Ticket #${ticket.number}: ${ticket.subject}`);
-  const run = await runAgent({ ticketId: ticket.id, mode: values.simulate ? "simulate" : "live" });
+  let setup;
+  try {
+    setup = plannerSetup((values.planner as TPlannerChoice | undefined) ?? (await defaultPlannerChoice(db())));
+  } catch (error) {
+    if (error instanceof PlannerUnavailable) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  const run = await runAgent({ ticketId: ticket.id, mode: values.simulate ? "simulate" : "live", planner: setup.planner, tools: setup.tools, model: setup.model });
   console.log(values.json ? JSON.stringify(run, null, 2) : formatRun(run));
   return 0;
 }

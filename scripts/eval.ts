@@ -10,7 +10,8 @@ import { describeEnvError } from "../lib/env";
 import { agentManifest } from "../lib/agent/manifest";
 import { DatasetError } from "../lib/eval/episode";
 import { loadDataset } from "../lib/eval/load-dataset";
-import { gradeEpisodes, GRADER_VERSION } from "../lib/eval/grade-episodes";
+import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, usesModel } from "../lib/eval/grade-episodes";
+import { llmAvailability } from "../lib/llm/provider";
 import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
@@ -44,10 +45,13 @@ async function main(): Promise<number> {
   const dataset = await loadDataset(values.dataset!);
   console.log(`Grading ${dataset.episodes.length} episodes × ${trials} trial(s) of ${dataset.version} (${dataset.hash.slice(0, 19)}…) with ${GRADER_VERSION}, agent ${manifest.agentVersion}`);
   const started = performance.now();
-  const rows = await gradeEpisodes(dataset, { trials, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
+  const llm = llmAvailability();
+  const modelEpisodes = dataset.episodes.filter(usesModel).length;
+  if (modelEpisodes) console.log(`${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`);
+  const rows = await gradeEpisodes(dataset, { trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
-  const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none (rule planner)", commit: commit(), trials, rows });
+  const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });
   const decision = decideRelease(receipt, {
     agentVersion: manifest.agentVersion,
     datasetVersion: manifest.evalDatasetVersion,

@@ -26,7 +26,7 @@ import type { TPlanner } from "./planner";
 import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "./reason-codes";
 import { rulePlanner } from "./rule-planner";
 import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
-import { DEFAULT_TOOLS, TOOL_OUTPUTS, type TToolSet } from "./tools";
+import { DEFAULT_TOOLS, DraftCheckFailed, TOOL_OUTPUTS, type TToolSet } from "./tools";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
 
 export type TBudgets = TAgentManifest["budgets"];
@@ -41,6 +41,8 @@ export interface TRunAgentInput {
   /** Tests replace tools to make them hang, fail or lie; the allowlist cannot change. */
   tools?: Partial<TToolSet>;
   client?: Db;
+  /** The model behind a model planner, recorded with the manifest. */
+  model?: string | null;
 }
 
 export interface TTraceStep {
@@ -128,7 +130,8 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     agentVersion: versions.agent,
     bundleVersion: ticket.bundleVersion,
     policyVersion: versions.policy,
-    manifest: toJson(manifest),
+    // The manifest as it was, and which planner (and model) this run used.
+    manifest: toJson({ ...manifest, planner: { id: planner.id, model: input.model ?? null } }),
     budgets: toJson(limits),
     startedById: input.startedBy ?? null,
   };
@@ -265,16 +268,25 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     );
     let observation: unknown;
     let failure: Stop | null = null;
+    const toolUsage = { promptTokens: 0, completionTokens: 0, model: null as string | null, promptVersion: null as string | null };
+    const reportUsage = (u: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => {
+      toolUsage.promptTokens += Math.max(0, Math.floor(u.promptTokens || 0));
+      toolUsage.completionTokens += Math.max(0, Math.floor(u.completionTokens || 0));
+      toolUsage.model = u.model ?? toolUsage.model;
+      toolUsage.promptVersion = u.promptVersion ?? toolUsage.promptVersion;
+    };
     try {
-      const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
+      const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal, reportUsage }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
       if (result === TIMEOUT) {
         failure = elapsed() >= limits.maxWallMs ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call") : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
       } else {
         observation = result;
       }
     } catch (error) {
-      failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
+      // A draft that failed its citation or numeric checks is an observation out of contract.
+      failure = new Stop(error instanceof DraftCheckFailed ? "tool_invalid_output" : "tool_error", error instanceof Error ? error.message : String(error));
     }
+    tokens += toolUsage.promptTokens + toolUsage.completionTokens;
 
     // 5. the observation
     let parsed: unknown;
@@ -296,6 +308,10 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       policyDecision: gate,
       latencyMs: Math.round(performance.now() - stepStarted),
       ...meta,
+      promptTokens: meta.promptTokens + toolUsage.promptTokens,
+      completionTokens: meta.completionTokens + toolUsage.completionTokens,
+      model: meta.model ?? toolUsage.model,
+      promptVersion: meta.promptVersion ?? toolUsage.promptVersion,
     });
     if (failure) {
       stop = failure;

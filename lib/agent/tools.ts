@@ -19,6 +19,8 @@ export interface TToolContext {
   mode: "live" | "simulate";
   settings: TPolicySettings;
   signal: AbortSignal;
+  /** Tools that call a model report its measured usage here; it counts against the token budget. */
+  reportUsage: (usage: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => void;
 }
 
 const ZPassage = z.object({

@@ -40,7 +40,11 @@ export const ZEpisode = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lowercase letters, digits and dashes"),
   title: z.string().min(1),
   ticket: ZTicketSpec,
-  planner: z.union([z.literal("rule"), z.literal("model"), ZScripted]),
+  /** "model": the configured model, or the local fake server answering like a well-behaved model when
+   * none is configured. {model: {fake: [...]}}: the local fake server answers with these entries
+   * (decisions, drafts, raw content, HTTP errors, delays – see lib/llm/testing/fake-openai-server.ts),
+   * then like a well-behaved model. */
+  planner: z.union([z.literal("rule"), z.literal("model"), ZScripted, z.strictObject({ model: z.strictObject({ fake: z.array(z.unknown()).min(1) }) })]),
   mode: z.enum(["live", "simulate"]).default("live"),
   budgets: z.strictObject({ maxSteps: z.number().int().positive(), maxTokens: z.number().int().positive(), maxWallMs: z.number().int().positive(), toolTimeoutMs: z.number().int().positive() }).partial().optional(),
   /** Tools made to misbehave for this episode (the allowlist itself never changes). */

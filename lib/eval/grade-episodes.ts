@@ -14,11 +14,16 @@ import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "../agent/pl
 import { rulePlanner } from "../agent/rule-planner";
 import { runAgent } from "../agent/run-agent";
 import type { TToolSet } from "../agent/tools";
+import { plannerSetup } from "../agent/choose-planner";
+import type { TLlmConfig } from "../llm/provider";
+import { startFakeOpenAI, type TFakeEntry, type TFakeOpenAI } from "../llm/testing/fake-openai-server";
 import { decideApproval, DecisionRefused } from "../approvals/decide-approval";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 import type { TDataset, TEpisode } from "./episode";
 
 export const GRADER_VERSION = "trajectory-gate-v1";
+/** The model id model episodes report when they ran against the local fake server. */
+export const FAKE_MODEL = "fake-model (local OpenAI-compatible fake)";
 
 export interface TActualOutcome {
   status: string;
@@ -43,8 +48,8 @@ export interface TEpisodeRow {
 
 export interface TGradeOptions {
   trials?: number;
-  /** The model planner, when one is configured; episodes that need it fail without it. */
-  modelPlanner?: TPlanner;
+  /** The configured model endpoint. Without one, model episodes run against the local fake server. */
+  llm?: TLlmConfig;
   onProgress?: (done: number, total: number, row: TEpisodeRow) => void;
 }
 
@@ -112,16 +117,29 @@ function withOrder(value: unknown, orderId: string): unknown {
   return value;
 }
 
-function plannerFor(episode: TEpisode, world: TWorld, options: TGradeOptions): TPlanner {
-  if (episode.planner === "rule") return rulePlanner;
-  if (episode.planner === "model") {
-    if (!options.modelPlanner) throw new Error("this episode needs the model planner, and none is configured (LLM_BASE_URL)");
-    return options.modelPlanner;
+export function usesModel(episode: TEpisode): boolean {
+  return episode.planner === "model" || (typeof episode.planner === "object" && "model" in episode.planner);
+}
+
+interface TModelEndpoints {
+  configured?: TLlmConfig;
+  fake: TFakeOpenAI | null;
+}
+
+function plannerFor(episode: TEpisode, world: TWorld, models: TModelEndpoints): { planner: TPlanner; tools: Partial<TToolSet>; model: string | null } {
+  if (episode.planner === "rule") return { planner: rulePlanner, tools: {}, model: null };
+  if (episode.planner === "model" || "model" in episode.planner) {
+    const scripted = episode.planner !== "model";
+    const fake = models.fake!;
+    fake.reset();
+    if (scripted) fake.push(...(withOrder((episode.planner as { model: { fake: unknown[] } }).model.fake, world.orderId ?? "") as TFakeEntry[]));
+    const config = !scripted && models.configured ? models.configured : { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: 2_000 };
+    return plannerSetup("model", config);
   }
   const { scripted, usagePerStep, delayMs } = episode.planner;
   const inner = scriptedPlanner(scripted.map((decision): TPlannerOutput => ({ decision: withOrder(decision, world.orderId ?? ""), usage: usagePerStep })), { wrapped: true });
-  if (!delayMs) return inner;
-  return { id: "scripted", decide: async (state, signal) => (await new Promise((r) => setTimeout(r, delayMs)), inner.decide(state, signal)) };
+  if (!delayMs) return { planner: inner, tools: {}, model: null };
+  return { planner: { id: "scripted", decide: async (state, signal) => (await new Promise((r) => setTimeout(r, delayMs)), inner.decide(state, signal)) }, tools: {}, model: null };
 }
 
 function faultyTools(episode: TEpisode): Partial<TToolSet> {
@@ -139,9 +157,10 @@ function faultyTools(episode: TEpisode): Partial<TToolSet> {
   return tools;
 }
 
-async function play(client: PrismaClient, episode: TEpisode, tag: string, options: TGradeOptions): Promise<TActualOutcome> {
+async function play(client: PrismaClient, episode: TEpisode, tag: string, models: TModelEndpoints): Promise<TActualOutcome> {
   const world = await materialize(client, episode, tag);
-  const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: plannerFor(episode, world, options), budgets: episode.budgets, tools: faultyTools(episode), client });
+  const setup = plannerFor(episode, world, models);
+  const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: setup.planner, model: setup.model, budgets: episode.budgets, tools: { ...setup.tools, ...faultyTools(episode) }, client });
   const actual: TActualOutcome = {
     status: run.status,
     reason: run.reason,
@@ -204,6 +223,8 @@ export function explainDifference(expected: TEpisode["expect"], actual: TActualO
 export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions = {}): Promise<TEpisodeRow[]> {
   const trials = options.trials ?? 1;
   const handle = await openGradingDatabase();
+  const needsFake = dataset.episodes.some((e) => usesModel(e) && (e.planner !== "model" || !options.llm));
+  const models: TModelEndpoints = { configured: options.llm, fake: needsFake ? await startFakeOpenAI() : null };
   const rows: TEpisodeRow[] = [];
   const total = dataset.episodes.length * trials;
   let n = 0;
@@ -214,7 +235,7 @@ export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions = 
         const tag = `EV${String(n).padStart(5, "0")}`;
         let row: TEpisodeRow;
         try {
-          const actual = await play(handle.client, episode, tag, options);
+          const actual = await play(handle.client, episode, tag, models);
           const explanation = explainDifference(episode.expect, actual);
           row = { episodeId: episode.id, trial, passed: explanation === null, expected: episode.expect, actual, explanation };
         } catch (error) {
@@ -226,6 +247,7 @@ export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions = 
     }
   } finally {
     await handle.close();
+    await models.fake?.close();
   }
   return rows;
 }

@@ -5,17 +5,25 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ActionError, authedAction } from "@/lib/auth/authed";
 import { runAgent } from "@/lib/agent/run-agent";
+import { defaultPlannerChoice, plannerSetup, PlannerUnavailable } from "@/lib/agent/choose-planner";
 import { decideApproval, DecisionRefused } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
 import { db } from "@/lib/db";
 
-const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]) });
+const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]), planner: z.enum(["rule", "model", "default"]).default("default") });
 
 export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
   const ticket = await db().ticket.findUnique({ where: { id: input.ticketId }, select: { id: true, status: true } });
   if (!ticket) throw new ActionError("This ticket does not exist.", "not_found", 404);
   if (ticket.status === "resolved" && input.mode === "live") throw new ActionError("This ticket is resolved: run it in simulate mode to see what the agent would do.", "resolved", 409);
-  const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id });
+  let setup;
+  try {
+    setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice(db()) : input.planner);
+  } catch (error) {
+    if (error instanceof PlannerUnavailable) throw new ActionError(error.message, "planner_unavailable", 409);
+    throw error;
+  }
+  const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
   revalidatePath(`/tickets/${ticket.id}`);
   return { runId: run.runId, runStatus: run.status, reason: run.reason };
 });

@@ -12,6 +12,7 @@ import { db } from "@/lib/db";
 import { findTicket } from "@/lib/intake/find-ticket";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
 import { formatMoney } from "@/lib/agent/rule-drafter";
+import { llmAvailability } from "@/lib/llm/provider";
 import { ApprovalForm } from "./approval-form";
 import { ResolveForm } from "./resolve-form";
 import { RunButtons } from "./run-buttons";
@@ -89,6 +90,8 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   if (!detail) notFound();
   const { ticket, runs, runCount, approvals, auditEvents, order } = detail;
 
+  const llm = llmAvailability();
+  const modelChoice = llm.available ? { available: true, name: llm.config.model } : { available: false, reason: llm.reason };
   const pending = approvals.find((a) => a.status === "pending");
   const latestDecided = approvals.find((a) => a.decision);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
@@ -118,7 +121,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             <ReasonText reason={ticket.reason} />
           </div>
         </div>
-        {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} /> : null}
+        {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} model={modelChoice} /> : null}
       </div>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">

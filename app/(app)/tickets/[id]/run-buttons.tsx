@@ -1,17 +1,18 @@
 "use client";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import { runAgentAction } from "./actions";
 
 type TState = TActionResult<{ runId: string; runStatus: string; reason: string }> | null;
 
-function RunButton({ ticketId, mode, label, primary }: { ticketId: string; mode: "live" | "simulate"; label: string; primary?: boolean }) {
+function RunButton({ ticketId, mode, label, primary, planner }: { ticketId: string; mode: "live" | "simulate"; label: string; primary?: boolean; planner: string }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runAgentAction(form), null);
   const error = state && state.status !== "ok" ? (state.status === "error" ? state.message : state.status === "forbidden" ? "Your role may not run the agent." : "Could not start the run.") : null;
   return (
     <form action={action} className="flex flex-col items-end">
       <input type="hidden" name="ticketId" value={ticketId} />
       <input type="hidden" name="mode" value={mode} />
+      <input type="hidden" name="planner" value={planner} />
       <button
         type="submit"
         disabled={pending}
@@ -28,11 +29,29 @@ function RunButton({ ticketId, mode, label, primary }: { ticketId: string; mode:
   );
 }
 
-export function RunButtons({ ticketId }: { ticketId: string }) {
+export function RunButtons({ ticketId, model }: { ticketId: string; model: { available: boolean; reason?: string; name?: string } }) {
+  const [planner, setPlanner] = useState("default");
   return (
     <div className="flex items-start gap-2">
-      <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" />
-      <RunButton ticketId={ticketId} mode="live" label="Run agent" primary />
+      <div className="flex flex-col">
+        <label htmlFor="planner" className="sr-only">
+          Planner
+        </label>
+        <select id="planner" value={planner} onChange={(e) => setPlanner(e.target.value)} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-[13px]" aria-describedby={model.available ? undefined : "model-unavailable"}>
+          <option value="default">Default planner</option>
+          <option value="rule">Rule planner</option>
+          <option value="model" disabled={!model.available}>
+            {model.available ? `Model planner (${model.name})` : "Model planner (unavailable)"}
+          </option>
+        </select>
+        {!model.available ? (
+          <p id="model-unavailable" className="mt-1 max-w-56 text-[11px] text-slate-500">
+            {model.reason}
+          </p>
+        ) : null}
+      </div>
+      <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" planner={planner} />
+      <RunButton ticketId={ticketId} mode="live" label="Run agent" primary planner={planner} />
     </div>
   );
 }

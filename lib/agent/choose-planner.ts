@@ -1,0 +1,35 @@
+// Which planner a run uses: the rule planner (the default, no network) or the model planner over the
+// configured OpenAI-compatible endpoint, with its drafter. Both are held to the same runtime.
+import type { Db } from "../db";
+import { loadPolicySettings } from "../policy/settings";
+import { llmAvailability, type TLlmConfig } from "../llm/provider";
+import { modelPlanner } from "../llm/model-planner";
+import { modelTools } from "../llm/model-tools";
+import type { TPlanner } from "./planner";
+import { rulePlanner } from "./rule-planner";
+import type { TToolSet } from "./tools";
+
+export type TPlannerChoice = "rule" | "model";
+
+export class PlannerUnavailable extends Error {}
+
+export interface TPlannerSetup {
+  planner: TPlanner;
+  tools: Partial<TToolSet>;
+  model: string | null;
+}
+
+export function plannerSetup(choice: TPlannerChoice, config?: TLlmConfig): TPlannerSetup {
+  if (choice === "rule") return { planner: rulePlanner, tools: {}, model: null };
+  const resolved = config ?? (() => {
+    const availability = llmAvailability();
+    if (!availability.available) throw new PlannerUnavailable(`The model planner is unavailable. ${availability.reason}`);
+    return availability.config;
+  })();
+  return { planner: modelPlanner(resolved), tools: modelTools(resolved), model: resolved.model };
+}
+
+/** The planner a run gets when nobody chose one: the default in settings. */
+export async function defaultPlannerChoice(client: Db): Promise<TPlannerChoice> {
+  return (await loadPolicySettings(client))["agent.defaultPlanner"];
+}

@@ -1,0 +1,151 @@
+// The numbers behind the leads' charts: pass rate by agent version (from stored eval runs), how much
+// of each budget recent agent runs used, and why runs were handed to a person, day by day.
+import { z } from "zod";
+import { STATUS_OF_REASON, type TStopReason } from "../agent/reason-codes";
+import { db as defaultDb, type Db } from "../db";
+
+// ─── pass rate by agent version ───────────────────────────────────────────────────────────────────
+
+export interface TPassRate {
+  agentVersion: string;
+  runs: number;
+  /** Episode rows (episodes × trials) over every run of this version. */
+  passed: number;
+  failed: number;
+  /** passed / (passed + failed); 0 when there are no rows. */
+  rate: number;
+  /** The latest run of this version: its own pass rate and when it ran. */
+  latest: { passed: number; failed: number; createdAt: Date };
+}
+
+/** One entry per agent version, the version first graded earliest first. */
+export async function passRateByAgentVersion(client: Db = defaultDb()): Promise<TPassRate[]> {
+  const runs = await client.evalRun.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { agentVersion: true, passed: true, failed: true, createdAt: true } });
+  const byVersion = new Map<string, TPassRate>();
+  for (const run of runs) {
+    const entry = byVersion.get(run.agentVersion) ?? { agentVersion: run.agentVersion, runs: 0, passed: 0, failed: 0, rate: 0, latest: run };
+    entry.runs++;
+    entry.passed += run.passed;
+    entry.failed += run.failed;
+    entry.latest = { passed: run.passed, failed: run.failed, createdAt: run.createdAt };
+    byVersion.set(run.agentVersion, entry);
+  }
+  return [...byVersion.values()].map((e) => ({ ...e, rate: e.passed + e.failed > 0 ? e.passed / (e.passed + e.failed) : 0 }));
+}
+
+// ─── budget use ──────────────────────────────────────────────────────────────────────────────────
+
+export const BUDGET_RUNS_SAMPLE = 500;
+/** Ten buckets of a tenth of the limit each, and an eleventh for runs that reached the limit. */
+export const BUDGET_BUCKET_LABELS = ["0–10%", "10–20%", "20–30%", "30–40%", "40–50%", "50–60%", "60–70%", "70–80%", "80–90%", "90–100%", "at limit"] as const;
+
+export type TBudgetKey = "steps" | "tokens" | "time";
+
+export interface TBudgetDistribution {
+  /** Runs counted: the most recent finished runs that entered the agent loop (bypassed runs never do). */
+  runs: number;
+  oldest: Date | null;
+  newest: Date | null;
+  dimensions: { key: TBudgetKey; label: string; buckets: number[]; atLimit: number }[];
+}
+
+const ZBudgets = z.object({ maxSteps: z.number().positive(), maxTokens: z.number().positive(), maxWallMs: z.number().positive() });
+
+/** Which bucket a share of the limit falls in: share ≥ 1 is the last ("at limit"). */
+export function budgetBucket(used: number, limit: number): number {
+  const share = limit > 0 ? used / limit : 1;
+  if (share >= 1) return BUDGET_BUCKET_LABELS.length - 1;
+  return Math.max(0, Math.min(9, Math.floor(share * 10)));
+}
+
+/** How much of each budget the most recent `sample` finished runs used (live and simulated). */
+export async function budgetUseDistribution(input: { sample?: number; client?: Db } = {}): Promise<TBudgetDistribution> {
+  const client = input.client ?? defaultDb();
+  const runs = await client.agentRun.findMany({
+    where: { status: { notIn: ["running", "bypassed"] } },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: input.sample ?? BUDGET_RUNS_SAMPLE,
+    select: { stepsUsed: true, tokensUsed: true, elapsedMs: true, budgets: true, startedAt: true },
+  });
+  const dimensions = (
+    [
+      { key: "steps", label: "Steps", used: (r: (typeof runs)[number]) => r.stepsUsed, limit: (b: z.infer<typeof ZBudgets>) => b.maxSteps },
+      { key: "tokens", label: "Tokens", used: (r: (typeof runs)[number]) => r.tokensUsed, limit: (b: z.infer<typeof ZBudgets>) => b.maxTokens },
+      { key: "time", label: "Wall time", used: (r: (typeof runs)[number]) => r.elapsedMs, limit: (b: z.infer<typeof ZBudgets>) => b.maxWallMs },
+    ] as const
+  ).map((d) => ({ ...d, buckets: BUDGET_BUCKET_LABELS.map(() => 0) }));
+  let counted = 0;
+  for (const run of runs) {
+    const budgets = ZBudgets.safeParse(run.budgets);
+    if (!budgets.success) continue;
+    counted++;
+    for (const d of dimensions) d.buckets[budgetBucket(d.used(run), d.limit(budgets.data))]!++;
+  }
+  return {
+    runs: counted,
+    newest: runs[0]?.startedAt ?? null,
+    oldest: runs.at(-1)?.startedAt ?? null,
+    dimensions: dimensions.map(({ key, label, buckets }) => ({ key, label, buckets, atLimit: buckets.at(-1)! })),
+  };
+}
+
+// ─── reasons for handoff ─────────────────────────────────────────────────────────────────────────
+
+export const HANDOFF_DAYS = 14;
+/** Every reason a run ends with needs_human, in the vocabulary's order. */
+export const HANDOFF_REASONS = (Object.keys(STATUS_OF_REASON) as TStopReason[]).filter((r) => STATUS_OF_REASON[r] === "needs_human");
+
+export interface THandoffDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  total: number;
+  byReason: Partial<Record<TStopReason, number>>;
+}
+
+export interface THandoffReasons {
+  days: THandoffDay[];
+  /** Reasons that occur in the window, most frequent first, with their totals. */
+  reasons: { reason: TStopReason; total: number }[];
+  total: number;
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * Live agent runs that ended with needs_human, counted per UTC day and reason, for the `days` days
+ * up to and including today. Simulated runs (shadow passes, previews) are left out: they re-run
+ * tickets a person already has.
+ */
+export async function handoffReasonsByDay(input: { days?: number; now?: Date; client?: Db } = {}): Promise<THandoffReasons> {
+  const client = input.client ?? defaultDb();
+  const days = input.days ?? HANDOFF_DAYS;
+  const now = input.now ?? new Date();
+  const firstDay = new Date(Date.parse(`${utcDay(now)}T00:00:00.000Z`) - (days - 1) * DAY_MS);
+  const end = new Date(firstDay.getTime() + days * DAY_MS);
+  // "startedAt" is a UTC timestamp without time zone: compare it with UTC timestamps, never with a
+  // timestamptz the session's time zone would shift.
+  const utc = (at: Date) => at.toISOString().slice(0, 23).replace("T", " ");
+  const rows = await client.$queryRaw<{ day: string; reason: string | null; n: number }[]>`
+    SELECT to_char(date_trunc('day', "startedAt"), 'YYYY-MM-DD') AS day, reason, count(*)::int AS n
+    FROM "AgentRun"
+    WHERE status = 'needs_human' AND mode = 'live' AND "startedAt" >= ${utc(firstDay)}::timestamp AND "startedAt" < ${utc(end)}::timestamp
+    GROUP BY 1, 2`;
+  const byDay = new Map<string, THandoffDay>();
+  for (let i = 0; i < days; i++) {
+    const day = utcDay(new Date(firstDay.getTime() + i * DAY_MS));
+    byDay.set(day, { day, total: 0, byReason: {} });
+  }
+  const totals = new Map<TStopReason, number>();
+  for (const row of rows) {
+    const entry = byDay.get(row.day);
+    const reason = HANDOFF_REASONS.find((r) => r === row.reason);
+    if (!entry || !reason) continue;
+    const n = Number(row.n);
+    entry.byReason[reason] = (entry.byReason[reason] ?? 0) + n;
+    entry.total += n;
+    totals.set(reason, (totals.get(reason) ?? 0) + n);
+  }
+  const reasons = [...totals].map(([reason, total]) => ({ reason, total })).sort((a, b) => b.total - a.total || HANDOFF_REASONS.indexOf(a.reason) - HANDOFF_REASONS.indexOf(b.reason));
+  return { days: [...byDay.values()], reasons, total: reasons.reduce((n, r) => n + r.total, 0) };
+}

@@ -1,0 +1,113 @@
+// The model planner and drafter over real HTTP against the local fake server: a well-behaved model
+// completes the grounded case; every scripted bad answer ends documented, and none gains authority.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { ticketId } from "../../testing/runs";
+import { seedDemo } from "../../prisma/seed/demo";
+import { plannerSetup } from "../agent/choose-planner";
+import { runAgent, type TRunResult } from "../agent/run-agent";
+import { startFakeOpenAI, type TFakeOpenAI } from "./testing/fake-openai-server";
+import { PLANNER_PROMPT_VERSION } from "./model-planner";
+
+const testDb = useTestDb();
+let fake: TFakeOpenAI;
+let tablet = "";
+
+beforeAll(async () => {
+  await seedDemo(testDb().client);
+  tablet = await ticketId(testDb().client, "demo-cracked-tablet");
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => fake.close());
+afterEach(() => void fake.requests.splice(0));
+
+async function runModel(script: Parameters<TFakeOpenAI["push"]>, options: { timeoutMs?: number; maxTokens?: number } = {}): Promise<TRunResult> {
+  fake.push(...script);
+  const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: options.timeoutMs ?? 2000 });
+  return runAgent({ ticketId: tablet, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model, budgets: options.maxTokens ? { maxTokens: options.maxTokens } : {} });
+}
+
+const ev = { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } };
+const lookup = { action: "lookup_order", args: { order_id: "ORD-1001" } };
+const draft = { action: "draft_reply", args: {} };
+
+/** Whatever the model said: nothing off the allowlist ran, every citation was retrieved, no money moved. */
+async function heldToTheBoundaries(run: TRunResult) {
+  for (const s of run.steps) if (s.outcome === "ok") expect(["get_policy_evidence", "lookup_order", "draft_reply", "propose_refund", "request_human_approval"]).toContain(s.action);
+  const retrieved = new Set(run.steps.filter((s) => s.action === "get_policy_evidence" && s.outcome === "ok").flatMap((s) => (s.result as { citations: string[] }).citations));
+  for (const c of run.citations) expect(retrieved).toContain(c);
+  expect(await testDb().client.ledgerEntry.count()).toBe(0);
+}
+
+describe("the model planner over HTTP", () => {
+  it("completes the grounded tablet case, with measured tokens, model id and prompt version on every step", async () => {
+    const run = await runModel([]);
+    expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
+    expect(run.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply", "propose_refund", "request_human_approval"]);
+    for (const step of run.steps) expect(step).toMatchObject({ model: "fake-model", promptVersion: PLANNER_PROMPT_VERSION, promptTokens: expect.any(Number) });
+    expect(run.steps[0]).toMatchObject({ promptTokens: 180, completionTokens: 24 });
+    // The draft step also counts the drafter's call.
+    expect(run.steps[2]).toMatchObject({ promptTokens: 360, completionTokens: 48 });
+    expect(run.budgets.used.tokens).toBe(5 * 204 + 204);
+    expect(fake.requests.map((r) => r.kind)).toEqual(["decision", "decision", "decision", "draft", "decision", "decision"]);
+    // The model was shown the schema generated from the runtime's own argument schemas.
+    expect(JSON.stringify(fake.requests[0]!.body.response_format)).toContain('"order_id"');
+    await heldToTheBoundaries(run);
+  });
+
+  it("retries once on output that is not JSON, then hands over with planner_error", async () => {
+    const once = await runModel([{ content: "Sure! I will refund them." }, { decision: { action: "request_human_approval", args: { reason: "unsure" } } }]);
+    expect(once).toMatchObject({ status: "needs_human", reason: "planner_requested_handoff" });
+    expect(once.steps[0]).toMatchObject({ promptTokens: 360 });
+    const twice = await runModel([{ content: "{not json" }, { content: "still not json" }]);
+    expect(twice).toMatchObject({ status: "needs_human", reason: "planner_error", steps: [] });
+    await heldToTheBoundaries(twice);
+  });
+
+  it.each([
+    ["a JSON decision for issue_refund", { action: "issue_refund", args: { order_id: "ORD-1001", amount_cents: 7900 } }, "blocked", "forbidden_action"],
+    ["extra fields on the decision", { action: "draft_reply", args: {}, confidence: 0.99 }, "blocked", "invalid_decision"],
+    ["extra arguments", { action: "lookup_order", args: { order_id: "ORD-1001", also_refund: true } }, "blocked", "unexpected_arguments"],
+    ["a draft before evidence", draft, "blocked", "invalid_state_transition"],
+  ])("refuses %s", async (_label, decision, status, reason) => {
+    const run = await runModel([{ decision }]);
+    expect(run).toMatchObject({ status, reason });
+    expect(run.steps).toHaveLength(1);
+    await heldToTheBoundaries(run);
+  });
+
+  it("sends a draft citing an unretrieved or unapproved document back once, then to a person", async () => {
+    const bad = "Per our seller's note we refund you in full [seller-private-note-44@1].";
+    const run = await runModel([{ decision: ev }, { decision: lookup }, { decision: draft }, { draft: bad }, { draft: bad }]);
+    expect(run).toMatchObject({ status: "needs_human", reason: "tool_invalid_output", citations: [], draft: null });
+    expect(run.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("citation_not_retrieved seller-private-note-44@1") });
+    expect(fake.requests.filter((r) => r.kind === "draft")).toHaveLength(2);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("is not one of the passages given");
+    await heldToTheBoundaries(run);
+  });
+
+  it("accepts a draft repaired after its invented amount was sent back", async () => {
+    const invented = "We will refund 120.00 USD within 30 days of delivery [return-policy-us@2].";
+    const fixed = "We will refund 79.00 USD: damaged items may be returned within 30 days of delivery [return-policy-us@2].";
+    const run = await runModel([{ decision: ev }, { decision: lookup }, { decision: draft }, { draft: invented }, { draft: fixed }, { decision: { action: "request_human_approval", args: { reason: "review" } } }]);
+    expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", draft: fixed, citations: ["return-policy-us@2"] });
+    expect(JSON.stringify(fake.requests.find((r, i) => r.kind === "draft" && i > 3)?.body.messages)).toContain("the number 120 appears in no passage");
+    await heldToTheBoundaries(run);
+  });
+
+  it.each([
+    ["a slow answer past the timeout", { delayMs: 800, then: { decision: ev } }],
+    ["a 500", { status: 500 }],
+    ["a 429", { status: 429 }],
+  ])("hands over with planner_error on %s", async (_label, entry) => {
+    const run = await runModel([entry as never], { timeoutMs: 300 });
+    expect(run).toMatchObject({ status: "needs_human", reason: "planner_error", steps: [] });
+    await heldToTheBoundaries(run);
+  });
+
+  it("enforces the token budget from the usage the endpoint reports", async () => {
+    const run = await runModel([{ decision: ev, usage: { prompt_tokens: 4000, completion_tokens: 100 } }, { decision: lookup, usage: { prompt_tokens: 4000, completion_tokens: 100 } }], { maxTokens: 6000 });
+    expect(run).toMatchObject({ status: "needs_human", reason: "token_budget_exceeded", path: ["get_policy_evidence", "lookup_order"] });
+    expect(run.budgets.used.tokens).toBe(8200);
+  });
+});

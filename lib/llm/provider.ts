@@ -1,0 +1,85 @@
+// A chat-completions provider over any OpenAI-compatible endpoint, through the official client.
+// Output is schema-constrained (response_format json_schema); usage and latency are measured from the
+// response, never estimated.
+import OpenAI from "openai";
+import { env } from "../env";
+
+export interface TLlmConfig {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+}
+
+export type TLlmAvailability = { available: true; config: TLlmConfig } | { available: false; reason: string };
+
+/** The configured model, or why there is none. */
+export function llmAvailability(): TLlmAvailability {
+  const e = env();
+  if (!e.LLM_BASE_URL) return { available: false, reason: "No model is configured: set LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint." };
+  if (!e.LLM_MODEL) return { available: false, reason: "LLM_BASE_URL is set but LLM_MODEL is not: name the model to use." };
+  // Local servers (Ollama, llama.cpp) ignore the key; the client insists on one.
+  return { available: true, config: { baseURL: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? "not-needed", model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } };
+}
+
+export interface TChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface TCompletion {
+  content: string;
+  promptTokens: number;
+  completionTokens: number;
+  model: string;
+  latencyMs: number;
+}
+
+export class LlmError extends Error {
+  constructor(message: string, readonly kind: "timeout" | "http" | "empty" | "network", readonly status?: number) {
+    super(message);
+    this.name = "LlmError";
+  }
+}
+
+const clients = new Map<string, OpenAI>();
+function clientFor(config: TLlmConfig): OpenAI {
+  const key = `${config.baseURL}\n${config.apiKey}\n${config.timeoutMs}`;
+  let client = clients.get(key);
+  if (!client) {
+    // No retries inside the client: the runtime's budgets decide how much waiting a run may do.
+    client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, timeout: config.timeoutMs, maxRetries: 0 });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+export async function completeJson(input: { config: TLlmConfig; messages: TChatMessage[]; schemaName: string; schema: Record<string, unknown>; signal?: AbortSignal }): Promise<TCompletion> {
+  const started = performance.now();
+  try {
+    const response = await clientFor(input.config).chat.completions.create(
+      {
+        model: input.config.model,
+        messages: input.messages,
+        temperature: 0,
+        response_format: { type: "json_schema", json_schema: { name: input.schemaName, schema: input.schema, strict: true } },
+      },
+      { signal: input.signal },
+    );
+    const content = response.choices[0]?.message?.content;
+    if (typeof content !== "string") throw new LlmError("the model returned no message content", "empty");
+    return {
+      content,
+      promptTokens: response.usage?.prompt_tokens ?? 0,
+      completionTokens: response.usage?.completion_tokens ?? 0,
+      model: response.model || input.config.model,
+      latencyMs: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    if (error instanceof LlmError) throw error;
+    if (error instanceof OpenAI.APIConnectionTimeoutError) throw new LlmError(`the model did not answer within ${input.config.timeoutMs} ms`, "timeout");
+    if (error instanceof OpenAI.APIError && error.status) throw new LlmError(`the model endpoint answered HTTP ${error.status}`, "http", error.status);
+    if (error instanceof OpenAI.APIUserAbortError) throw new LlmError("the request was aborted (time budget)", "timeout");
+    throw new LlmError(`the model endpoint could not be reached: ${(error as Error).message}`, "network");
+  }
+}
