@@ -20,6 +20,9 @@ describe("parseEnv", () => {
     [{ AUTH_SECRET: "short" }, "AUTH_SECRET"],
     [{ DEMO_SEED: "maybe" }, "DEMO_SEED"],
     [{ SIGNIN_MAX_FAILURES: "0" }, "SIGNIN_MAX_FAILURES"],
+    [{ LLM_BASE_URL: "localhost:11434" }, "LLM_BASE_URL"],
+    [{ LLM_BASE_URL: "ftp://models.example/v1" }, "LLM_BASE_URL"],
+    [{ LLM_TIMEOUT_MS: "soon" }, "LLM_TIMEOUT_MS"],
   ])("names the bad variable in one line: %o", (source, variable) => {
     let caught: unknown;
     try {
@@ -31,6 +34,10 @@ describe("parseEnv", () => {
     const line = describeEnvError(caught)!;
     expect(line).toContain(`Invalid setting ${variable}:`);
     expect(line).not.toContain("\n");
+  });
+
+  it("accepts an OpenAI-compatible endpoint", () => {
+    expect(parseEnv({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1:8b" })).toMatchObject({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_TIMEOUT_MS: 20_000 });
   });
 
   it("treats an empty variable as unset", () => {
