@@ -1,8 +1,8 @@
 // npm run agent -- --ticket <number | id | external id> [--simulate] [--planner rule|model]
 // Runs the agent on one ticket up to its approval stop and prints the result and its trace.
 import { parseArgs } from "node:util";
-import { closeDb, db } from "../lib/db";
-import { describeEnvError } from "../lib/env";
+import { runScript } from "./run-script";
+import { db } from "../lib/db";
 import { findTicket } from "../lib/intake/find-ticket";
 import { formatRun } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
@@ -39,13 +39,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main()
-  .then(async (code) => {
-    await closeDb();
-    process.exit(code);
-  })
-  .catch(async (error) => {
-    console.error(describeEnvError(error) ?? error);
-    await closeDb().catch(() => {});
-    process.exit(1);
-  });
+runScript(main);

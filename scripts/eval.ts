@@ -5,8 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { closeDb } from "../lib/db";
-import { describeEnvError } from "../lib/env";
+import { runScript } from "./run-script";
 import { agentManifest } from "../lib/agent/manifest";
 import { DatasetError } from "../lib/eval/episode";
 import { loadDataset } from "../lib/eval/load-dataset";
@@ -89,13 +88,4 @@ async function main(): Promise<number> {
   return decision.outcome === "eligible_for_shadow" ? 0 : 1;
 }
 
-main()
-  .then(async (code) => {
-    await closeDb();
-    process.exit(code);
-  })
-  .catch(async (error) => {
-    console.error(error instanceof DatasetError ? `Dataset error: ${error.message}` : (describeEnvError(error) ?? error));
-    await closeDb().catch(() => {});
-    process.exit(2);
-  });
+runScript(main, (error) => (error instanceof DatasetError ? `Dataset error: ${error.message}` : undefined));

@@ -3,8 +3,7 @@
 // (printf '%s\n' "$PASSWORD" | npm run user:add -- …). Never from an argument: arguments end up in
 // shell history and process listings.
 import { parseArgs } from "node:util";
-import { closeDb } from "../lib/db";
-import { describeEnvError } from "../lib/env";
+import { runScript } from "./run-script";
 import { addUser, UserInputError } from "../lib/auth/add-user";
 
 async function readPassword(): Promise<string> {
@@ -62,13 +61,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main()
-  .then(async (code) => {
-    await closeDb();
-    process.exit(code);
-  })
-  .catch(async (error) => {
-    console.error(error instanceof UserInputError ? error.message : (describeEnvError(error) ?? error));
-    await closeDb().catch(() => {});
-    process.exit(1);
-  });
+runScript(main, (error) => (error instanceof UserInputError ? error.message : undefined));

@@ -19,7 +19,7 @@ export function AppShell({ user, nav, signOutAction, children }: { user: TShellU
       </a>
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 px-4 sm:flex-nowrap">
-          <Link href="/" className="order-1 flex h-12 items-center rounded-sm" aria-label="Countersign, home">
+          <Link href="/" prefetch={false} className="order-1 flex h-12 items-center rounded-sm" aria-label="Countersign, home">
             <Brand />
           </Link>
           {/* Below sm the links take a row of their own and scroll sideways. */}

@@ -18,8 +18,11 @@ export function NavBar({ items }: { items: readonly TNavLink[] }) {
           const current = isCurrentNav(item.href, pathname);
           return (
             <li key={item.href} className="flex">
+              {/* No prefetch: a prefetch still in flight when the person signs out can come back with a
+                  refreshed session cookie and sign them in again. */}
               <Link
                 href={item.href}
+                prefetch={false}
                 aria-current={current ? "page" : undefined}
                 className={`flex items-center border-b-2 px-2.5 py-3 text-[13px] font-medium whitespace-nowrap transition-colors ${
                   current ? "border-indigo-600 text-slate-900" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"

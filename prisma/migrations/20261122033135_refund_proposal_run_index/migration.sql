@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "RefundProposal_runId_idx" ON "RefundProposal"("runId");

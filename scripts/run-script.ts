@@ -1,0 +1,17 @@
+// The shared ending of every command in scripts/: run main, close the database (an open PGlite keeps
+// the process alive), exit with main's code; on an error print one line a person can act on.
+import { closeDb } from "../lib/db";
+import { describeEnvError } from "../lib/env";
+
+export function runScript(main: () => Promise<number>, describe: (error: unknown) => string | undefined = () => undefined): void {
+  main()
+    .then(async (code) => {
+      await closeDb();
+      process.exit(code);
+    })
+    .catch(async (error) => {
+      console.error(describe(error) ?? describeEnvError(error) ?? error);
+      await closeDb().catch(() => {});
+      process.exit(2);
+    });
+}
