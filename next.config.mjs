@@ -1,5 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A separate build directory per purpose (`npm test` builds into .next-test), so a test build
+  // never replaces the build `npm start` serves.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // PGlite loads its .wasm relative to its own module URL; bundling breaks that, and the
   // database drivers gain nothing from being bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg"],

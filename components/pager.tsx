@@ -11,7 +11,8 @@ export function hrefWith(path: string, params: Record<string, string | null | un
 const LINK = "inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-[13px] font-medium text-slate-700 hover:bg-slate-50";
 const DISABLED = "inline-flex items-center gap-1 rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1 text-[13px] font-medium text-slate-400";
 
-/** Keyset paging: a link to the page before and after this one, or a dimmed label where there is none. */
+/** Keyset paging: a link to the page before and after this one, or a dimmed label where there is none.
+ * Not prefetched: on the live queue the cursors move with every refresh. */
 export function Pager({ label, previous, next, previousText = "Newer", nextText = "Older", children }: {
   label: string;
   previous: string | null;
@@ -25,7 +26,7 @@ export function Pager({ label, previous, next, previousText = "Newer", nextText 
       <div className="text-[12px] text-slate-500">{children}</div>
       <div className="flex items-center gap-2">
         {previous ? (
-          <Link href={previous} className={LINK}>
+          <Link href={previous} prefetch={false} className={LINK}>
             <span aria-hidden="true">←</span> {previousText}
           </Link>
         ) : (
@@ -34,7 +35,7 @@ export function Pager({ label, previous, next, previousText = "Newer", nextText 
           </span>
         )}
         {next ? (
-          <Link href={next} className={LINK}>
+          <Link href={next} prefetch={false} className={LINK}>
             {nextText} <span aria-hidden="true">→</span>
           </Link>
         ) : (

@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { CellLabel } from "@/components/cell-label";
 import { EmptyState } from "@/components/empty-state";
 import { formatAge, formatAmount, formatUtc } from "@/components/format";
 import { hrefWith, Pager } from "@/components/pager";
@@ -32,15 +33,6 @@ async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQ
 }
 
 const COLUMNS = ["Ticket", "Customer", "Status", "Reason", "Proposed refund", "Waiting", "Assignee"] as const;
-
-/** A cell's column name for narrow screens, where the header row is hidden and rows become cards. */
-function CellLabel({ children }: { children: string }) {
-  return (
-    <span aria-hidden="true" className="mb-0.5 block text-[11px] font-medium text-slate-500 md:hidden">
-      {children}
-    </span>
-  );
-}
 
 /**
  * The queue table, refreshed every 5 seconds from GET /api/queue. The server renders the first
@@ -103,9 +95,11 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
             <tbody className="divide-y divide-slate-100">
               {data.rows.map((row) => (
                 <tr key={row.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
-                  <td className="col-span-2 md:px-3 md:py-2">
-                    <Link href={`/tickets/${row.id}`} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
-                      <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>
+                  <td className="col-span-2 md:min-w-64 md:px-3 md:py-2">
+                    {/* No prefetch: fifty ticket pages rendered on the server for every queue view (and
+                        each a session refresh) would cost more than the click they might save. */}
+                    <Link href={`/tickets/${row.id}`} prefetch={false} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
+                      <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>{" "}
                       <span className="font-medium text-slate-900 group-hover:text-indigo-700 group-hover:underline">{row.subject}</span>
                     </Link>
                   </td>
@@ -114,7 +108,7 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
                     {row.customerName ? <span className="block truncate text-slate-900">{row.customerName}</span> : null}
                     <span className="block truncate text-[12px] text-slate-500">{row.customerEmail}</span>
                   </td>
-                  <td className="md:px-3 md:py-2">
+                  <td className="md:px-3 md:py-2 md:whitespace-nowrap">
                     <CellLabel>Status</CellLabel>
                     <StatusBadge status={row.status} />
                   </td>

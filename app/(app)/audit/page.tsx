@@ -1,16 +1,304 @@
 import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { z } from "zod";
+import { CellLabel } from "@/components/cell-label";
 import { EmptyState } from "@/components/empty-state";
+import { formatUtc } from "@/components/format";
+import { JsonDetails } from "@/components/json-details";
 import { PageHeader } from "@/components/page-header";
+import { hrefWith, Pager } from "@/components/pager";
+import { searchAudit, ZAuditQuery, type TAuditRow } from "@/lib/audit/search-audit";
+import { verifyAuditChain, type TChainReport } from "@/lib/audit/verify-audit-chain";
 import { requireRole } from "@/lib/auth/session";
+import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Audit" };
 
-export default async function AuditPage() {
+type TSearchParams = Record<string, string | string[] | undefined>;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+const FIELD = "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
+const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
+const FILTERS = ["ticket", "actor", "action", "from", "to"] as const;
+
+const PROBLEMS = {
+  hash_mismatch: "its stored hash does not match its contents (hash_mismatch)",
+  link_mismatch: "it does not link to the event before it (link_mismatch)",
+} as const;
+
+function ChainBanner({ report }: { report: TChainReport }) {
+  if (report.ok) {
+    return (
+      <section aria-labelledby="chain-status" className="mb-4 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
+        <span aria-hidden="true" className="mt-0.5 text-emerald-700">
+          ✓
+        </span>
+        <div>
+          <h2 id="chain-status" className="text-[13px] font-semibold text-emerald-900">
+            The audit chain verifies
+          </h2>
+          <p className="text-[13px] text-emerald-800">
+            All {report.events.toLocaleString("en-US")} events link to the one before them and their hashes match their contents.
+          </p>
+        </div>
+      </section>
+    );
+  }
+  const broken = report.brokenAt;
+  return (
+    <section aria-labelledby="chain-status" className="mb-4 flex items-start gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3">
+      <span aria-hidden="true" className="mt-0.5 font-bold text-red-700">
+        !
+      </span>
+      <div>
+        <h2 id="chain-status" className="text-[13px] font-semibold text-red-900">
+          The audit chain does not verify
+        </h2>
+        <p className="text-[13px] text-red-800">
+          First broken event: <strong>#{broken.seq.toString()}</strong> <code className="font-mono text-[12px]">{broken.action}</code> at {formatUtc(broken.at)}: {PROBLEMS[broken.problem]}. The{" "}
+          {report.events.toLocaleString("en-US")} events before it verify; from this event on, the trail cannot be trusted.{" "}
+          <Link href={hrefWith("/audit", { after: (broken.seq - BigInt(1)).toString() })} className="font-medium underline">
+            Show events from #{broken.seq.toString()}
+          </Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function Filters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[] | undefined> }) {
+  const filtered = FILTERS.some((f) => values[f]);
+  const field = (name: string, hint?: string) => {
+    const describedBy = [hint, errors[name]?.length ? `audit-${name}-error` : undefined].filter(Boolean).join(" ");
+    return {
+      id: `audit-${name}`,
+      name,
+      defaultValue: values[name],
+      className: FIELD,
+      ...(errors[name]?.length ? { "aria-invalid": true } : {}),
+      ...(describedBy ? { "aria-describedby": describedBy } : {}),
+    };
+  };
+  const error = (name: string) =>
+    errors[name]?.length ? (
+      <p id={`audit-${name}-error`} className="mt-1 text-[12px] text-red-700">
+        {errors[name]!.join(" ")}
+      </p>
+    ) : null;
+  return (
+    <Form action="/audit" role="search" aria-label="Search the audit trail" className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap">
+      <div className="lg:w-40">
+        <label htmlFor="audit-ticket" className={LABEL}>
+          Ticket
+        </label>
+        <input {...field("ticket")} placeholder="12 or an id" autoComplete="off" spellCheck={false} />
+        {error("ticket")}
+      </div>
+      <div className="lg:w-52">
+        <label htmlFor="audit-actor" className={LABEL}>
+          Actor
+        </label>
+        <input {...field("actor", "audit-actor-hint")} placeholder="email, name, agent, system…" autoComplete="off" spellCheck={false} />
+        <span id="audit-actor-hint" className="sr-only">
+          A person&apos;s email or name, an actor type (user, agent, system, api) or an actor id.
+        </span>
+        {error("actor")}
+      </div>
+      <div className="col-span-2 lg:w-48">
+        <label htmlFor="audit-action" className={LABEL}>
+          Action
+        </label>
+        <input {...field("action")} placeholder="refund or refund.executed" autoComplete="off" spellCheck={false} />
+        {error("action")}
+      </div>
+      <div className="lg:w-52">
+        <label htmlFor="audit-from" className={LABEL}>
+          From (UTC)
+        </label>
+        <input {...field("from")} type="datetime-local" />
+        {error("from")}
+      </div>
+      <div className="lg:w-52">
+        <label htmlFor="audit-to" className={LABEL}>
+          To (UTC)
+        </label>
+        <input {...field("to")} type="datetime-local" />
+        {error("to")}
+      </div>
+      <div className="col-span-2 flex items-center gap-3">
+        <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-[13px] font-medium text-white hover:bg-slate-800">
+          Search
+        </button>
+        {filtered ? (
+          <Link href="/audit" className="text-[13px] font-medium text-indigo-700 hover:underline">
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+/** The decision word of a policy decision or admission, shown before its details. */
+function decisionWord(value: unknown): string | null {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  const word = v.decision ?? v.admission ?? v.outcome ?? v.status;
+  return typeof word === "string" ? word : null;
+}
+
+function Actor({ e }: { e: TAuditRow }) {
+  return (
+    <span className="block min-w-0">
+      <span className="block text-slate-900">{e.actorName ?? <span className="capitalize">{e.actorType}</span>}</span>
+      {e.actorId ? (
+        <code className="block max-w-44 truncate font-mono text-[11px] text-slate-500" title={e.actorId}>
+          {e.actorName ? "user · " : ""}
+          {e.actorId}
+        </code>
+      ) : null}
+    </span>
+  );
+}
+
+function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bigint | null }) {
+  const columns = ["#", "Time", "Actor", "Action", "Subject", "Inputs", "Policy decision"];
+  const cell = "min-w-0 md:px-3 md:py-2";
+  return (
+    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-[13px]">
+        <caption className="sr-only">Audit events in chain order</caption>
+        {/* Below md the header row is hidden visually and rows become cards; it stays for screen readers. */}
+        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {events.map((e) => {
+            const decision = decisionWord(e.policyDecision);
+            return (
+              <tr
+                key={e.seq.toString()}
+                className={`grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 align-top md:table-row md:p-0 ${e.seq === brokenSeq ? "bg-red-50" : "hover:bg-slate-50"}`}
+              >
+                <td className={`${cell} font-mono text-[12px] text-slate-500 tabular-nums`}>
+                  <CellLabel>Event</CellLabel>#{e.seq.toString()}
+                  {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Chain breaks here</span> : null}
+                </td>
+                <td className={`${cell} whitespace-nowrap tabular-nums text-slate-700`}>
+                  <CellLabel>Time</CellLabel>
+                  <time dateTime={e.at.toISOString()}>{formatUtc(e.at)}</time>
+                </td>
+                <td className={cell}>
+                  <CellLabel>Actor</CellLabel>
+                  <Actor e={e} />
+                </td>
+                <td className={cell}>
+                  <CellLabel>Action</CellLabel>
+                  <code className="font-mono text-[12px] font-medium break-words text-slate-900 md:whitespace-nowrap">{e.action}</code>
+                </td>
+                <td className={`${cell} col-span-2 md:col-span-1`}>
+                  <CellLabel>Subject</CellLabel>
+                  <span className="block text-slate-700">
+                    {e.subjectType}
+                    {e.subjectId ? (
+                      <code className="ml-1 inline-block max-w-36 truncate align-bottom font-mono text-[11px] text-slate-500" title={e.subjectId}>
+                        {e.subjectId}
+                      </code>
+                    ) : null}
+                  </span>
+                  {e.ticket ? (
+                    <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="text-[12px] text-indigo-700 hover:underline">
+                      Ticket #{e.ticket.number}
+                    </Link>
+                  ) : null}
+                </td>
+                <td className={`${cell} col-span-2 md:col-span-1 md:max-w-80`}>
+                  <CellLabel>Inputs</CellLabel>
+                  <JsonDetails value={e.inputs} label={`the inputs of event ${e.seq}`} />
+                </td>
+                <td className={`${cell} col-span-2 md:col-span-1 md:max-w-72`}>
+                  <CellLabel>Policy decision</CellLabel>
+                  {decision ? <span className="mb-0.5 block text-[12px] font-semibold text-slate-900">{decision}</span> : null}
+                  <JsonDetails value={e.policyDecision} label={`the policy decision of event ${e.seq}`} max={48} />
+                  {e.idempotencyKey ? (
+                    <code className="mt-0.5 block max-w-64 truncate font-mono text-[11px] text-slate-500" title={e.idempotencyKey}>
+                      key {e.idempotencyKey}
+                    </code>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("audit");
+  const params = await searchParams;
+  const values = Object.fromEntries(FILTERS.map((f) => [f, first(params[f]) ?? ""])) as Record<(typeof FILTERS)[number], string>;
+  const parsed = ZAuditQuery.safeParse({ ...values, after: first(params.after) ?? "", before: first(params.before) ?? "" });
+  const [chain, result] = await Promise.all([verifyAuditChain(db()), parsed.success ? searchAudit({ query: parsed.data }) : null]);
+  const errors = parsed.success ? {} : (z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>);
+  const filterParams = parsed.success ? Object.fromEntries(FILTERS.map((f) => [f, parsed.data[f]])) : {};
+  const filtered = FILTERS.some((f) => values[f]);
+  const paged = parsed.success && (parsed.data.after !== undefined || parsed.data.before !== undefined);
+
   return (
     <>
-      <PageHeader title="Audit" description="Search the append-only audit trail and check its hash chain." />
-      <EmptyState title="Not available yet">Audit search arrives in a later release. Every action is already recorded.</EmptyState>
+      <PageHeader title="Audit" description="The append-only audit trail in chain order: who or what did what, with which inputs, under which policy decision." />
+      <ChainBanner report={chain} />
+      <Filters key={JSON.stringify(values)} values={values} errors={errors} />
+      {!result ? (
+        <EmptyState title="Check the search">{errors.after || errors.before ? "The page address is not valid. " : "Correct the highlighted field to search."}</EmptyState>
+      ) : result.unresolved.ticket ? (
+        <EmptyState title="No such ticket">No ticket has the number, id or external id “{result.unresolved.ticket}”.</EmptyState>
+      ) : result.unresolved.actor ? (
+        <EmptyState title="No such person">No user has the email “{result.unresolved.actor}”.</EmptyState>
+      ) : (
+        <>
+          {result.ticket ? (
+            <p className="mb-2 text-[13px] text-slate-600">
+              Events of{" "}
+              <Link href={`/tickets/${result.ticket.id}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
+                ticket #{result.ticket.number}: {result.ticket.subject}
+              </Link>
+              , in the order they happened.
+            </p>
+          ) : null}
+          {result.events.length === 0 ? (
+            <EmptyState title={paged ? "No more events" : filtered ? "No events match this search" : "No events yet"}>
+              {paged || filtered ? (
+                <Link href={hrefWith("/audit", paged ? filterParams : {})} className="font-medium text-indigo-700 hover:underline">
+                  {paged ? "Back to the first events" : "Clear the search"}
+                </Link>
+              ) : (
+                "Every action in Countersign writes an event here before it takes effect."
+              )}
+            </EmptyState>
+          ) : (
+            <>
+              <EventsTable events={result.events} brokenSeq={chain.ok ? null : chain.brokenAt.seq} />
+              <Pager
+                label="Audit pages"
+                previous={result.earlierBefore ? hrefWith("/audit", { ...filterParams, before: result.earlierBefore }) : null}
+                next={result.laterAfter ? hrefWith("/audit", { ...filterParams, after: result.laterAfter }) : null}
+                previousText="Earlier"
+                nextText="Later"
+              />
+            </>
+          )}
+        </>
+      )}
     </>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
+import { CellLabel } from "@/components/cell-label";
 import { EmptyState } from "@/components/empty-state";
 import { formatAmount, formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
@@ -94,11 +95,13 @@ function Actor({ row }: { row: TLedgerRow }) {
 
 function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
   const columns = ["Date", "Order", "Amount", "Actor", "Ticket", "Idempotency key"];
+  const cell = "md:px-3 md:py-2";
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" role="region" aria-label="Ledger entries" tabIndex={0}>
-      <table className="w-full min-w-[720px] text-left text-[13px]">
+    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-[13px]">
         <caption className="sr-only">Ledger entries, newest first</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-500">
+        {/* Below md the header row is hidden visually and rows become cards; it stays for screen readers. */}
+        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
           <tr>
             {columns.map((c) => (
               <th key={c} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${c === "Amount" ? "text-right" : ""}`}>
@@ -109,32 +112,38 @@ function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
-            <tr key={r.id} className="hover:bg-slate-50">
-              <td className="px-3 py-2 whitespace-nowrap tabular-nums text-slate-700">
+            <tr key={r.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
+              <td className={`${cell} whitespace-nowrap tabular-nums text-slate-700`}>
+                <CellLabel>Date</CellLabel>
                 <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
               </td>
-              <td className="px-3 py-2">
-                <Link href={hrefWith("/ledger", { orderId: r.orderId })} className="font-mono text-[12px] text-indigo-700 hover:underline" title={`Only entries of ${r.orderId}`}>
+              <td className={`${cell} order-first col-span-2 md:order-none md:col-span-1`}>
+                <CellLabel>Order</CellLabel>
+                <Link href={hrefWith("/ledger", { orderId: r.orderId })} prefetch={false} className="font-mono text-[12px] break-all text-indigo-700 hover:underline" title={`Only entries of ${r.orderId}`}>
                   {r.orderId}
                 </Link>
               </td>
-              <td className="px-3 py-2 text-right font-medium whitespace-nowrap tabular-nums text-slate-900">
+              <td className={`${cell} font-medium whitespace-nowrap tabular-nums text-slate-900 md:text-right`}>
+                <CellLabel>Amount</CellLabel>
                 {formatAmount(r.amountCents, r.currency)}
                 {r.kind !== "refund" ? <span className="ml-1 text-[11px] font-normal text-slate-500">{r.kind}</span> : null}
               </td>
-              <td className="px-3 py-2">
+              <td className={cell}>
+                <CellLabel>Actor</CellLabel>
                 <Actor row={r} />
               </td>
-              <td className="px-3 py-2">
+              <td className={cell}>
+                <CellLabel>Ticket</CellLabel>
                 {r.ticket ? (
-                  <Link href={`/tickets/${r.ticket.id}`} className="text-indigo-700 hover:underline">
+                  <Link href={`/tickets/${r.ticket.id}`} prefetch={false} className="text-indigo-700 hover:underline">
                     #{r.ticket.number}
                   </Link>
                 ) : (
                   <span className="text-slate-400">–</span>
                 )}
               </td>
-              <td className="max-w-56 px-3 py-2">
+              <td className={`${cell} col-span-2 min-w-0 md:col-span-1 md:max-w-56`}>
+                <CellLabel>Idempotency key</CellLabel>
                 <code className="block truncate font-mono text-[11px] text-slate-500" title={r.idempotencyKey}>
                   {r.idempotencyKey}
                 </code>
