@@ -28,6 +28,10 @@ const guarded = auth((request) => {
 }) as unknown as Promise<(request: NextRequest, event: NextFetchEvent) => Promise<Response>>;
 
 export async function proxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
+  // Server actions answer for themselves (authedAction re-checks the session and the role). Running
+  // next-auth's wrapper on them would also refresh the session cookie on the very response whose
+  // sign-out clears it, and the refreshed cookie would win: the person would stay signed in.
+  if (request.headers.has("next-action")) return NextResponse.next();
   return (await guarded)(request, event);
 }
 

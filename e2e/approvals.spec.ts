@@ -86,7 +86,7 @@ test("a rejection with a note leaves no ledger row and shows in the audit", asyn
   await decision(page).getByLabel(/^Note/).fill("Photo shows no damage.");
   await decision(page).getByRole("button", { name: "Reject" }).click();
   await expect(page.getByText(/^Rejected by Riley Reviewer/)).toBeVisible();
-  await expect(page.getByText("Photo shows no damage.", { exact: false })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Decision" })).toContainText("Photo shows no damage.");
   await page.reload();
   await expect(ledgerLines(page)).toHaveCount(0);
   await expect(page.getByRole("region", { name: /Audit events/ }).getByText("approval.rejected")).toBeVisible();
