@@ -27,4 +27,19 @@ describe("updatePolicySettings", () => {
     expect(await client.auditEvent.count()).toBe(before);
     expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(0);
   });
+
+  it("refuses a change made against a version that is no longer in force, and writes nothing for no change", async () => {
+    const { client } = testDb();
+    const admin = await client.user.create({ data: { email: "admin2@example.com", name: "Second admin", role: "ADMIN", passwordHash: "x" } });
+    const actor = { id: admin.id, role: "ADMIN" as const };
+    const shown = policyVersion(await loadPolicySettings(client));
+    const first = await updatePolicySettings({ changes: { "policy.dailyCapCents": 30_100 }, actor, expectedPolicyVersion: shown });
+    const events = await client.auditEvent.count();
+    // A second form opened before the first change still shows the old version: refused, not merged.
+    await expect(updatePolicySettings({ changes: { "policy.customerRefundsPerDay": 9 }, actor, expectedPolicyVersion: shown })).rejects.toMatchObject({ code: "stale" });
+    const same = await updatePolicySettings({ changes: { "policy.dailyCapCents": 30_100 }, actor, expectedPolicyVersion: first.policyVersion });
+    expect(same).toMatchObject({ changed: [], policyVersion: first.policyVersion });
+    expect(await client.auditEvent.count()).toBe(events);
+    expect((await loadPolicySettings(client))["policy.customerRefundsPerDay"]).toBe(DEFAULT_SETTINGS["policy.customerRefundsPerDay"]);
+  });
 });

@@ -1,12 +1,16 @@
 // Changes policy settings. Every change is validated as a whole, written with its audit event in one
 // transaction, and yields a new policy version (pending approvals bound to the old one go stale).
+// A submission that changes nothing writes nothing (no audit event, same version).
 import type { Role } from "../../generated/prisma/enums";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { loadPolicySettings, policyVersion, ZPolicySettings, type TPolicySettings } from "./settings";
 
 export class SettingsError extends Error {
-  constructor(readonly code: "forbidden" | "invalid", message: string) {
+  /** forbidden: the role may not change a key; invalid: unknown key or a value out of range;
+   * stale: the settings changed since the caller read them (expectedPolicyVersion no longer holds);
+   * insufficient_evidence: the autonomy dial may not be raised without shadow evidence (lib/eval/shadow.ts). */
+  constructor(readonly code: "forbidden" | "invalid" | "stale" | "insufficient_evidence", message: string) {
     super(message);
   }
 }
@@ -22,14 +26,28 @@ const EDITORS: Record<keyof TPolicySettings, readonly Role[]> = {
   "agent.defaultPlanner": ["ADMIN"],
 };
 
-export async function updatePolicySettings(input: { changes: Partial<TPolicySettings>; actor: { id: string; role: Role } }) {
+// Settings changes are serialised (a two-key advisory lock in a key space of its own), so the
+// expected-version check and the write cannot interleave with another change on PostgreSQL.
+const SETTINGS_LOCK_NAMESPACE = 0x73657474; // "sett"
+
+export async function updatePolicySettings(input: {
+  changes: Partial<TPolicySettings>;
+  actor: { id: string; role: Role };
+  /** The version the caller's form showed. Given, a change made in between is refused rather than
+   * silently overwritten by values the caller never saw. */
+  expectedPolicyVersion?: string;
+}) {
   const keys = Object.keys(input.changes) as (keyof TPolicySettings)[];
   for (const key of keys) {
     if (!(key in EDITORS)) throw new SettingsError("invalid", `Unknown setting ${String(key)}.`);
     if (!EDITORS[key].includes(input.actor.role)) throw new SettingsError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
   }
   return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 0)`;
     const before = await loadPolicySettings(tx);
+    if (input.expectedPolicyVersion !== undefined && policyVersion(before) !== input.expectedPolicyVersion) {
+      throw new SettingsError("stale", `The settings changed since they were read: policy ${policyVersion(before)} is in force now.`);
+    }
     const parsed = ZPolicySettings.safeParse({ ...before, ...input.changes });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -37,6 +55,7 @@ export async function updatePolicySettings(input: { changes: Partial<TPolicySett
     }
     const after = parsed.data;
     const changed = keys.filter((k) => before[k] !== after[k]);
+    if (changed.length === 0) return { settings: before, policyVersion: policyVersion(before), changed };
     await recordAuditEvent(tx, {
       actorType: "user",
       actorId: input.actor.id,

@@ -1,16 +1,90 @@
 import type { Metadata } from "next";
-import { EmptyState } from "@/components/empty-state";
+import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
+import { listUsers } from "@/lib/auth/list-users";
+import { ROLE_LABELS } from "@/lib/auth/roles";
 import { requireRole } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { loadSettingChanges } from "@/lib/policy/settings-changes";
+import { loadPolicySettings, policyVersion } from "@/lib/policy/settings";
+import { SettingsForm } from "./settings-form";
+import { settingsToValues } from "./settings-fields";
 
 export const metadata: Metadata = { title: "Admin" };
 
+function Section({ id, title, description, children }: { id: string; title: string; description?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
+      <div className="border-b border-slate-100 px-4 py-2">
+        <h2 id={id} className="text-[13px] font-semibold text-slate-900">
+          {title}
+        </h2>
+        {description ? <div className="text-[12px] text-slate-500">{description}</div> : null}
+      </div>
+      <div className="px-4 pb-3">{children}</div>
+    </section>
+  );
+}
+
 export default async function AdminPage() {
   await requireRole("admin");
+  const [settings, changes, users] = await Promise.all([loadPolicySettings(db()), loadSettingChanges(db()), listUsers()]);
+  const version = policyVersion(settings);
+  const lastChanged = Object.fromEntries(Object.entries(changes).map(([key, c]) => [key, `Last changed ${formatUtc(c.at, "minute")}${c.by ? ` by ${c.by.name}` : ""}.`]));
+
   return (
     <>
-      <PageHeader title="Admin" description="Users, roles and policy settings." />
-      <EmptyState title="Not available yet">User and settings management arrive in a later release. Until then, add users with npm run user:add.</EmptyState>
+      <PageHeader title="Admin" description="Policy settings and the people who use Countersign." />
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Section
+          id="settings-heading"
+          title="Policy settings"
+          description={
+            <>
+              <p>
+                Policy version in force: <code data-testid="policy-version" className="font-mono text-slate-800">{version}</code>
+              </p>
+              <p>Saving a change makes a new version; approvals waiting under the previous one go stale and must be run again.</p>
+            </>
+          }
+        >
+          <SettingsForm initial={settingsToValues(settings)} policyVersion={version} lastChanged={lastChanged} />
+        </Section>
+
+        <Section
+          id="users-heading"
+          title={`Users (${users.length})`}
+          description={
+            <p>
+              Read-only here. New users are added from the command line with <code className="font-mono text-slate-800">npm run user:add</code>, for example{" "}
+              <code className="font-mono text-slate-800">npm run user:add -- --email dana@yourco.example --role SPECIALIST</code>; the password is read from a prompt.
+            </p>
+          }
+        >
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-[13px]">
+              <thead>
+                <tr className="border-b border-slate-100 text-[12px] text-slate-500">
+                  <th scope="col" className="py-2 pr-3 font-medium">Email</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">Name</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">Role</th>
+                  <th scope="col" className="py-2 font-medium">Active</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {users.map((u) => (
+                  <tr key={u.id} className={u.active ? "" : "text-slate-400"}>
+                    <td className="py-1.5 pr-3 font-mono text-[12px]">{u.email}</td>
+                    <td className="py-1.5 pr-3">{u.name}</td>
+                    <td className="py-1.5 pr-3">{ROLE_LABELS[u.role]}</td>
+                    <td className="py-1.5">{u.active ? "Yes" : "No"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Section>
+      </div>
     </>
   );
 }

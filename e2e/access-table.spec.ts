@@ -1,0 +1,452 @@
+// The access table (issue 4, Done-when 3): every server action and every route handler of the app,
+// called over real HTTP by every role and by a signed-out caller, each answer checked against one
+// expectations table derived from AREAS (lib/auth/roles.ts). The last test fails when an action or a
+// route appears in app/ without a row here, so the table cannot quietly fall behind.
+//
+//   endpoint                                      gate        signed out  REVIEWER  SPECIALIST  LEAD     ADMIN
+//   action signInAction            (/signin)      public      allowed     allowed   allowed     allowed  allowed
+//   action createTicketAction      (/tickets/new) newTicket   refused     allowed   allowed     allowed  allowed
+//   action runAgentAction          (/tickets/:id) runAgent    refused     allowed   allowed     refused  allowed
+//   action decideApprovalAction    (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
+//   action resolveByHandAction     (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
+//   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
+//   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
+//   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
+//   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
+//   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
+//   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
+//   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the HMAC)
+//   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
+//   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
+//   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
+//
+// How a server action is called: a signed-in admin's real click (or the signed-out sign-in form's) is
+// captured once with page.waitForRequest – its Next-Action id, router-state header and body – and
+// aborted before it reaches the server. The same request is then replayed with each caller's cookies,
+// with one field changed so that it is harmless: an id that does not exist or a value that does not
+// validate. authedAction answers a closed union, read from the RSC response: a refused caller gets
+// {status:"unauthenticated"} (signed out) or {status:"forbidden"} (role); an allowed one gets past the
+// gate to the input check or the handler and answers "invalid" or "error" – and nothing changes.
+// Route handlers get plain requests: refused is 401 (signed out) or 403 (role), allowed is 200.
+import { createHmac } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
+import { AREAS, ROLES, type Area, type Role } from "../lib/auth/roles";
+import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, SignInPage, expect, test } from "./fixtures";
+
+type TCaller = Role | "SIGNED_OUT";
+const CALLERS: readonly TCaller[] = [...ROLES, "SIGNED_OUT"];
+
+/** Who may pass: an area of AREAS, anyone (public), or nobody without the intake HMAC (signature). */
+type TGate = Area | "public" | "signature";
+type TExpectation = "allowed" | "refused";
+
+function expectation(gate: TGate, caller: TCaller): TExpectation {
+  if (gate === "public") return "allowed";
+  if (gate === "signature") return "refused";
+  if (caller === "SIGNED_OUT") return "refused";
+  return (AREAS[gate] as readonly Role[]).includes(caller) ? "allowed" : "refused";
+}
+
+const NO_SUCH_ID = "00000000-0000-4000-8000-00000000acce";
+
+// ─── server actions ──────────────────────────────────────────────────────────────────────────────
+
+interface TCaptured {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+type TActionName =
+  | "signInAction"
+  | "createTicketAction"
+  | "runAgentAction"
+  | "decideApprovalAction"
+  | "resolveByHandAction"
+  | "setAutonomyLimitAction"
+  | "runShadowPassAction"
+  | "updatePolicySettingsAction"
+  | "signOutAction";
+
+interface TActionRow {
+  name: TActionName;
+  gate: TGate;
+  /** The field made harmless on replay, and its value. */
+  harmless?: { field: string; value: string };
+  /** What an allowed caller gets back. */
+  allowedAnswer: (answer: TActionAnswer) => void;
+}
+
+interface TActionAnswer {
+  http: number;
+  result: Record<string, unknown> | null;
+  redirect: string | null;
+}
+
+const ACTIONS: readonly TActionRow[] = [
+  {
+    name: "signInAction",
+    gate: "public",
+    // Empty credentials: refused by the form's own check before any account is tried, so the sign-in
+    // throttle counts nothing.
+    harmless: { field: "email", value: "" },
+    allowedAnswer: ({ result }) => expect(result).toEqual({ status: "error", message: "Enter your email and password." }),
+  },
+  {
+    name: "createTicketAction",
+    gate: "newTicket",
+    harmless: { field: "customerEmail", value: "not-an-email" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["customerEmail"]);
+    },
+  },
+  {
+    name: "runAgentAction",
+    gate: "runAgent",
+    harmless: { field: "ticketId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
+  },
+  {
+    name: "decideApprovalAction",
+    gate: "approve",
+    harmless: { field: "approvalId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
+  },
+  {
+    name: "resolveByHandAction",
+    gate: "approve",
+    harmless: { field: "ticketId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
+  },
+  {
+    name: "setAutonomyLimitAction",
+    gate: "autonomy",
+    harmless: { field: "limitCents", value: "not a limit" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["limitCents"]);
+    },
+  },
+  {
+    name: "runShadowPassAction",
+    gate: "autonomy",
+    harmless: { field: "limit", value: "0" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["limit"]);
+    },
+  },
+  {
+    name: "updatePolicySettingsAction",
+    gate: "admin",
+    harmless: { field: "dailyCapUsd", value: "not money" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["dailyCapUsd"]);
+    },
+  },
+  {
+    // Not behind authedAction by design (app/(app)/actions.ts): ending a session must work even for
+    // an expired one. Anyone may call it; it clears the caller's cookie and redirects to /signin.
+    name: "signOutAction",
+    gate: "public",
+    allowedAnswer: ({ redirect }) => expect(redirect).toMatch(/\/signin;/),
+  },
+];
+
+const ACTION_STATUSES = new Set(["ok", "invalid", "unauthenticated", "forbidden", "error"]);
+
+/** The action's answer in an RSC response: the one row that is a result object with a known status. */
+function actionResult(text: string): Record<string, unknown> | null {
+  for (const line of text.split("\n")) {
+    const row = /^[0-9a-f]+:(\{.*\})$/.exec(line);
+    if (!row) continue;
+    try {
+      const value = JSON.parse(row[1]!) as Record<string, unknown>;
+      if (typeof value.status === "string" && ACTION_STATUSES.has(value.status)) return value;
+    } catch {
+      // Not JSON (a module reference or a chunk list): not the answer.
+    }
+  }
+  return null;
+}
+
+/** The captured request with one multipart field's value replaced (Next prefixes names, e.g. "_1_ticketId"). */
+function withField(captured: TCaptured, field: string, value: string): TCaptured {
+  const text = captured.body.toString("utf8");
+  const pattern = new RegExp(`(name="(?:[^"]*_)?${field}"\\r\\n\\r\\n)[^\\r]*`);
+  expect(pattern.test(text), `the captured request has a field ${field}`).toBe(true);
+  return { ...captured, body: Buffer.from(text.replace(pattern, (_m, head: string) => head + value), "utf8") };
+}
+
+async function callAction(request: APIRequestContext, captured: TCaptured): Promise<TActionAnswer> {
+  const response = await request.post(captured.url, { headers: captured.headers, data: captured.body, maxRedirects: 0 });
+  const text = await response.text();
+  return { http: response.status(), result: actionResult(text), redirect: response.headers()["x-action-redirect"] ?? null };
+}
+
+const isActionCall = (method: string, headers: Record<string, string>) => method === "POST" && !!headers["next-action"];
+
+/** Clicks through `trigger` with the action's request held back: captured, aborted, never executed. */
+async function captureAction(page: Page, trigger: () => Promise<void>): Promise<TCaptured> {
+  await page.route("**/*", (route) => (isActionCall(route.request().method(), route.request().headers()) ? route.abort() : route.fallback()));
+  const pending = page.waitForRequest((r) => isActionCall(r.method(), r.headers()));
+  await trigger();
+  const request = await pending;
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  const all = await request.allHeaders();
+  const headers: Record<string, string> = {};
+  // What Next reads from an action call; cookies come from each caller's own context instead.
+  for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"]) if (all[name]) headers[name] = all[name];
+  return { url: request.url(), headers, body: request.postDataBuffer() ?? Buffer.alloc(0) };
+}
+
+// ─── route handlers ──────────────────────────────────────────────────────────────────────────────
+
+interface TRouteRow {
+  /** "METHOD /path" as the file system names it. */
+  name: string;
+  gate: TGate;
+  call: (request: APIRequestContext) => Promise<APIResponse>;
+  allowedAnswer: (response: APIResponse, caller: TCaller) => Promise<void>;
+  /** For signature routes: what every session gets instead of a pass. */
+  refusedAnswer?: (response: APIResponse) => Promise<void>;
+}
+
+const ROUTES: readonly TRouteRow[] = [
+  {
+    name: "GET /api/health",
+    gate: "public",
+    call: (r) => r.get("/api/health"),
+    allowedAnswer: async (response) => expect(await response.json()).toMatchObject({ ok: true }),
+  },
+  {
+    name: "GET /api/auth/[...nextauth]",
+    gate: "public",
+    call: (r) => r.get("/api/auth/session"),
+    // Each caller reads only its own session.
+    allowedAnswer: async (response, caller) => {
+      const session = await response.json();
+      if (caller === "SIGNED_OUT") expect(session).toBeNull();
+      else expect(session).toMatchObject({ user: { email: ACCOUNTS[caller].email } });
+    },
+  },
+  {
+    name: "POST /api/auth/[...nextauth]",
+    gate: "public",
+    // A forged sign-in post (no CSRF token) reaches next-auth, which refuses it itself and signs
+    // nobody in or out: the proxy lets it through, next-auth's own check stops it.
+    call: (r) => r.post("/api/auth/callback/credentials", { form: { email: ACCOUNTS.ADMIN.email, password: "not-the-password" }, maxRedirects: 0 }),
+    allowedAnswer: async (response) => {
+      expect(response.status()).toBe(302);
+      expect(response.headers().location).toContain("error=MissingCSRF");
+    },
+  },
+  {
+    name: "POST /api/intake/tickets",
+    gate: "signature",
+    call: (r) => r.post("/api/intake/tickets", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may pass the intake route without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
+    name: "GET /api/queue",
+    gate: "queue",
+    call: (r) => r.get("/api/queue"),
+    allowedAnswer: async (response) => expect(response.headers()["content-type"]).toContain("application/json"),
+  },
+  {
+    name: "GET /api/ledger/export",
+    gate: "ledger",
+    call: (r) => r.get("/api/ledger/export"),
+    allowedAnswer: async (response) => {
+      expect(response.headers()["content-type"]).toContain("text/csv");
+      await response.body();
+    },
+  },
+];
+
+// ─── callers and captures ────────────────────────────────────────────────────────────────────────
+
+const contexts = new Map<TCaller, BrowserContext>();
+const captured = new Map<TActionName, TCaptured>();
+
+async function signIn(context: BrowserContext, role: Role) {
+  const page = await context.newPage();
+  const signInPage = new SignInPage(page);
+  await signInPage.goto();
+  await signInPage.signIn(ACCOUNTS[role].email, DEMO_PASSWORD);
+  await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+  await page.close();
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  for (const caller of CALLERS) {
+    const context = await browser.newContext();
+    if (caller !== "SIGNED_OUT") await signIn(context, caller);
+    contexts.set(caller, context);
+  }
+
+  // The sign-in form, as a signed-out visitor submits it.
+  const visitor = await contexts.get("SIGNED_OUT")!.newPage();
+  await visitor.goto("/signin");
+  captured.set("signInAction", await captureAction(visitor, () => visitor.getByRole("button", { name: "Sign in" }).click()));
+  await visitor.close();
+
+  // Everything else, as the admin clicks it.
+  const page = await contexts.get("ADMIN")!.newPage();
+  await page.goto("/tickets/new");
+  await page.getByLabel("Customer email").fill("not-an-email");
+  await page.getByLabel("Subject").fill("Access table: when does my refund arrive?");
+  await page.getByLabel("Message").fill("How long until an approved refund reaches my card?");
+  await page.getByLabel("Order number").fill("ORD-1004");
+  captured.set("createTicketAction", await captureAction(page, () => page.getByRole("button", { name: "Create ticket" }).click()));
+
+  // A ticket of its own: fresh, it offers the run and resolving by hand; after a live run it has a
+  // pending approval (a reply to approve, no refund: no proposal counts against any customer's
+  // daily limit), so it offers the decision.
+  await page.goto("/tickets/new");
+  await page.getByLabel("Customer email").fill("access.table@example.net");
+  await page.getByLabel("Order number").fill("ORD-1004");
+  await page.getByLabel("Subject").fill("Access table: when does my refund arrive?");
+  await page.getByLabel("Message").fill("How long until an approved refund reaches my card?");
+  await page.getByRole("button", { name: "Create ticket" }).click();
+  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+  const ticketUrl = page.url();
+  // Before any run there is nothing to approve, so the page offers to resolve it by hand.
+  await page.getByLabel("Your reply to the customer").fill("Refunds reach your card within 5 business days.");
+  captured.set("resolveByHandAction", await captureAction(page, () => page.getByRole("button", { name: "Send reply and resolve" }).click()));
+  await page.goto(ticketUrl);
+  await page.getByRole("button", { name: "Run agent" }).click();
+  const approve = page.getByRole("form", { name: "Decision" }).getByRole("button", { name: "Approve" });
+  await expect(approve).toBeEnabled({ timeout: 20_000 });
+  captured.set("decideApprovalAction", await captureAction(page, () => approve.click()));
+  await page.goto(ticketUrl);
+  captured.set("runAgentAction", await captureAction(page, () => page.getByRole("button", { name: "Run in simulate mode" }).click()));
+
+  await page.goto("/autonomy");
+  const dial = page.getByRole("form", { name: "Set the autonomy dial" });
+  captured.set("setAutonomyLimitAction", await captureAction(page, () => dial.getByRole("button").click()));
+  await page.goto("/autonomy");
+  const shadowPass = page.getByRole("form", { name: "Shadow pass" });
+  captured.set("runShadowPassAction", await captureAction(page, () => shadowPass.getByRole("button").click()));
+
+  await page.goto("/admin");
+  await page.getByLabel("Daily cap on auto-approved refunds").fill("not money");
+  captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
+
+  await page.goto("/");
+  await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();
+  captured.set("signOutAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out" }).click()));
+  await page.close();
+});
+
+test.afterAll(async () => {
+  for (const context of contexts.values()) await context.close();
+  contexts.clear();
+});
+
+// ─── the table ───────────────────────────────────────────────────────────────────────────────────
+
+// Routes first, the actions after, sign-out last of all: it clears each caller's session cookie.
+for (const row of ROUTES) {
+  for (const caller of CALLERS) {
+    const expected = expectation(row.gate, caller);
+    test(`${row.name} × ${caller}: ${expected}`, async () => {
+      const response = await row.call(contexts.get(caller)!.request);
+      if (expected === "allowed") {
+        expect(response.status(), await response.text()).toBeLessThan(row.gate === "public" ? 500 : 300);
+        expect([401, 403]).not.toContain(response.status());
+        await row.allowedAnswer(response, caller);
+      } else if (row.refusedAnswer) {
+        await row.refusedAnswer(response);
+      } else {
+        expect(response.status()).toBe(caller === "SIGNED_OUT" ? 401 : 403);
+        expect(await response.json()).toMatchObject({ error: caller === "SIGNED_OUT" ? "unauthenticated" : "forbidden" });
+      }
+    });
+  }
+}
+
+test("POST /api/intake/tickets × a valid signature (control): passes the gate", async () => {
+  // The refusals above are not vacuous: the same route with the intake HMAC gets past the signature
+  // to the field check (an empty object creates nothing).
+  const raw = "{}";
+  const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(raw).digest("hex")}`;
+  const response = await contexts.get("SIGNED_OUT")!.request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: { "content-type": "application/json", "x-countersign-signature": signature } });
+  expect(response.status()).toBe(400);
+  expect(await response.json()).toMatchObject({ error: "invalid_fields" });
+});
+
+for (const row of ACTIONS) {
+  for (const caller of CALLERS) {
+    const expected = expectation(row.gate, caller);
+    test(`${row.name} × ${caller}: ${expected}`, async () => {
+      const request = row.harmless ? withField(captured.get(row.name)!, row.harmless.field, row.harmless.value) : captured.get(row.name)!;
+      const answer = await callAction(contexts.get(caller)!.request, request);
+      expect(answer.http).toBe(200);
+      if (expected === "allowed") {
+        expect(answer.result?.status).not.toBe("unauthenticated");
+        expect(answer.result?.status).not.toBe("forbidden");
+        row.allowedAnswer(answer);
+      } else {
+        expect(answer.result).toEqual({ status: caller === "SIGNED_OUT" ? "unauthenticated" : "forbidden" });
+      }
+    });
+  }
+}
+
+// ─── completeness ────────────────────────────────────────────────────────────────────────────────
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx|js|jsx|mjs)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Every server action and route handler under app/, named as the table names them. */
+function endpointsInApp(appDir: string): { actions: string[]; routes: string[]; inline: string[] } {
+  const actions: string[] = [];
+  const routes: string[] = [];
+  const inline: string[] = [];
+  for (const file of sourceFiles(appDir)) {
+    const source = readFileSync(file, "utf8");
+    const code = source.replace(/^(?:\s+|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "");
+    if (/^["']use server["']/.test(code)) {
+      for (const m of code.matchAll(/export\s+(?:async\s+function|function|const|let)\s+(\w+)/g)) actions.push(m[1]!);
+      for (const m of code.matchAll(/export\s*\{([^}]*)\}/g)) actions.push(...m[1]!.split(",").map((n) => n.trim().split(/\s+as\s+/).pop()!).filter(Boolean));
+    } else if (/^\s*["']use server["']/m.test(code)) {
+      // A "use server" inside a function body: an inline action, public like any other.
+      inline.push(relative(appDir, file));
+    }
+    if (/^route\.(ts|tsx|js|jsx|mjs)$/.test(file.split(sep).pop()!)) {
+      const path = `/${relative(appDir, file).split(sep).slice(0, -1).filter((segment) => !/^\(.*\)$/.test(segment)).join("/")}`;
+      const exported = [
+        ...[...code.matchAll(/export\s+(?:async\s+function|function|const)\s+(\w+)/g)].map((m) => m[1]!),
+        ...[...code.matchAll(/export\s+const\s*\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((n) => n.trim())),
+      ];
+      for (const method of exported.filter((name) => METHODS.includes(name))) routes.push(`${method} ${path}`);
+    }
+  }
+  return { actions: actions.sort(), routes: routes.sort(), inline };
+}
+
+test("the table lists every server action and route handler in app/", () => {
+  const found = endpointsInApp(join(test.info().project.testDir, "..", "app"));
+  expect(found.inline, "inline server actions need a row of their own").toEqual([]);
+  expect(found.actions, "server actions in app/ (add a row to ACTIONS)").toEqual(ACTIONS.map((a) => a.name).sort());
+  expect(found.routes, "route handlers in app/ (add a row to ROUTES)").toEqual(ROUTES.map((r) => r.name).sort());
+});
