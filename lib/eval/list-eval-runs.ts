@@ -1,6 +1,7 @@
 // Eval runs and release decisions as leads read them: runs newest first, one keyset page at a time,
 // each with the release decision stored beside it; the history of release decisions; and one run's
 // episode rows, failed first, a page at a time (a run may hold thousands of rows).
+import type { Prisma } from "../../generated/prisma/client";
 import type { ReleaseOutcome } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db } from "../db";
 import { keysetOrder, keysetPage, keysetWhere, type TKeysetCursor } from "../db/keyset";
@@ -34,6 +35,9 @@ export interface TEvalRunRow {
   decision: TDecisionSummary | null;
 }
 
+const DECISION_SELECT = { id: true, outcome: true, reason: true, createdAt: true, decidedBy: { select: { name: true } } } satisfies Prisma.ReleaseDecisionSelect;
+const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.ReleaseDecisionOrderByWithRelationInput[];
+
 const RUN_SELECT = {
   id: true,
   createdAt: true,
@@ -47,14 +51,15 @@ const RUN_SELECT = {
   passed: true,
   failed: true,
   createdBy: { select: { name: true } },
-  decisions: { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1, select: { id: true, outcome: true, reason: true, createdAt: true, decidedBy: { select: { name: true } } } },
-} as const;
+} satisfies Prisma.EvalRunSelect;
 
-type TSelectedRun = { createdBy: { name: string } | null; decisions: { id: string; outcome: ReleaseOutcome; reason: string | null; createdAt: Date; decidedBy: { name: string } | null }[] } & Omit<TEvalRunRow, "createdBy" | "decision">;
+type TSelectedDecision = Prisma.ReleaseDecisionGetPayload<{ select: typeof DECISION_SELECT }>;
+type TSelectedRun = Prisma.EvalRunGetPayload<{ select: typeof RUN_SELECT }> & { decisions: TSelectedDecision[] };
+
+const toDecision = (d: TSelectedDecision): TDecisionSummary => ({ id: d.id, outcome: d.outcome, reason: d.reason, createdAt: d.createdAt, decidedBy: d.decidedBy?.name ?? null });
 
 function toRunRow({ createdBy, decisions, ...run }: TSelectedRun): TEvalRunRow {
-  const d = decisions[0];
-  return { ...run, createdBy: createdBy?.name ?? null, decision: d ? { id: d.id, outcome: d.outcome, reason: d.reason, createdAt: d.createdAt, decidedBy: d.decidedBy?.name ?? null } : null };
+  return { ...run, createdBy: createdBy?.name ?? null, decision: decisions[0] ? toDecision(decisions[0]) : null };
 }
 
 /** Eval runs, newest first, one page beyond the cursor. */
@@ -62,7 +67,12 @@ export async function listEvalRuns(input: { cursor?: TKeysetCursor; pageSize?: n
   const client = input.client ?? defaultDb();
   const pageSize = input.pageSize ?? EVAL_RUNS_PAGE_SIZE;
   const [fetched, total] = await Promise.all([
-    client.evalRun.findMany({ where: keysetWhere(input.cursor), orderBy: keysetOrder(input.cursor?.direction), take: pageSize + 1, select: RUN_SELECT }),
+    client.evalRun.findMany({
+      where: keysetWhere(input.cursor),
+      orderBy: keysetOrder(input.cursor?.direction),
+      take: pageSize + 1,
+      select: { ...RUN_SELECT, decisions: { orderBy: NEWEST_FIRST, take: 1, select: DECISION_SELECT } },
+    }),
     client.evalRun.count(),
   ]);
   const page = keysetPage(fetched, pageSize, input.cursor);
@@ -82,14 +92,14 @@ export async function listReleaseDecisions(input: { take?: number; client?: Db }
   const client = input.client ?? defaultDb();
   const [rows, total] = await Promise.all([
     client.releaseDecision.findMany({
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      orderBy: NEWEST_FIRST,
       take: input.take ?? RELEASE_DECISIONS_SHOWN,
-      select: { id: true, outcome: true, reason: true, createdAt: true, decidedBy: { select: { name: true } }, evalRun: { select: { id: true, agentVersion: true, datasetVersion: true, commit: true } } },
+      select: { ...DECISION_SELECT, evalRun: { select: { id: true, agentVersion: true, datasetVersion: true, commit: true } } },
     }),
     client.releaseDecision.count(),
   ]);
   return {
-    rows: rows.map(({ decidedBy, evalRun, ...d }) => ({ ...d, decidedBy: decidedBy?.name ?? null, evalRunId: evalRun.id, agentVersion: evalRun.agentVersion, datasetVersion: evalRun.datasetVersion, commit: evalRun.commit })),
+    rows: rows.map(({ evalRun, ...d }) => ({ ...toDecision(d), evalRunId: evalRun.id, agentVersion: evalRun.agentVersion, datasetVersion: evalRun.datasetVersion, commit: evalRun.commit })),
     total,
   };
 }
@@ -107,7 +117,7 @@ export async function loadEvalRun(input: { id: string; client?: Db }): Promise<T
   const client = input.client ?? defaultDb();
   const run = await client.evalRun.findUnique({
     where: { id: input.id },
-    select: { ...RUN_SELECT, decisions: { ...RUN_SELECT.decisions, take: undefined } },
+    select: { ...RUN_SELECT, decisions: { orderBy: NEWEST_FIRST, select: DECISION_SELECT } },
   });
   if (!run) return null;
   const [episodes, failedEpisodes] = await Promise.all([
@@ -118,7 +128,7 @@ export async function loadEvalRun(input: { id: string; client?: Db }): Promise<T
   return {
     ...rest,
     createdBy: createdBy?.name ?? null,
-    decisions: decisions.map((d) => ({ id: d.id, outcome: d.outcome, reason: d.reason, createdAt: d.createdAt, decidedBy: d.decidedBy?.name ?? null })),
+    decisions: decisions.map(toDecision),
     episodes: episodes.length,
     failedEpisodes: failedEpisodes.length,
   };

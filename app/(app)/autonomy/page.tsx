@@ -1,16 +1,160 @@
 import type { Metadata } from "next";
-import { EmptyState } from "@/components/empty-state";
+import { CellLabel } from "@/components/cell-label";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
+import { loadDialStatus, type TDialCandidate } from "@/lib/eval/dial-status";
+import { DialForm } from "./dial-form";
+import { ShadowPassButton } from "./shadow-pass-button";
 
 export const metadata: Metadata = { title: "Autonomy" };
 
+/** Tickets a shadow pass takes at most, most recent first. */
+const SHADOW_PASS_TICKETS = 50;
+
+const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
+
+function Verdict({ c, required }: { c: TDialCandidate; required: number }) {
+  switch (c.verdict) {
+    case "current":
+      return <span className="font-medium text-indigo-700">The dial is here</span>;
+    case "lower":
+      return <span className="text-slate-600">Yes: lowering needs no evidence</span>;
+    case "allowed":
+      return <span className="font-medium text-emerald-700">Yes: {required} agreeing, none disagreeing</span>;
+    case "disputed":
+      return (
+        <span className="font-medium text-red-700">
+          No: {c.disagreed} {c.disagreed === 1 ? "person disagreed" : "people disagreed"}
+        </span>
+      );
+    case "short":
+      return (
+        <span className="text-amber-800">
+          No: {c.missing.toLocaleString("en-US")} more agreeing {c.missing === 1 ? "decision" : "decisions"} needed
+        </span>
+      );
+  }
+}
+
+function EvidenceTable({ candidates, required }: { candidates: TDialCandidate[]; required: number }) {
+  const columns = ["Candidate limit", "Would auto-approve", "Agreed", "Disagreed", "Awaiting a person", "Raise allowed?"];
+  const cell = "md:px-3 md:py-2";
+  const numeric = "tabular-nums md:text-right";
+  return (
+    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-[13px]">
+        <caption className="sr-only">Shadow evidence for each candidate limit</caption>
+        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
+          <tr>
+            {columns.map((c, i) => (
+              <th key={c} scope="col" className={`px-3 py-2 font-medium ${i > 0 && i < 5 ? "text-right" : ""}`}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {candidates.map((c) => (
+            <tr key={c.limitCents} className={`grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 sm:grid-cols-4 md:table-row md:p-0 ${c.verdict === "current" ? "bg-indigo-50/50" : ""}`}>
+              <th scope="row" className={`${cell} col-span-2 font-semibold whitespace-nowrap tabular-nums text-slate-900 sm:col-span-4 md:col-span-1`}>
+                {usd(c.limitCents)}
+              </th>
+              <td className={`${cell} ${numeric}`}>
+                <CellLabel>Would auto-approve</CellLabel>
+                {c.wouldAutoApprove.toLocaleString("en-US")}
+              </td>
+              <td className={`${cell} ${numeric}`}>
+                <CellLabel>Agreed</CellLabel>
+                <span className="text-emerald-700">{c.agreed.toLocaleString("en-US")}</span>
+                <span className="text-slate-400"> / {required.toLocaleString("en-US")}</span>
+                <div aria-hidden="true" className="mt-1 h-1 overflow-hidden rounded-full bg-slate-100 md:ml-auto md:w-24">
+                  <div className="h-full bg-emerald-500" style={{ width: `${Math.min(100, (c.agreed / Math.max(1, required)) * 100)}%` }} />
+                </div>
+              </td>
+              <td className={`${cell} ${numeric} ${c.disagreed ? "font-medium text-red-700" : ""}`}>
+                <CellLabel>Disagreed</CellLabel>
+                {c.disagreed.toLocaleString("en-US")}
+              </td>
+              <td className={`${cell} ${numeric} text-slate-600`}>
+                <CellLabel>Awaiting a person</CellLabel>
+                {c.awaiting.toLocaleString("en-US")}
+              </td>
+              <td className={`${cell} col-span-2 sm:col-span-4 md:col-span-1`}>
+                <CellLabel>Raise allowed?</CellLabel>
+                <Verdict c={c} required={required} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export default async function AutonomyPage() {
   await requireRole("autonomy");
+  const status = await loadDialStatus();
+  const positions = [
+    { cents: 0, note: status.limitCents === 0 ? "every refund needs a person (current)" : "every refund needs a person" },
+    ...status.candidates.map((c) => ({ cents: c.limitCents, note: c.verdict === "current" ? "current" : "" })),
+  ];
+
   return (
-    <>
-      <PageHeader title="Autonomy" description="How large a refund the agent may approve on its own, and the evidence for raising it." />
-      <EmptyState title="The dial is at zero">Every refund needs a person. The autonomy dial and its shadow-run evidence arrive in a later release.</EmptyState>
-    </>
+    <div className="space-y-5">
+      <PageHeader title="Autonomy" description="How large a refund the agent may approve on its own, and the shadow evidence for raising it." />
+
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
+        <section aria-labelledby="dial-heading" className="rounded-lg border border-slate-200 bg-white lg:col-span-2">
+          <h2 id="dial-heading" className="border-b border-slate-100 px-4 py-2 text-[13px] font-semibold text-slate-900">
+            The dial
+          </h2>
+          <div className="grid grid-cols-1 gap-4 px-4 py-3 sm:grid-cols-2">
+            <div>
+              <p className="text-[12px] text-slate-500">Auto-approve limit</p>
+              <p data-testid="dial-limit" className="text-2xl font-semibold tracking-tight text-slate-900 tabular-nums">
+                {usd(status.limitCents)}
+              </p>
+              <p className="mt-1 text-[12px] text-slate-600">
+                {status.limitCents === 0 ? "Every refund needs a person." : `Refunds up to ${usd(status.limitCents)} may be approved without a person, under the daily cap and never on flagged accounts.`}
+              </p>
+              <p className="mt-2 text-[12px] text-slate-600">
+                Raising it needs <strong className="text-slate-900">{status.requiredAgreements.toLocaleString("en-US")}</strong> agreeing shadow decisions at the new limit and none disagreeing. Lowering it needs no
+                evidence. Every change is audited.
+              </p>
+              <p className="mt-1 text-[11px] text-slate-400">
+                Policy <code className="font-mono">{status.policyVersion}</code>
+              </p>
+            </div>
+            <DialForm currentCents={status.limitCents} positions={positions} />
+          </div>
+        </section>
+
+        <section aria-labelledby="shadow-heading" className="rounded-lg border border-slate-200 bg-white">
+          <h2 id="shadow-heading" className="border-b border-slate-100 px-4 py-2 text-[13px] font-semibold text-slate-900">
+            Shadow pass
+          </h2>
+          <div className="space-y-2 px-4 py-3">
+            <p className="text-[12px] text-slate-600">
+              Runs the agent in simulate mode over the {SHADOW_PASS_TICKETS} most recent tickets waiting for a refund decision and records what the policy would auto-approve at each candidate limit. When a person then
+              decides, their decision counts as agreement or disagreement. Nothing is refunded.
+            </p>
+            <ShadowPassButton limit={SHADOW_PASS_TICKETS} />
+          </div>
+        </section>
+      </div>
+
+      <section aria-labelledby="evidence-heading" className="space-y-2">
+        <div>
+          <h2 id="evidence-heading" className="text-[13px] font-semibold text-slate-900">
+            Evidence per candidate limit
+          </h2>
+          <p className="text-[12px] text-slate-500">
+            {status.shadowedProposals.toLocaleString("en-US")} refund {status.shadowedProposals === 1 ? "proposal" : "proposals"} shadowed so far. “Would auto-approve” counts the shadow decisions where the policy would
+            have approved the refund on its own at that limit; a person approving the same refund agrees, rejecting it disagrees.
+          </p>
+        </div>
+        <EvidenceTable candidates={status.candidates} required={status.requiredAgreements} />
+      </section>
+    </div>
   );
 }

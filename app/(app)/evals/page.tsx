@@ -1,16 +1,179 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { CellLabel } from "@/components/cell-label";
+import { BudgetHistogram } from "@/components/chart-budget-histogram";
+import { HandoffReasonsChart } from "@/components/chart-handoff-reasons";
+import { PassRateChart } from "@/components/chart-pass-rate";
 import { EmptyState } from "@/components/empty-state";
+import { HoldReason, ReleaseBadge } from "@/components/eval-decision";
+import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
+import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
+import { decodeCursor } from "@/lib/db/keyset";
+import { budgetUseDistribution, handoffReasonsByDay, passRateByAgentVersion } from "@/lib/eval/dashboard-stats";
+import { listEvalRuns, listReleaseDecisions, type TEvalRunRow } from "@/lib/eval/list-eval-runs";
 
 export const metadata: Metadata = { title: "Evaluations" };
 
-export default async function EvaluationsPage() {
-  await requireRole("evals");
+type TSearchParams = Record<string, string | string[] | undefined>;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** "sha256:0f3a…" → "0f3a9c1d" (the full hash in a tooltip). */
+const shortHash = (hash: string) => hash.replace(/^sha256:/, "").slice(0, 8);
+const shortCommit = (commit: string) => (/^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 7) : commit);
+
+function RunsTable({ rows }: { rows: TEvalRunRow[] }) {
+  const columns = ["Run", "Agent", "Dataset", "Grader", "Model", "Commit", "Trials", "Rows", "Release decision"];
+  const cell = "md:px-3 md:py-2";
   return (
-    <>
-      <PageHeader title="Evaluations" description="Graded episode runs and the release decisions based on them." />
-      <EmptyState title="No evaluation runs yet">Episodes and release decisions arrive in a later release.</EmptyState>
-    </>
+    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-[13px]">
+        <caption className="sr-only">Eval runs, newest first</caption>
+        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${c === "Trials" || c === "Rows" ? "md:text-right" : ""}`}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 align-top hover:bg-slate-50 md:table-row md:p-0">
+              <td className={`${cell} col-span-2 whitespace-nowrap md:col-span-1`}>
+                <CellLabel>Run</CellLabel>
+                <Link href={`/evals/${r.id}`} className="font-medium text-indigo-700 tabular-nums hover:underline">
+                  <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
+                </Link>
+                {r.createdBy ? <span className="block text-[11px] text-slate-500">by {r.createdBy}</span> : null}
+              </td>
+              <td className={cell}>
+                <CellLabel>Agent</CellLabel>
+                <code className="font-mono text-[12px] break-all">{r.agentVersion}</code>
+              </td>
+              <td className={cell}>
+                <CellLabel>Dataset</CellLabel>
+                <code className="font-mono text-[12px] break-all">{r.datasetVersion}</code>
+                <code className="block font-mono text-[11px] text-slate-500" title={r.datasetHash}>
+                  {shortHash(r.datasetHash)}
+                </code>
+              </td>
+              <td className={cell}>
+                <CellLabel>Grader</CellLabel>
+                <code className="font-mono text-[12px] break-all">{r.graderVersion}</code>
+              </td>
+              <td className={`${cell} text-[12px] text-slate-700`}>
+                <CellLabel>Model</CellLabel>
+                {r.modelId}
+              </td>
+              <td className={cell}>
+                <CellLabel>Commit</CellLabel>
+                <code className="font-mono text-[12px]" title={r.commit}>
+                  {shortCommit(r.commit)}
+                </code>
+              </td>
+              <td className={`${cell} tabular-nums md:text-right`}>
+                <CellLabel>Trials</CellLabel>
+                {r.trials}
+              </td>
+              <td className={`${cell} whitespace-nowrap tabular-nums md:text-right`}>
+                <CellLabel>Rows</CellLabel>
+                <span className="text-emerald-700">{r.passed.toLocaleString("en-US")} passed</span>
+                <span className={`block ${r.failed ? "font-medium text-red-700" : "text-slate-500"}`}>{r.failed.toLocaleString("en-US")} failed</span>
+              </td>
+              <td className={`${cell} col-span-2 min-w-0 md:col-span-1 md:max-w-80`}>
+                <CellLabel>Release decision</CellLabel>
+                <ReleaseBadge outcome={r.decision?.outcome} />
+                {r.decision?.reason ? (
+                  <div className="mt-1 text-[12px] text-slate-600">
+                    <HoldReason reason={r.decision.reason} />
+                  </div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default async function EvaluationsPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
+  await requireRole("evals");
+  const params = await searchParams;
+  const cursorToken = first(params.cursor);
+  const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
+  const [runs, decisions, passRates, budget, handoffs] = await Promise.all([listEvalRuns({ cursor }), listReleaseDecisions(), passRateByAgentVersion(), budgetUseDistribution(), handoffReasonsByDay()]);
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Evaluations" description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets." />
+
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 2xl:grid-cols-3">
+        <PassRateChart data={passRates} />
+        <HandoffReasonsChart data={handoffs} />
+        <div className="lg:col-span-2 2xl:col-span-1">
+          <BudgetHistogram data={budget} />
+        </div>
+      </div>
+
+      <section aria-labelledby="runs-heading">
+        <h2 id="runs-heading" className="mb-2 text-[13px] font-semibold text-slate-900">
+          Eval runs <span className="font-normal text-slate-500">({runs.total.toLocaleString("en-US")}, newest first)</span>
+        </h2>
+        {runs.rows.length ? (
+          <>
+            <RunsTable rows={runs.rows} />
+            {runs.newerCursor || runs.olderCursor ? (
+              <Pager label="Eval run pages" previous={runs.newerCursor ? hrefWith("/evals", { cursor: runs.newerCursor }) : null} next={runs.olderCursor ? hrefWith("/evals", { cursor: runs.olderCursor }) : null} />
+            ) : null}
+          </>
+        ) : cursor ? (
+          <EmptyState title="No runs on this page">
+            <Link href="/evals" className="font-medium text-indigo-700 hover:underline">
+              Back to the newest runs
+            </Link>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No eval runs yet">
+            Grade the dataset with <code className="font-mono">npm run eval -- --dataset eval/episodes.jsonl</code>; each run is stored here with its release decision.
+          </EmptyState>
+        )}
+      </section>
+
+      <section aria-labelledby="decisions-heading">
+        <h2 id="decisions-heading" className="mb-2 text-[13px] font-semibold text-slate-900">
+          Release decision history{" "}
+          <span className="font-normal text-slate-500">{decisions.total > decisions.rows.length ? `(latest ${decisions.rows.length} of ${decisions.total.toLocaleString("en-US")})` : `(${decisions.total})`}</span>
+        </h2>
+        {decisions.rows.length ? (
+          <ol className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
+            {decisions.rows.map((d) => (
+              <li key={d.id} className="flex flex-col gap-1 px-4 py-2.5 text-[13px] md:flex-row md:items-start md:gap-4">
+                <time dateTime={d.createdAt.toISOString()} className="shrink-0 text-[12px] text-slate-500 tabular-nums md:w-36 md:pt-0.5">
+                  {formatUtc(d.createdAt, "minute")}
+                </time>
+                <div className="shrink-0 md:w-52">
+                  <ReleaseBadge outcome={d.outcome} />
+                </div>
+                <div className="min-w-0 flex-1 text-[12px] text-slate-700">
+                  <HoldReason reason={d.reason} />
+                </div>
+                <div className="shrink-0 text-[12px] text-slate-500 md:text-right">
+                  <Link href={`/evals/${d.evalRunId}`} className="font-mono text-indigo-700 hover:underline">
+                    {d.agentVersion} @ {shortCommit(d.commit)}
+                  </Link>
+                  <span className="block">{d.decidedBy ? `by ${d.decidedBy}` : "by the eval command"}</span>
+                </div>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <EmptyState title="No release decisions yet">Every stored eval run carries one.</EmptyState>
+        )}
+      </section>
+    </div>
   );
 }
