@@ -195,6 +195,9 @@ test("a bypassed ticket shows zero agent steps", async ({ page, signInAs }) => {
 test("simulate mode shows the same page with a simulated mark and no ledger row", async ({ page, signInAs }) => {
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-simulate");
+  // No model is configured in the suite: the choice is shown, unavailable, with the reason.
+  await expect(page.getByRole("option", { name: "Model planner (unavailable)" })).toBeDisabled();
+  await expect(page.getByText("No model is configured: set LLM_BASE_URL")).toBeVisible();
   await runAgent(page, "simulate");
   const run = page.getByRole("article").first();
   await expect(run.getByText("Simulated", { exact: true })).toBeVisible();
