@@ -42,8 +42,8 @@ test("a reviewer sees the waiting tickets with words and codes, and filters by s
   await expect(stale).toContainText("Routed by an intake bundle that is no longer pinned");
   await expect(stale).toContainText("stale_intake_bundle");
   await expect(stale.getByRole("link", { name: /Speaker stopped working/ })).toHaveAttribute("href", /^\/tickets\/[0-9a-f-]{36}$/);
-  // An open ticket is not waiting for a person: not in the default view.
-  await expect(queue.getByRole("row").filter({ hasText: `#${opened.number} ` })).toHaveCount(0);
+  // A new ticket waits for a person too (nobody has run the agent on it yet): in the default view.
+  await expect(queue.getByRole("row").filter({ hasText: `#${opened.number} ` })).toHaveCount(1);
 
   // Filter with the keyboard: the select by its label, then Enter on the button.
   await page.getByLabel("Status").selectOption("open");

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join, resolve } from "node:path";
 import { configuredTarget, openDb } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
-import { authSecret, describeEnvError, env } from "../lib/env";
+import { authSecret, describeEnvError, env, intakeBundleKey, intakeSecret } from "../lib/env";
 import { agentManifest } from "../lib/agent/manifest";
 import { seedDemo } from "../prisma/seed/demo";
 
@@ -48,6 +48,10 @@ async function main(): Promise<number> {
   const e = env();
   agentManifest();
   const secret = authSecret((line) => step(line));
+  // Made now rather than on first use, so the helpdesk (and the README's curl example) can read them
+  // before the first request.
+  intakeBundleKey((line) => step(line));
+  intakeSecret((line) => step(line));
   const childEnv = { NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: secret };
 
   if (!existsSync("generated/prisma/client.ts")) {

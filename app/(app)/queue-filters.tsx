@@ -23,7 +23,7 @@ export function QueueFilters({ status, reason }: { status?: TQueueStatusFilter; 
           Status
         </label>
         <select id="queue-status" name="status" defaultValue={status ?? ""} className={FIELD}>
-          <option value="">Needs a person, blocked or bypassed</option>
+          <option value="">New, needs a person, blocked or bypassed</option>
           <option value="all">Every unresolved ticket</option>
           {UNRESOLVED_STATUSES.map((s) => (
             <option key={s} value={s}>

@@ -61,9 +61,9 @@ beforeAll(async () => {
 });
 
 describe(`listTickets (${onDatabase})`, () => {
-  it("lists tickets handed to a person by default, newest first, with words-ready codes", async () => {
+  it("lists new tickets and tickets handed to a person by default, newest first, with words-ready codes", async () => {
     const page = await listTickets({});
-    const expected = seeded.filter((t) => ["needs_human", "blocked", "bypassed"].includes(t.status)).sort(newestFirst);
+    const expected = seeded.filter((t) => ["open", "needs_human", "blocked", "bypassed"].includes(t.status)).sort(newestFirst);
     expect(page.rows.map((r) => r.id)).toEqual(expected.map((t) => t.id));
     expect(page.newerCursor).toBeNull();
     expect(page.olderCursor).toBeNull();

@@ -16,8 +16,9 @@ import { compareNewestFirst, keysetOrder, keysetPage, keysetWhere, ZCursorParam,
 
 export const QUEUE_PAGE_SIZE = 50;
 
-/** What "waiting for a person" means by default: the agent stopped and handed over. */
-export const AWAITING_STATUSES = ["needs_human", "blocked", "bypassed"] as const satisfies readonly TicketStatus[];
+/** What "waiting for a person" means by default: new tickets nobody has run the agent on yet, and
+ * tickets the agent stopped on and handed over. */
+export const AWAITING_STATUSES = ["open", "needs_human", "blocked", "bypassed"] as const satisfies readonly TicketStatus[];
 /** Every status but `resolved`: a person has not closed the ticket yet. */
 export const UNRESOLVED_STATUSES = ["open", "bypassed", "blocked", "needs_human", "auto_approved", "completed"] as const satisfies readonly TicketStatus[];
 
