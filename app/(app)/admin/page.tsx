@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Card } from "@/components/card";
 import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { listUsers } from "@/lib/auth/list-users";
@@ -12,20 +13,6 @@ import { settingsToValues } from "./settings-fields";
 
 export const metadata: Metadata = { title: "Admin" };
 
-function Section({ id, title, description, children }: { id: string; title: string; description?: React.ReactNode; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
-      <div className="border-b border-slate-100 px-4 py-2">
-        <h2 id={id} className="text-[13px] font-semibold text-slate-900">
-          {title}
-        </h2>
-        {description ? <div className="text-[12px] text-slate-500">{description}</div> : null}
-      </div>
-      <div className="px-4 pb-3">{children}</div>
-    </section>
-  );
-}
-
 export default async function AdminPage() {
   await requireRole("admin");
   const [settings, changes, users] = await Promise.all([loadPolicySettings(db()), loadSettingChanges(db()), listUsers()]);
@@ -36,7 +23,8 @@ export default async function AdminPage() {
     <>
       <PageHeader title="Admin" description="Policy settings and the people who use Countersign." />
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <Section
+        <Card
+          bodyClassName="px-4 pb-3"
           id="settings-heading"
           title="Policy settings"
           description={
@@ -49,9 +37,10 @@ export default async function AdminPage() {
           }
         >
           <SettingsForm initial={settingsToValues(settings)} policyVersion={version} lastChanged={lastChanged} />
-        </Section>
+        </Card>
 
-        <Section
+        <Card
+          bodyClassName="px-4 pb-3"
           id="users-heading"
           title={`Users (${users.length})`}
           description={
@@ -83,7 +72,7 @@ export default async function AdminPage() {
               </tbody>
             </table>
           </div>
-        </Section>
+        </Card>
       </div>
     </>
   );

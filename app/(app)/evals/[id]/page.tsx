@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Fact } from "@/components/card";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EmptyState } from "@/components/empty-state";
@@ -16,15 +17,6 @@ const FILTERS: readonly TEpisodeFilter[] = ["all", "failed", "passed"];
 
 type TSearchParams = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap justify-between gap-x-3 py-1 text-[13px]">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-right break-all text-slate-900">{children}</dd>
-    </div>
-  );
-}
 
 export default async function EvalRunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<TSearchParams> }) {
   await requireRole("evals");

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { BudgetBar } from "@/components/budget-bar";
+import { Card, Fact } from "@/components/card";
 import { CitedText, citationHref } from "@/components/cited-text";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceTimeline } from "@/components/trace-timeline";
@@ -27,29 +28,6 @@ type TPassage = { citation: string; chunkId: string; text: string; heading: stri
 function passagesOf(run: TRun | undefined): TPassage[] {
   const evidence = run?.evidence as { passages?: TPassage[] } | null | undefined;
   return evidence?.passages ?? [];
-}
-
-function Card({ title, children, actions, id }: { title: string; children: React.ReactNode; actions?: React.ReactNode; id?: string }) {
-  return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
-      <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2">
-        <h2 id={id} className="text-[13px] font-semibold text-slate-900">
-          {title}
-        </h2>
-        {actions}
-      </div>
-      <div className="p-4">{children}</div>
-    </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex justify-between gap-3 py-1 text-[13px]">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="text-right text-slate-900">{children}</dd>
-    </div>
-  );
 }
 
 function RunSummary({ run }: { run: TRun }) {
