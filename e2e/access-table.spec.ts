@@ -16,6 +16,7 @@
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
 //   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the HMAC)
+//   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
 //   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
@@ -258,6 +259,18 @@ const ROUTES: readonly TRouteRow[] = [
     },
   },
   {
+    name: "GET /api/outbox",
+    gate: "signature",
+    call: (r) => r.get("/api/outbox"),
+    allowedAnswer: async () => {
+      throw new Error("no session may read the outbox without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
     name: "GET /api/queue",
     gate: "queue",
     call: (r) => r.get("/api/queue"),
@@ -385,6 +398,14 @@ test("POST /api/intake/tickets × a valid signature (control): passes the gate",
   const response = await contexts.get("SIGNED_OUT")!.request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: { "content-type": "application/json", "x-countersign-signature": signature } });
   expect(response.status()).toBe(400);
   expect(await response.json()).toMatchObject({ error: "invalid_fields" });
+});
+
+test("GET /api/outbox × a valid signature (control): passes the gate", async () => {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(`${timestamp}\nGET\n/api/outbox`).digest("hex")}`;
+  const response = await contexts.get("SIGNED_OUT")!.request.get("/api/outbox", { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toMatchObject({ messages: expect.any(Array) });
 });
 
 for (const row of ACTIONS) {
