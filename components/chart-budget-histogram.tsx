@@ -39,10 +39,13 @@ export function BudgetHistogram({ data }: { data: TBudgetDistribution }) {
                   </div>
                 ))}
               </div>
-              <div className="mt-0.5 flex justify-between text-[10px] text-slate-400">
-                <span>0%</span>
-                <span>50%</span>
-                <span>limit</span>
+              {/* Ticks under the bucket edges: 0% and 50% of the limit, and the at-limit bucket. */}
+              <div className="relative mt-0.5 h-3 text-[10px] leading-3 text-slate-400">
+                <span className="absolute left-0">0%</span>
+                <span className="absolute -translate-x-1/2" style={{ left: `${(5 / BUDGET_BUCKET_LABELS.length) * 100}%` }}>
+                  50%
+                </span>
+                <span className="absolute right-0">limit</span>
               </div>
             </div>
           );

@@ -54,12 +54,15 @@ export function HandoffReasonsChart({ data }: { data: THandoffReasons }) {
               </div>
             ))}
           </div>
-          <div className="mt-0.5 flex gap-0.5 pl-0.5 text-[10px] text-slate-400 sm:gap-1">
-            {data.days.map((d, i) => (
-              <span key={d.day} className="min-w-0 flex-1 truncate text-center">
-                {(data.days.length - 1 - i) % 3 === 0 ? shortDay(d.day) : ""}
-              </span>
-            ))}
+          {/* Every third day is labelled, counting back from today; a label may overhang its column. */}
+          <div className="relative mt-0.5 h-3 text-[10px] leading-3 text-slate-400">
+            {data.days.map((d, i) =>
+              (data.days.length - 1 - i) % 3 === 0 ? (
+                <span key={d.day} className="absolute -translate-x-1/2 whitespace-nowrap" style={{ left: `${((i + 0.5) / data.days.length) * 100}%` }}>
+                  {shortDay(d.day)}
+                </span>
+              ) : null,
+            )}
           </div>
         </div>
       </div>

@@ -7,11 +7,11 @@ import type { TFieldComparison, TPathDiff } from "@/lib/eval/episode-diff";
 export function PathDiff({ diff, caption }: { diff: TPathDiff; caption: string }) {
   if (!diff.steps.length) return <p className="text-[12px] text-slate-500">Both paths are empty: the run never entered the agent loop.</p>;
   return (
-    <table className="w-full table-fixed text-left text-[12px]">
+    <table className="w-full table-fixed text-left text-[11px] sm:text-[12px]">
       <caption className="sr-only">{caption}</caption>
       <thead className="text-slate-500">
         <tr className="border-b border-slate-200">
-          <th scope="col" className="w-14 py-1 pr-2 font-medium sm:w-28">
+          <th scope="col" className="w-14 py-1 pr-2 pl-2 font-medium sm:w-36">
             Step
           </th>
           <th scope="col" className="py-1 pr-2 font-medium">
@@ -47,11 +47,11 @@ export function PathDiff({ diff, caption }: { diff: TPathDiff; caption: string }
 /** Status, reason, citations, refunds and the optional checks, expected beside actual. */
 export function OutcomeFields({ fields, caption }: { fields: TFieldComparison[]; caption: string }) {
   return (
-    <table className="w-full table-fixed text-left text-[12px]">
+    <table className="w-full table-fixed text-left text-[11px] sm:text-[12px]">
       <caption className="sr-only">{caption}</caption>
       <thead className="text-slate-500">
         <tr className="border-b border-slate-200">
-          <th scope="col" className="w-14 py-1 pr-2 font-medium sm:w-28">
+          <th scope="col" className="w-20 py-1 pr-2 pl-2 font-medium sm:w-36">
             Field
           </th>
           <th scope="col" className="py-1 pr-2 font-medium">
@@ -65,7 +65,7 @@ export function OutcomeFields({ fields, caption }: { fields: TFieldComparison[];
       <tbody>
         {fields.map((f) => (
           <tr key={f.field} className={`border-b border-slate-100 align-top last:border-0 ${f.same ? "" : "bg-red-50"}`}>
-            <th scope="row" className={`py-1 pr-2 font-normal break-words ${f.same ? "pl-2 text-slate-500" : "border-l-2 border-red-500 pl-1.5 text-red-800"}`}>
+            <th scope="row" className={`py-1 pr-2 font-normal ${f.same ? "pl-2 text-slate-500" : "border-l-2 border-red-500 pl-1.5 text-red-800"}`}>
               {f.field}
               {f.same ? null : <span className="sr-only"> (differs)</span>}
             </th>

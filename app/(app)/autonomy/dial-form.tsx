@@ -32,7 +32,7 @@ export function DialForm({ currentCents, positions }: { currentCents: number; po
   return (
     <form action={action} aria-label="Set the autonomy dial" className="space-y-2">
       <label htmlFor="limitCents" className="block text-[12px] font-medium text-slate-700">
-        Auto-approve limit
+        Move the dial to
       </label>
       <div className="flex flex-wrap items-center gap-2">
         <select
@@ -45,7 +45,7 @@ export function DialForm({ currentCents, positions }: { currentCents: number; po
           {positions.map((p) => (
             <option key={p.cents} value={p.cents}>
               {usd(p.cents)}
-              {p.note ? ` – ${p.note}` : ""}
+              {p.note ? ` (${p.note})` : ""}
             </option>
           ))}
         </select>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Card } from "@/components/card";
 import { CellLabel } from "@/components/cell-label";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
@@ -94,21 +95,18 @@ function EvidenceTable({ candidates, required }: { candidates: TDialCandidate[];
 export default async function AutonomyPage() {
   await requireRole("autonomy");
   const status = await loadDialStatus();
-  const positions = [
-    { cents: 0, note: status.limitCents === 0 ? "every refund needs a person (current)" : "every refund needs a person" },
-    ...status.candidates.map((c) => ({ cents: c.limitCents, note: c.verdict === "current" ? "current" : "" })),
-  ];
+  const positions = [0, ...status.candidates.map((c) => c.limitCents)].map((cents) => ({
+    cents,
+    note: [cents === 0 ? "off" : null, cents === status.limitCents ? "current" : null].filter(Boolean).join(", "),
+  }));
 
   return (
     <div className="space-y-5">
       <PageHeader title="Autonomy" description="How large a refund the agent may approve on its own, and the shadow evidence for raising it." />
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
-        <section aria-labelledby="dial-heading" className="rounded-lg border border-slate-200 bg-white lg:col-span-2">
-          <h2 id="dial-heading" className="border-b border-slate-100 px-4 py-2 text-[13px] font-semibold text-slate-900">
-            The dial
-          </h2>
-          <div className="grid grid-cols-1 gap-4 px-4 py-3 sm:grid-cols-2">
+        <div className="lg:col-span-2">
+          <Card id="dial-heading" title="The dial" bodyClassName="grid grid-cols-1 gap-4 px-4 py-3 sm:grid-cols-2">
             <div>
               <p className="text-[12px] text-slate-500">Auto-approve limit</p>
               <p data-testid="dial-limit" className="text-2xl font-semibold tracking-tight text-slate-900 tabular-nums">
@@ -126,21 +124,16 @@ export default async function AutonomyPage() {
               </p>
             </div>
             <DialForm currentCents={status.limitCents} positions={positions} />
-          </div>
-        </section>
+          </Card>
+        </div>
 
-        <section aria-labelledby="shadow-heading" className="rounded-lg border border-slate-200 bg-white">
-          <h2 id="shadow-heading" className="border-b border-slate-100 px-4 py-2 text-[13px] font-semibold text-slate-900">
-            Shadow pass
-          </h2>
-          <div className="space-y-2 px-4 py-3">
-            <p className="text-[12px] text-slate-600">
-              Runs the agent in simulate mode over the {SHADOW_PASS_TICKETS} most recent tickets waiting for a refund decision and records what the policy would auto-approve at each candidate limit. When a person then
-              decides, their decision counts as agreement or disagreement. Nothing is refunded.
-            </p>
-            <ShadowPassButton limit={SHADOW_PASS_TICKETS} />
-          </div>
-        </section>
+        <Card id="shadow-heading" title="Shadow pass" bodyClassName="space-y-2 px-4 py-3">
+          <p className="text-[12px] text-slate-600">
+            Runs the agent in simulate mode over the {SHADOW_PASS_TICKETS} most recent tickets waiting for a refund decision and records what the policy would auto-approve at each candidate limit. When a person then
+            decides, their decision counts as agreement or disagreement. Nothing is refunded.
+          </p>
+          <ShadowPassButton limit={SHADOW_PASS_TICKETS} />
+        </Card>
       </div>
 
       <section aria-labelledby="evidence-heading" className="space-y-2">

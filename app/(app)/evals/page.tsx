@@ -155,7 +155,7 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
                 <time dateTime={d.createdAt.toISOString()} className="shrink-0 text-[12px] text-slate-500 tabular-nums md:w-36 md:pt-0.5">
                   {formatUtc(d.createdAt, "minute")}
                 </time>
-                <div className="shrink-0 md:w-52">
+                <div className="shrink-0 md:w-64">
                   <ReleaseBadge outcome={d.outcome} />
                 </div>
                 <div className="min-w-0 flex-1 text-[12px] text-slate-700">

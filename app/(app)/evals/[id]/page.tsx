@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { Fact } from "@/components/card";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Card, Fact } from "@/components/card";
 import { EmptyState } from "@/components/empty-state";
 import { HoldReason, ReleaseBadge } from "@/components/eval-decision";
 import { formatUtc } from "@/components/format";
@@ -56,11 +56,8 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
       </div>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <section aria-labelledby="receipt-heading" className="rounded-lg border border-slate-200 bg-white">
-          <h2 id="receipt-heading" className="border-b border-slate-100 px-4 py-2 text-[13px] font-semibold text-slate-900">
-            Receipt
-          </h2>
-          <dl className="divide-y divide-slate-100 px-4 py-2">
+        <Card id="receipt-heading" title="Receipt" bodyClassName="px-4 py-2">
+          <dl className="divide-y divide-slate-100">
             <Fact label="Agent version">
               <code className="font-mono">{run.agentVersion}</code>
             </Fact>
@@ -86,39 +83,34 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
               {run.createdBy ? ` by ${run.createdBy}` : ""}
             </Fact>
           </dl>
-        </section>
+        </Card>
 
-        <section aria-labelledby="decision-heading" className="rounded-lg border border-slate-200 bg-white">
-          <h2 id="decision-heading" className="border-b border-slate-100 px-4 py-2 text-[13px] font-semibold text-slate-900">
-            Release decision
-          </h2>
-          <div className="space-y-2 px-4 py-3 text-[13px]">
-            {decision ? (
-              <>
-                <ReleaseBadge outcome={decision.outcome} />
-                <div className="text-slate-700">
-                  <HoldReason reason={decision.reason} />
-                </div>
-                <p className="text-[12px] text-slate-500">
-                  Decided {formatUtc(decision.createdAt)} {decision.decidedBy ? `by ${decision.decidedBy}` : "by the eval command"}. A run is eligible for shadow only when its receipt matches the pinned agent, dataset and grader, every
-                  episode appears exactly once per trial, nothing extra is padded in, and every row passed.
-                </p>
-                {run.decisions.length > 1 ? (
-                  <ol className="mt-2 space-y-1 border-t border-slate-100 pt-2 text-[12px] text-slate-600">
-                    {run.decisions.slice(1).map((d) => (
-                      <li key={d.id}>
-                        Earlier: {formatUtc(d.createdAt, "minute")} · <code className="font-mono">{d.outcome}</code>
-                        {d.reason ? ` (${d.reason.slice(0, 120)}${d.reason.length > 120 ? "…" : ""})` : ""}
-                      </li>
-                    ))}
-                  </ol>
-                ) : null}
-              </>
-            ) : (
-              <p className="text-slate-500">No release decision is stored for this run.</p>
-            )}
-          </div>
-        </section>
+        <Card id="decision-heading" title="Release decision" bodyClassName="space-y-2 px-4 py-3 text-[13px]">
+          {decision ? (
+            <>
+              <ReleaseBadge outcome={decision.outcome} />
+              <div className="text-slate-700">
+                <HoldReason reason={decision.reason} />
+              </div>
+              <p className="text-[12px] text-slate-500">
+                Decided {formatUtc(decision.createdAt)} {decision.decidedBy ? `by ${decision.decidedBy}` : "by the eval command"}. A run is eligible for shadow only when its receipt matches the pinned agent, dataset and grader, every
+                episode appears exactly once per trial, nothing extra is padded in, and every row passed.
+              </p>
+              {run.decisions.length > 1 ? (
+                <ol className="mt-2 space-y-1 border-t border-slate-100 pt-2 text-[12px] text-slate-600">
+                  {run.decisions.slice(1).map((d) => (
+                    <li key={d.id}>
+                      Earlier: {formatUtc(d.createdAt, "minute")} · <code className="font-mono">{d.outcome}</code>
+                      {d.reason ? ` (${d.reason.slice(0, 120)}${d.reason.length > 120 ? "…" : ""})` : ""}
+                    </li>
+                  ))}
+                </ol>
+              ) : null}
+            </>
+          ) : (
+            <p className="text-slate-500">No release decision is stored for this run.</p>
+          )}
+        </Card>
       </div>
 
       <section aria-labelledby="episodes-heading" className="space-y-3">
