@@ -34,6 +34,12 @@ export const ZEnv = z.object({
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_TIMEOUT_MS: positiveInt.max(600_000, "must be at most 600000").default(20_000),
+  /** `off`: this server runs no job worker (run `npm run worker` beside it; PostgreSQL only). */
+  WORKER: z.enum(["on", "off"], { message: "must be on or off" }).default("on"),
+  /** How long a job may stay taken before another worker may take it again (a killed worker's jobs). */
+  JOB_LOCK_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
+  /** A live run's lease: renewed every third of it while the run works; expired means interrupted. */
+  RUN_LEASE_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
 });
 
 export type TEnv = z.infer<typeof ZEnv> & {

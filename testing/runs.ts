@@ -1,6 +1,7 @@
 // Helpers for tests that need a ticket stopped at its approval: the real agent, on seeded data.
 import type { PrismaClient } from "../generated/prisma/client";
 import { runAgent } from "../lib/agent/run-agent";
+import { createTicket } from "../lib/intake/create-ticket";
 
 export async function ticketId(client: PrismaClient, externalId: string): Promise<string> {
   return (await client.ticket.findUniqueOrThrow({ where: { externalId } })).id;
@@ -16,4 +17,27 @@ export async function pendingApproval(client: PrismaClient, externalId: string) 
 export async function user(client: PrismaClient, role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN") {
   const u = await client.user.findFirstOrThrow({ where: { role } });
   return { id: u.id, role: u.role };
+}
+
+let worlds = 0;
+/** A customer of their own with a delivered 79 USD tablet order: tests that need an unused order. */
+export async function freshOrder(client: PrismaClient) {
+  const n = 7000 + ++worlds + Math.floor(Math.random() * 1000) * 100;
+  const customer = await client.customer.create({ data: { id: `CUS-${n}`, email: `customer-${n}@example.net`, name: `Customer ${n}` } });
+  const order = await client.order.create({ data: { id: `ORD-${n}`, customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents: 7900, placedAt: new Date(Date.now() - 15 * 86_400_000), deliveredAt: new Date(Date.now() - 12 * 86_400_000) } });
+  return { email: customer.email, orderId: order.id };
+}
+
+/** A ticket about that order's cracked screen: the rule planner drafts it and proposes 79 USD. */
+export async function tabletTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
+  const input = { subject: "Tablet arrived with a cracked screen", body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`, customerEmail: world.email, orderRef: world.orderId, source: "form" } as const;
+  const t = await client.$transaction((tx) => createTicket(input, { type: "system" }, tx));
+  return t.id;
+}
+
+/** Runs the rule planner live on a ticket and returns the pending request it stopped with. */
+export async function approvalFor(client: PrismaClient, ticketId: string) {
+  const run = await runAgent({ ticketId, client });
+  if (!run.approval?.id) throw new Error(`run stopped with ${run.status}/${run.reason}, no approval`);
+  return client.approvalRequest.findUniqueOrThrow({ where: { id: run.approval.id } });
 }

@@ -8,10 +8,18 @@
 //   7. check budgets                  (needs_human: step/token/latency budget)
 // Every tool call and every stop is on the audit chain before it takes effect. A bypassed ticket
 // never reaches this loop: no planner call, no tool call, no trace event.
+//
+// A live run takes its ticket through the lifecycle (start_run, then finish_run) and supersedes any
+// request still pending from an older run. Every run holds a lease that this process renews while
+// it works; if the process dies, the lease runs out and the sweep (sweep-runs.ts) marks the run
+// interrupted and hands its ticket to a person.
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Db } from "../db";
 import { db as defaultDb, toJson, toJsonOrNull } from "../db";
-import { intakeBundleKey } from "../env";
+import { env, intakeBundleKey } from "../env";
+import { enqueue, QUEUES } from "../jobs/queue";
+import { moveTicket } from "../tickets/lifecycle";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";
@@ -43,7 +51,14 @@ export interface TRunAgentInput {
   client?: Db;
   /** The model behind a model planner, recorded with the manifest. */
   model?: string | null;
+  /** The batch (bulk run, shadow pass) this run belongs to. */
+  batchId?: string | null;
+  /** The run's lease; RUN_LEASE_SECONDS by default. */
+  leaseMs?: number;
 }
+
+/** This process, as a lease holder. */
+export const LEASE_OWNER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 export interface TTraceStep {
   step: number;
@@ -134,7 +149,10 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     manifest: toJson({ ...manifest, planner: { id: planner.id, model: input.model ?? null } }),
     budgets: toJson(limits),
     startedById: input.startedBy ?? null,
+    batchId: input.batchId ?? null,
   };
+  const leaseMs = input.leaseMs ?? env().RUN_LEASE_SECONDS * 1000;
+  const leaseUntil = () => new Date(Date.now() + leaseMs);
 
   // The admission gate, checked again at the loop's door: a bypassed ticket gets no planner and no tool.
   const admission = admitTicket(
@@ -144,8 +162,8 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   if (admission.admission === "bypassed") {
     await client.$transaction(async (tx) => {
       await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "run.bypassed", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode }, policyDecision: admission });
+      if (mode === "live") await moveTicket(tx, { ticketId: ticket.id, move: "bypass", reason: admission.reason });
       await tx.agentRun.create({ data: { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() } });
-      if (mode === "live") await tx.ticket.update({ where: { id: ticket.id }, data: { status: "bypassed", reason: admission.reason } });
     });
     return {
       ...base,
@@ -162,9 +180,21 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   }
 
   await client.$transaction(async (tx) => {
+    // The ticket first: a resolved ticket, or one another live run holds, refuses here.
+    if (mode === "live") await moveTicket(tx, { ticketId: ticket.id, move: "start_run", reason: null });
     await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "run.started", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode, planner: planner.id, versions, budgets: limits } });
-    await tx.agentRun.create({ data: runRow });
+    if (mode === "live") {
+      const superseded = await tx.approvalRequest.updateMany({ where: { ticketId: ticket.id, status: "pending" }, data: { status: "superseded" } });
+      if (superseded.count) await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "approval.superseded", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { count: superseded.count } });
+    }
+    await tx.agentRun.create({ data: { ...runRow, leaseOwner: LEASE_OWNER, leaseExpiresAt: leaseUntil() } });
   });
+  // Renewed while this process works; a process that dies stops renewing it.
+  const lease = setInterval(() => {
+    client.agentRun.updateMany({ where: { id: runId, status: "running" }, data: { leaseExpiresAt: leaseUntil() } }).catch(() => {});
+  }, Math.max(50, Math.floor(leaseMs / 3)));
+  lease.unref();
+  try {
 
   const state = initialState({ id: ticket.id, number: ticket.number, subject: ticket.subject, body: ticket.body, customerEmail: ticket.customerEmail, orderRef: ticket.orderRef });
   const steps: TTraceStep[] = [];
@@ -357,7 +387,18 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     }
   }
 
-  return finish({ client, runId, ticket, mode, state, stop: stop!, steps, tokens, wallMs: elapsed(), limits, versions, base });
+  return await finish({ client, runId, ticket, mode, state, stop: stop!, steps, tokens, wallMs: elapsed(), limits, versions, base });
+  } finally {
+    clearInterval(lease);
+  }
+}
+
+/** The run's lease ran out while it worked (the sweep took it): nothing of its ending is written. */
+export class RunInterrupted extends Error {
+  constructor(readonly runId: string) {
+    super(`run ${runId} lost its lease and was interrupted`);
+    this.name = "RunInterrupted";
+  }
 }
 
 async function finish(ctx: {
@@ -400,7 +441,14 @@ async function finish(ctx: {
     };
   }
 
+  const autoApproved = stop.reason === "refund_auto_approved" && state.proposal?.decision === "auto_approved" ? state.proposal : null;
   await client.$transaction(async (tx) => {
+    // The run ends only if it still holds its lease: a run the sweep interrupted writes nothing more.
+    const ended = await tx.agentRun.updateMany({
+      where: { id: runId, status: "running" },
+      data: { status, reason: stop.reason, stepsUsed: ctx.steps.length, tokensUsed: ctx.tokens, elapsedMs: ctx.wallMs, evidence: toJsonOrNull(state.evidence), citations, draft, finishedAt: new Date(), leaseExpiresAt: null },
+    });
+    if (ended.count !== 1) throw new RunInterrupted(runId);
     await recordAuditEvent(tx, {
       actorType: "agent",
       actorId: runId,
@@ -410,7 +458,9 @@ async function finish(ctx: {
       ticketId: ticket.id,
       inputs: { mode, status, reason: stop.reason, detail: stop.detail, steps: ctx.steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs, citations },
     });
-    if (approval && operation && mode === "live") {
+    if (mode !== "live") return;
+    await moveTicket(tx, { ticketId: ticket.id, move: "finish_run", to: status, reason: stop.reason });
+    if (approval && operation) {
       const row = await tx.approvalRequest.create({
         data: {
           ticketId: ticket.id,
@@ -429,21 +479,38 @@ async function finish(ctx: {
       });
       approval.id = row.id;
     }
-    await tx.agentRun.update({
-      where: { id: runId },
-      data: {
-        status,
-        reason: stop.reason,
-        stepsUsed: ctx.steps.length,
-        tokensUsed: ctx.tokens,
-        elapsedMs: ctx.wallMs,
-        evidence: toJsonOrNull(state.evidence),
-        citations,
+    if (autoApproved?.id) {
+      // Within the dial: a recorded system approval of exactly this proposal, and its execution
+      // enqueued in this same transaction. The executor holds it to the policy's own decision.
+      const auto: TApprovalOperation = {
+        proposal: { orderId: autoApproved.orderId, amountCents: autoApproved.amountCents, currency: autoApproved.currency, reason: autoApproved.reason },
         draft,
-        finishedAt: new Date(),
-      },
-    });
-    if (mode === "live") await tx.ticket.update({ where: { id: ticket.id }, data: { status, reason: stop.reason } });
+        policyVersion: versions.policy,
+        bundleVersion: ticket.bundleVersion,
+        agentVersion: versions.agent,
+      };
+      const digest = approvalDigest(auto);
+      await recordAuditEvent(tx, { actorType: "system", actorId: runId, action: "approval.auto_approved", subjectType: "proposal", subjectId: autoApproved.id, ticketId: ticket.id, inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons } });
+      const request = await tx.approvalRequest.create({
+        data: {
+          ticketId: ticket.id,
+          runId,
+          proposalId: autoApproved.id,
+          kind: "refund",
+          digest,
+          operation: toJson(auto),
+          draft,
+          policyVersion: auto.policyVersion,
+          bundleVersion: auto.bundleVersion,
+          agentVersion: auto.agentVersion,
+          requiredRole: "REVIEWER",
+          status: "approved",
+          expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
+        },
+      });
+      await tx.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", automatic: true, deciderRole: "REVIEWER", originalReply: draft, digest } });
+      await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
+    }
   });
 
   return {

@@ -139,33 +139,29 @@ export const DEFAULT_TOOLS: TToolSet = {
     const order = state.order.order;
     const startOfDay = new Date();
     startOfDay.setUTCHours(0, 0, 0, 0);
-    const [autoApprovedToday, customerProposalsToday] = await Promise.all([
-      client.refundProposal.aggregate({ where: { decision: "auto_approved", simulated: false, createdAt: { gte: startOfDay } }, _sum: { amountCents: true } }),
-      client.refundProposal.count({ where: { simulated: false, createdAt: { gte: startOfDay }, order: { customer: { email: state.ticket.customerEmail } } } }),
-    ]);
-    const decision = evaluateRefund(
-      {
+    void order_id; // the policy gate has already held it to the ticket's order
+    return client.$transaction(async (tx) => {
+      // The per-customer limit and the daily auto-approve cap are checked and consumed in one
+      // transaction, under locks: concurrent runs for one customer queue on the customer's lock, and
+      // runs that could auto-approve queue on the day's cap, so each sees the proposals before it.
+      if (mode === "live") await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`refund-proposals:${state.ticket.customerEmail.toLowerCase()}`}))`;
+      const customerProposalsToday = await tx.refundProposal.count({ where: { simulated: false, createdAt: { gte: startOfDay }, order: { customer: { email: state.ticket.customerEmail } } } });
+      const facts = { amountCents: amount_cents, currency: order.currency, orderCurrency: order.currency, customerFlagged: order.customerFlagged, customerProposalsToday };
+      if (mode === "live" && evaluateRefund({ ...facts, autoApprovedTodayCents: 0 }, settings).decision === "auto_approved") {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`}))`;
+      }
+      const autoApprovedToday = await tx.refundProposal.aggregate({ where: { decision: "auto_approved", simulated: false, createdAt: { gte: startOfDay } }, _sum: { amountCents: true } });
+      const decision = evaluateRefund({ ...facts, autoApprovedTodayCents: autoApprovedToday._sum.amountCents ?? 0 }, settings);
+      const view = {
+        orderId: order.id,
         amountCents: amount_cents,
         currency: order.currency,
-        orderCurrency: order.currency,
-        customerFlagged: order.customerFlagged,
-        autoApprovedTodayCents: autoApprovedToday._sum.amountCents ?? 0,
-        customerProposalsToday,
-      },
-      settings,
-    );
-    const view = {
-      orderId: order.id,
-      amountCents: amount_cents,
-      currency: order.currency,
-      reason,
-      decision: decision.decision,
-      reasons: decision.reasons,
-      requiredRole: decision.requiredRole,
-      policyVersion: decision.policyVersion,
-    };
-    void order_id; // the policy gate has already held it to the ticket's order
-    const proposal = await client.$transaction(async (tx) => {
+        reason,
+        decision: decision.decision,
+        reasons: decision.reasons,
+        requiredRole: decision.requiredRole,
+        policyVersion: decision.policyVersion,
+      };
       await recordAuditEvent(tx, {
         actorType: "agent",
         actorId: runId,
@@ -176,7 +172,7 @@ export const DEFAULT_TOOLS: TToolSet = {
         inputs: { amountCents: amount_cents, currency: order.currency, reason, mode },
         policyDecision: decision,
       });
-      return tx.refundProposal.create({
+      const proposal = await tx.refundProposal.create({
         data: {
           runId,
           ticketId: state.ticket.id,
@@ -191,8 +187,8 @@ export const DEFAULT_TOOLS: TToolSet = {
           simulated: mode === "simulate",
         },
       });
+      return { id: proposal.id, ...view };
     });
-    return { id: proposal.id, ...view };
   },
 
   async request_human_approval(args) {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { pendingApproval, user } from "../../testing/runs";
+import { drainQueue } from "../../testing/queue";
+import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { updatePolicySettings } from "../policy/update-settings";
 import { decideApproval, DecisionRefused } from "./decide-approval";
@@ -16,11 +17,13 @@ describe("decideApproval", () => {
     const request = await pendingApproval(client, "demo-cracked-tablet");
     const reviewer = await user(client, "REVIEWER");
     const result = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
-    expect(result.execution).toMatchObject({ outcome: "refund_created", amountCents: 7900, orderId: "ORD-1001" });
-    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(result.refundJobEnqueued).toBe(true);
+    await drainQueue(testDb());
+    const ledger = await client.ledgerEntry.findMany({ where: { approvalRequestId: request.id } });
+    expect(ledger).toMatchObject([{ amountCents: 7900, orderId: "ORD-1001" }]);
     expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(await client.auditEvent.count({ where: { action: "approval.approved", actorId: reviewer.id, subjectId: request.id } })).toBe(1);
-    expect(await client.auditEvent.count({ where: { action: "refund.executed", actorId: reviewer.id } })).toBe(1);
+    expect(await client.auditEvent.count({ where: { action: "refund.executed", subjectId: request.id, actorType: "system" } })).toBe(1);
 
     // A second decision – a double click, a resubmitted form – is refused, and moves nothing.
     expect(await refusal(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer }))).toBe("already_decided");
@@ -33,7 +36,7 @@ describe("decideApproval", () => {
     const reviewer = await user(client, "REVIEWER");
     expect(await refusal(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, actor: reviewer }))).toBe("note_required");
     const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Flagged account: ask for photos first.", actor: reviewer });
-    expect(result.execution).toBeNull();
+    expect(result.refundJobEnqueued).toBe(false);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
     expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Flagged account: ask for photos first." });
   });
@@ -47,6 +50,7 @@ describe("decideApproval", () => {
     expect(await attempt("LEAD")).toBe("role_insufficient");
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
     expect(await attempt("SPECIALIST")).toBe("accepted");
+    await drainQueue(testDb());
     expect(await client.ledgerEntry.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ amountCents: 65000 });
   });
 
@@ -63,11 +67,11 @@ describe("decideApproval", () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");
     const admin = await user(client, "ADMIN");
-    const stale = await pendingApproval(client, "demo-cracked-tablet");
+    const stale = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
     await updatePolicySettings({ changes: { "policy.dailyCapCents": 40_000 }, actor: admin });
     expect(await refusal(decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer }))).toBe("stale");
 
-    const fresh = await pendingApproval(client, "demo-cracked-tablet");
+    const fresh = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
     expect(await refusal(decideApproval({ approvalId: fresh.id, decision: "approve", digest: "0".repeat(64), actor: reviewer }))).toBe("operation_changed");
     const later = new Date(fresh.expiresAt.getTime() + 1000);
     expect(await refusal(decideApproval({ approvalId: fresh.id, decision: "approve", digest: fresh.digest, actor: reviewer, now: later }))).toBe("expired");

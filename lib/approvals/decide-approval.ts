@@ -1,17 +1,20 @@
 // A person approves or rejects exactly the operation they saw. A decision is taken once; a stale,
-// expired or wrongly-held request is refused with a reason the person can act on. On an approved
-// refund the executor runs next – from here, never from the agent.
+// expired, superseded or wrongly-held request is refused with a reason the person can act on. An
+// approved refund is executed by the job queue: its job is enqueued in the decision's own
+// transaction, so a crash after the commit cannot strand it, and the customer's reply waits for the
+// executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { agentManifest } from "../agent/manifest";
 import { loadPolicySettings, policyVersion } from "../policy/settings";
-import { executeApprovedRefund, type TExecutionResult } from "../ledger/execute-approved-refund";
+import { enqueue, QUEUES } from "../jobs/queue";
+import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
 import { approvalDigest, type TApprovalOperation } from "./approval-digest";
 import { roleSatisfies } from "./roles";
 import { recordHumanDecisionOnShadows } from "../eval/shadow";
 
-export type TDecisionRefusal = "not_found" | "already_decided" | "expired" | "stale" | "role_insufficient" | "note_required" | "operation_changed";
+export type TDecisionRefusal = "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "operation_changed" | "ticket_busy";
 
 export class DecisionRefused extends Error {
   constructor(readonly code: TDecisionRefusal, message: string) {
@@ -36,7 +39,8 @@ export interface TDecideInput {
 export interface TDecideResult {
   decisionId: string;
   decision: "approve" | "reject";
-  execution: TExecutionResult | null;
+  /** An approved refund: its execution job was enqueued with the decision (its id is the approval's). */
+  refundJobEnqueued: boolean;
 }
 
 /** The digest the request would have if it were made now: a policy, bundle or agent change shows. */
@@ -51,6 +55,8 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const note = input.note?.trim() || null;
   const request = await client.approvalRequest.findUnique({ where: { id: input.approvalId }, include: { decision: true, ticket: true } });
   if (!request) throw new DecisionRefused("not_found", "This approval request does not exist.");
+  if (request.status === "superseded") throw new DecisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
+  if (request.status === "expired") throw new DecisionRefused("expired", `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.`);
   if (request.decision || request.status !== "pending") throw new DecisionRefused("already_decided", "This request has already been decided.");
   if (!roleSatisfies(input.actor.role, request.requiredRole)) {
     throw new DecisionRefused(
@@ -94,18 +100,22 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       // Guarded by status: a concurrent decision that slipped past the checks above updates nothing.
       const updated = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: input.decision === "approve" ? "approved" : "rejected" } });
       if (updated.count !== 1) throw new DecisionRefused("already_decided", "This request has already been decided.");
-      await tx.ticket.update({ where: { id: request.ticketId }, data: { status: "resolved" } });
+      const refund = input.decision === "approve" && request.kind === "refund";
+      if (input.decision === "reject") await moveTicket(tx, { ticketId: request.ticketId, move: "reject", reason: "approval_rejected" });
+      else await moveTicket(tx, { ticketId: request.ticketId, move: refund ? "approve_refund" : "approve_reply", reason: null });
       await recordHumanDecisionOnShadows(tx, request.ticketId, input.decision);
-      if (input.decision === "approve" && (edited ?? request.draft)) {
+      if (refund) {
+        // The reply waits for the executor's outcome: it is released by the refund job.
+        await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
+      } else if (input.decision === "approve" && (edited ?? request.draft)) {
         await tx.outboxMessage.create({ data: { ticketId: request.ticketId, approvalRequestId: request.id, body: (edited ?? request.draft)! } });
       }
       return row.id;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DecisionRefused("already_decided", "This request has already been decided.");
+    if (error instanceof TicketMoveRefused) throw new DecisionRefused(error.code === "ticket_resolved" ? "already_decided" : "ticket_busy", error.message);
     throw error;
   }
-
-  const execution = input.decision === "approve" && request.kind === "refund" ? await executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: input.actor.id }, client, now }) : null;
-  return { decisionId, decision: input.decision, execution };
+  return { decisionId, decision: input.decision, refundJobEnqueued: input.decision === "approve" && request.kind === "refund" };
 }

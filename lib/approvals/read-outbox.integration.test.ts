@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { drainQueue } from "../../testing/queue";
 import { pendingApproval, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { signRequest, verifySignedRequest } from "../intake/request-signature";
@@ -17,12 +18,14 @@ describe("the outbox", () => {
       const request = await pendingApproval(client, t);
       await decideApproval({ approvalId: request.id, decision: t === "demo-flagged-account" ? "reject" : "approve", note: "no", digest: request.digest, actor: reviewer });
     }
+    await drainQueue(testDb()); // the refund's reply is released once the refund is executed
     const all = await readOutbox({});
-    expect(all!.messages.map((m) => m.externalId)).toEqual(["demo-cracked-tablet", "demo-sla-question"]); // a rejection sends nothing
+    // In the order they were released: the refund's reply only after its refund was executed; a rejection sends nothing.
+    expect(all!.messages.map((m) => m.externalId)).toEqual(["demo-sla-question", "demo-cracked-tablet"]);
     const first = await readOutbox({ limit: 1 });
     expect(first!.next).toBe(first!.messages[0]!.id);
     const second = await readOutbox({ after: first!.next, limit: 1 });
-    expect(second!.messages.map((m) => m.externalId)).toEqual(["demo-sla-question"]);
+    expect(second!.messages.map((m) => m.externalId)).toEqual(["demo-cracked-tablet"]);
     expect(await readOutbox({ after: "00000000-0000-4000-8000-000000000000" })).toBeNull();
   });
 });

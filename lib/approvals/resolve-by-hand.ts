@@ -9,6 +9,9 @@ import { loadPolicySettings, policyVersion } from "../policy/settings";
 import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "./approval-digest";
 import { DecisionRefused } from "./decide-approval";
 import { roleSatisfies } from "./roles";
+import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+
+const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
 export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
@@ -18,7 +21,7 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
   if (!ticket) throw new DecisionRefused("not_found", "This ticket does not exist.");
   if (ticket.status === "resolved") throw new DecisionRefused("already_decided", "This ticket is already resolved.");
-  if (ticket.approvals.length) throw new DecisionRefused("operation_changed", "A draft is waiting for a decision on this ticket: decide that request instead.");
+  if (ticket.approvals.length) throw new DecisionRefused("operation_changed", PENDING_REQUEST);
 
   const settings = await loadPolicySettings(client);
   const operation: TApprovalOperation = { proposal: null, draft: reply, policyVersion: policyVersion(settings), bundleVersion: ticket.bundleVersion, agentVersion: agentManifest().agentVersion };
@@ -38,14 +41,17 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
         data: { ticketId: ticket.id, kind: "reply", digest, operation: toJson(operation), draft: reply, policyVersion: operation.policyVersion, bundleVersion: operation.bundleVersion, agentVersion: operation.agentVersion, requiredRole: "REVIEWER", status: "approved", expiresAt: new Date(Date.now() + APPROVAL_TTL_MS) },
       });
       await tx.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", note: input.note?.trim() || null, originalReply: reply, deciderId: input.actor.id, deciderRole: input.actor.role, digest } });
-      // Guarded by status: two people resolving at once, only one wins.
-      const updated = await tx.ticket.updateMany({ where: { id: ticket.id, status: { not: "resolved" } }, data: { status: "resolved" } });
-      if (updated.count !== 1) throw new DecisionRefused("already_decided", "This ticket is already resolved.");
+      // A compare-and-set under the ticket's row lock: two people resolving at once, or a live run
+      // starting meanwhile – one wins. Once it holds the lock, a run that finished in between is
+      // visible, and its pending request refuses this resolution.
+      await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
+      if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } })) throw new DecisionRefused("operation_changed", PENDING_REQUEST);
       await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: reply } });
       return { approvalId: request.id };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DecisionRefused("already_decided", "This ticket is already resolved.");
+    if (error instanceof TicketMoveRefused) throw new DecisionRefused(error.code === "ticket_resolved" ? "already_decided" : error.code === "ticket_busy" ? "ticket_busy" : "operation_changed", error.message);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 // The Prisma client factory: embedded PGlite in the data directory by default, PostgreSQL when
 // DATABASE_URL is a postgres URL. Domain code calls db(); tests point it at their own database.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -18,7 +19,56 @@ export type DbTarget = { kind: "postgres"; url: string; max?: number } | { kind:
 export interface DbHandle {
   client: PrismaClient;
   kind: "postgres" | "pglite";
+  /** The embedded database itself (the job worker shares it); absent on PostgreSQL. */
+  pglite?: PGlite;
   close(): Promise<void>;
+}
+
+/** The data directory is held by another live process: opening it too would corrupt it. */
+export class DataDirInUse extends Error {
+  constructor(readonly dir: string, readonly pid: number) {
+    super(`The embedded database in ${dir} is in use by process ${pid} (the running server?). Stop it first, or point DATABASE_URL at PostgreSQL to run several processes.`);
+    this.name = "DataDirInUse";
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite has no locking of its own: two processes on one directory corrupt it beyond repair. A lock
+ * file beside the directory names the process that holds it; a lock whose process is gone is taken
+ * over. Returns the release function.
+ */
+export function lockDataDir(dir: string): () => void {
+  const file = join(dirname(resolve(dir)), `${resolve(dir).split("/").pop()}.lock`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+      const release = () => {
+        try {
+          if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+        } catch {
+          // already gone
+        }
+      };
+      process.once("exit", release);
+      return release;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number.parseInt(readFileSync(file, "utf8"), 10);
+      if (holder === process.pid) return () => {};
+      if (Number.isSafeInteger(holder) && alive(holder)) throw new DataDirInUse(dir, holder);
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
 }
 
 export function openDb(target: DbTarget): DbHandle {
@@ -27,15 +77,18 @@ export function openDb(target: DbTarget): DbHandle {
     return { client, kind: "postgres", close: () => client.$disconnect() };
   }
   if (target.dir) mkdirSync(target.dir, { recursive: true });
+  const release = target.dir && !target.pglite ? lockDataDir(target.dir) : () => {};
   const pglite = target.pglite ?? new PGlite(target.dir);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     client,
     kind: "pglite",
+    pglite,
     // PrismaPGlite does not close the PGlite instance; a process that forgets hangs at exit.
     close: async () => {
       await client.$disconnect();
       if (!target.pglite) await pglite.close();
+      release();
     },
   };
 }
@@ -51,6 +104,12 @@ const g = globalThis as unknown as { __countersignDb?: DbHandle };
 export function db(): PrismaClient {
   g.__countersignDb ??= openDb(configuredTarget());
   return g.__countersignDb.client;
+}
+
+/** The process-wide handle, opened on first use. */
+export function dbHandle(): DbHandle {
+  db();
+  return g.__countersignDb!;
 }
 
 export function dbKind(): "postgres" | "pglite" {

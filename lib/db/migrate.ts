@@ -11,7 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import type { DbTarget } from "./index";
+import { lockDataDir, type DbTarget } from "./index";
 import { MIGRATIONS_DIR, migrationSql } from "./migration-files";
 
 export { migrationNames, migrationSql } from "./migration-files";
@@ -120,8 +120,15 @@ async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory;
   }
   if (target.pglite) return { factory: new PrismaPGlite(target.pglite), close: async () => {} };
   if (target.dir) await mkdir(target.dir, { recursive: true });
+  const release = target.dir ? lockDataDir(target.dir) : () => {};
   const pglite = new PGlite(target.dir);
-  return { factory: new PrismaPGlite(pglite), close: () => pglite.close() };
+  return {
+    factory: new PrismaPGlite(pglite),
+    close: async () => {
+      await pglite.close();
+      release();
+    },
+  };
 }
 
 /** Applies every pending migration; returns the names applied now (empty when up to date). */

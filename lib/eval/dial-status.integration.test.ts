@@ -5,7 +5,8 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
 import { SettingsError, updatePolicySettings } from "../policy/update-settings";
 import { loadDialStatus } from "./dial-status";
-import { CANDIDATE_LIMITS_CENTS, runShadowPass, setAutonomyLimit } from "./shadow";
+import { drainQueue } from "../../testing/queue";
+import { CANDIDATE_LIMITS_CENTS, setAutonomyLimit, startShadowPass } from "./shadow";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -26,7 +27,8 @@ describe("loadDialStatus", () => {
     const lead = await user(client, "LEAD");
     const tablet = await pendingApproval(client, "demo-cracked-tablet"); // 79 USD
     await pendingApproval(client, "demo-sla-question");
-    await runShadowPass({ actor: lead });
+    await startShadowPass({ actor: lead });
+    await drainQueue(testDb());
     let status = await loadDialStatus();
     expect(status.shadowedProposals).toBe(1);
     expect(status.candidates.find((c) => c.limitCents === 10_000)).toMatchObject({ wouldAutoApprove: 1, agreed: 0, disagreed: 0, awaiting: 1, verdict: "short", missing: 200 });

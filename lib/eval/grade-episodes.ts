@@ -19,6 +19,7 @@ import type { TLlmConfig } from "../llm/provider";
 import { startFakeOpenAI, type TFakeEntry, type TFakeOpenAI } from "../llm/testing/fake-openai-server";
 import { decideApproval, DecisionRefused } from "../approvals/decide-approval";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
+import { settleApprovedRefund } from "../approvals/settle-refund";
 import type { TDataset, TEpisode } from "./episode";
 
 export const GRADER_VERSION = "trajectory-gate-v1";
@@ -179,8 +180,9 @@ async function play(client: PrismaClient, episode: TEpisode, tag: string, models
       try {
         const decided = await decideApproval({ approvalId: request.id, decision: a.decision, digest: request.digest, note: a.note ?? (a.decision === "reject" ? "Rejected by the grader." : null), actor: { id: actor.id, role: actor.role }, client, now });
         actual.approval = "decided";
-        if (decided.execution) {
-          actual.executions = [decided.execution.outcome];
+        if (decided.refundJobEnqueued) {
+          // What the refund job does, done here: the grading database runs no worker.
+          actual.executions = [(await settleApprovedRefund({ approvalId: request.id, client, now })).outcome];
           for (let i = 1; i < a.executions; i++) actual.executions.push((await executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: actor.id }, client, now })).outcome);
         }
       } catch (error) {
@@ -188,6 +190,10 @@ async function play(client: PrismaClient, episode: TEpisode, tag: string, models
         actual.approval = error.code;
       }
     }
+  }
+  // A refund auto-approved within the dial is executed by its job: settle it as the worker would.
+  for (const auto of await client.approvalRequest.findMany({ where: { ticketId: world.ticketId, kind: "refund", status: "approved", executionOutcome: null }, select: { id: true } })) {
+    await settleApprovedRefund({ approvalId: auto.id, client });
   }
   actual.refunds = world.orderId ? await client.ledgerEntry.count({ where: { orderId: world.orderId } }) : 0;
   return actual;

@@ -5,7 +5,9 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
 import { loadPolicySettings } from "../policy/settings";
 import { SettingsError, updatePolicySettings } from "../policy/update-settings";
-import { dialEvidence, runShadowPass, setAutonomyLimit } from "./shadow";
+import { drainQueue } from "../../testing/queue";
+import { batchProgress } from "../agent/batches";
+import { dialEvidence, setAutonomyLimit, startShadowPass } from "./shadow";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -19,8 +21,13 @@ describe("shadow evidence and the autonomy dial", () => {
     await pendingApproval(client, "demo-large-laptop-refund"); // 650 USD: never auto-approvable
     const lead = await user(client, "LEAD");
 
-    const summary = await runShadowPass({ actor: lead });
-    expect(summary).toMatchObject({ ticketsConsidered: 2, ticketsRun: 2, decisionsRecorded: 10 });
+    // The pass is a batch of simulate runs that the job queue works through.
+    const pass = await startShadowPass({ actor: lead });
+    expect(pass.ticketsConsidered).toBe(2);
+    expect(await batchProgress(pass.batchId!, client)).toMatchObject({ total: 2, queued: 2, finished: false });
+    await drainQueue(testDb());
+    expect(await batchProgress(pass.batchId!, client)).toMatchObject({ total: 2, done: 2, queued: 0, finished: true });
+    expect(await client.shadowDecision.count()).toBe(10);
     expect(await client.approvalRequest.count({ where: { status: "pending" } })).toBe(2); // simulate changed nothing
     expect(await client.ledgerEntry.count()).toBe(0);
 
@@ -37,7 +44,7 @@ describe("shadow evidence and the autonomy dial", () => {
     const after = await dialEvidence(client);
     expect(after.find((e) => e.limitCents === 10000)).toEqual({ limitCents: 10000, wouldAutoApprove: 1, agreed: 1, disagreed: 0 });
     // A second pass does not count the same ticket twice.
-    expect((await runShadowPass({ actor: lead })).decisionsRecorded).toBe(0);
+    expect(await startShadowPass({ actor: lead })).toEqual({ ticketsConsidered: 0, batchId: null });
   });
 
   it("refuses to raise the dial without the required agreeing decisions, and audits what it allows", async () => {
@@ -63,7 +70,8 @@ describe("shadow evidence and the autonomy dial", () => {
     const lead = await user(client, "LEAD");
     // A flagged account's refund is never auto-approvable: shadowing and rejecting it adds no disagreement.
     const flagged = await pendingApproval(client, "demo-flagged-account");
-    await runShadowPass({ actor: lead });
+    await startShadowPass({ actor: lead });
+    await drainQueue(testDb());
     await decideApproval({ approvalId: flagged.id, decision: "reject", note: "Ask for photos first.", digest: flagged.digest, actor: await user(client, "REVIEWER") });
     expect((await dialEvidence(client)).find((e) => e.limitCents === 10000)).toMatchObject({ agreed: 1, disagreed: 0 });
 

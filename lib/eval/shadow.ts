@@ -1,12 +1,13 @@
-// Shadow evidence for the autonomy dial. The agent re-runs, in simulate mode, on recent tickets
-// waiting for a person's refund decision; for each candidate dial limit we record whether the policy
+// Shadow evidence for the autonomy dial. The agent re-runs, in simulate mode and through the job
+// queue, on recent tickets waiting for a person's refund decision; for each candidate dial limit we record whether the policy
 // would have auto-approved the proposed refund. When the person decides (decideApproval), their
 // decision is written beside it: approving what the policy would have auto-approved is agreement,
 // rejecting it is disagreement.
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { runAgent } from "../agent/run-agent";
+import { startBatch } from "../agent/batches";
+import type { TRunResult } from "../agent/run-agent";
 import { evaluateRefund } from "../policy/evaluate-refund";
 import { loadPolicySettings } from "../policy/settings";
 import { SettingsError, updatePolicySettings } from "../policy/update-settings";
@@ -14,41 +15,47 @@ import { SettingsError, updatePolicySettings } from "../policy/update-settings";
 /** The dial positions the evidence is gathered for, in cents. */
 export const CANDIDATE_LIMITS_CENTS = [2_500, 5_000, 10_000, 25_000, 49_999] as const;
 
-export interface TShadowSummary {
+export interface TShadowPass {
+  /** Tickets waiting for a refund decision that have no shadow evidence yet. */
   ticketsConsidered: number;
-  ticketsRun: number;
-  decisionsRecorded: number;
+  /** The batch of simulate runs the job queue works through; null when there was nothing to run. */
+  batchId: string | null;
 }
 
-/** Runs the shadow pass over the most recent tickets waiting for a refund decision (at most `limit`). */
-export async function runShadowPass(input: { actor: { id: string; role: Role }; limit?: number; client?: Db }): Promise<TShadowSummary> {
+/**
+ * Starts a shadow pass over the most recent tickets waiting for a refund decision (at most `limit`):
+ * one simulate run per ticket, done by the job queue (lib/agent/batches.ts), each recording its
+ * evidence with recordShadowDecisions when it finishes.
+ */
+export async function startShadowPass(input: { actor: { id: string; role: Role }; limit?: number; client?: Db }): Promise<TShadowPass> {
   const client = input.client ?? defaultDb();
-  const decided = await client.approvalRequest.findMany({
-    where: { kind: "refund", status: "pending" },
+  if (input.actor.role !== "LEAD" && input.actor.role !== "ADMIN") throw new SettingsError("forbidden", "Only leads and admins run shadow passes.");
+  const waiting = await client.approvalRequest.findMany({
+    where: { kind: "refund", status: "pending", ticket: { shadows: { none: {} } } },
     orderBy: { createdAt: "desc" },
     take: Math.min(input.limit ?? 50, 500),
-    include: { ticket: { select: { id: true, shadows: { select: { id: true }, take: 1 } } } },
+    select: { ticketId: true },
   });
+  if (waiting.length === 0) return { ticketsConsidered: 0, batchId: null };
+  const { batchId } = await startBatch({ ticketIds: waiting.map((w) => w.ticketId), kind: "shadow", mode: "simulate", actor: input.actor, client });
+  return { ticketsConsidered: waiting.length, batchId };
+}
+
+/** What the policy would have done with a simulate run's proposal at each candidate limit. */
+export async function recordShadowDecisions(run: TRunResult, actorId: string | null, client: Db = defaultDb()): Promise<number> {
+  if (!run.proposal || run.mode !== "simulate") return 0;
+  const proposal = run.proposal;
   const settings = await loadPolicySettings(client);
-  let ticketsRun = 0;
-  let decisionsRecorded = 0;
-  for (const request of decided) {
-    if (request.ticket.shadows.length) continue; // one shadow pass per ticket
-    const run = await runAgent({ ticketId: request.ticketId, mode: "simulate", startedBy: input.actor.id, client });
-    ticketsRun++;
-    if (!run.proposal) continue;
-    const facts = { amountCents: run.proposal.amountCents, currency: run.proposal.currency, orderCurrency: run.proposal.currency, customerFlagged: run.proposal.reasons.includes("flagged_account"), autoApprovedTodayCents: 0, customerProposalsToday: 0 };
-    const rows = CANDIDATE_LIMITS_CENTS.map((limitCents) => {
-      const would = evaluateRefund(facts, { ...settings, "autonomy.autoApproveLimitCents": limitCents }).decision === "auto_approved";
-      return { ticketId: request.ticketId, runId: run.runId, amountCents: run.proposal!.amountCents, limitCents, wouldAutoApprove: would };
-    });
-    await client.$transaction(async (tx) => {
-      await recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "shadow.recorded", subjectType: "ticket", subjectId: request.ticketId, ticketId: request.ticketId, inputs: { runId: run.runId, amountCents: run.proposal!.amountCents, wouldAutoApproveAt: rows.filter((r) => r.wouldAutoApprove).map((r) => r.limitCents) } });
-      await tx.shadowDecision.createMany({ data: rows });
-    });
-    decisionsRecorded += rows.length;
-  }
-  return { ticketsConsidered: decided.length, ticketsRun, decisionsRecorded };
+  const facts = { amountCents: proposal.amountCents, currency: proposal.currency, orderCurrency: proposal.currency, customerFlagged: proposal.reasons.includes("flagged_account"), autoApprovedTodayCents: 0, customerProposalsToday: 0 };
+  const rows = CANDIDATE_LIMITS_CENTS.map((limitCents) => {
+    const would = evaluateRefund(facts, { ...settings, "autonomy.autoApproveLimitCents": limitCents }).decision === "auto_approved";
+    return { ticketId: run.ticketId, runId: run.runId, amountCents: proposal.amountCents, limitCents, wouldAutoApprove: would };
+  });
+  await client.$transaction(async (tx) => {
+    await recordAuditEvent(tx, { actorType: actorId ? "user" : "system", actorId, action: "shadow.recorded", subjectType: "ticket", subjectId: run.ticketId, ticketId: run.ticketId, inputs: { runId: run.runId, amountCents: proposal.amountCents, wouldAutoApproveAt: rows.filter((r) => r.wouldAutoApprove).map((r) => r.limitCents) } });
+    await tx.shadowDecision.createMany({ data: rows });
+  });
+  return rows.length;
 }
 
 export interface TDialEvidence {

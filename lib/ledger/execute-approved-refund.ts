@@ -47,9 +47,8 @@ export function refundIdempotencyKey(approvalId: string, digest: string): string
 export async function executeApprovedRefund(input: TExecuteInput): Promise<TExecutionResult> {
   const client = input.client ?? defaultDb();
   const mode = input.mode ?? "live";
-  const now = input.now ?? new Date();
   try {
-    return await client.$transaction(async (tx) => execute(tx, input, mode, now), { timeout: 20_000, maxWait: 20_000 });
+    return await client.$transaction(async (tx) => executeInTransaction(tx, { ...input, mode }), { timeout: 20_000, maxWait: 20_000 });
   } catch (error) {
     // Two executions that both passed the checks: the unique key let one through. Answer as a retry.
     if (isUniqueViolation(error)) {
@@ -74,7 +73,14 @@ async function audit(tx: DbTx, input: TExecuteInput, result: TExecutionResult, t
   });
 }
 
-async function execute(tx: DbTx, input: TExecuteInput, mode: "live" | "simulate", now: Date): Promise<TExecutionResult> {
+/**
+ * The executor inside a caller's transaction, for callers that record more in the same commit (the
+ * refund job records the outcome and releases the reply with it). A concurrent execution of the same
+ * approval surfaces as a unique violation that rolls the whole transaction back.
+ */
+export async function executeInTransaction(tx: DbTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
+  const mode = input.mode ?? "live";
+  const now = input.now ?? new Date();
   const simulated = mode === "simulate";
   const request = await tx.approvalRequest.findUnique({ where: { id: input.approvalId }, include: { decision: true, proposal: true } });
   const answer = async (outcome: TExecutionOutcome, detail: string, extra: Partial<TExecutionResult> = {}): Promise<TExecutionResult> => {
@@ -87,7 +93,12 @@ async function execute(tx: DbTx, input: TExecuteInput, mode: "live" | "simulate"
   if (!request || request.kind !== "refund" || !request.proposal) return answer("blocked:not_approved", "no approval request for a refund");
   const decision = request.decision;
   if (!decision || decision.decision !== "approve" || request.status !== "approved") return answer("blocked:not_approved", "the request has not been approved");
-  if (!roleSatisfies(decision.deciderRole as Role, request.requiredRole as Role)) return answer("blocked:not_approved", `approved by a ${decision.deciderRole}, needs ${request.requiredRole}`);
+  if (decision.automatic) {
+    // A system approval stands only for what the policy itself auto-approved within the dial.
+    if (request.proposal.decision !== "auto_approved" || request.proposal.simulated) return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
+  } else if (!roleSatisfies(decision.deciderRole as Role, request.requiredRole as Role)) {
+    return answer("blocked:not_approved", `approved by a ${decision.deciderRole}, needs ${request.requiredRole}`);
+  }
 
   // The operation now is the operation that was approved.
   const operation = request.operation as unknown as TApprovalOperation;

@@ -4,8 +4,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ActionError, authedAction } from "@/lib/auth/authed";
-import { CANDIDATE_LIMITS_CENTS, runShadowPass, setAutonomyLimit } from "@/lib/eval/shadow";
+import { CANDIDATE_LIMITS_CENTS, setAutonomyLimit, startShadowPass } from "@/lib/eval/shadow";
 import { SettingsError } from "@/lib/policy/update-settings";
+import { batchProgress } from "@/lib/agent/batches";
 
 /** The dial's positions: zero (every refund needs a person) or one of the candidate limits. */
 const DIAL_POSITIONS: readonly number[] = [0, ...CANDIDATE_LIMITS_CENTS];
@@ -35,7 +36,13 @@ const ZShadowPass = z.object({
 });
 
 export const runShadowPassAction = authedAction({ area: "autonomy", input: ZShadowPass }, async ({ input, user }) => {
-  const summary = await runShadowPass({ actor: { id: user.id, role: user.role }, limit: input.limit });
+  const pass = await startShadowPass({ actor: { id: user.id, role: user.role }, limit: input.limit });
   revalidatePath("/autonomy");
-  return { ...summary };
+  return { ...pass };
+});
+
+export const shadowPassProgressAction = authedAction({ area: "autonomy", input: z.object({ batchId: z.uuid() }) }, async ({ input }) => {
+  const progress = await batchProgress(input.batchId);
+  if (!progress || progress.kind !== "shadow") throw new ActionError("This shadow pass does not exist.", "not_found", 404);
+  return { total: progress.total, queued: progress.queued, finished: progress.finished };
 });

@@ -1,19 +1,18 @@
 "use client";
-import { useActionState } from "react";
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
-import { runShadowPassAction } from "./actions";
+import { runShadowPassAction, shadowPassProgressAction } from "./actions";
 
-type TState = TActionResult<{ ticketsConsidered: number; ticketsRun: number; decisionsRecorded: number }> | null;
+type TState = TActionResult<{ ticketsConsidered: number; batchId: string | null }> | null;
+type TProgress = { done: number; total: number; finished: boolean };
 
 function message(state: TState): { tone: "ok" | "error"; text: string } | null {
   if (!state) return null;
   switch (state.status) {
     case "ok":
       if (state.ticketsConsidered === 0) return { tone: "ok", text: "No ticket is waiting for a refund decision: there was nothing to shadow." };
-      return {
-        tone: "ok",
-        text: `Shadow pass done: ${state.ticketsConsidered} ${state.ticketsConsidered === 1 ? "ticket" : "tickets"} waiting for a decision, ${state.ticketsRun} run in simulate mode (the others were shadowed before), ${state.decisionsRecorded} shadow ${state.decisionsRecorded === 1 ? "decision" : "decisions"} recorded.`,
-      };
+      return { tone: "ok", text: `Shadow pass started: ${state.ticketsConsidered} ${state.ticketsConsidered === 1 ? "ticket" : "tickets"} without shadow evidence, each run in simulate mode by the job queue.` };
     case "invalid":
       return { tone: "error", text: Object.values(state.fieldErrors).flat()[0] ?? state.formErrors[0] ?? "Could not start the pass." };
     case "forbidden":
@@ -29,6 +28,7 @@ function message(state: TState): { tone: "ok" | "error"; text: string } | null {
 export function ShadowPassButton({ limit }: { limit: number }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runShadowPassAction(form), null);
   const shown = message(state);
+  const progress = useBatchProgress(state?.status === "ok" ? state.batchId : null);
   return (
     <form action={action} aria-label="Shadow pass" className="space-y-2">
       <input type="hidden" name="limit" value={limit} />
@@ -37,7 +37,30 @@ export function ShadowPassButton({ limit }: { limit: number }) {
       </button>
       <p role="status" data-testid="shadow-message" className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-slate-700"}`}>
         {shown?.text}
+        {progress ? ` ${progress.finished ? "Done" : "Working"}: ${progress.done} of ${progress.total}.` : ""}
       </p>
     </form>
   );
+}
+
+/** Follows a batch until it finishes, refreshing the page's evidence as it goes. */
+function useBatchProgress(batchId: string | null): TProgress | null {
+  const router = useRouter();
+  const [progress, setProgress] = useState<TProgress | null>(null);
+  useEffect(() => {
+    if (!batchId) return;
+    let stopped = false;
+    const tick = async () => {
+      const result = await shadowPassProgressAction({ batchId });
+      if (stopped || result.status !== "ok") return;
+      setProgress({ done: result.total - result.queued, total: result.total, finished: result.finished });
+      router.refresh();
+      if (!result.finished) setTimeout(tick, 1000);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+    };
+  }, [batchId, router]);
+  return progress;
 }

@@ -8,6 +8,10 @@ import { runAgent } from "@/lib/agent/run-agent";
 import { defaultPlannerChoice, plannerSetup, PlannerUnavailable } from "@/lib/agent/choose-planner";
 import { decideApproval, DecisionRefused } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
+import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";
+import { QUEUES } from "@/lib/jobs/queue";
+import { processWorker } from "@/lib/jobs/worker";
+import { TicketMoveRefused } from "@/lib/tickets/lifecycle";
 import { db } from "@/lib/db";
 
 const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]), planner: z.enum(["rule", "model", "default"]).default("default") });
@@ -15,7 +19,6 @@ const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate
 export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
   const ticket = await db().ticket.findUnique({ where: { id: input.ticketId }, select: { id: true, status: true } });
   if (!ticket) throw new ActionError("This ticket does not exist.", "not_found", 404);
-  if (ticket.status === "resolved" && input.mode === "live") throw new ActionError("This ticket is resolved: run it in simulate mode to see what the agent would do.", "resolved", 409);
   let setup;
   try {
     setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice(db()) : input.planner);
@@ -23,7 +26,16 @@ export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent 
     if (error instanceof PlannerUnavailable) throw new ActionError(error.message, "planner_unavailable", 409);
     throw error;
   }
-  const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
+  let run;
+  try {
+    run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
+  } catch (error) {
+    // The lifecycle refuses live runs on resolved tickets and on tickets another run or a refund holds.
+    if (error instanceof TicketMoveRefused) {
+      throw new ActionError(error.code === "ticket_resolved" ? "This ticket is resolved: run it in simulate mode to see what the agent would do." : error.message, error.code === "ticket_resolved" ? "resolved" : error.code, 409);
+    }
+    throw error;
+  }
   revalidatePath(`/tickets/${ticket.id}`);
   return { runId: run.runId, runStatus: run.status, reason: run.reason };
 });
@@ -41,9 +53,16 @@ const ZDecide = z
 export const decideApprovalAction = authedAction({ area: "approve", input: ZDecide }, async ({ input, user }) => {
   try {
     const result = await decideApproval({ ...input, actor: { id: user.id, role: user.role } });
+    // The refund job runs on its own; wait a little so the reviewer usually sees the outcome at once.
+    // Correctness never depends on this request surviving: the job was committed with the decision.
+    let execution: string | null = null;
+    if (result.refundJobEnqueued) {
+      processWorker()?.nudge(QUEUES.refundExecute);
+      execution = await awaitRefundOutcome(input.approvalId, 3_000);
+    }
     const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: input.approvalId }, select: { ticketId: true } });
     revalidatePath(`/tickets/${request.ticketId}`);
-    return { decision: result.decision, execution: result.execution?.outcome ?? null };
+    return { decision: result.decision, execution, refund: result.refundJobEnqueued };
   } catch (error) {
     if (error instanceof DecisionRefused) throw new ActionError(error.message, error.code, 409);
     throw error;

@@ -2,23 +2,17 @@
 import { useActionState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import { decideApprovalAction } from "./actions";
+import { EXECUTION_TEXT } from "./execution-status";
 
-type TState = TActionResult<{ decision: "approve" | "reject"; execution: string | null }> | null;
-
-const EXECUTION_TEXT: Record<string, string> = {
-  refund_created: "The refund was written to the ledger.",
-  duplicate_ignored: "This refund had already been executed: nothing more was written.",
-  "blocked:exceeds_refundable": "The refund was blocked: the order has no refundable amount left.",
-  "blocked:approval_expired": "The refund was blocked: the approval had expired.",
-  "blocked:approval_mismatch": "The refund was blocked: the proposal no longer matches what was approved.",
-  "blocked:not_approved": "The refund was blocked: it is not approved.",
-};
+type TState = TActionResult<{ decision: "approve" | "reject"; execution: string | null; refund: boolean }> | null;
 
 function message(state: TState): { tone: "ok" | "error"; text: string } | null {
   if (!state) return null;
   switch (state.status) {
     case "ok":
-      return { tone: "ok", text: state.decision === "approve" ? `Approved. ${state.execution ? (EXECUTION_TEXT[state.execution] ?? state.execution) : "The reply is in the outbox."}` : "Rejected. Nothing was refunded." };
+      if (state.decision === "reject") return { tone: "ok", text: "Rejected. Nothing was refunded; the ticket is back with a person." };
+      if (!state.refund) return { tone: "ok", text: "Approved. The reply is in the outbox." };
+      return { tone: "ok", text: `Approved. ${state.execution ? (EXECUTION_TEXT[state.execution] ?? state.execution) : "The refund is pending: the page shows its outcome when the executor records it."}` };
     case "invalid":
       return { tone: "error", text: Object.values(state.fieldErrors).flat()[0] ?? state.formErrors[0] ?? "Check the form." };
     case "forbidden":

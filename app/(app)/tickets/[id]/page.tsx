@@ -17,6 +17,7 @@ import { llmAvailability } from "@/lib/llm/provider";
 import { ApprovalForm } from "./approval-form";
 import { ResolveForm } from "./resolve-form";
 import { RunButtons } from "./run-buttons";
+import { ExecutionStatus } from "./execution-status";
 
 export const metadata: Metadata = { title: "Ticket" };
 
@@ -134,17 +135,26 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                 <ApprovalForm approvalId={pending.id} digest={pending.digest} draft={pending.draft ?? ""} canDecide={canDecide} whyNot={whyNot} />
               </div>
             ) : latestDecided?.decision ? (
-              <div className="space-y-1 text-[13px]">
+              <div className="space-y-2 text-[13px]">
                 <p>
-                  <span className="font-medium">{latestDecided.decision.decision === "approve" ? "Approved" : "Rejected"}</span> by {latestDecided.decision.decider.name} ({ROLE_LABELS[latestDecided.decision.deciderRole]}) on {latestDecided.decision.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+                  <span className="font-medium">{latestDecided.decision.decision === "approve" ? "Approved" : "Rejected"}</span> by{" "}
+                  {latestDecided.decision.automatic ? "the policy, within the autonomy dial" : `${latestDecided.decision.decider?.name ?? "?"} (${ROLE_LABELS[latestDecided.decision.deciderRole]})`} on{" "}
+                  {latestDecided.decision.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
                   {latestDecided.decision.note ? `: “${latestDecided.decision.note}”` : "."}
                 </p>
                 {latestDecided.decision.editedReply ? <p className="text-slate-600">The reply was edited before approval; the original is kept.</p> : null}
+                {latestDecided.kind === "refund" && latestDecided.status === "approved" ? <ExecutionStatus outcome={latestDecided.executionOutcome} /> : null}
                 {latestDecided.ledgerEntries.map((l) => (
                   <p key={l.id} className="text-slate-600">
                     Ledger: {formatMoney(l.amountCents, l.currency)} refunded on {l.orderId} (key <code className="font-mono text-[11px]">{l.idempotencyKey.slice(0, 20)}…</code>)
                   </p>
                 ))}
+                {ticket.status === "needs_human" && mayUse(user.role, "approve") ? (
+                  <div className="border-t border-slate-100 pt-3">
+                    <p className="mb-2 text-slate-600">The customer has not been answered yet: write the reply yourself, or run the agent again.</p>
+                    <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} />
+                  </div>
+                ) : null}
               </div>
             ) : (
               <div className="space-y-3">

@@ -1,0 +1,36 @@
+// Runs whose process died: a running run's lease is renewed by the process working on it, so an
+// expired lease means nobody is. Such a run becomes `interrupted` with its reason, and a live run's
+// ticket goes back to a person. A run another live process still renews is never touched, whichever
+// server restarts.
+import { db as defaultDb, type Db } from "../db";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+
+export const RUN_SWEEPER = { type: "system", id: "run-sweeper" } as const;
+
+export async function interruptExpiredRuns(input: { client?: Db; now?: Date; limit?: number } = {}): Promise<{ interrupted: string[] }> {
+  const client = input.client ?? defaultDb();
+  const now = input.now ?? new Date();
+  const expired = await client.agentRun.findMany({ where: { status: "running", leaseExpiresAt: { lt: now } }, select: { id: true, ticketId: true, mode: true, leaseOwner: true }, take: input.limit ?? 500 });
+  const interrupted: string[] = [];
+  for (const run of expired) {
+    await client.$transaction(async (tx) => {
+      // Still expired at the moment we take it: a renewal that landed meanwhile wins.
+      const taken = await tx.agentRun.updateMany({
+        where: { id: run.id, status: "running", leaseExpiresAt: { lt: now } },
+        data: { status: "interrupted", reason: "run_interrupted", finishedAt: now, leaseExpiresAt: null },
+      });
+      if (taken.count !== 1) return;
+      await recordAuditEvent(tx, { actorType: RUN_SWEEPER.type, actorId: RUN_SWEEPER.id, action: "run.interrupted", subjectType: "run", subjectId: run.id, ticketId: run.ticketId, inputs: { mode: run.mode, leaseOwner: run.leaseOwner } });
+      if (run.mode === "live") {
+        try {
+          await moveTicket(tx, { ticketId: run.ticketId, move: "interrupt_run", reason: "run_interrupted" });
+        } catch (error) {
+          if (!(error instanceof TicketMoveRefused)) throw error;
+        }
+      }
+      interrupted.push(run.id);
+    });
+  }
+  return { interrupted };
+}

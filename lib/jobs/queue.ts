@@ -1,0 +1,88 @@
+// The job queue: pg-boss on the app's own database (its tables are in the `pgboss` schema, created by
+// the migrations). An effect that must happen after a state change is enqueued by `enqueue` inside
+// the transaction that makes the change: both commit, or neither does, so no crash can leave an
+// approved refund with nobody to execute it. Workers (lib/jobs/worker.ts) take jobs with
+// SKIP LOCKED; a job whose worker died is released when its lock time runs out, and retried.
+import PgBoss from "pg-boss";
+import type { PGlite } from "@electric-sql/pglite";
+import { db as defaultDb, type Db, type DbTx } from "../db";
+import { env } from "../env";
+
+export const QUEUE_SCHEMA = "pgboss";
+
+/** Every queue the app uses; each is created by a migration. */
+export const QUEUES = {
+  /** Execute an approved refund, record its outcome, release the customer's reply. Data: { approvalId }. */
+  refundExecute: "refund-execute",
+  /** One agent run of a batch (bulk runs, shadow passes). Data: { batchId, ticketId }. */
+  agentRun: "agent-run",
+  /** Runs whose lease ran out become interrupted. */
+  sweepRuns: "sweep-runs",
+  /** Pending approvals past their expiry are marked expired. */
+  sweepApprovals: "sweep-approvals",
+  /** Approved refunds with no outcome and no job get a job again. */
+  reconcileRefunds: "reconcile-refunds",
+} as const;
+export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Retries back off exponentially from retryDelay seconds; the lock time releases a dead worker's job. */
+export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
+  const lock = env().JOB_LOCK_SECONDS;
+  switch (queue) {
+    case QUEUES.refundExecute:
+      return { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: lock };
+    case QUEUES.agentRun:
+      return { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: Math.max(lock, 300) };
+    default:
+      return { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: lock };
+  }
+}
+
+type TSqlRunner = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+
+/** pg-boss's SQL through a Prisma client or transaction: one statement with parameters at a time. */
+export function prismaRunner(client: Db | DbTx): TSqlRunner {
+  return {
+    async executeSql(text, values = []) {
+      const params = values.map((v) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v));
+      return { rows: await client.$queryRawUnsafe<unknown[]>(text, ...params) };
+    },
+  };
+}
+
+/** pg-boss's SQL on an embedded PGlite: its maintenance sends scripts of several statements. */
+export function pgliteRunner(pglite: PGlite): TSqlRunner {
+  return {
+    async executeSql(text, values) {
+      if (values && values.length) return pglite.query(text, values);
+      const results = await pglite.exec(text);
+      return results[results.length - 1] ?? { rows: [] };
+    },
+  };
+}
+
+const SHARED = { schema: QUEUE_SCHEMA, migrate: false } as const;
+
+/** A pg-boss that sends, reads and retries through the app's client; it runs no workers. */
+export function queueClient(client: Db = defaultDb()): PgBoss {
+  const cache = client as unknown as { __queueClient?: PgBoss };
+  cache.__queueClient ??= new PgBoss({ ...SHARED, db: prismaRunner(client) });
+  return cache.__queueClient;
+}
+
+/**
+ * Adds a job inside the caller's transaction. `id` makes it idempotent: a second enqueue of the
+ * same id while the first is kept adds nothing.
+ */
+export async function enqueue(tx: DbTx, queue: TQueueName, data: object, options: { id?: string; startAfter?: number } = {}): Promise<string | null> {
+  return queueClient().send(queue, data, { ...jobOptions(queue), ...options, db: prismaRunner(tx) } as PgBoss.SendOptions);
+}
+
+/** Several jobs of one queue in the caller's transaction. */
+export async function enqueueMany(tx: DbTx, queue: TQueueName, items: { data: object; id?: string }[]): Promise<void> {
+  const o = jobOptions(queue);
+  await queueClient().insert(
+    items.map((i) => ({ name: queue, data: i.data, id: i.id, retryLimit: o.retryLimit, retryDelay: o.retryDelay, retryBackoff: o.retryBackoff, expireInSeconds: o.expireInSeconds })),
+    { db: prismaRunner(tx) } as PgBoss.InsertOptions,
+  );
+}

@@ -1,0 +1,133 @@
+// The job worker: pg-boss takes jobs off the queues (SKIP LOCKED, so any number of workers on any
+// number of machines share them) and hands each to the domain function that owns the effect. Every
+// handler is idempotent: a job retried after a crash finds its work done and does nothing.
+//   refund-execute    settleApprovedRefund: execute, record the outcome, release or withhold the reply
+//   agent-run         one ticket of a batch (bulk run or shadow pass)
+//   sweep-runs        runs whose lease ran out → interrupted, ticket back to a person   (every minute)
+//   sweep-approvals   pending requests past their expiry → expired                     (every minute)
+//   reconcile-refunds approved refunds with no outcome and no job → a job again, audited (every minute)
+// On PostgreSQL the worker has its own connection pool; on the embedded database it shares the
+// server's one PGlite (one process), through pgliteRunner.
+import PgBoss from "pg-boss";
+import type { PGlite } from "@electric-sql/pglite";
+import type { Db } from "../db";
+import { env } from "../env";
+import { settleApprovedRefund } from "../approvals/settle-refund";
+import { expirePendingApprovals } from "../approvals/sweep-approvals";
+import { reconcileApprovedRefunds } from "../approvals/reconcile-refunds";
+import { interruptExpiredRuns } from "../agent/sweep-runs";
+import { failBatchItem, runBatchItem } from "../agent/batches";
+import { defaultPlannerChoice, plannerSetup } from "../agent/choose-planner";
+import { recordShadowDecisions } from "../eval/shadow";
+import { pgliteRunner, QUEUES, QUEUE_SCHEMA, type TQueueName } from "./queue";
+
+export interface TWorker {
+  boss: PgBoss;
+  /** Takes the next job of a queue now rather than at the next poll (the approve action's wait). */
+  nudge(queue: TQueueName): void;
+  /** Stops taking jobs, lets running ones finish (up to `timeoutMs`), then releases the rest. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export interface TWorkerOptions {
+  client: Db;
+  /** The embedded database the client runs on; absent on PostgreSQL. */
+  pglite?: PGlite;
+  /** PostgreSQL: the worker's own pool. */
+  url?: string;
+  /** Jobs of each queue worked on at once by this process. */
+  concurrency?: number;
+  /** Schedules the sweeps (every minute). Tests call the sweeps directly. */
+  schedule?: boolean;
+  log?: (line: string) => void;
+}
+
+type TJob<T> = PgBoss.JobWithMetadata<T>;
+
+export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
+  const { client } = options;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const connection = options.pglite ? { db: pgliteRunner(options.pglite) } : { connectionString: options.url, max: 4, application_name: "countersign-worker" };
+  const boss = new PgBoss({
+    ...connection,
+    schema: QUEUE_SCHEMA,
+    migrate: false,
+    supervise: true,
+    schedule: options.schedule ?? true,
+    // A job taken by a worker that died is released when its lock time (expireInSeconds) runs out:
+    // the maintenance pass that does it runs this often.
+    maintenanceIntervalSeconds: 5,
+    // Finished jobs are kept a week for the admin page, then archived and deleted.
+    archiveCompletedAfterSeconds: 7 * 24 * 3600,
+    archiveFailedAfterSeconds: 14 * 24 * 3600,
+    deleteAfterDays: 7,
+  });
+  boss.on("error", (error: Error) => log(`job queue: ${error.message}`));
+  await boss.start();
+
+  const concurrency = options.concurrency ?? 2;
+  const workerIds = new Map<TQueueName, string[]>();
+  const work = async <T extends object>(queue: TQueueName, handler: (job: TJob<T>) => Promise<unknown>, pollingIntervalSeconds = 0.5) => {
+    const ids: string[] = [];
+    for (let i = 0; i < concurrency; i++) {
+      ids.push(await boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async ([job]) => handler(job!)));
+    }
+    workerIds.set(queue, ids);
+  };
+
+  await work<{ approvalId: string }>(QUEUES.refundExecute, async (job) => settleApprovedRefund({ approvalId: job.data.approvalId, client }));
+
+  await work<{ batchId: string; ticketId: string }>(
+    QUEUES.agentRun,
+    async (job) => {
+      const batch = await client.agentBatch.findUnique({ where: { id: job.data.batchId }, select: { kind: true, createdById: true } });
+      if (!batch) return "skipped";
+      try {
+        if (batch.kind === "shadow") {
+          return await runBatchItem({ ...job.data, client, then: async (run, c) => void (await recordShadowDecisions(run, batch.createdById, c)) });
+        }
+        const setup = plannerSetup(await defaultPlannerChoice(client));
+        return await runBatchItem({ ...job.data, client, run: { planner: setup.planner, tools: setup.tools, model: setup.model } });
+      } catch (error) {
+        // The last attempt: the item is marked failed so the batch still finishes; the job keeps the error.
+        if (job.retryCount >= job.retryLimit) await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
+        throw error;
+      }
+    },
+    1,
+  );
+
+  await work(QUEUES.sweepRuns, async () => interruptExpiredRuns({ client }), 5);
+  await work(QUEUES.sweepApprovals, async () => expirePendingApprovals({ client }), 5);
+  await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), 5);
+  if (options.schedule ?? true) {
+    for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds]) await boss.schedule(queue, "* * * * *");
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    boss,
+    nudge(queue) {
+      for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
+    },
+    stop(timeoutMs = 20_000) {
+      // graceful: running jobs finish; those still running at the timeout are failed, which retries them.
+      stopping ??= boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true });
+      return stopping;
+    },
+  };
+}
+
+/** The worker this process runs, if any (the embedded server runs one in-process). */
+export function processWorker(): TWorker | undefined {
+  return (globalThis as unknown as { __countersignWorker?: TWorker }).__countersignWorker;
+}
+
+export function setProcessWorker(worker: TWorker | undefined): void {
+  (globalThis as unknown as { __countersignWorker?: TWorker }).__countersignWorker = worker;
+}
+
+/** Whether this server process should run a worker: the embedded database always needs one. */
+export function serverRunsWorker(): boolean {
+  return env().WORKER === "on";
+}

@@ -1,0 +1,91 @@
+// The ticket lifecycle: every state a ticket can be in, and every move between them. Pages, the CLI,
+// the agent runtime and the job queue all change a ticket's status through moveTicket, and only
+// through it: each move is a compare-and-set on the status it expects, so two callers racing for one
+// ticket (a person resolving it by hand while a live run starts, two runs, a retried job) cannot both
+// win – the loser gets TicketMoveRefused and changes nothing.
+//
+//   open ─┬─ start_run ──▶ running ── finish_run ──▶ bypassed | blocked | needs_human | auto_approved
+//         │                   └───── interrupt_run ─▶ needs_human (run_interrupted)
+//         ├─ bypass ──────▶ bypassed                  (the admission gate at the loop's door)
+//         └─ resolve_by_hand ▶ resolved               (also from bypassed, blocked, needs_human)
+//   needs_human ─┬─ approve_refund ▶ approved ── refund_executed ▶ resolved
+//                │                       └────── refund_blocked ─▶ needs_human (refund_blocked)
+//                ├─ approve_reply ─▶ resolved
+//                └─ reject ────────▶ needs_human (approval_rejected): a person answers or runs again
+//   auto_approved ── refund_executed ▶ resolved | refund_blocked ▶ needs_human
+//
+// Nothing leaves `resolved`: live runs on a resolved ticket are refused, whoever asks.
+import type { TicketStatus } from "../../generated/prisma/enums";
+import type { DbTx } from "../db";
+
+/** Statuses a person or a new live run may take a ticket from: nothing is in flight. */
+const SETTLED = ["open", "bypassed", "blocked", "needs_human", "completed"] as const satisfies readonly TicketStatus[];
+
+export const TICKET_MOVES = {
+  start_run: { from: SETTLED, to: ["running"] },
+  bypass: { from: SETTLED, to: ["bypassed"] },
+  finish_run: { from: ["running"], to: ["bypassed", "blocked", "needs_human", "auto_approved", "completed"] },
+  interrupt_run: { from: ["running"], to: ["needs_human"] },
+  approve_refund: { from: ["needs_human"], to: ["approved"] },
+  approve_reply: { from: ["needs_human"], to: ["resolved"] },
+  reject: { from: ["needs_human"], to: ["needs_human"] },
+  refund_executed: { from: ["approved", "auto_approved"], to: ["resolved"] },
+  refund_blocked: { from: ["approved", "auto_approved"], to: ["needs_human"] },
+  resolve_by_hand: { from: SETTLED, to: ["resolved"] },
+} as const satisfies Record<string, { from: readonly TicketStatus[]; to: readonly TicketStatus[] }>;
+
+export type TTicketMove = keyof typeof TICKET_MOVES;
+
+/** Reasons the lifecycle itself gives a ticket (beside the agent's stop reasons). */
+export const LIFECYCLE_REASONS = ["run_interrupted", "approval_rejected", "refund_blocked"] as const;
+export type TLifecycleReason = (typeof LIFECYCLE_REASONS)[number];
+
+export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
+  run_interrupted: "The agent's run was interrupted (its process stopped)",
+  approval_rejected: "A person rejected the agent's proposal",
+  refund_blocked: "The approved refund could not be executed",
+};
+
+/** Why a move was refused, in words a reviewer understands. */
+export class TicketMoveRefused extends Error {
+  constructor(
+    readonly code: "not_found" | "ticket_resolved" | "ticket_busy" | "invalid_ticket_state",
+    readonly status: TicketStatus | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = "TicketMoveRefused";
+  }
+}
+
+function refusal(move: TTicketMove, status: TicketStatus | null): TicketMoveRefused {
+  if (status === null) return new TicketMoveRefused("not_found", null, "This ticket does not exist.");
+  if (status === "resolved") return new TicketMoveRefused("ticket_resolved", status, "This ticket is already resolved.");
+  if (status === "running") return new TicketMoveRefused("ticket_busy", status, "The agent is working on this ticket right now: wait for its run to finish.");
+  if (status === "approved" || status === "auto_approved") return new TicketMoveRefused("ticket_busy", status, "An approved refund is being executed for this ticket: wait for its outcome.");
+  return new TicketMoveRefused("invalid_ticket_state", status, `A ticket that is ${status.replace("_", " ")} cannot ${move.replace("_", " ")}.`);
+}
+
+/**
+ * Moves a ticket, or throws TicketMoveRefused. `to` is needed only where a move has several targets
+ * (finish_run). The update is the check: it matches only while the status is one the move starts
+ * from, so whatever raced us first is what the refusal reports.
+ */
+export async function moveTicket(
+  tx: DbTx,
+  input: { ticketId: string; move: TTicketMove; to?: TicketStatus; reason?: string | null },
+): Promise<{ from: TicketStatus; to: TicketStatus }> {
+  const rule = TICKET_MOVES[input.move];
+  const to = input.to ?? rule.to[0];
+  if (!(rule.to as readonly TicketStatus[]).includes(to)) throw new Error(`moveTicket: ${input.move} cannot end in ${to}`);
+  const from = rule.from as readonly TicketStatus[];
+  // One statement: read the status the row had and set the new one, under the row's lock.
+  const rows = await tx.$queryRaw<{ previous: TicketStatus }[]>`
+    UPDATE "Ticket" t SET "status" = ${to}::"TicketStatus", "reason" = ${input.reason ?? null}, "updatedAt" = now()
+    FROM (SELECT id, status AS previous FROM "Ticket" WHERE id = ${input.ticketId}::uuid FOR UPDATE) old
+    WHERE t.id = old.id AND old.previous::text = ANY(${[...from]}::text[])
+    RETURNING old.previous`;
+  if (rows.length === 1) return { from: rows[0]!.previous, to };
+  const current = await tx.ticket.findUnique({ where: { id: input.ticketId }, select: { status: true } });
+  throw refusal(input.move, current?.status ?? null);
+}

@@ -1,0 +1,26 @@
+// npm run worker: a job worker as its own process, on PostgreSQL (run as many as you like, on any
+// machines; they share the queue). SIGTERM or Ctrl-C stops it cleanly: running jobs finish, and jobs
+// still running after 20 s are released for another worker.
+import { runScript } from "./run-script";
+import { dbHandle } from "../lib/db";
+import { env } from "../lib/env";
+import { startWorker } from "../lib/jobs/worker";
+
+async function main(): Promise<number> {
+  const url = env().DATABASE_URL;
+  if (!url) {
+    console.error("npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database, npm start runs the worker in the server.");
+    return 2;
+  }
+  const worker = await startWorker({ client: dbHandle().client, url });
+  console.log(`Worker ${process.pid} is taking jobs. Ctrl-C or SIGTERM stops it cleanly.`);
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
+  });
+  console.log("Stopping: finishing running jobs…");
+  await worker.stop(20_000);
+  console.log("Worker stopped.");
+  return 0;
+}
+
+runScript(main);
