@@ -1,8 +1,8 @@
 // Effects that survive crashes and races, on the real job queue. The concurrency and crash cases need
 // real PostgreSQL (PGlite is one session); they run when DATABASE_URL is set, as in CI.
-import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { killHard, spawnTs } from "../../testing/spawn-ts";
 import { drainQueue, openJobs } from "../../testing/queue";
 import { approvalFor as approvalFor_, freshOrder as freshOrder_, pendingApproval, tabletTicket as tabletTicket_, ticketId, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -192,11 +192,10 @@ describe.runIf(onPostgres)("under concurrency and crashes (PostgreSQL)", () => {
       await tx.$queryRaw`SELECT id FROM "Order" WHERE id = ${order} FOR UPDATE`;
       await held;
     }, { timeout: 60_000 });
-    const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "testing/decide-then-hang.ts", db.url!, request.id, request.digest, reviewer.id, reviewer.role], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawnTs("testing/decide-then-hang.ts", [db.url!, request.id, request.digest, reviewer.id, reviewer.role]);
     for (let i = 0; i < 300 && !(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })); i++) await new Promise((r) => setTimeout(r, 50));
     expect(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
-    child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
+    await killHard(child);
     release();
     await locking;
     await holder.$disconnect();

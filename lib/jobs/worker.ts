@@ -67,15 +67,31 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
 
   const concurrency = options.concurrency ?? 2;
   const workerIds = new Map<TQueueName, string[]>();
-  const work = async <T extends object>(queue: TQueueName, handler: (job: TJob<T>) => Promise<unknown>, pollingIntervalSeconds = 0.5) => {
+  // Each worker takes up to `batchSize` jobs at a time and settles each on its own: a failing job is
+  // failed (and retried with backoff) without failing the others, which pg-boss then completes.
+  const work = async <T extends object>(queue: TQueueName, handler: (job: TJob<T>) => Promise<unknown>, { batchSize = 1, pollingIntervalSeconds = 0.5 } = {}) => {
     const ids: string[] = [];
     for (let i = 0; i < concurrency; i++) {
-      ids.push(await boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async ([job]) => handler(job!)));
+      ids.push(
+        await boss.work<T>(queue, { batchSize, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+          for (const job of jobs) {
+            try {
+              await handler(job);
+            } catch (error) {
+              log(`job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${job.retryLimit + 1}): ${error instanceof Error ? error.message : String(error)}`);
+              await boss.fail(queue, job.id, error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
+            }
+            // On the embedded database every query resolves without leaving the event loop: let
+            // requests, timers and I/O have their turn between jobs, or a bulk batch starves the server.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }),
+      );
     }
     workerIds.set(queue, ids);
   };
 
-  await work<{ approvalId: string }>(QUEUES.refundExecute, async (job) => settleApprovedRefund({ approvalId: job.data.approvalId, client }));
+  await work<{ approvalId: string }>(QUEUES.refundExecute, async (job) => settleApprovedRefund({ approvalId: job.data.approvalId, client }), { batchSize: 4 });
 
   await work<{ batchId: string; ticketId: string }>(
     QUEUES.agentRun,
@@ -94,12 +110,12 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
         throw error;
       }
     },
-    1,
+    { batchSize: 4 },
   );
 
-  await work(QUEUES.sweepRuns, async () => interruptExpiredRuns({ client }), 5);
-  await work(QUEUES.sweepApprovals, async () => expirePendingApprovals({ client }), 5);
-  await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), 5);
+  await work(QUEUES.sweepRuns, async () => interruptExpiredRuns({ client }), { pollingIntervalSeconds: 5 });
+  await work(QUEUES.sweepApprovals, async () => expirePendingApprovals({ client }), { pollingIntervalSeconds: 5 });
+  await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), { pollingIntervalSeconds: 5 });
   if (options.schedule ?? true) {
     for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds]) await boss.schedule(queue, "* * * * *");
   }
