@@ -1,4 +1,5 @@
 import { REASON_LABELS, STATUS_LABELS, isStopReason } from "@/lib/agent/reason-codes";
+import { LIFECYCLE_REASON_LABELS, isLifecycleReason } from "@/lib/tickets/lifecycle";
 
 const TONE: Record<string, string> = {
   needs_human: "bg-amber-50 text-amber-800 ring-amber-200",
@@ -8,6 +9,8 @@ const TONE: Record<string, string> = {
   completed: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   resolved: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   running: "bg-indigo-50 text-indigo-800 ring-indigo-200",
+  approved: "bg-indigo-50 text-indigo-800 ring-indigo-200",
+  interrupted: "bg-red-50 text-red-800 ring-red-200",
   open: "bg-sky-50 text-sky-800 ring-sky-200",
 };
 
@@ -27,7 +30,7 @@ export function ReasonText({ reason }: { reason: string | null }) {
   if (!reason) return <span className="text-slate-400">–</span>;
   return (
     <span>
-      {isStopReason(reason) ? REASON_LABELS[reason] : reason} <code className="font-mono text-[11px] text-slate-500">{reason}</code>
+      {isStopReason(reason) ? REASON_LABELS[reason] : isLifecycleReason(reason) ? LIFECYCLE_REASON_LABELS[reason] : reason} <code className="font-mono text-[11px] text-slate-500">{reason}</code>
     </span>
   );
 }

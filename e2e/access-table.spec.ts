@@ -12,6 +12,7 @@
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
+//   action retryJobAction          (/admin/jobs)  admin       refused     refused   refused     refused  allowed
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
@@ -69,6 +70,7 @@ type TActionName =
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
+  | "retryJobAction"
   | "signOutAction";
 
 interface TActionRow {
@@ -148,6 +150,12 @@ const ACTIONS: readonly TActionRow[] = [
       expect(result).toMatchObject({ status: "invalid" });
       expect(Object.keys(result!.fieldErrors as object)).toEqual(["dailyCapUsd"]);
     },
+  },
+  {
+    name: "retryJobAction",
+    gate: "admin",
+    harmless: { field: "jobId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^There is no such job/) }),
   },
   {
     // Not behind authedAction by design (app/(app)/actions.ts): ending a session must work even for
@@ -356,6 +364,9 @@ test.beforeAll(async ({ browser }) => {
   await page.goto("/admin");
   await page.getByLabel("Daily cap on auto-approved refunds").fill("not money");
   captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
+
+  await page.goto("/admin/jobs?view=failed");
+  captured.set("retryJobAction", await captureAction(page, () => page.getByRole("button", { name: "Retry" }).first().click()));
 
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();

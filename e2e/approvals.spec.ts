@@ -77,7 +77,7 @@ test("a resubmitted approval form is refused and still gives one ledger row", as
   await expect(ledgerLines(page)).toHaveCount(1);
 });
 
-test("a rejection with a note leaves no ledger row and shows in the audit", async ({ page, signInAs }) => {
+test("a rejection with a note leaves no ledger row, shows in the audit, and the ticket is answered by hand", async ({ page, signInAs }) => {
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-reject");
   await runAgent(page);
@@ -90,6 +90,15 @@ test("a rejection with a note leaves no ledger row and shows in the audit", asyn
   await page.reload();
   await expect(ledgerLines(page)).toHaveCount(0);
   await expect(page.getByRole("region", { name: /Audit events/ }).getByText("approval.rejected")).toBeVisible();
+
+  // Back with a person, who answers the customer by hand.
+  await expect(page.getByText("A person rejected the agent's proposal").first()).toBeVisible();
+  await page.getByLabel("Your reply to the customer").fill("Could you send us a photo of the damage, please?");
+  await page.getByRole("button", { name: "Send reply and resolve" }).click();
+  await expect(page.getByText(/Resolved/).first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Your reply to the customer")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: /Audit events/ }).getByText("ticket.resolved_by_hand")).toBeVisible();
 });
 
 test("a reviewer cannot approve the 650 USD laptop refund, but a specialist can", async ({ page, signInAs, browser }) => {

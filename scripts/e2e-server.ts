@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { openDb, type DbTarget } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
-import { seedE2eFixtures } from "../prisma/seed/e2e";
+import { seedE2eFailedJobs, seedE2eFixtures } from "../prisma/seed/e2e";
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 
@@ -42,6 +42,7 @@ async function main() {
   const handle = openDb(target);
   console.log(`e2e: seeded ${await seedDemo(handle.client)}, and ${await seedE2eFixtures(handle.client)} scenario tickets`);
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);
+  console.log(`e2e: ${await seedE2eFailedJobs(handle.client)} failed jobs for the jobs page`);
   await handle.close();
   const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], { stdio: "inherit", env });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));

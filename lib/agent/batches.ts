@@ -47,6 +47,12 @@ export async function batchProgress(batchId: string, client: Db = defaultDb()): 
   return { batchId, kind: batch.kind, mode: batch.mode, total: batch.total, queued, done: n("done"), refused: n("refused"), failed: n("failed"), finished: queued === 0 };
 }
 
+/** The progress of the most recent batch of a kind (the autonomy page shows the last shadow pass). */
+export async function latestBatchProgress(kind: TBatchKind, client: Db = defaultDb()): Promise<TBatchProgress | null> {
+  const latest = await client.agentBatch.findFirst({ where: { kind }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  return latest ? batchProgress(latest.id, client) : null;
+}
+
 /**
  * One item of a batch, as its job runs it. `then` runs after a successful run (a shadow pass records
  * its evidence there). A ticket the lifecycle refuses (resolved meanwhile, another run on it) is

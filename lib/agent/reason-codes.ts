@@ -94,7 +94,7 @@ export const REASON_LABELS: Record<TStopReason, string> = {
   refund_auto_approved: "Refund auto-approved within the autonomy dial",
 };
 
-export const STATUS_LABELS: Record<TStopStatus | "running" | "open" | "resolved", string> = {
+export const STATUS_LABELS: Record<TStopStatus | "running" | "open" | "resolved" | "approved" | "interrupted", string> = {
   bypassed: "Bypassed",
   blocked: "Blocked",
   needs_human: "Needs a person",
@@ -103,6 +103,8 @@ export const STATUS_LABELS: Record<TStopStatus | "running" | "open" | "resolved"
   running: "Running",
   open: "Open",
   resolved: "Resolved",
+  approved: "Refund approved, executing",
+  interrupted: "Interrupted",
 };
 
 export function isStopReason(value: unknown): value is TStopReason {

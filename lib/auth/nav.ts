@@ -17,14 +17,18 @@ export const NAV_ITEMS: readonly TNavItem[] = [
   { href: "/evals", label: "Evaluations", area: "evals" },
   { href: "/autonomy", label: "Autonomy", area: "autonomy" },
   { href: "/admin", label: "Admin", area: "admin" },
+  { href: "/admin/jobs", label: "Jobs", area: "admin" },
 ];
 
 export function navItemsFor(role: Role): TNavItem[] {
   return NAV_ITEMS.filter((item) => mayUse(role, item.area));
 }
 
-/** Whether a nav entry is the current page: "/" only for itself, the others for their subtree. */
+const within = (href: string, pathname: string) => pathname === href || pathname.startsWith(`${href}/`);
+
+/** Whether a nav entry is the current page: "/" only for itself, the others for their subtree unless
+ * a deeper entry (Jobs under Admin) is the current one. */
 export function isCurrentNav(href: string, pathname: string): boolean {
   if (href === "/") return pathname === "/";
-  return pathname === href || pathname.startsWith(`${href}/`);
+  return within(href, pathname) && !NAV_ITEMS.some((i) => i.href.length > href.length && i.href.startsWith(`${href}/`) && within(i.href, pathname));
 }

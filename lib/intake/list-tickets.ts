@@ -20,7 +20,7 @@ export const QUEUE_PAGE_SIZE = 50;
  * tickets the agent stopped on and handed over. */
 export const AWAITING_STATUSES = ["open", "needs_human", "blocked", "bypassed"] as const satisfies readonly TicketStatus[];
 /** Every status but `resolved`: a person has not closed the ticket yet. */
-export const UNRESOLVED_STATUSES = ["open", "bypassed", "blocked", "needs_human", "auto_approved", "completed"] as const satisfies readonly TicketStatus[];
+export const UNRESOLVED_STATUSES = ["open", "running", "bypassed", "blocked", "needs_human", "approved", "auto_approved", "completed"] as const satisfies readonly TicketStatus[];
 
 export const QUEUE_STATUS_FILTERS = ["awaiting", "all", ...UNRESOLVED_STATUSES] as const;
 export type TQueueStatusFilter = (typeof QUEUE_STATUS_FILTERS)[number];

@@ -46,6 +46,10 @@ export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   refund_blocked: "The approved refund could not be executed",
 };
 
+export function isLifecycleReason(value: unknown): value is TLifecycleReason {
+  return typeof value === "string" && (LIFECYCLE_REASONS as readonly string[]).includes(value);
+}
+
 /** Why a move was refused, in words a reviewer understands. */
 export class TicketMoveRefused extends Error {
   constructor(

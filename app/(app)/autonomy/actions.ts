@@ -6,7 +6,6 @@ import { z } from "zod";
 import { ActionError, authedAction } from "@/lib/auth/authed";
 import { CANDIDATE_LIMITS_CENTS, setAutonomyLimit, startShadowPass } from "@/lib/eval/shadow";
 import { SettingsError } from "@/lib/policy/update-settings";
-import { batchProgress } from "@/lib/agent/batches";
 
 /** The dial's positions: zero (every refund needs a person) or one of the candidate limits. */
 const DIAL_POSITIONS: readonly number[] = [0, ...CANDIDATE_LIMITS_CENTS];
@@ -41,8 +40,3 @@ export const runShadowPassAction = authedAction({ area: "autonomy", input: ZShad
   return { ...pass };
 });
 
-export const shadowPassProgressAction = authedAction({ area: "autonomy", input: z.object({ batchId: z.uuid() }) }, async ({ input }) => {
-  const progress = await batchProgress(input.batchId);
-  if (!progress || progress.kind !== "shadow") throw new ActionError("This shadow pass does not exist.", "not_found", 404);
-  return { total: progress.total, queued: progress.queued, finished: progress.finished };
-});

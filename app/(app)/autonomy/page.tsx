@@ -5,7 +5,8 @@ import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
 import { loadDialStatus, type TDialCandidate } from "@/lib/eval/dial-status";
 import { DialForm } from "./dial-form";
-import { ShadowPassButton } from "./shadow-pass-button";
+import { RefreshWhileWorking, ShadowPassButton } from "./shadow-pass-button";
+import { latestBatchProgress } from "@/lib/agent/batches";
 
 export const metadata: Metadata = { title: "Autonomy" };
 
@@ -94,7 +95,7 @@ function EvidenceTable({ candidates, required }: { candidates: TDialCandidate[];
 
 export default async function AutonomyPage() {
   await requireRole("autonomy");
-  const status = await loadDialStatus();
+  const [status, pass] = await Promise.all([loadDialStatus(), latestBatchProgress("shadow")]);
   const positions = [0, ...status.candidates.map((c) => c.limitCents)].map((cents) => ({
     cents,
     note: [cents === 0 ? "off" : null, cents === status.limitCents ? "current" : null].filter(Boolean).join(", "),
@@ -133,6 +134,13 @@ export default async function AutonomyPage() {
             decides, their decision counts as agreement or disagreement. Nothing is refunded.
           </p>
           <ShadowPassButton limit={SHADOW_PASS_TICKETS} />
+          {pass ? (
+            <p data-testid="shadow-progress" className="text-[12px] text-slate-600">
+              {pass.finished ? "Last pass finished" : "Pass in progress"}: {pass.done + pass.refused + pass.failed} of {pass.total} tickets run
+              {pass.failed ? `, ${pass.failed} failed (see Jobs)` : ""}.
+            </p>
+          ) : null}
+          <RefreshWhileWorking working={!!pass && !pass.finished} />
         </Card>
       </div>
 

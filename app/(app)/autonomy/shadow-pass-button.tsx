@@ -1,11 +1,10 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState } from "react";
+import { useActionState, useEffect } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
-import { runShadowPassAction, shadowPassProgressAction } from "./actions";
+import { runShadowPassAction } from "./actions";
 
 type TState = TActionResult<{ ticketsConsidered: number; batchId: string | null }> | null;
-type TProgress = { done: number; total: number; finished: boolean };
 
 function message(state: TState): { tone: "ok" | "error"; text: string } | null {
   if (!state) return null;
@@ -28,7 +27,11 @@ function message(state: TState): { tone: "ok" | "error"; text: string } | null {
 export function ShadowPassButton({ limit }: { limit: number }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runShadowPassAction(form), null);
   const shown = message(state);
-  const progress = useBatchProgress(state?.status === "ok" ? state.batchId : null);
+  const router = useRouter();
+  const started = state?.status === "ok" ? state.batchId : null;
+  useEffect(() => {
+    if (started) router.refresh();
+  }, [started, router]);
   return (
     <form action={action} aria-label="Shadow pass" className="space-y-2">
       <input type="hidden" name="limit" value={limit} />
@@ -37,30 +40,18 @@ export function ShadowPassButton({ limit }: { limit: number }) {
       </button>
       <p role="status" data-testid="shadow-message" className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-slate-700"}`}>
         {shown?.text}
-        {progress ? ` ${progress.finished ? "Done" : "Working"}: ${progress.done} of ${progress.total}.` : ""}
       </p>
     </form>
   );
 }
 
-/** Follows a batch until it finishes, refreshing the page's evidence as it goes. */
-function useBatchProgress(batchId: string | null): TProgress | null {
+/** While a shadow pass works, the page (its progress and the evidence) refreshes itself. */
+export function RefreshWhileWorking({ working }: { working: boolean }) {
   const router = useRouter();
-  const [progress, setProgress] = useState<TProgress | null>(null);
   useEffect(() => {
-    if (!batchId) return;
-    let stopped = false;
-    const tick = async () => {
-      const result = await shadowPassProgressAction({ batchId });
-      if (stopped || result.status !== "ok") return;
-      setProgress({ done: result.total - result.queued, total: result.total, finished: result.finished });
-      router.refresh();
-      if (!result.finished) setTimeout(tick, 1000);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-    };
-  }, [batchId, router]);
-  return progress;
+    if (!working) return;
+    const timer = setInterval(() => router.refresh(), 1500);
+    return () => clearInterval(timer);
+  }, [working, router]);
+  return null;
 }

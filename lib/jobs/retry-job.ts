@@ -1,0 +1,29 @@
+// An admin sends a failed job back to the queue: it runs again with a fresh attempt, and the retry is
+// audited. Only failed jobs can be retried; the handlers are idempotent, so a retry never doubles an
+// effect.
+import type { Role } from "../../generated/prisma/enums";
+import { db as defaultDb, type Db } from "../db";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { prismaRunner, QUEUES, queueClient } from "./queue";
+
+export class JobRetryRefused extends Error {
+  constructor(readonly code: "forbidden" | "not_found" | "not_failed", message: string) {
+    super(message);
+    this.name = "JobRetryRefused";
+  }
+}
+
+export async function retryFailedJob(input: { queue: string; jobId: string; actor: { id: string; role: Role }; client?: Db }): Promise<void> {
+  const client = input.client ?? defaultDb();
+  if (input.actor.role !== "ADMIN") throw new JobRetryRefused("forbidden", "Only admins retry jobs.");
+  if (!(Object.values(QUEUES) as string[]).includes(input.queue)) throw new JobRetryRefused("not_found", "There is no such job.");
+  await client.$transaction(async (tx) => {
+    const job = await queueClient().getJobById(input.queue, input.jobId, { db: prismaRunner(tx) } as never);
+    if (!job) throw new JobRetryRefused("not_found", "There is no such job (finished jobs are cleaned up after a week).");
+    if (job.state !== "failed") throw new JobRetryRefused("not_failed", `This job is ${job.state}, not failed: only failed jobs can be retried.`);
+    await recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "job.retried", subjectType: "job", subjectId: input.jobId, inputs: { queue: input.queue, retryCount: job.retryCount } });
+    // pg-boss answers { affected } though its types say void.
+    const result = (await queueClient().retry(input.queue, input.jobId, { db: prismaRunner(tx) } as never)) as unknown as { affected: number };
+    if (result.affected !== 1) throw new JobRetryRefused("not_failed", "This job changed meanwhile: reload the page.");
+  });
+}
