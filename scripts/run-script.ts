@@ -5,7 +5,9 @@ import { TicketMoveRefused } from "../lib/tickets/lifecycle";
 import { describeEnvError } from "../lib/env";
 
 export function runScript(main: () => Promise<number>, describe: (error: unknown) => string | undefined = () => undefined): void {
-  main()
+  // A main that throws before its first await is handled like one that rejects.
+  Promise.resolve()
+    .then(main)
     .then(async (code) => {
       await closeDb();
       process.exit(code);

@@ -4,7 +4,7 @@
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { prismaRunner, QUEUES, queueClient } from "./queue";
+import { prismaRunner, QUEUES, QUEUE_SCHEMA, queueClient } from "./queue";
 
 export class JobRetryRefused extends Error {
   constructor(readonly code: "forbidden" | "not_found" | "not_failed", message: string) {
@@ -18,7 +18,11 @@ export async function retryFailedJob(input: { queue: string; jobId: string; acto
   if (input.actor.role !== "ADMIN") throw new JobRetryRefused("forbidden", "Only admins retry jobs.");
   if (!(Object.values(QUEUES) as string[]).includes(input.queue)) throw new JobRetryRefused("not_found", "There is no such job.");
   await client.$transaction(async (tx) => {
-    const job = await queueClient().getJobById(input.queue, input.jobId, { db: prismaRunner(tx) } as never);
+    const [job] = await tx.$queryRawUnsafe<{ state: string; retryCount: number }[]>(
+      `SELECT state::text AS state, retry_count AS "retryCount" FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND id = $2::uuid FOR UPDATE`,
+      input.queue,
+      input.jobId,
+    );
     if (!job) throw new JobRetryRefused("not_found", "There is no such job (finished jobs are cleaned up after a week).");
     if (job.state !== "failed") throw new JobRetryRefused("not_failed", `This job is ${job.state}, not failed: only failed jobs can be retried.`);
     await recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "job.retried", subjectType: "job", subjectId: input.jobId, inputs: { queue: input.queue, retryCount: job.retryCount } });

@@ -47,7 +47,7 @@ type TJob<T> = PgBoss.JobWithMetadata<T>;
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const { client } = options;
   const log = options.log ?? ((line: string) => console.log(line));
-  const connection = options.pglite ? { db: pgliteRunner(options.pglite) } : { connectionString: options.url, max: 4, application_name: "countersign-worker" };
+  const connection = options.pglite ? { db: pgliteRunner(options.pglite) } : { connectionString: options.url, max: 4, application_name: process.env.PGAPPNAME ?? "countersign-worker" };
   const boss = new PgBoss({
     ...connection,
     schema: QUEUE_SCHEMA,

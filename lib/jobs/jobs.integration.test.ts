@@ -1,0 +1,44 @@
+// The admins' view of the job queue: a job that fails for good keeps its error, is listed as failed,
+// and only an admin can send it back; the retry is audited and the job runs again.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { startTestWorker } from "../../testing/queue";
+import { user } from "../../testing/runs";
+import { seedDemo } from "../../prisma/seed/demo";
+import { enqueue, QUEUES } from "./queue";
+import { jobCounts, listJobs } from "./list-jobs";
+import { JobRetryRefused, retryFailedJob } from "./retry-job";
+
+const testDb = useTestDb();
+beforeAll(async () => void (await seedDemo(testDb().client)));
+const code = (p: Promise<unknown>) => p.then(() => "ok", (e) => (e instanceof JobRetryRefused ? e.code : `error: ${e}`));
+
+describe("failed jobs", () => {
+  it("keeps a job that keeps failing with its error, and lets only an admin retry it", async () => {
+    const db = testDb();
+    const approvalId = "0e2e0000-0000-4000-8000-0000000b0001";
+    // A refund job whose approval does not exist fails on every attempt; with no retries left it stays failed.
+    const jobId = await db.client.$transaction((tx) => enqueue(tx, QUEUES.refundExecute, { approvalId }, { id: approvalId }));
+    await db.client.$executeRawUnsafe(`UPDATE pgboss.job SET retry_limit = 0 WHERE id = $1::uuid`, jobId);
+    const worker = await startTestWorker(db);
+    try {
+      for (let i = 0; i < 100 && (await listJobs({ view: "failed" })).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await worker.stop(5_000);
+    }
+    const [failed] = await listJobs({ view: "failed" });
+    expect(failed).toMatchObject({ id: jobId, queue: "refund-execute", state: "failed", error: `settleApprovedRefund: no approval ${approvalId}` });
+    expect(await jobCounts()).toContainEqual({ queue: "refund-execute", state: "failed", count: 1 });
+
+    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const) expect(await code(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: await user(db.client, role) }))).toBe("forbidden");
+    const admin = await user(db.client, "ADMIN");
+    expect(await code(retryFailedJob({ queue: "refund-execute", jobId: "00000000-0000-4000-8000-000000000000", actor: admin }))).toBe("not_found");
+    expect(await code(retryFailedJob({ queue: "no-such-queue", jobId: jobId!, actor: admin }))).toBe("not_found");
+    expect(await code(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("ok");
+    expect(await listJobs({ view: "failed" })).toEqual([]);
+    expect((await listJobs({ view: "waiting" })).map((j) => j.id)).toEqual([jobId]);
+    // Twice is refused: it is no longer failed.
+    expect(await code(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("not_failed");
+    expect(await db.client.auditEvent.count({ where: { action: "job.retried", subjectId: jobId!, actorId: admin.id } })).toBe(1);
+  });
+});
