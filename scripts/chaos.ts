@@ -177,8 +177,8 @@ async function chaos(url: string): Promise<number> {
     const chain = await verifyAuditChain(client);
     const minHits = Math.ceil(K / 2);
     const lines = [
-      `approvals driven:                       ${N} (${[...outcomes.values()].filter((v) => v === "ok").length} answered ok, the rest already decided on a re-click)`,
-      `auto-approvable live runs:              ${AUTO}`,
+      `approvals driven:                       ${N} (${approvals.filter((a) => outcomes.get(a.id) === "ok").length} answered ok, the rest "already decided" on a re-click after a kill)`,
+      `auto-approvable live runs:              ${AUTO} (${report.autoApproved} auto-approved; ${report.interrupted} runs interrupted by a kill, their tickets back with a person)`,
       `kills:                                  ${K}, ${hits} in an open transaction (at least ${minHits} needed)`,
       `ledger rows:                            ${report.ledgerRows}`,
       `duplicates:                             ${report.duplicates}`,
@@ -236,7 +236,13 @@ async function signIn(port: number): Promise<string> {
   const origin = `http://127.0.0.1:${port}`;
   const csrf = await fetch(`${origin}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  // The response may set the csrf cookie twice (the proxy's session check and the endpoint): send the
+  // one that carries the token in the body.
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.includes("csrf-token=") && decodeURIComponent(c.split("=")[1]!).startsWith(`${csrfToken}|`));
+  if (!csrfCookie) throw new Error("sign-in: no csrf cookie for the token");
   const response = await fetch(`${origin}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
@@ -251,9 +257,11 @@ async function signIn(port: number): Promise<string> {
 /** One server action call, encoded as React encodes a form's FormData argument. */
 async function callAction(port: number, path: string, actionId: string, cookie: string, fields: Record<string, string>): Promise<string> {
   const origin = `http://127.0.0.1:${port}`;
+  // The form's fields under the reference's prefix, then the root that points at them – last, as
+  // React's encodeReply writes it (the server reads referenced entries in order).
   const body = new FormData();
-  body.set("0", '["$K1"]');
   for (const [k, v] of Object.entries(fields)) body.set(`_1_${k}`, v);
+  body.set("0", '["$K1"]');
   const response = await fetch(`${origin}${path}`, { method: "POST", headers: { "next-action": actionId, accept: "text/x-component", cookie, origin }, body, signal: AbortSignal.timeout(60_000) });
   const text = await response.text();
   for (const line of text.split("\n")) {
@@ -306,6 +314,8 @@ async function invariants(client: ReturnType<typeof openDb>["client"], approvalI
         WHERE a.kind = 'refund' AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" l WHERE l."approvalRequestId" = a.id)`,
     ),
     runsRunning: await client.agentRun.count({ where: { status: "running" } }),
+    interrupted: await client.agentRun.count({ where: { status: "interrupted" } }),
+    autoApproved: await client.approvalDecision.count({ where: { automatic: true } }),
   };
 }
 

@@ -1,5 +1,6 @@
 // npm test: every check, in the order CI runs them, stopping at the first failure.
 //   typecheck → lint → unit and integration tests (Vitest) → production build → browser tests
+//   → on PostgreSQL, a small chaos run (scripts/chaos.ts)
 // With DATABASE_URL set to a postgres URL, the integration and browser suites run on PostgreSQL
 // (in databases of their own, named after it); otherwise on embedded PGlite.
 import { spawnSync } from "node:child_process";
@@ -8,13 +9,15 @@ const node = process.execPath;
 const bin = (pkg: string) => `node_modules/${pkg}`;
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-const steps: { name: string; cmd: string[]; env?: Record<string, string> }[] = [
+const steps: { name: string; cmd: string[]; env?: Record<string, string>; postgresOnly?: boolean }[] = [
   { name: "types (route types)", cmd: [bin("next/dist/bin/next"), "typegen"] },
   { name: "typecheck", cmd: [bin("typescript/bin/tsc"), "--noEmit"] },
   { name: "lint", cmd: [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."] },
   { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"] },
   { name: "build (test build in .next-test)", cmd: [bin("next/dist/bin/next"), "build"], env: { NEXT_DIST_DIR: ".next-test" } },
   { name: "browser tests (Playwright, Chromium)", cmd: [bin("@playwright/test/cli.js"), "test"] },
+  // Two servers and two workers on one PostgreSQL database, killed with SIGKILL mid-transaction.
+  { name: "chaos (PostgreSQL only: 20 approvals, 3 kills)", cmd: ["--import", "tsx", "scripts/chaos.ts", "--approvals", "20", "--kills", "3"], env: { NEXT_DIST_DIR: ".next-test" }, postgresOnly: true },
 ];
 
 const only = process.argv.slice(2);
@@ -23,6 +26,7 @@ console.log(`npm test on ${database}`);
 const results: { name: string; ok: boolean; seconds: number }[] = [];
 for (const step of steps) {
   if (only.length && !only.some((o) => step.name.startsWith(o))) continue;
+  if (step.postgresOnly && !process.env.DATABASE_URL) continue;
   console.log(`\n━━ ${step.name} ━━`);
   const started = Date.now();
   const r = spawnSync(node, step.cmd, { stdio: "inherit", env: { ...env, ...step.env } });
