@@ -12,10 +12,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { openDb, useDb } from "../lib/db";
+import { openDb, useDb as installDb } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
-import { createTicket } from "../lib/intake/create-ticket";
 import { runAgent } from "../lib/agent/run-agent";
 import { updatePolicySettings } from "../lib/policy/update-settings";
 import { interruptExpiredRuns } from "../lib/agent/sweep-runs";
@@ -23,6 +22,7 @@ import { reconcileApprovedRefunds } from "../lib/approvals/reconcile-refunds";
 import { verifyAuditChain } from "../lib/audit/verify-audit-chain";
 import { QUEUES, QUEUE_SCHEMA } from "../lib/jobs/queue";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
+import { freshOrder, tabletTicket } from "../testing/runs";
 
 const { values } = parseArgs({
   options: {
@@ -86,7 +86,7 @@ async function chaos(url: string): Promise<number> {
   log(`database ${new URL(url).pathname.slice(1)}: migrating and seeding ${N} approvals and ${AUTO} auto-approvable tickets…`);
   await deployMigrations({ kind: "postgres", url });
   const handle = openDb({ kind: "postgres", url, max: 8 });
-  useDb(handle);
+  installDb(handle);
   const client = handle.client;
   const procs: TProc[] = [
     { name: "server-1", role: "server", port: BASE_PORT },
@@ -101,13 +101,13 @@ async function chaos(url: string): Promise<number> {
     await updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 5_000, "policy.dailyCapCents": 1_000_000 }, actor: { id: admin.id, role: admin.role } });
     const approvals: { id: string; digest: string; ticketId: string }[] = [];
     for (let i = 0; i < N; i++) {
-      const ticketId = await tabletTicket(client, `A${i}`, 7_900);
+      const ticketId = await tabletTicket(client, await freshOrder(client));
       const run = await runAgent({ ticketId, client });
       if (!run.approval?.id) throw new Error(`setup: ticket ${i} stopped with ${run.reason}`);
       approvals.push({ id: run.approval.id, digest: run.approval.digest, ticketId });
     }
     const autoTickets: string[] = [];
-    for (let i = 0; i < AUTO; i++) autoTickets.push(await tabletTicket(client, `B${i}`, 2_000));
+    for (let i = 0; i < AUTO; i++) autoTickets.push(await tabletTicket(client, await freshOrder(client, 2_000)));
 
     const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, DATABASE_URL: url, ...SECRETS, JOB_LOCK_SECONDS: "5", RUN_LEASE_SECONDS: "5", DEMO_SEED: "false" };
     const start = (p: TProc) => {
@@ -200,15 +200,6 @@ async function chaos(url: string): Promise<number> {
     for (const p of procs) p.child?.kill("SIGKILL");
     await handle.close();
   }
-}
-
-let orders = 0;
-async function tabletTicket(client: ReturnType<typeof openDb>["client"], tag: string, amountCents: number): Promise<string> {
-  const n = ++orders;
-  const customer = await client.customer.create({ data: { id: `CUS-CH-${n}`, email: `chaos-${tag.toLowerCase()}@example.net`, name: `Chaos ${tag}` } });
-  const order = await client.order.create({ data: { id: `ORD-CH-${n}`, customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents, placedAt: new Date(Date.now() - 15 * 86_400_000), deliveredAt: new Date(Date.now() - 12 * 86_400_000) } });
-  const input = { subject: "Tablet arrived with a cracked screen", body: `Hi, my Aurora tablet (order ${order.id}) arrived with a cracked screen. Can I get a refund?`, customerEmail: customer.email, orderRef: order.id, source: "form" } as const;
-  return (await client.$transaction((tx) => createTicket(input, { type: "system", id: "chaos" }, tx))).id;
 }
 
 /** The server action's id in the production build, by its exported name. */

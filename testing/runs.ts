@@ -20,11 +20,11 @@ export async function user(client: PrismaClient, role: "REVIEWER" | "SPECIALIST"
 }
 
 let worlds = 0;
-/** A customer of their own with a delivered 79 USD tablet order: tests that need an unused order. */
-export async function freshOrder(client: PrismaClient) {
-  const n = 7000 + ++worlds + Math.floor(Math.random() * 1000) * 100;
+/** A customer of their own with a delivered tablet order (79 USD unless told): an unused order. */
+export async function freshOrder(client: PrismaClient, amountCents = 7_900) {
+  const n = 7000 + ++worlds; // unique within the process, and each test file has a database of its own
   const customer = await client.customer.create({ data: { id: `CUS-${n}`, email: `customer-${n}@example.net`, name: `Customer ${n}` } });
-  const order = await client.order.create({ data: { id: `ORD-${n}`, customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents: 7900, placedAt: new Date(Date.now() - 15 * 86_400_000), deliveredAt: new Date(Date.now() - 12 * 86_400_000) } });
+  const order = await client.order.create({ data: { id: `ORD-${n}`, customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents, placedAt: new Date(Date.now() - 15 * 86_400_000), deliveredAt: new Date(Date.now() - 12 * 86_400_000) } });
   return { email: customer.email, orderId: order.id };
 }
 
