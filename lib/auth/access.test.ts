@@ -28,13 +28,17 @@ describe("navigation", () => {
       expect(labels).toEqual(expected);
     }
     expect(navItemsFor("REVIEWER").map((i) => i.label)).toEqual(["Queue", "New ticket"]);
-    expect(navItemsFor("ADMIN").map((i) => i.label)).toEqual(["Queue", "New ticket", "Ledger", "Audit", "Evaluations", "Autonomy", "Admin"]);
+    expect(navItemsFor("ADMIN").map((i) => i.label)).toEqual(["Queue", "New ticket", "Ledger", "Audit", "Evaluations", "Autonomy", "Admin", "Jobs"]);
   });
 
   it("marks the current entry", () => {
     expect(isCurrentNav("/", "/")).toBe(true);
     expect(isCurrentNav("/", "/ledger")).toBe(false);
     expect(isCurrentNav("/ledger", "/ledger/123")).toBe(true);
+    // A deeper entry is the current one on its own pages, not its parent.
+    expect(isCurrentNav("/admin", "/admin")).toBe(true);
+    expect(isCurrentNav("/admin", "/admin/jobs")).toBe(false);
+    expect(isCurrentNav("/admin/jobs", "/admin/jobs")).toBe(true);
     expect(isCurrentNav("/tickets/new", "/tickets/newer")).toBe(false);
   });
 });
