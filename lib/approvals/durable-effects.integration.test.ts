@@ -13,6 +13,7 @@ import { decideApproval, DecisionRefused } from "./decide-approval";
 import { resolveByHand } from "./resolve-by-hand";
 import { settleApprovedRefund } from "./settle-refund";
 import { reconcileApprovedRefunds } from "./reconcile-refunds";
+import { expirePendingApprovals } from "./sweep-approvals";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -130,6 +131,23 @@ describe("one ticket lifecycle", () => {
     expect(old.status).toBe("superseded");
     expect(await code(decideApproval({ approvalId: old.id, decision: "approve", digest: old.digest, actor: await user(db.client, "REVIEWER") }))).toBe("superseded");
     expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: second.approval!.id! } })).status).toBe("pending");
+  });
+});
+
+describe("expired requests", () => {
+  it("are marked expired by the sweep, audited, and refused in words", async () => {
+    const db = testDb();
+    const request = await approvalFor(await tabletTicket(await freshOrder()));
+    const later = new Date(request.expiresAt.getTime() + 1_000);
+    expect(await expirePendingApprovals({ now: request.createdAt })).toEqual({ expired: 0 });
+    // Every request pending from earlier tests in this database is due by then too.
+    const due = await db.client.approvalRequest.count({ where: { status: "pending", expiresAt: { lt: later } } });
+    expect(due).toBeGreaterThanOrEqual(1);
+    expect(await expirePendingApprovals({ now: later })).toEqual({ expired: due });
+    expect(await expirePendingApprovals({ now: later })).toEqual({ expired: 0 });
+    expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");
+    expect(await db.client.auditEvent.count({ where: { action: "approval.expired", subjectId: request.id } })).toBe(1);
+    expect(await code(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") }))).toBe("expired");
   });
 });
 

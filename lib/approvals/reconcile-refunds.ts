@@ -6,6 +6,8 @@ import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { enqueue, QUEUES, QUEUE_SCHEMA } from "../jobs/queue";
 
+class JobAlreadyThere extends Error {}
+
 export async function reconcileApprovedRefunds(input: { client?: Db; olderThanMs?: number } = {}): Promise<{ reenqueued: string[] }> {
   const client = input.client ?? defaultDb();
   const before = new Date(Date.now() - (input.olderThanMs ?? 60_000));
@@ -20,11 +22,16 @@ export async function reconcileApprovedRefunds(input: { client?: Db; olderThanMs
   );
   const reenqueued: string[] = [];
   for (const orphan of orphans) {
-    await client.$transaction(async (tx) => {
-      if (!(await enqueue(tx, QUEUES.refundExecute, { approvalId: orphan.id }, { id: orphan.id }))) return;
+    const added = await client.$transaction(async (tx) => {
+      // The event first, as for every effect; if a job appeared meanwhile, both roll back.
       await recordAuditEvent(tx, { actorType: "system", actorId: "refund-reconciler", action: "refund.reenqueued", subjectType: "approval", subjectId: orphan.id, ticketId: orphan.ticketId, inputs: { reason: "approved refund with no recorded outcome and no job" } });
-      reenqueued.push(orphan.id);
+      if (!(await enqueue(tx, QUEUES.refundExecute, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
+      return true;
+    }).catch((error) => {
+      if (error instanceof JobAlreadyThere) return false;
+      throw error;
     });
+    if (added) reenqueued.push(orphan.id);
   }
   return { reenqueued };
 }
