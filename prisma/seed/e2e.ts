@@ -43,10 +43,11 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
   return created;
 }
 
-/** Jobs that failed for good, as an admin finds them on the jobs page: one per spec that retries one. */
+/** Jobs that failed for good on a transient error (the database went away mid-sweep), as an admin
+ * finds them on the jobs page; retried, they succeed. One per spec that retries one. */
 export const E2E_FAILED_JOBS = [
-  { id: "0e2e0000-0000-4000-8000-00000000f001", approvalId: "0e2e0000-0000-4000-8000-0000000a0001" },
-  { id: "0e2e0000-0000-4000-8000-00000000f002", approvalId: "0e2e0000-0000-4000-8000-0000000a0002" },
+  { id: "0e2e0000-0000-4000-8000-00000000f001", queue: "sweep-runs", error: "Connection terminated unexpectedly" },
+  { id: "0e2e0000-0000-4000-8000-00000000f002", queue: "sweep-runs", error: "Connection terminated unexpectedly" },
 ] as const;
 
 export async function seedE2eFailedJobs(client: PrismaClient): Promise<number> {
@@ -54,10 +55,10 @@ export async function seedE2eFailedJobs(client: PrismaClient): Promise<number> {
   for (const job of E2E_FAILED_JOBS) {
     created += await client.$executeRawUnsafe(
       `INSERT INTO pgboss.job (id, name, data, state, retry_limit, retry_count, retry_delay, retry_backoff, started_on, completed_on, output, policy)
-       VALUES ($1::uuid, 'refund-execute', $2::jsonb, 'failed', 3, 3, 2, true, now(), now(), $3::jsonb, 'standard') ON CONFLICT DO NOTHING`,
+       VALUES ($1::uuid, $2, '{}'::jsonb, 'failed', 2, 2, 10, true, now(), now(), $3::jsonb, 'standard') ON CONFLICT DO NOTHING`,
       job.id,
-      JSON.stringify({ approvalId: job.approvalId }),
-      JSON.stringify({ message: `settleApprovedRefund: no approval ${job.approvalId}` }),
+      job.queue,
+      JSON.stringify({ message: job.error }),
     );
   }
   return created;
