@@ -195,199 +195,198 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   }, Math.max(50, Math.floor(leaseMs / 3)));
   lease.unref();
   try {
+    const state = initialState({ id: ticket.id, number: ticket.number, subject: ticket.subject, body: ticket.body, customerEmail: ticket.customerEmail, orderRef: ticket.orderRef });
+    const steps: TTraceStep[] = [];
+    const started = performance.now();
+    let tokens = 0;
+    const elapsed = () => Math.round(performance.now() - started);
 
-  const state = initialState({ id: ticket.id, number: ticket.number, subject: ticket.subject, body: ticket.body, customerEmail: ticket.customerEmail, orderRef: ticket.orderRef });
-  const steps: TTraceStep[] = [];
-  const started = performance.now();
-  let tokens = 0;
-  const elapsed = () => Math.round(performance.now() - started);
-
-  const record = async (step: TTraceStep) => {
-    steps.push(step);
-    state.history.push({ action: step.action, outcome: step.outcome });
-    await client.traceEvent.create({
-      data: {
-        runId,
-        step: step.step,
-        action: step.action.slice(0, 200),
-        args: toJson(step.args),
-        outcome: step.outcome,
-        reason: step.reason,
-        result: toJsonOrNull(step.result),
-        policyDecision: toJsonOrNull(step.policyDecision),
-        promptTokens: step.promptTokens,
-        completionTokens: step.completionTokens,
-        latencyMs: step.latencyMs,
-        model: step.model,
-        promptVersion: step.promptVersion,
-      },
-    });
-  };
-
-  let stop: Stop | undefined;
-  for (;;) {
-    const stepNo = steps.length + 1;
-    if (steps.length >= limits.maxSteps) {
-      stop = new Stop("step_budget_exhausted", `${limits.maxSteps} steps used`);
-      break;
-    }
-
-    const stepStarted = performance.now();
-    let output: Awaited<ReturnType<TPlanner["decide"]>> | typeof TIMEOUT;
-    try {
-      output = await withTimeout((signal) => planner.decide(structuredClone(state), signal), limits.maxWallMs - elapsed());
-    } catch (error) {
-      stop = new Stop("planner_error", error instanceof Error ? error.message : String(error));
-      break;
-    }
-    if (output === TIMEOUT) {
-      stop = new Stop("latency_budget_exceeded", `the planner did not answer within the ${limits.maxWallMs} ms budget`);
-      break;
-    }
-    const usage = {
-      promptTokens: Math.max(0, Math.floor(Number(output?.usage?.promptTokens) || 0)),
-      completionTokens: Math.max(0, Math.floor(Number(output?.usage?.completionTokens) || 0)),
-    };
-    tokens += usage.promptTokens + usage.completionTokens;
-    const meta = { ...usage, model: typeof output?.model === "string" ? output.model : null, promptVersion: typeof output?.promptVersion === "string" ? output.promptVersion : null };
-    const raw = output?.decision;
-    const rawAction = typeof (raw as { action?: unknown })?.action === "string" ? String((raw as { action: string }).action).slice(0, 80) : "(invalid)";
-    const rawArgs = (raw as { args?: unknown })?.args ?? null;
-
-    const blocked = async (reason: TStopReason, detail: string, action = rawAction, args: unknown = rawArgs, policyDecision: TActionDecision | null = null) => {
-      await client.$transaction((tx) =>
-        recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "decision.blocked", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action, args, detail }, policyDecision: { reason } }),
-      );
-      await record({ step: stepNo, action, args, outcome: "blocked", reason, result: { detail }, policyDecision, latencyMs: Math.round(performance.now() - stepStarted), ...meta });
-      return new Stop(reason, detail);
+    const record = async (step: TTraceStep) => {
+      steps.push(step);
+      state.history.push({ action: step.action, outcome: step.outcome });
+      await client.traceEvent.create({
+        data: {
+          runId,
+          step: step.step,
+          action: step.action.slice(0, 200),
+          args: toJson(step.args),
+          outcome: step.outcome,
+          reason: step.reason,
+          result: toJsonOrNull(step.result),
+          policyDecision: toJsonOrNull(step.policyDecision),
+          promptTokens: step.promptTokens,
+          completionTokens: step.completionTokens,
+          latencyMs: step.latencyMs,
+          model: step.model,
+          promptVersion: step.promptVersion,
+        },
+      });
     };
 
-    // 1. the decision itself
-    const check = validateDecision(raw, manifest.forbiddenAutonomousActions);
-    if (!check.ok) {
-      stop = await blocked(check.reason, check.detail);
-      break;
-    }
-    let action = check.action;
-
-    // 2. the transition
-    const problem = transitionProblem(action, state);
-    if (problem) {
-      stop = await blocked("invalid_state_transition", problem, action.action, action.args);
-      break;
-    }
-
-    // 3. the policy gate
-    const gate = evaluateAction(action, { orderRef: ticket.orderRef });
-    if (gate.decision === "deny") {
-      stop = await blocked("policy_denied", `policy denied ${action.action}: ${gate.reasons.join(", ")}`, action.action, action.args, gate);
-      break;
-    }
-    let outcome: TTraceStep["outcome"] = "ok";
-    if (gate.decision === "escalate") {
-      outcome = "escalated";
-      action = { action: "request_human_approval", args: { reason: `Escalated by policy: ${gate.reasons.join(", ")}` } };
-    } else if (gate.decision === "rewrite") {
-      outcome = "rewritten";
-      action = gate.action;
-    }
-
-    // 4. the tool, after its call is on the audit chain
-    await client.$transaction((tx) =>
-      recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "tool.called", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action: action.action, args: action.args, mode }, policyDecision: gate }),
-    );
-    let observation: unknown;
-    let failure: Stop | null = null;
-    const toolUsage = { promptTokens: 0, completionTokens: 0, model: null as string | null, promptVersion: null as string | null };
-    const reportUsage = (u: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => {
-      toolUsage.promptTokens += Math.max(0, Math.floor(u.promptTokens || 0));
-      toolUsage.completionTokens += Math.max(0, Math.floor(u.completionTokens || 0));
-      toolUsage.model = u.model ?? toolUsage.model;
-      toolUsage.promptVersion = u.promptVersion ?? toolUsage.promptVersion;
-    };
-    try {
-      const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal, reportUsage }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
-      if (result === TIMEOUT) {
-        failure = elapsed() >= limits.maxWallMs ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call") : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
-      } else {
-        observation = result;
+    let stop: Stop | undefined;
+    for (;;) {
+      const stepNo = steps.length + 1;
+      if (steps.length >= limits.maxSteps) {
+        stop = new Stop("step_budget_exhausted", `${limits.maxSteps} steps used`);
+        break;
       }
-    } catch (error) {
-      // A draft that failed its citation or numeric checks is an observation out of contract.
-      failure = new Stop(error instanceof DraftCheckFailed ? "tool_invalid_output" : "tool_error", error instanceof Error ? error.message : String(error));
-    }
-    tokens += toolUsage.promptTokens + toolUsage.completionTokens;
 
-    // 5. the observation
-    let parsed: unknown;
-    if (!failure) {
-      const valid = TOOL_OUTPUTS[action.action].safeParse(observation);
-      if (valid.success) parsed = valid.data;
-      else failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
+      const stepStarted = performance.now();
+      let output: Awaited<ReturnType<TPlanner["decide"]>> | typeof TIMEOUT;
+      try {
+        output = await withTimeout((signal) => planner.decide(structuredClone(state), signal), limits.maxWallMs - elapsed());
+      } catch (error) {
+        stop = new Stop("planner_error", error instanceof Error ? error.message : String(error));
+        break;
+      }
+      if (output === TIMEOUT) {
+        stop = new Stop("latency_budget_exceeded", `the planner did not answer within the ${limits.maxWallMs} ms budget`);
+        break;
+      }
+      const usage = {
+        promptTokens: Math.max(0, Math.floor(Number(output?.usage?.promptTokens) || 0)),
+        completionTokens: Math.max(0, Math.floor(Number(output?.usage?.completionTokens) || 0)),
+      };
+      tokens += usage.promptTokens + usage.completionTokens;
+      const meta = { ...usage, model: typeof output?.model === "string" ? output.model : null, promptVersion: typeof output?.promptVersion === "string" ? output.promptVersion : null };
+      const raw = output?.decision;
+      const rawAction = typeof (raw as { action?: unknown })?.action === "string" ? String((raw as { action: string }).action).slice(0, 80) : "(invalid)";
+      const rawArgs = (raw as { args?: unknown })?.args ?? null;
+
+      const blocked = async (reason: TStopReason, detail: string, action = rawAction, args: unknown = rawArgs, policyDecision: TActionDecision | null = null) => {
+        await client.$transaction((tx) =>
+          recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "decision.blocked", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action, args, detail }, policyDecision: { reason } }),
+        );
+        await record({ step: stepNo, action, args, outcome: "blocked", reason, result: { detail }, policyDecision, latencyMs: Math.round(performance.now() - stepStarted), ...meta });
+        return new Stop(reason, detail);
+      };
+
+      // 1. the decision itself
+      const check = validateDecision(raw, manifest.forbiddenAutonomousActions);
+      if (!check.ok) {
+        stop = await blocked(check.reason, check.detail);
+        break;
+      }
+      let action = check.action;
+
+      // 2. the transition
+      const problem = transitionProblem(action, state);
+      if (problem) {
+        stop = await blocked("invalid_state_transition", problem, action.action, action.args);
+        break;
+      }
+
+      // 3. the policy gate
+      const gate = evaluateAction(action, { orderRef: ticket.orderRef });
+      if (gate.decision === "deny") {
+        stop = await blocked("policy_denied", `policy denied ${action.action}: ${gate.reasons.join(", ")}`, action.action, action.args, gate);
+        break;
+      }
+      let outcome: TTraceStep["outcome"] = "ok";
+      if (gate.decision === "escalate") {
+        outcome = "escalated";
+        action = { action: "request_human_approval", args: { reason: `Escalated by policy: ${gate.reasons.join(", ")}` } };
+      } else if (gate.decision === "rewrite") {
+        outcome = "rewritten";
+        action = gate.action;
+      }
+
+      // 4. the tool, after its call is on the audit chain
+      await client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "tool.called", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action: action.action, args: action.args, mode }, policyDecision: gate }),
+      );
+      let observation: unknown;
+      let failure: Stop | null = null;
+      const toolUsage = { promptTokens: 0, completionTokens: 0, model: null as string | null, promptVersion: null as string | null };
+      const reportUsage = (u: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => {
+        toolUsage.promptTokens += Math.max(0, Math.floor(u.promptTokens || 0));
+        toolUsage.completionTokens += Math.max(0, Math.floor(u.completionTokens || 0));
+        toolUsage.model = u.model ?? toolUsage.model;
+        toolUsage.promptVersion = u.promptVersion ?? toolUsage.promptVersion;
+      };
+      try {
+        const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal, reportUsage }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
+        if (result === TIMEOUT) {
+          failure = elapsed() >= limits.maxWallMs ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call") : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
+        } else {
+          observation = result;
+        }
+      } catch (error) {
+        // A draft that failed its citation or numeric checks is an observation out of contract.
+        failure = new Stop(error instanceof DraftCheckFailed ? "tool_invalid_output" : "tool_error", error instanceof Error ? error.message : String(error));
+      }
+      tokens += toolUsage.promptTokens + toolUsage.completionTokens;
+
+      // 5. the observation
+      let parsed: unknown;
+      if (!failure) {
+        const valid = TOOL_OUTPUTS[action.action].safeParse(observation);
+        if (valid.success) parsed = valid.data;
+        else failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
+      }
+
+      // 6. the trace
+      const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] => (reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : "invalid_output");
+      await record({
+        step: stepNo,
+        action: action.action,
+        args: action.args,
+        outcome: failure ? failureOutcome(failure.reason) : outcome,
+        reason: failure?.reason ?? null,
+        result: failure ? { detail: failure.detail } : parsed,
+        policyDecision: gate,
+        latencyMs: Math.round(performance.now() - stepStarted),
+        ...meta,
+        promptTokens: meta.promptTokens + toolUsage.promptTokens,
+        completionTokens: meta.completionTokens + toolUsage.completionTokens,
+        model: meta.model ?? toolUsage.model,
+        promptVersion: meta.promptVersion ?? toolUsage.promptVersion,
+      });
+      if (failure) {
+        stop = failure;
+        break;
+      }
+
+      // The state changes only from validated observations.
+      switch (action.action) {
+        case "get_policy_evidence":
+          state.evidence = parsed as TEvidenceAnswer;
+          break;
+        case "lookup_order":
+          state.order = parsed as TOrderObservation;
+          break;
+        case "draft_reply":
+          state.draft = parsed as TDraft;
+          break;
+        case "propose_refund":
+          state.proposal = parsed as TProposalView;
+          break;
+        case "request_human_approval":
+          stop = new Stop(outcome === "escalated" ? "planner_requested_handoff" : handoffReason(state), (parsed as { reason: string }).reason);
+          break;
+      }
+      if (action.action === "request_human_approval") break;
+      if (state.proposal?.decision === "denied") {
+        stop = new Stop("policy_denied", `refund proposal denied: ${state.proposal.reasons.join(", ")}`);
+        break;
+      }
+      if (state.proposal?.decision === "auto_approved") {
+        stop = new Stop("refund_auto_approved", "within the autonomy dial");
+        break;
+      }
+
+      // 7. budgets
+      if (tokens > limits.maxTokens) {
+        stop = new Stop("token_budget_exceeded", `${tokens} tokens used of ${limits.maxTokens}`);
+        break;
+      }
+      if (elapsed() > limits.maxWallMs) {
+        stop = new Stop("latency_budget_exceeded", `${elapsed()} ms used of ${limits.maxWallMs}`);
+        break;
+      }
     }
 
-    // 6. the trace
-    const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] => (reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : "invalid_output");
-    await record({
-      step: stepNo,
-      action: action.action,
-      args: action.args,
-      outcome: failure ? failureOutcome(failure.reason) : outcome,
-      reason: failure?.reason ?? null,
-      result: failure ? { detail: failure.detail } : parsed,
-      policyDecision: gate,
-      latencyMs: Math.round(performance.now() - stepStarted),
-      ...meta,
-      promptTokens: meta.promptTokens + toolUsage.promptTokens,
-      completionTokens: meta.completionTokens + toolUsage.completionTokens,
-      model: meta.model ?? toolUsage.model,
-      promptVersion: meta.promptVersion ?? toolUsage.promptVersion,
-    });
-    if (failure) {
-      stop = failure;
-      break;
-    }
-
-    // The state changes only from validated observations.
-    switch (action.action) {
-      case "get_policy_evidence":
-        state.evidence = parsed as TEvidenceAnswer;
-        break;
-      case "lookup_order":
-        state.order = parsed as TOrderObservation;
-        break;
-      case "draft_reply":
-        state.draft = parsed as TDraft;
-        break;
-      case "propose_refund":
-        state.proposal = parsed as TProposalView;
-        break;
-      case "request_human_approval":
-        stop = new Stop(outcome === "escalated" ? "planner_requested_handoff" : handoffReason(state), (parsed as { reason: string }).reason);
-        break;
-    }
-    if (action.action === "request_human_approval") break;
-    if (state.proposal?.decision === "denied") {
-      stop = new Stop("policy_denied", `refund proposal denied: ${state.proposal.reasons.join(", ")}`);
-      break;
-    }
-    if (state.proposal?.decision === "auto_approved") {
-      stop = new Stop("refund_auto_approved", "within the autonomy dial");
-      break;
-    }
-
-    // 7. budgets
-    if (tokens > limits.maxTokens) {
-      stop = new Stop("token_budget_exceeded", `${tokens} tokens used of ${limits.maxTokens}`);
-      break;
-    }
-    if (elapsed() > limits.maxWallMs) {
-      stop = new Stop("latency_budget_exceeded", `${elapsed()} ms used of ${limits.maxWallMs}`);
-      break;
-    }
-  }
-
-  return await finish({ client, runId, ticket, mode, state, stop: stop!, steps, tokens, wallMs: elapsed(), limits, versions, base });
+    return await finish({ client, runId, ticket, mode, state, stop: stop!, steps, tokens, wallMs: elapsed(), limits, versions, base });
   } finally {
     clearInterval(lease);
   }
