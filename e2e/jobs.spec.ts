@@ -20,7 +20,7 @@ test("an admin sees a failed job with its error and retries it", async ({ page, 
     await page.goto("/admin/jobs?view=failed");
     await expect(page.getByRole("listitem", { name: `Job ${E2E_FAILED_JOBS[1].id}` })).toHaveCount(0);
   }).toPass({ timeout: 15_000 });
-  await page.goto("/audit");
+  await page.goto("/audit?action=job.retried");
   await expect(page.getByText("job.retried").first()).toBeVisible();
 });
 
