@@ -419,18 +419,32 @@ async function finish(ctx: {
   const draft = state.draft?.text ?? null;
   const citations = state.draft?.citations ?? [];
 
-  // A person is asked to approve the exact operation: the reply, and the refund if one was proposed.
+  // The exact operation an approval covers: the reply, and the refund if one was proposed.
+  const operationOf = (p: TProposalView | null): TApprovalOperation => ({
+    proposal: p ? { orderId: p.orderId, amountCents: p.amountCents, currency: p.currency, reason: p.reason } : null,
+    draft,
+    policyVersion: versions.policy,
+    bundleVersion: ticket.bundleVersion,
+    agentVersion: versions.agent,
+  });
+  /** An approval request's columns for an operation: the same for a person's and a system approval. */
+  const requestOf = (op: TApprovalOperation, digest: string) => ({
+    ticketId: ticket.id,
+    runId,
+    digest,
+    operation: toJson(op),
+    draft,
+    policyVersion: op.policyVersion,
+    bundleVersion: op.bundleVersion,
+    agentVersion: op.agentVersion,
+  });
+
+  // A person is asked to approve the exact operation.
   let approval: TRunResult["approval"] = null;
   let operation: TApprovalOperation | null = null;
   if (stop.reason === "draft_ready_for_review") {
     const p = state.proposal?.decision === "needs_human" ? state.proposal : null;
-    operation = {
-      proposal: p ? { orderId: p.orderId, amountCents: p.amountCents, currency: p.currency, reason: p.reason } : null,
-      draft,
-      policyVersion: versions.policy,
-      bundleVersion: ticket.bundleVersion,
-      agentVersion: versions.agent,
-    };
+    operation = operationOf(p);
     approval = {
       id: null,
       kind: p ? "refund" : "reply",
@@ -462,16 +476,9 @@ async function finish(ctx: {
     if (approval && operation) {
       const row = await tx.approvalRequest.create({
         data: {
-          ticketId: ticket.id,
-          runId,
+          ...requestOf(operation, approval.digest),
           proposalId: state.proposal?.decision === "needs_human" ? state.proposal.id : null,
           kind: approval.kind,
-          digest: approval.digest,
-          operation: toJson(operation),
-          draft,
-          policyVersion: operation.policyVersion,
-          bundleVersion: operation.bundleVersion,
-          agentVersion: operation.agentVersion,
           requiredRole: approval.requiredRole as "REVIEWER" | "SPECIALIST",
           expiresAt: new Date(approval.expiresAt),
         },
@@ -481,27 +488,14 @@ async function finish(ctx: {
     if (autoApproved?.id) {
       // Within the dial: a recorded system approval of exactly this proposal, and its execution
       // enqueued in this same transaction. The executor holds it to the policy's own decision.
-      const auto: TApprovalOperation = {
-        proposal: { orderId: autoApproved.orderId, amountCents: autoApproved.amountCents, currency: autoApproved.currency, reason: autoApproved.reason },
-        draft,
-        policyVersion: versions.policy,
-        bundleVersion: ticket.bundleVersion,
-        agentVersion: versions.agent,
-      };
+      const auto = operationOf(autoApproved);
       const digest = approvalDigest(auto);
       await recordAuditEvent(tx, { actorType: "system", actorId: runId, action: "approval.auto_approved", subjectType: "proposal", subjectId: autoApproved.id, ticketId: ticket.id, inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons } });
       const request = await tx.approvalRequest.create({
         data: {
-          ticketId: ticket.id,
-          runId,
+          ...requestOf(auto, digest),
           proposalId: autoApproved.id,
           kind: "refund",
-          digest,
-          operation: toJson(auto),
-          draft,
-          policyVersion: auto.policyVersion,
-          bundleVersion: auto.bundleVersion,
-          agentVersion: auto.agentVersion,
           requiredRole: "REVIEWER",
           status: "approved",
           expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
