@@ -4,10 +4,12 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
 import { canonicalJson } from "../audit/canonical";
+import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
 
 export { Prisma, PrismaClient };
 export type Db = PrismaClient;
@@ -21,6 +23,8 @@ export interface DbHandle {
   kind: "postgres" | "pglite";
   /** The embedded database itself (the job worker shares it); absent on PostgreSQL. */
   pglite?: PGlite;
+  /** Every statement sent through this handle's driver (see round-trips.ts). */
+  roundTrips: RoundTripCounter;
   close(): Promise<void>;
 }
 
@@ -73,17 +77,21 @@ export function lockDataDir(dir: string): () => void {
 
 export function openDb(target: DbTarget): DbHandle {
   if (target.kind === "postgres") {
-    const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.url, max: target.max ?? 10 }) });
-    return { client, kind: "postgres", close: () => client.$disconnect() };
+    const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
+    const roundTrips = countPgPool(pool);
+    const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    return { client, kind: "postgres", roundTrips, close: () => client.$disconnect() };
   }
   if (target.dir) mkdirSync(target.dir, { recursive: true });
   const release = target.dir && !target.pglite ? lockDataDir(target.dir) : () => {};
   const pglite = target.pglite ?? new PGlite(target.dir);
+  const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     client,
     kind: "pglite",
     pglite,
+    roundTrips,
     // PrismaPGlite does not close the PGlite instance; a process that forgets hangs at exit.
     close: async () => {
       await client.$disconnect();
