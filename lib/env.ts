@@ -18,6 +18,14 @@ export const ZEnv = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL (leave it unset for the embedded database)")
     .optional(),
+  /**
+   * PostgreSQL: the role that owns the tables, for migrations and grants. The app itself connects
+   * with DATABASE_URL, which should name a role of its own (README, "Database roles").
+   */
+  MIGRATION_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL (the owner of the tables, on the same database as DATABASE_URL)")
+    .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   PGLITE_DATA_DIR: z.string().min(1).optional(),
   AUTH_SECRET: secret,
@@ -38,6 +46,10 @@ export const ZEnv = z.object({
   WORKER: z.enum(["on", "off"], { message: "must be on or off" }).default("on"),
   /** How long a job may stay taken before another worker may take it again (a killed worker's jobs). */
   JOB_LOCK_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
+  /** The Ed25519 private key (PKCS#8 PEM) that signs audit checkpoints; by default a key file in DATA_DIR. */
+  AUDIT_SIGNING_KEY: z.string().includes("PRIVATE KEY", { message: "must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)" }).optional(),
+  /** Where signed checkpoints are appended, outside the database; by default DATA_DIR/audit-checkpoints.jsonl. */
+  AUDIT_CHECKPOINT_FILE: z.string().min(1).optional(),
   /** A live run's lease: renewed every third of it while the run works; expired means interrupted. */
   RUN_LEASE_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
 });
@@ -67,6 +79,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(String(issue.path[0] ?? "environment"), issue.message);
   }
   const env = parsed.data;
+  // The owner's URL alone would leave the app on the embedded database, quietly.
+  if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL) throw new EnvError("MIGRATION_DATABASE_URL", "needs DATABASE_URL too (the app's own role on the same database)");
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,

@@ -1,8 +1,13 @@
-// Appends one event to the audit chain. Callers write the event inside the same transaction as the
-// effect it describes, before the effect: if the effect fails the event rolls back with it, and no
-// effect exists without its event.
+// Appends events to the audit chain. Callers write events inside the same transaction as the effect
+// they describe, before the effect: if the effect fails the events roll back with it, and no effect
+// exists without its event.
+//
+// The chain is one hash chain per stream – the ticket an event concerns, or its subject when there is
+// none – so appends for independent tickets never wait for each other: an append queues only on its
+// stream's head row (countersign_append_audit, in the migrations). Signed checkpoints bind all the
+// streams together (checkpoint.ts).
 import type { DbTx } from "../db";
-import { toJsonOrNull } from "../db";
+import { toJson } from "../db";
 import { canonicalJson, sha256Hex } from "./canonical";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -21,49 +26,71 @@ export interface TAuditInput {
   idempotencyKey?: string | null;
 }
 
-/** The fields the hash covers, in a fixed shape: verify-audit-chain recomputes exactly this. */
-export function auditHash(prevHash: string, event: TAuditInput & { at: Date }): string {
-  return sha256Hex(
-    canonicalJson({
-      prevHash,
-      at: event.at.toISOString(),
-      actorType: event.actorType,
-      actorId: event.actorId ?? null,
-      action: event.action,
-      subjectType: event.subjectType,
-      subjectId: event.subjectId ?? null,
-      ticketId: event.ticketId ?? null,
-      inputs: event.inputs ?? null,
-      policyDecision: event.policyDecision ?? null,
-      idempotencyKey: event.idempotencyKey ?? null,
-    }),
-  );
+/** The stream an event belongs to: its ticket's, or its subject's. */
+export function auditStream(event: Pick<TAuditInput, "ticketId" | "subjectType" | "subjectId">): string {
+  return event.ticketId ? `ticket:${event.ticketId}` : `${event.subjectType}:${event.subjectId ?? ""}`;
 }
 
-// One fixed advisory-lock key serialises appends, so two transactions never chain onto the same
-// predecessor. Held until the transaction ends.
-const CHAIN_LOCK = 0x636f756e; // "coun"
+type THashed = TAuditInput & { at: Date };
 
-export async function recordAuditEvent(tx: DbTx, input: TAuditInput) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${CHAIN_LOCK})`;
-  const last = await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { hash: true } });
-  const prevHash = last?.hash ?? GENESIS_HASH;
+function hashedFields(event: THashed) {
+  return {
+    at: event.at.toISOString(),
+    actorType: event.actorType,
+    actorId: event.actorId ?? null,
+    action: event.action,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId ?? null,
+    ticketId: event.ticketId ?? null,
+    inputs: event.inputs ?? null,
+    policyDecision: event.policyDecision ?? null,
+    idempotencyKey: event.idempotencyKey ?? null,
+  };
+}
+
+/** What an event says, hashed (version 2): its stream and every field a reader sees, canonical. */
+export function auditContentHash(event: THashed & { stream: string }): string {
+  return sha256Hex(canonicalJson({ ...hashedFields(event), stream: event.stream }));
+}
+
+/** A version-2 event's hash: its content chained onto the stream's previous hash. */
+export function auditLinkHash(prevHash: string, contentHash: string): string {
+  return sha256Hex(prevHash + contentHash);
+}
+
+/** The legacy single chain's hash (version 1), for events written before streams. */
+export function legacyAuditHash(prevHash: string, event: THashed): string {
+  return sha256Hex(canonicalJson({ prevHash, ...hashedFields(event) }));
+}
+
+/** Appends events, in order, in one round trip. */
+export async function recordAuditEvents(tx: DbTx, inputs: readonly TAuditInput[]): Promise<void> {
+  if (inputs.length === 0) return;
   // Millisecond precision: what the timestamp(3) column stores, so the hash can be recomputed.
-  const at = new Date(Math.floor(Date.now()));
-  return tx.auditEvent.create({
-    data: {
-      at,
+  const at = new Date();
+  const events = inputs.map((input) => {
+    const stream = auditStream(input);
+    const inputsJson = input.inputs === undefined || input.inputs === null ? undefined : toJson(input.inputs);
+    const policyJson = input.policyDecision === undefined || input.policyDecision === null ? undefined : toJson(input.policyDecision);
+    const event = { ...input, inputs: inputsJson, policyDecision: policyJson, at, stream };
+    return {
+      at: at.toISOString(),
       actorType: input.actorType,
       actorId: input.actorId ?? null,
       action: input.action,
       subjectType: input.subjectType,
       subjectId: input.subjectId ?? null,
       ticketId: input.ticketId ?? null,
-      inputs: toJsonOrNull(input.inputs),
-      policyDecision: toJsonOrNull(input.policyDecision),
+      inputs: inputsJson,
+      policyDecision: policyJson,
       idempotencyKey: input.idempotencyKey ?? null,
-      prevHash,
-      hash: auditHash(prevHash, { ...input, at }),
-    },
+      stream,
+      contentHash: auditContentHash(event),
+    };
   });
+  await tx.$executeRaw`SELECT countersign_append_audit(${JSON.stringify(events)}::jsonb)`;
+}
+
+export function recordAuditEvent(tx: DbTx, input: TAuditInput): Promise<void> {
+  return recordAuditEvents(tx, [input]);
 }

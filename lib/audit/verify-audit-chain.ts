@@ -1,28 +1,231 @@
-// Walks the audit chain from the first event and recomputes every hash. The first event whose
-// stored hash or link does not match is the first broken link: everything after it is suspect.
+// Verifies the audit chain against the signed checkpoints, and the ledger against the audit.
+//
+// - Every event's hash is recomputed from its contents and its stream predecessor's hash; every
+//   stream's links and numbering are checked in the database.
+// - The checkpoints must carry valid signatures and chain onto each other, and the file (kept
+//   outside the database) and the database must hold the same ones.
+// - Each checkpoint's window is recounted and re-digested: fewer events means events were deleted
+//   (the tail truncated, when nothing follows), a different digest means the chain was re-hashed.
+// - The ledger below the latest horizon must add up to what was signed; every ledger row must have
+//   its execution event with the same key and amount and a recorded approval, and every execution
+//   event its row.
+// Events after the latest checkpoint are reported as an unverified tail: consistent, but unsigned.
+import type { KeyObject } from "node:crypto";
 import type { Db } from "../db";
-import { auditHash, GENESIS_HASH, type ActorType } from "./record-audit-event";
+import { checkpointFromRow, checkpointSignatureValid, readCheckpointFile, windowDigester, type TCheckpoint } from "./checkpoint";
+import { auditContentHash, auditLinkHash, GENESIS_HASH, legacyAuditHash, type ActorType } from "./record-audit-event";
 
-export type TChainReport =
-  | { ok: true; events: number; lastHash: string }
-  | { ok: false; events: number; brokenAt: { seq: bigint; action: string; at: Date; problem: "hash_mismatch" | "link_mismatch" } };
+export type TAuditProblem =
+  | { kind: "event_altered"; seq: bigint; action: string; at: Date }
+  | { kind: "link_broken"; seq: bigint; stream: string; action: string }
+  | { kind: "events_missing"; position: number; signed: number; found: number; tail: boolean }
+  | { kind: "chain_rehashed"; position: number }
+  | { kind: "checkpoint_removed"; position: number; from: "database" | "file" }
+  | { kind: "checkpoint_invalid"; position: number; why: string }
+  | { kind: "ledger_total_changed"; position: number; signed: { rows: number; cents: string }; found: { rows: number; cents: string } }
+  | { kind: "ledger_without_event"; ledgerEntryId: string; idempotencyKey: string; amountCents: number }
+  | { kind: "ledger_amount_differs"; ledgerEntryId: string; idempotencyKey: string; amountCents: number; auditedCents: number | null }
+  | { kind: "event_without_ledger"; seq: bigint; idempotencyKey: string }
+  | { kind: "ledger_without_approval"; ledgerEntryId: string; idempotencyKey: string };
 
-export async function verifyAuditChain(client: Db, options: { batchSize?: number; onProgress?: (checked: number) => void } = {}): Promise<TChainReport> {
-  const batchSize = options.batchSize ?? 5000;
-  let prevHash = GENESIS_HASH;
-  let checked = 0;
-  let after: bigint | undefined;
-  for (;;) {
-    const batch = await client.auditEvent.findMany({ where: after === undefined ? {} : { seq: { gt: after } }, orderBy: { seq: "asc" }, take: batchSize });
-    for (const e of batch) {
-      if (e.prevHash !== prevHash) return { ok: false, events: checked, brokenAt: { seq: e.seq, action: e.action, at: e.at, problem: "link_mismatch" } };
-      const expected = auditHash(prevHash, { ...e, actorType: e.actorType as ActorType });
-      if (expected !== e.hash) return { ok: false, events: checked, brokenAt: { seq: e.seq, action: e.action, at: e.at, problem: "hash_mismatch" } };
-      prevHash = e.hash;
-      checked++;
-    }
-    options.onProgress?.(checked);
-    if (batch.length < batchSize) return { ok: true, events: checked, lastHash: prevHash };
-    after = batch.at(-1)!.seq;
+export interface TAuditReport {
+  ok: boolean;
+  /** Events checked (hash and links). */
+  events: number;
+  /** Of those, covered by a signed checkpoint. */
+  covered: number;
+  /** After the latest checkpoint: consistent but not yet signed. */
+  unverifiedTail: number;
+  checkpoints: number;
+  /** The latest checkpoint checked, 0 when there is none. */
+  position: number;
+  /** Checkpoints in the database not yet in the file (a crash between the two writes). */
+  unexported: number;
+  /** No key to check signatures with: checkpoints are unchecked. */
+  noKey: boolean;
+  problems: TAuditProblem[];
+}
+
+export interface TVerifyOptions {
+  publicKey: KeyObject | null;
+  /** The checkpoint file; checkpoints are read from it as the record kept outside the database. */
+  file?: string;
+  /** Verify only what follows this checkpoint (already verified): what /audit does on each view. */
+  fromPosition?: number;
+  batchSize?: number;
+  onProgress?: (checked: number) => void;
+  /** Stop listing problems of one kind after this many (the report says how many more). */
+  maxProblems?: number;
+}
+
+type TEventRow = {
+  seq: bigint;
+  at: Date;
+  actorType: string;
+  actorId: string | null;
+  action: string;
+  subjectType: string;
+  subjectId: string | null;
+  ticketId: string | null;
+  inputs: unknown;
+  policyDecision: unknown;
+  idempotencyKey: string | null;
+  stream: string;
+  txid: bigint;
+  version: number;
+  prevHash: string;
+  hash: string;
+};
+
+function eventHash(e: TEventRow): string {
+  const fields = { ...e, actorType: e.actorType as ActorType };
+  return e.version === 1 ? legacyAuditHash(e.prevHash, fields) : auditLinkHash(e.prevHash, auditContentHash(fields));
+}
+
+/** The checkpoints to trust: the file's, each signed and chained, compared with the database's. */
+async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems: TAuditProblem[]) {
+  // From a verified checkpoint on, only it and what follows it are read (it anchors the chain).
+  const from = Math.max(1, options.fromPosition ?? 0);
+  const inDb = (await client.auditCheckpoint.findMany({ where: { position: { gte: from } }, orderBy: { position: "asc" } })).map(checkpointFromRow);
+  const inFile = options.file ? readCheckpointFile(options.file).filter((c) => c.position >= from) : inDb;
+  const dbBy = new Map(inDb.map((c) => [c.position, c]));
+  const fileBy = new Map(inFile.map((c) => [c.position, c]));
+  for (const c of inFile) if (!dbBy.has(c.position)) problems.push({ kind: "checkpoint_removed", position: c.position, from: "database" });
+  const lastInFile = inFile.at(-1)?.position ?? 0;
+  for (const c of inDb) if (c.position <= lastInFile && !fileBy.has(c.position)) problems.push({ kind: "checkpoint_removed", position: c.position, from: "file" });
+  for (const c of inFile) {
+    const d = dbBy.get(c.position);
+    if (d && d.hash !== c.hash) problems.push({ kind: "checkpoint_invalid", position: c.position, why: "the database's copy differs from the file's" });
   }
+  // The file's copy of each checkpoint, else the database's (a crash between the two writes, or a
+  // removal from the file, already reported).
+  const unexported = inDb.filter((c) => c.position > lastInFile);
+  const positions = [...new Set([...inFile, ...inDb].map((c) => c.position))].sort((a, b) => a - b);
+  const trusted: (TCheckpoint & { afterGap: boolean })[] = [];
+  const reported = new Set(problems.map((p) => (p.kind === "checkpoint_removed" ? p.position : -1)));
+  let prev = from === 1 ? GENESIS_HASH : (fileBy.get(from) ?? dbBy.get(from))?.prevHash;
+  let expected = from;
+  for (const position of positions) {
+    const c = (fileBy.get(position) ?? dbBy.get(position))!;
+    const afterGap = position !== expected;
+    for (; expected < position; expected++) if (!reported.has(expected)) problems.push({ kind: "checkpoint_removed", position: expected, from: options.file ? "file" : "database" });
+    expected = position + 1;
+    if (!afterGap && c.prevHash !== prev) problems.push({ kind: "checkpoint_invalid", position, why: "it does not chain onto the checkpoint before it" });
+    if (options.publicKey && !checkpointSignatureValid(c, options.publicKey)) problems.push({ kind: "checkpoint_invalid", position, why: "its signature does not verify" });
+    prev = c.hash;
+    trusted.push({ ...c, afterGap });
+  }
+  return { trusted, unexported: unexported.length };
+}
+
+export async function verifyAuditChain(client: Db, options: TVerifyOptions): Promise<TAuditReport> {
+  const batchSize = options.batchSize ?? 5000;
+  const problems: TAuditProblem[] = [];
+  const { trusted, unexported } = await checkpointsToTrust(client, options, problems);
+  const from = options.fromPosition ?? 0;
+  const start = from > 0 ? trusted[0] : undefined;
+  if (from > 0 && start?.position !== from) throw new Error(`checkpoint ${from} to verify from is not in the database`);
+  const fromTxid = start ? BigInt(start.horizon) : 0n;
+  const windows = from > 0 ? trusted.slice(1) : trusted;
+
+  // 1. Every event from the start point, in (txid, seq) order: its own hash, and the windows' digests.
+  let events = 0;
+  let covered = 0;
+  let w = 0;
+  let inWindow = 0;
+  let digest = windowDigester();
+  const shortWindows: { position: number; signed: number; found: number }[] = [];
+  const closeWindow = () => {
+    const c = windows[w]!;
+    // After a missing checkpoint the window's start is unknown: its events are counted, not compared.
+    if (!c.afterGap) {
+      if (inWindow < c.windowEvents) shortWindows.push({ position: c.position, signed: c.windowEvents, found: inWindow });
+      else if (inWindow > c.windowEvents || digest.done() !== c.windowDigest) problems.push({ kind: "chain_rehashed", position: c.position });
+    }
+    w++;
+    inWindow = 0;
+    digest = windowDigester();
+  };
+  let after: { txid: bigint; seq: bigint } = { txid: fromTxid, seq: -1n };
+  for (;;) {
+    const batch = await client.$queryRaw<TEventRow[]>`
+      SELECT "seq", "at", "actorType", "actorId", "action", "subjectType", "subjectId", "ticketId", "inputs", "policyDecision", "idempotencyKey", "stream", "txid", "version", "prevHash", "hash"
+      FROM "AuditEvent" WHERE ("txid", "seq") > (${after.txid}, ${after.seq}) ORDER BY "txid", "seq" LIMIT ${batchSize}`;
+    for (const e of batch) {
+      while (w < windows.length && e.txid >= BigInt(windows[w]!.horizon)) closeWindow();
+      if (eventHash(e) !== e.hash) problems.push({ kind: "event_altered", seq: e.seq, action: e.action, at: e.at });
+      if (w < windows.length) {
+        digest.add(e.hash);
+        inWindow++;
+        covered++;
+      }
+      events++;
+    }
+    options.onProgress?.(events);
+    if (batch.length < batchSize) break;
+    after = { txid: batch.at(-1)!.txid, seq: batch.at(-1)!.seq };
+  }
+  while (w < windows.length) closeWindow();
+  // Missing events. The tail was truncated when nothing at all follows the first short window.
+  if (shortWindows.length > 0) {
+    const first = shortWindows[0]!;
+    const nothingAfter = events - covered === 0 && shortWindows.length === windows.filter((c) => c.position >= first.position).length && shortWindows.every((s) => s === first || s.found === 0);
+    for (const s of shortWindows) problems.push({ kind: "events_missing", ...s, tail: nothingAfter });
+  }
+
+  // 2. Links and numbering within each stream touched since the start point, in the database.
+  const broken = await client.$queryRaw<{ seq: bigint; stream: string; action: string }[]>`
+    SELECT "seq", "stream", "action" FROM (
+      SELECT "seq", "stream", "action", "version", "prevHash", "streamSeq",
+             lag("hash") OVER w AS "expectedPrev", lag("streamSeq") OVER w AS "prevSeq"
+      FROM "AuditEvent"
+      WHERE ${fromTxid} = 0 OR "stream" IN (SELECT DISTINCT "stream" FROM "AuditEvent" WHERE "txid" >= ${fromTxid})
+      WINDOW w AS (PARTITION BY "stream" ORDER BY "streamSeq")
+    ) s
+    WHERE "prevHash" <> coalesce("expectedPrev", ${GENESIS_HASH})
+       OR ("version" = 2 AND "streamSeq" <> coalesce("prevSeq", 0) + 1)
+    ORDER BY "seq" LIMIT 1000`;
+  for (const b of broken) problems.push({ kind: "link_broken", ...b });
+
+  // 3. The ledger: its total as signed, and each row against its execution event and approval.
+  const latest = trusted.at(-1);
+  if (latest) {
+    const [found] = await client.$queryRaw<{ rows: number; cents: bigint }[]>`
+      SELECT count(*)::int AS rows, coalesce(sum("amountCents"), 0)::bigint AS cents FROM "LedgerEntry" WHERE "txid" < ${BigInt(latest.horizon)}`;
+    if (found!.rows !== latest.ledgerRows || found!.cents.toString() !== latest.ledgerCents) {
+      problems.push({ kind: "ledger_total_changed", position: latest.position, signed: { rows: latest.ledgerRows, cents: latest.ledgerCents }, found: { rows: found!.rows, cents: found!.cents.toString() } });
+    }
+  }
+  const ledger = await client.$queryRaw<{ id: string; idempotencyKey: string; amountCents: number; eventSeq: bigint | null; auditedCents: number | null; decided: boolean }[]>`
+    SELECT l."id", l."idempotencyKey", l."amountCents", e."seq" AS "eventSeq", (e."inputs"->>'amountCents')::int AS "auditedCents",
+           EXISTS (SELECT 1 FROM "ApprovalDecision" d WHERE d."approvalRequestId" = l."approvalRequestId" AND d."decision" = 'approve') AS decided
+    FROM "LedgerEntry" l
+    LEFT JOIN LATERAL (SELECT "seq", "inputs" FROM "AuditEvent" a WHERE a."idempotencyKey" = l."idempotencyKey" AND a."action" = 'refund.executed' ORDER BY "seq" LIMIT 1) e ON true
+    WHERE l."txid" >= ${fromTxid}
+      AND (e."seq" IS NULL OR (e."inputs"->>'amountCents')::int IS DISTINCT FROM l."amountCents"
+           OR NOT EXISTS (SELECT 1 FROM "ApprovalDecision" d WHERE d."approvalRequestId" = l."approvalRequestId" AND d."decision" = 'approve'))
+    LIMIT 1000`;
+  for (const l of ledger) {
+    if (l.eventSeq === null) problems.push({ kind: "ledger_without_event", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey, amountCents: l.amountCents });
+    else if (l.auditedCents !== l.amountCents) problems.push({ kind: "ledger_amount_differs", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey, amountCents: l.amountCents, auditedCents: l.auditedCents });
+    if (!l.decided) problems.push({ kind: "ledger_without_approval", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey });
+  }
+  const orphans = await client.$queryRaw<{ seq: bigint; idempotencyKey: string }[]>`
+    SELECT a."seq", a."idempotencyKey" FROM "AuditEvent" a
+    WHERE a."action" = 'refund.executed' AND a."txid" >= ${fromTxid} AND a."inputs"->>'mode' = 'live'
+      AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" l WHERE l."idempotencyKey" = a."idempotencyKey")
+    ORDER BY a."seq" LIMIT 1000`;
+  for (const o of orphans) problems.push({ kind: "event_without_ledger", seq: o.seq, idempotencyKey: o.idempotencyKey });
+
+  return {
+    ok: problems.length === 0,
+    events,
+    covered,
+    unverifiedTail: events - covered,
+    checkpoints: trusted.length,
+    position: latest?.position ?? 0,
+    unexported,
+    noKey: !options.publicKey && trusted.length > 0,
+    problems,
+  };
 }

@@ -33,7 +33,8 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
 
   it("refuses to update or delete an audit event", async () => {
     const { client } = testDb();
-    const event = await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.event", subjectType: "test" }));
+    await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.event", subjectType: "test" }));
+    const event = await client.auditEvent.findFirstOrThrow({ where: { action: "test.event" } });
     await expect(client.auditEvent.update({ where: { seq: event.seq }, data: { action: "tampered" } })).rejects.toThrow(/append_only/);
     await expect(client.auditEvent.delete({ where: { seq: event.seq } })).rejects.toThrow(/append_only/);
     await expect(client.$executeRawUnsafe(`DELETE FROM "AuditEvent"`)).rejects.toThrow(/append_only/);

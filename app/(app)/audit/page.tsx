@@ -9,7 +9,9 @@ import { JsonDetails } from "@/components/json-details";
 import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
 import { searchAudit, ZAuditQuery, type TAuditRow } from "@/lib/audit/search-audit";
-import { verifyAuditChain, type TChainReport } from "@/lib/audit/verify-audit-chain";
+import { describeProblem } from "@/lib/audit/audit-verify-report";
+import type { TAuditReport } from "@/lib/audit/verify-audit-chain";
+import { verifyIncrementally, type TIncrementalReport } from "@/lib/audit/verify-incrementally";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 
@@ -22,12 +24,10 @@ const FIELD = "block w-full rounded-md border border-slate-300 bg-white px-2 py-
 const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
 const FILTERS = ["ticket", "actor", "action", "from", "to"] as const;
 
-const PROBLEMS = {
-  hash_mismatch: "its stored hash does not match its contents (hash_mismatch)",
-  link_mismatch: "it does not link to the event before it (link_mismatch)",
-} as const;
-
-function ChainBanner({ report }: { report: TChainReport }) {
+function ChainBanner({ verified }: { verified: TIncrementalReport }) {
+  const { report, lastFull } = verified;
+  const full = lastFull ? `Last verified in full ${formatUtc(lastFull.at)}${lastFull.ok ? "" : " (it failed)"}.` : "Never verified in full: run npm run audit:verify.";
+  const tail = `${report.unverifiedTail.toLocaleString("en-US")} recent events are not yet covered by a signed checkpoint.`;
   if (report.ok) {
     return (
       <section aria-labelledby="chain-status" className="mb-4 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
@@ -39,13 +39,13 @@ function ChainBanner({ report }: { report: TChainReport }) {
             The audit chain verifies
           </h2>
           <p className="text-[13px] text-emerald-800">
-            All {report.events.toLocaleString("en-US")} events link to the one before them and their hashes match their contents.
+            {report.checkpoints ? `Through signed checkpoint ${report.position}; ` : "No signed checkpoint yet; "}
+            every event since {verified.fromPosition ? `checkpoint ${verified.fromPosition}` : "the start"} matches its hash and its stream, and the ledger matches the audit. {tail} {full}
           </p>
         </div>
       </section>
     );
   }
-  const broken = report.brokenAt;
   return (
     <section aria-labelledby="chain-status" className="mb-4 flex items-start gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3">
       <span aria-hidden="true" className="mt-0.5 font-bold text-red-700">
@@ -55,16 +55,24 @@ function ChainBanner({ report }: { report: TChainReport }) {
         <h2 id="chain-status" className="text-[13px] font-semibold text-red-900">
           The audit chain does not verify
         </h2>
+        <ul className="list-disc pl-4 text-[13px] text-red-800">
+          {report.problems.slice(0, 10).map((p, i) => (
+            <li key={i}>{describeProblem(p)}</li>
+          ))}
+        </ul>
+        {report.problems.length > 10 ? <p className="text-[13px] text-red-800">… and {report.problems.length - 10} more: run npm run audit:verify for the full list.</p> : null}
         <p className="text-[13px] text-red-800">
-          First broken event: <strong>#{broken.seq.toString()}</strong> <code className="font-mono text-[12px]">{broken.action}</code> at {formatUtc(broken.at)}: {PROBLEMS[broken.problem]}. The{" "}
-          {report.events.toLocaleString("en-US")} events before it verify; from this event on, the trail cannot be trusted.{" "}
-          <Link href={hrefWith("/audit", { after: (broken.seq - BigInt(1)).toString() })} className="font-medium underline">
-            Show events from #{broken.seq.toString()}
-          </Link>
+          {tail} {full}
         </p>
       </div>
     </section>
   );
+}
+
+/** The first event a problem names, to mark it in the table. */
+function brokenSeqOf(report: TAuditReport): bigint | null {
+  for (const p of report.problems) if (p.kind === "event_altered" || p.kind === "link_broken") return p.seq;
+  return null;
 }
 
 function Filters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[] | undefined> }) {
@@ -189,7 +197,7 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
               >
                 <td className={`${cell} font-mono text-[12px] text-slate-500 tabular-nums`}>
                   <CellLabel>Event</CellLabel>#{e.seq.toString()}
-                  {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Chain breaks here</span> : null}
+                  {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Broken here</span> : null}
                 </td>
                 <td className={`${cell} whitespace-nowrap tabular-nums text-slate-700`}>
                   <CellLabel>Time</CellLabel>
@@ -247,7 +255,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const values = Object.fromEntries(FILTERS.map((f) => [f, first(params[f]) ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const parsed = ZAuditQuery.safeParse({ ...values, after: first(params.after) ?? "", before: first(params.before) ?? "" });
-  const [chain, result] = await Promise.all([verifyAuditChain(db()), parsed.success ? searchAudit({ query: parsed.data }) : null]);
+  const [chain, result] = await Promise.all([verifyIncrementally(db()), parsed.success ? searchAudit({ query: parsed.data }) : null]);
   const errors = parsed.success ? {} : (z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>);
   const filterParams = parsed.success ? Object.fromEntries(FILTERS.map((f) => [f, parsed.data[f]])) : {};
   const filtered = FILTERS.some((f) => values[f]);
@@ -256,7 +264,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Audit" description="The append-only audit trail in chain order: who or what did what, with which inputs, under which policy decision." />
-      <ChainBanner report={chain} />
+      <ChainBanner verified={chain} />
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
       {!result ? (
         <EmptyState title="Check the search">{errors.after || errors.before ? "The page address is not valid. " : "Correct the highlighted field to search."}</EmptyState>
@@ -287,7 +295,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </EmptyState>
           ) : (
             <>
-              <EventsTable events={result.events} brokenSeq={chain.ok ? null : chain.brokenAt.seq} />
+              <EventsTable events={result.events} brokenSeq={brokenSeqOf(chain.report)} />
               <Pager
                 label="Audit pages"
                 previous={result.earlierBefore ? hrefWith("/audit", { ...filterParams, before: result.earlierBefore }) : null}
