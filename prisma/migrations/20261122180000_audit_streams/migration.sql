@@ -92,3 +92,6 @@ BEGIN
               e->'inputs', e->'policyDecision', e->>'idempotencyKey', head."stream", head."events", head."prevHash", head."headHash");
   END LOOP;
 END $$;
+
+-- The job that signs a checkpoint every minute.
+SELECT pgboss.create_queue('audit-checkpoint', '{"policy":"standard"}');
