@@ -7,7 +7,7 @@ import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { agentManifest } from "../agent/manifest";
-import { loadPolicySettings, policyVersion } from "../policy/settings";
+import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
 import { enqueue, QUEUES } from "../jobs/queue";
 import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
 import { approvalDigest, type TApprovalOperation } from "./approval-digest";
@@ -43,21 +43,51 @@ export interface TDecideResult {
   refundJobEnqueued: boolean;
 }
 
-/** The digest the request would have if it were made now: a policy, bundle or agent change shows. */
-async function currentDigest(client: Db, operation: TApprovalOperation, ticketBundle: string): Promise<string> {
-  const settings = await loadPolicySettings(client);
-  return approvalDigest({ ...operation, policyVersion: policyVersion(settings), bundleVersion: ticketBundle, agentVersion: agentManifest().agentVersion });
+type TRequestRow = {
+  id: string;
+  ticketId: string;
+  kind: "refund" | "reply";
+  status: string;
+  requiredRole: Role;
+  digest: string;
+  operation: TApprovalOperation;
+  draft: string | null;
+  expiresAt: Date;
+  decided: boolean;
+  bundleVersion: string;
+  settings: { key: string; value: unknown }[];
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The request, whether it was decided, its ticket's bundle and the policy settings: one statement. */
+async function loadRequest(client: Db, approvalId: string): Promise<TRequestRow | null> {
+  if (!UUID.test(approvalId)) return null;
+  const [row] = await client.$queryRaw<TRequestRow[]>`
+    SELECT r."id"::text, r."ticketId"::text, r."kind"::text, r."status"::text, r."requiredRole"::text AS "requiredRole", r."digest", r."operation", r."draft", r."expiresAt",
+           (d."id" IS NOT NULL) AS "decided", t."bundleVersion",
+           (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY(${POLICY_SETTING_KEYS})) AS "settings"
+    FROM "ApprovalRequest" r
+    JOIN "Ticket" t ON t."id" = r."ticketId"
+    LEFT JOIN "ApprovalDecision" d ON d."approvalRequestId" = r."id"
+    WHERE r."id" = ${approvalId}::uuid`;
+  return row ?? null;
 }
 
+/**
+ * Approves or rejects. Eight round trips for an approved refund: the request (with everything the
+ * checks need), then BEGIN, the audit event, the decision with the request's new status, the ticket's
+ * move, the shadow decisions' outcome, the refund job, COMMIT.
+ */
 export async function decideApproval(input: TDecideInput): Promise<TDecideResult> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
   const note = input.note?.trim() || null;
-  const request = await client.approvalRequest.findUnique({ where: { id: input.approvalId }, include: { decision: true, ticket: true } });
+  const request = await loadRequest(client, input.approvalId);
   if (!request) throw new DecisionRefused("not_found", "This approval request does not exist.");
   if (request.status === "superseded") throw new DecisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
   if (request.status === "expired") throw new DecisionRefused("expired", `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  if (request.decision || request.status !== "pending") throw new DecisionRefused("already_decided", "This request has already been decided.");
+  if (request.decided || request.status !== "pending") throw new DecisionRefused("already_decided", "This request has already been decided.");
   if (!roleSatisfies(input.actor.role, request.requiredRole)) {
     throw new DecisionRefused(
       "role_insufficient",
@@ -66,8 +96,9 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   }
   if (input.digest !== request.digest) throw new DecisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
   if (now > request.expiresAt) throw new DecisionRefused("expired", `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  const operation = request.operation as unknown as TApprovalOperation;
-  if ((await currentDigest(client, operation, request.ticket.bundleVersion)) !== request.digest) {
+  // The digest the request would have if it were made now: a policy, bundle or agent change shows.
+  const current = approvalDigest({ ...request.operation, policyVersion: policyVersion(policySettingsFrom(request.settings)), bundleVersion: request.bundleVersion, agentVersion: agentManifest().agentVersion });
+  if (current !== request.digest) {
     throw new DecisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
   }
   if (input.decision === "reject" && !note) throw new DecisionRefused("note_required", "Say why you reject it: a note is required.");
@@ -85,21 +116,17 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
         ticketId: request.ticketId,
         inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null },
       });
-      const row = await tx.approvalDecision.create({
-        data: {
-          approvalRequestId: request.id,
-          decision: input.decision,
-          note,
-          originalReply: request.draft,
-          editedReply: edited,
-          deciderId: input.actor.id,
-          deciderRole: input.actor.role,
-          digest: request.digest,
-        },
-      });
-      // Guarded by status: a concurrent decision that slipped past the checks above updates nothing.
-      const updated = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: input.decision === "approve" ? "approved" : "rejected" } });
-      if (updated.count !== 1) throw new DecisionRefused("already_decided", "This request has already been decided.");
+      // The decision, and the request's status guarded by its status: a concurrent decision that
+      // slipped past the checks above inserts nothing.
+      const [row] = await tx.$queryRaw<{ id: string }[]>`
+        WITH decided AS (
+          UPDATE "ApprovalRequest" SET "status" = ${input.decision === "approve" ? "approved" : "rejected"}::"ApprovalStatus"
+          WHERE "id" = ${request.id}::uuid AND "status" = 'pending' RETURNING "id"
+        )
+        INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest")
+        SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}
+        FROM decided RETURNING "id"::text`;
+      if (!row) throw new DecisionRefused("already_decided", "This request has already been decided.");
       const refund = input.decision === "approve" && request.kind === "refund";
       if (input.decision === "reject") await moveTicket(tx, { ticketId: request.ticketId, move: "reject", reason: "approval_rejected" });
       else await moveTicket(tx, { ticketId: request.ticketId, move: refund ? "approve_refund" : "approve_reply", reason: null });

@@ -101,7 +101,10 @@ export async function setAutonomyLimit(input: { limitCents: number; actor: { id:
 }
 
 /** Writes a person's decision beside the shadow decisions recorded for their ticket. */
-export async function recordHumanDecisionOnShadows(tx: Pick<Db, "shadowDecision">, ticketId: string, decision: "approve" | "reject") {
-  await tx.shadowDecision.updateMany({ where: { ticketId, humanDecision: null, wouldAutoApprove: true }, data: { humanDecision: decision, agreed: decision === "approve" } });
-  await tx.shadowDecision.updateMany({ where: { ticketId, humanDecision: null, wouldAutoApprove: false }, data: { humanDecision: decision } });
+export async function recordHumanDecisionOnShadows(tx: Pick<Db, "$executeRaw">, ticketId: string, decision: "approve" | "reject") {
+  // Agreement is recorded where the policy would have auto-approved: the person approving agrees.
+  await tx.$executeRaw`
+    UPDATE "ShadowDecision" SET "humanDecision" = ${decision}::"DecisionKind",
+           "agreed" = CASE WHEN "wouldAutoApprove" THEN ${decision === "approve"} ELSE "agreed" END
+    WHERE "ticketId" = ${ticketId}::uuid AND "humanDecision" IS NULL`;
 }

@@ -77,8 +77,8 @@ export async function receiveIntake(input: { rawBody: Buffer | null; signature: 
     return { status: 200, body: resultBody(existing) };
   };
 
-  const before = await known();
-  if (before) return before;
+  // A new ticket is the common case: insert straight away (four round trips), and answer a repeat
+  // from the unique externalId it collides with.
   try {
     const created = await createTicket(
       {
@@ -95,7 +95,7 @@ export async function receiveIntake(input: { rawBody: Buffer | null; signature: 
     );
     return { status: 201, body: resultBody(created) };
   } catch (error) {
-    // A concurrent delivery of the same externalId won the insert: answer as a repeat would.
+    // A repeat, or a concurrent delivery of the same externalId that won the insert.
     if (isUniqueViolation(error)) return (await known())!;
     throw error;
   }

@@ -43,7 +43,13 @@ export function policyVersion(settings: TPolicySettings): string {
 /** The settings in force: stored values over the defaults. A stored value of the wrong shape is an
  * error, never silently replaced. */
 export async function loadPolicySettings(client: Db | DbTx): Promise<TPolicySettings> {
-  const rows = await client.setting.findMany({ where: { key: { in: Object.keys(DEFAULT_SETTINGS) } } });
-  const merged = { ...DEFAULT_SETTINGS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
+  return policySettingsFrom(await client.setting.findMany({ where: { key: { in: POLICY_SETTING_KEYS } } }));
+}
+
+export const POLICY_SETTING_KEYS = Object.keys(DEFAULT_SETTINGS);
+
+/** The settings from their stored rows (for callers that read them together with other rows). */
+export function policySettingsFrom(rows: readonly { key: string; value: unknown }[]): TPolicySettings {
+  const merged = { ...DEFAULT_SETTINGS, ...Object.fromEntries(rows.filter((r) => POLICY_SETTING_KEYS.includes(r.key)).map((r) => [r.key, r.value])) };
   return ZPolicySettings.parse(merged);
 }

@@ -1,0 +1,70 @@
+// The write paths' round-trip budgets. A round trip is every statement the driver sends (BEGIN,
+// COMMIT and job enqueues included), counted at the driver (see round-trips.ts), so the counts are
+// exact on both databases. Raise a budget only with its reason in the same commit.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../testing/db";
+import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
+import { seedDemo } from "../../prisma/seed/demo";
+import { runAgent } from "../agent/run-agent";
+import { decideApproval } from "../approvals/decide-approval";
+import { intakeBundleKey } from "../env";
+import { receiveIntake, signIntakeBody } from "../intake/receive-intake";
+import { signRoute } from "../intake/route-signature";
+import { executeApprovedRefund } from "../ledger/execute-approved-refund";
+
+export const ROUND_TRIP_BUDGETS = {
+  /** BEGIN, the approval with its decision, proposal, order and refunds so far, the audit event, the ledger row, COMMIT. */
+  executor: 6,
+  /** Approve, the executor not counted (it runs later, in the refund job). */
+  decide: 8,
+  /** runAgent on the cracked-tablet path: a draft and a refund proposal stopped at its approval. */
+  runAgent: 20,
+  /** A new ticket through the intake API. */
+  intake: 4,
+};
+
+const testDb = useTestDb();
+beforeAll(async () => void (await seedDemo(testDb().client)));
+
+async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips: number }> {
+  const counter = testDb().roundTrips;
+  const before = counter.count;
+  const result = await work();
+  return { result, trips: counter.count - before };
+}
+
+describe("round trips per operation", () => {
+  it(`runAgent on the cracked-tablet path takes at most ${ROUND_TRIP_BUDGETS.runAgent}`, async () => {
+    const { client } = testDb();
+    const ticketId = await tabletTicket(client, await freshOrder(client));
+    const { result, trips } = await roundTrips(() => runAgent({ ticketId, client }));
+    expect(result).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", approval: { kind: "refund" } });
+    console.info(`runAgent: ${trips} round trips`);
+    expect(trips).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS.runAgent);
+  });
+
+  it(`decide (approve) takes at most ${ROUND_TRIP_BUDGETS.decide}, and the executor at most ${ROUND_TRIP_BUDGETS.executor} per refund`, async () => {
+    const { client } = testDb();
+    const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
+    const reviewer = await user(client, "REVIEWER");
+    const decided = await roundTrips(() => decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer, client }));
+    expect(decided.result).toMatchObject({ decision: "approve", refundJobEnqueued: true });
+    const executed = await roundTrips(() => executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "refund-job" }, client }));
+    expect(executed.result).toMatchObject({ outcome: "refund_created" });
+    console.info(`decide: ${decided.trips} round trips, executor: ${executed.trips}`);
+    expect(decided.trips).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS.decide);
+    expect(executed.trips).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS.executor);
+  });
+
+  it(`a new ticket through intake takes at most ${ROUND_TRIP_BUDGETS.intake}`, async () => {
+    const secret = "round-trip-intake-secret-0123456789abcdef";
+    const route = { ticketId: "rt-1", route: "guarded_agent" as const, bundleVersion: "intake-rules-2026.11" };
+    const raw = Buffer.from(
+      JSON.stringify({ externalId: "rt-1", subject: "Tablet arrived cracked", body: "The screen is cracked. Can I get a refund?", customerEmail: "dana.whitfield@example.net", orderId: "ORD-1001", route: route.route, bundleVersion: route.bundleVersion, routeSignature: signRoute(route, intakeBundleKey()) }),
+    );
+    const { result, trips } = await roundTrips(() => receiveIntake({ rawBody: raw, signature: signIntakeBody(raw, secret), secret }));
+    expect(result.status).toBe(201);
+    console.info(`intake: ${trips} round trips`);
+    expect(trips).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS.intake);
+  });
+});
