@@ -20,7 +20,8 @@ export const ZEnv = z.object({
     .optional(),
   /**
    * PostgreSQL: the role that owns the tables, for migrations and grants. The app itself connects
-   * with DATABASE_URL, which should name a role of its own (README, "Database roles").
+   * with DATABASE_URL, which should name a role of its own (README, "Database roles"). Unused on
+   * the embedded database.
    */
   MIGRATION_DATABASE_URL: z
     .string()
@@ -79,8 +80,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(String(issue.path[0] ?? "environment"), issue.message);
   }
   const env = parsed.data;
-  // The owner's URL alone would leave the app on the embedded database, quietly.
-  if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL) throw new EnvError("MIGRATION_DATABASE_URL", "needs DATABASE_URL too (the app's own role on the same database)");
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,

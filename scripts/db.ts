@@ -1,8 +1,10 @@
 // npm run db:deploy | db:migrate:create -- NAME | db:status | db:reset -- --yes
-// Works offline against the embedded database (default) or DATABASE_URL.
+// Works offline against the embedded database (default) or DATABASE_URL; on PostgreSQL the schema is
+// changed as the owner (MIGRATION_DATABASE_URL when set), who grants DATABASE_URL's role its share.
 import { rm } from "node:fs/promises";
 import { configuredTarget, openDb } from "../lib/db";
 import { createMigration, deployMigrations, migrationStatus } from "../lib/db/migrate";
+import { migrationUrl } from "../lib/db/privileges";
 import { describeEnvError, env } from "../lib/env";
 import { seedDemo } from "../prisma/seed/demo";
 
@@ -16,7 +18,7 @@ async function main(): Promise<number> {
   switch (command) {
     case "deploy": {
       console.log(`Applying migrations to ${where()}…`);
-      const applied = await deployMigrations(configuredTarget());
+      const applied = await deployMigrations(configuredTarget(), { warn: (line) => console.warn(line) });
       console.log(applied.length ? `Applied ${applied.length}: ${applied.join(", ")}` : "Already up to date.");
       return 0;
     }
@@ -50,13 +52,19 @@ async function main(): Promise<number> {
       if (target.kind === "pglite") {
         await rm(target.dir!, { recursive: true, force: true });
       } else {
-        const handle = openDb(target);
-        await handle.client.$executeRawUnsafe("DROP SCHEMA public CASCADE");
-        await handle.client.$executeRawUnsafe("CREATE SCHEMA public");
-        await handle.close();
+        // As the owner: the app's role may not drop what it does not own. The job queue's schema
+        // goes too, or its migration would find it already there.
+        const handle = openDb({ kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) });
+        try {
+          await handle.client.$executeRawUnsafe("DROP SCHEMA IF EXISTS pgboss CASCADE");
+          await handle.client.$executeRawUnsafe("DROP SCHEMA public CASCADE");
+          await handle.client.$executeRawUnsafe("CREATE SCHEMA public");
+        } finally {
+          await handle.close();
+        }
       }
       console.log(`Emptied ${where()}.`);
-      const applied = await deployMigrations(target);
+      const applied = await deployMigrations(target, { warn: (line) => console.warn(line) });
       console.log(`Applied ${applied.length} migration(s).`);
       if (env().demoSeed) {
         const handle = openDb(target);

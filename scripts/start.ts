@@ -61,7 +61,8 @@ async function main(): Promise<number> {
 
   const target = configuredTarget();
   step(target.kind === "pglite" ? `Embedded database in ${e.pgliteDir}: applying migrations…` : "PostgreSQL: applying migrations…");
-  const applied = await deployMigrations(target);
+  // Says once, here, when the app connects as the owner and its history is not protected.
+  const applied = await deployMigrations(target, { warn: (line) => console.warn(`▸ ${line}`) });
   step(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Migrations are current.");
 
   if (e.demoSeed) {

@@ -11,8 +11,10 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { env } from "../env";
 import { lockDataDir, type DbTarget } from "./index";
 import { MIGRATIONS_DIR, migrationSql } from "./migration-files";
+import { grantAppRole, migrationUrl } from "./privileges";
 
 export { migrationNames, migrationSql } from "./migration-files";
 
@@ -131,14 +133,28 @@ async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory;
   };
 }
 
-/** Applies every pending migration; returns the names applied now (empty when up to date). */
-export async function deployMigrations(target: DbTarget): Promise<string[]> {
-  const { factory, close } = await openFactory(target);
+/**
+ * Applies every pending migration; returns the names applied now (empty when up to date).
+ *
+ * On PostgreSQL the target is the app's own connection (DATABASE_URL). The migrations run as the
+ * owner (MIGRATION_DATABASE_URL on the target's database, or the target itself when none is set),
+ * who then grants the app's role exactly what it uses (privileges.ts), on every deploy. When the app
+ * connects as the owner nothing can be protected: `warn` is told so in one line.
+ */
+export async function deployMigrations(target: DbTarget, options: { warn?: (line: string) => void } = {}): Promise<string[]> {
+  const owner: DbTarget = target.kind === "postgres" ? { kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) } : target;
+  const { factory, close } = await openFactory(owner);
+  let applied: string[];
   try {
-    return await withEngine(factory, async (engine) => (await engine.applyMigrations({ migrationsList: await migrationList(), filters: NO_FILTERS })).appliedMigrationNames);
+    applied = await withEngine(factory, async (engine) => (await engine.applyMigrations({ migrationsList: await migrationList(), filters: NO_FILTERS })).appliedMigrationNames);
   } finally {
     await close();
   }
+  if (target.kind === "postgres" && owner.kind === "postgres") {
+    const report = await grantAppRole({ ownerUrl: owner.url, appUrl: target.url });
+    if (report.warning) options.warn?.(report.warning);
+  }
+  return applied;
 }
 
 export interface MigrationStatus {
@@ -150,8 +166,9 @@ export interface MigrationStatus {
   unknown: string[];
 }
 
+/** Read as the owner, the role deployMigrations runs as. */
 export async function migrationStatus(target: DbTarget): Promise<MigrationStatus> {
-  const { factory, close } = await openFactory(target);
+  const { factory, close } = await openFactory(target.kind === "postgres" ? { kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) } : target);
   try {
     return await withEngine(factory, async (engine) => {
       const list = await migrationList();
