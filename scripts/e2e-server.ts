@@ -1,7 +1,8 @@
 // The server the Playwright suite drives: a fresh database for the run, migrated and seeded with the
 // demo data, then `next start` on the test build (.next-test). On PostgreSQL (DATABASE_URL set) the
 // database is a sibling named <database>_e2e, dropped and created anew: the named database itself
-// is never touched.
+// is never touched. With MIGRATION_DATABASE_URL set, the owner makes and migrates it and the server
+// connects as DATABASE_URL's role, as in production.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -38,7 +39,7 @@ async function main() {
   }
   Object.assign(process.env, env);
   console.log(`e2e: migrating ${target.kind} database…`);
-  await deployMigrations(target);
+  await deployMigrations(target, { warn: (line) => console.log(`e2e: ${line}`) });
   const handle = openDb(target);
   console.log(`e2e: seeded ${await seedDemo(handle.client)}, and ${await seedE2eFixtures(handle.client)} scenario tickets`);
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);

@@ -1,15 +1,20 @@
 // A fresh, migrated database for one test file: in-memory PGlite by default, a clone of the
 // migrated template on PostgreSQL when DATABASE_URL is set. Real databases, never a mocked client.
+// On PostgreSQL the client connects as DATABASE_URL's role; the clone, made by the owner
+// (MIGRATION_DATABASE_URL), keeps the template's grants.
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
 import { migrationSql } from "../lib/db/migrate";
-import { adminQuery, testDatabaseBase, withDatabase } from "./postgres";
+import { adminQuery, ownerUrl, testDatabaseBase, withDatabase } from "./postgres";
 
 export interface TestDb extends DbHandle {
   /** A postgres URL for this database (PostgreSQL only): for a second client or a raw connection. */
   url?: string;
+  /** The same database as the owner of its tables (PostgreSQL only; the same as `url` when the app
+   * connects as the owner): for what only the owner, or a superuser, may do. */
+  ownerUrl?: string;
   pglite?: PGlite;
 }
 
@@ -25,6 +30,7 @@ export async function createTestDb(): Promise<TestDb> {
     return {
       ...handle,
       url: dbUrl,
+      ownerUrl: ownerUrl(dbUrl),
       close: async () => {
         await handle.close();
         await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -1,9 +1,12 @@
 // Runs once before the Vitest suites. On PostgreSQL (DATABASE_URL set) it migrates a template
 // database that every test file clones (CREATE DATABASE … TEMPLATE), so each file gets a fresh,
 // migrated database in milliseconds. On PGlite each file migrates its own in-memory database.
+// With MIGRATION_DATABASE_URL set, the owner creates, migrates and drops the databases, and grants
+// DATABASE_URL's role what the app uses; the clones keep those grants, so the code under test runs
+// with exactly the app's privileges.
 import type { TestProject } from "vitest/node";
 import { deployMigrations } from "../lib/db/migrate";
-import { adminQuery, testDatabaseBase } from "./postgres";
+import { adminQuery, testDatabaseBase, withDatabase } from "./postgres";
 
 export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
@@ -11,9 +14,7 @@ export default async function setup(project: TestProject) {
   const template = `${testDatabaseBase(url)}_tpl`;
   await adminQuery(url, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
   await adminQuery(url, `CREATE DATABASE "${template}"`);
-  const templateUrl = new URL(url);
-  templateUrl.pathname = `/${template}`;
-  await deployMigrations({ kind: "postgres", url: templateUrl.toString() });
+  await deployMigrations({ kind: "postgres", url: withDatabase(url, template) });
   project.provide("pgTemplate", template);
   return async () => {
     await adminQuery(url, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);

@@ -1,9 +1,11 @@
 import pg from "pg";
+import { migrationUrl } from "../lib/db/privileges";
 
 /** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE cannot run in the
- * target database itself). */
+ * target database itself), as the owner: MIGRATION_DATABASE_URL's role when it is set, since the
+ * app's role in DATABASE_URL may create no databases. */
 export async function adminQuery(url: string, sql: string): Promise<void> {
-  const admin = new URL(url);
+  const admin = new URL(ownerUrl(url));
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
@@ -12,6 +14,12 @@ export async function adminQuery(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** The owner's URL for the database `url` names (the same URL when no owner is configured). */
+export function ownerUrl(url: string): string {
+  // process.env, not env(): the harness sets variables after start (e2e-server, chaos), and env() reads once.
+  return migrationUrl(url, process.env.MIGRATION_DATABASE_URL || undefined);
 }
 
 /** Databases the tests create are named after the one in DATABASE_URL, so parallel checkouts that
