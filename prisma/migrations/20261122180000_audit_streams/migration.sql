@@ -95,3 +95,7 @@ END $$;
 
 -- The job that signs a checkpoint every minute.
 SELECT pgboss.create_queue('audit-checkpoint', '{"policy":"standard"}');
+
+-- The evals page reads the latest finished runs and the live hand-offs per day: indexes, not scans.
+CREATE INDEX "AgentRun_startedAt_id_idx" ON "AgentRun"("startedAt" DESC, "id" DESC);
+CREATE INDEX "AgentRun_status_mode_startedAt_idx" ON "AgentRun"("status", "mode", "startedAt");
