@@ -1,10 +1,11 @@
 // npm run worker: a job worker as its own process, on PostgreSQL (run as many as you like, on any
-// machines; they share the queue). SIGTERM or Ctrl-C stops it cleanly: running jobs finish, and jobs
-// still running after 20 s are released for another worker.
+// machines; they share the queue). SIGTERM or Ctrl-C stops it cleanly: running jobs finish, jobs
+// still running after 20 s are released for another worker, then a last audit checkpoint is signed
+// (for at most 5 s).
 import { runScript } from "./run-script";
 import { dbHandle } from "../lib/db";
 import { env } from "../lib/env";
-import { startWorker } from "../lib/jobs/worker";
+import { signLastCheckpoint, startWorker } from "../lib/jobs/worker";
 
 async function main(): Promise<number> {
   const url = env().DATABASE_URL;
@@ -12,13 +13,15 @@ async function main(): Promise<number> {
     console.error("npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database, npm start runs the worker in the server.");
     return 2;
   }
-  const worker = await startWorker({ client: dbHandle().client, url });
+  const { client } = dbHandle();
+  const worker = await startWorker({ client, url });
   console.log(`Worker ${process.pid} is taking jobs. Ctrl-C or SIGTERM stops it cleanly.`);
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
   console.log("Stopping: finishing running jobs…");
   await worker.stop(20_000);
+  await signLastCheckpoint(client);
   console.log("Worker stopped.");
   return 0;
 }

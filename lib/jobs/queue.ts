@@ -22,6 +22,8 @@ export const QUEUES = {
   sweepApprovals: "sweep-approvals",
   /** Approved refunds with no outcome and no job get a job again. */
   reconcileRefunds: "reconcile-refunds",
+  /** Sign a checkpoint of the audit chain (lib/audit/checkpoint.ts), when something is new. */
+  auditCheckpoint: "audit-checkpoint",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -33,6 +35,11 @@ export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
       return { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: lock };
     case QUEUES.agentRun:
       return { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: Math.max(lock, 300) };
+    case QUEUES.auditCheckpoint:
+      // Not retried: the next minute's job signs whatever a failed one would have, and a failure shows
+      // on Admin → Jobs at once. The lock time matches the signer's transaction timeout, so a slow
+      // signature over a long window is not handed to a second worker (which would only find it busy).
+      return { retryLimit: 0, expireInSeconds: Math.max(lock, 120) };
     default:
       return { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: lock };
   }

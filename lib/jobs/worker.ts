@@ -6,6 +6,7 @@
 //   sweep-runs        runs whose lease ran out → interrupted, ticket back to a person   (every minute)
 //   sweep-approvals   pending requests past their expiry → expired                     (every minute)
 //   reconcile-refunds approved refunds with no outcome and no job → a job again, audited (every minute)
+//   audit-checkpoint  sign the audit chain's state with the key outside the database    (every minute)
 // On PostgreSQL the worker has its own connection pool; on the embedded database it shares the
 // server's one PGlite (one process), through pgliteRunner.
 import PgBoss from "pg-boss";
@@ -19,7 +20,8 @@ import { interruptExpiredRuns } from "../agent/sweep-runs";
 import { failBatchItem, runBatchItem } from "../agent/batches";
 import { defaultPlannerChoice, plannerSetup } from "../agent/choose-planner";
 import { recordShadowDecisions } from "../eval/shadow";
-import { pgliteRunner, QUEUES, QUEUE_SCHEMA, type TQueueName } from "./queue";
+import { takeCheckpoint } from "../audit/checkpoint";
+import { jobOptions, pgliteRunner, QUEUES, QUEUE_SCHEMA, type TQueueName } from "./queue";
 
 export interface TWorker {
   boss: PgBoss;
@@ -116,8 +118,10 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   await work(QUEUES.sweepRuns, async () => interruptExpiredRuns({ client }), { pollingIntervalSeconds: 5 });
   await work(QUEUES.sweepApprovals, async () => expirePendingApprovals({ client }), { pollingIntervalSeconds: 5 });
   await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), { pollingIntervalSeconds: 5 });
+  await work(QUEUES.auditCheckpoint, async () => takeCheckpoint(client, { log }), { pollingIntervalSeconds: 5 });
   if (options.schedule ?? true) {
     for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds]) await boss.schedule(queue, "* * * * *");
+    await boss.schedule(QUEUES.auditCheckpoint, "* * * * *", {}, jobOptions(QUEUES.auditCheckpoint));
   }
 
   let stopping: Promise<void> | undefined;
@@ -132,6 +136,30 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
       return stopping;
     },
   };
+}
+
+/**
+ * The last checkpoint of a process that stops cleanly, signed after its worker has stopped: what the
+ * worker did last is not left unsigned until some worker runs again. Bounded: a database that does
+ * not answer must not hold the process up; a timeout or a failure is one line, and whatever it
+ * missed is signed by the next checkpoint job.
+ */
+export async function signLastCheckpoint(client: Db, options: { log?: (line: string) => void; timeoutMs?: number } = {}): Promise<void> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  try {
+    const result = await Promise.race([takeCheckpoint(client, { log: (line) => log(`shutdown: ${line}`) }), timedOut]);
+    if (result === "timeout") log(`shutdown: no audit checkpoint within ${timeoutMs / 1000} s; the next checkpoint job signs what is new`);
+    else if ("skipped" in result) log(`shutdown: no audit checkpoint signed (${result.skipped === "busy" ? "another process is signing one" : "nothing new since the last one"})`);
+  } catch (error) {
+    log(`shutdown: the audit checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The worker this process runs, if any (the embedded server runs one in-process). */
