@@ -5,7 +5,7 @@
 import { agentManifest } from "./lib/agent/manifest";
 import { dbHandle } from "./lib/db";
 import { describeEnvError, env } from "./lib/env";
-import { serverRunsWorker, setProcessWorker, startWorker } from "./lib/jobs/worker";
+import { serverRunsWorker, setProcessWorker, signLastCheckpoint, startWorker } from "./lib/jobs/worker";
 
 try {
   env();
@@ -19,7 +19,42 @@ if (serverRunsWorker()) {
   const handle = dbHandle();
   const worker = await startWorker({ client: handle.client, pglite: handle.pglite, url: env().DATABASE_URL });
   setProcessWorker(worker);
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void worker.stop(10_000).catch(() => {}));
+  // On SIGTERM or SIGINT the worker stops (running jobs finish, for up to 10 s), then a last audit
+  // checkpoint is signed (up to 5 s). Next's own handler for these signals, registered before this
+  // file runs, closes the HTTP server and then calls process.exit – which would cut both short. So it
+  // is taken off and handed the signal once ours is done; requests are served meanwhile. A repeated
+  // signal (Ctrl-C reaches this process from the terminal and again from `npm start`) changes nothing;
+  // the whole is bounded, so a database that hangs cannot hold the process up.
+  let stopping: Promise<void> | undefined;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    const next = process.listeners(signal);
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      stopping ??= within(20_000, async () => {
+        await worker.stop(10_000).catch((error: unknown) => console.error(`Stopping the job worker: ${error instanceof Error ? error.message : String(error)}`));
+        await signLastCheckpoint(handle.client);
+      }).finally(() => {
+        if (next.length === 0) process.exit(0);
+        for (const listener of next) listener.call(process, signal);
+      });
+    });
+  }
 } else if (!env().DATABASE_URL) {
   console.warn("WORKER=off on the embedded database: approved refunds will wait until a server with a worker starts.");
+}
+
+/** Runs `task`, giving up on it (with one line) after `ms`. */
+async function within(ms: number, task: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.error(`Shutdown: the job worker and the last audit checkpoint took over ${ms / 1000} s; stopping anyway.`);
+      resolve();
+    }, ms);
+  });
+  try {
+    await Promise.race([task(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
