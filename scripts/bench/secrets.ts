@@ -1,0 +1,19 @@
+// The bench's process environment, set before anything reads the settings (import this first). Fixed
+// secrets for the bench's own database and the server it starts on it, and a scratch data directory,
+// so the bench never reads, creates or replaces anything in the installation's data directory; the
+// configured embedded database (the page queries read it) stays where the settings put it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const BENCH_SECRETS = {
+  AUTH_SECRET: "bench-only-auth-secret-0123456789abcdef0123",
+  INTAKE_SECRET: "bench-only-intake-secret-0123456789abcdef01",
+  INTAKE_BUNDLE_KEY: "bench-only-bundle-key-0123456789abcdef01234",
+};
+
+const configuredPglite = process.env.PGLITE_DATA_DIR ?? join(process.env.DATA_DIR ?? ".data", "pglite");
+const scratch = mkdtempSync(join(tmpdir(), "countersign-bench-data-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+
+Object.assign(process.env, BENCH_SECRETS, { NEXT_TELEMETRY_DISABLED: "1", PGLITE_DATA_DIR: configuredPglite, DATA_DIR: scratch });
