@@ -16,6 +16,10 @@ export async function benchEval(count = 1000): Promise<{ episodes: number; secon
       if (process.stdout.isTTY && done - last >= 50) {
         last = done;
         process.stdout.write(`\r  graded ${done}/${total}`);
+      } else if (!process.stdout.isTTY && done - last >= 250) {
+        // Piped to a file or a CI log: a line now and then rather than a carriage-return counter.
+        last = done;
+        console.log(`  … graded ${done}/${total}`);
       }
     },
   });

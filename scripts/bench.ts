@@ -1,112 +1,172 @@
-// npm run bench: the server time of the queue page's query and of a ticket page's queries, on a
-// database seeded with `npm run db:seed -- --scale` (100,000 tickets, 1,000,000 trace events). It
-// calls the same lib functions the pages call, against the configured database (embedded PGlite, or
-// DATABASE_URL), and reports p50/p95 over --iterations runs of each scenario (after warm-up runs).
-// Exits 1 if any scenario's p95 reaches the budget (300 ms), 2 if the scale data is missing.
+// npm run bench: the app's figures, each beside a baseline measured in the same run, with the target it
+// is held to. Parts (all by default; `--only a,b` or `--skip-<part>` to choose):
 //
-// Then it grades 1,000 rule-planner episodes (scripts/bench-eval.ts) and reports the time taken.
+//   pages  the queue's and a ticket page's queries on the configured database seeded with
+//          `npm run db:seed -- --scale` (read only; p95 budget 300 ms)         scripts/bench/pages.ts
+//   eval   grading 1,000 rule-planner episodes on an in-memory database        scripts/bench-eval.ts
+//   http   on the production build (npm run build first): intake vs /api/health at 32 connections;
+//          runAgent at one caller and the /evals page vs /api/health at one connection, on the demo
+//          data and again with the 100k-ticket scale set (--skip-scale)        scripts/bench/http.ts
+//   write  PostgreSQL only: the refund executor and decideApproval at 16 callers vs pgbench, single-row
+//          INSERTs and the executor's own statements replayed               scripts/bench/write-path.ts
+//   audit  /audit and audit:verify at 1M events (a place kept for the new audit chain)
 //
-//   npm run bench                      # 30 iterations each, 1,000 episodes
-//   npm run bench -- --iterations 100 --episodes 200
-//   npm run bench -- --skip-eval
+// http, write and audit run on a database of their own (<name>_bench beside DATABASE_URL, or a
+// temporary embedded one), migrated and seeded with the demo data, and dropped at the end: the
+// configured database is only read. A MISS is reported, not failed: the command exits 1 only when a
+// figure could not be taken (or an episode failed), 2 on bad arguments.
+//
+//   npm run bench
+//   npm run bench -- --only write --seconds 5
+//   npm run bench -- --skip-pages --skip-eval --skip-scale
+//   npm run bench -- --only write --print-script     # show the pgbench script derived from the executor
+import "./bench/secrets";
+import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { benchEval } from "./bench-eval";
 import { runScript } from "./run-script";
-import { db, dbKind } from "../lib/db";
-import { decodeCursor, type TKeysetCursor } from "../lib/db/keyset";
-import { listTickets } from "../lib/intake/list-tickets";
-import { loadTicketDetail } from "../lib/intake/load-ticket-detail";
-import { SCALE_TICKETS, scaleExternalId } from "../prisma/seed/scale";
+import { closeDb } from "../lib/db";
+import { env } from "../lib/env";
+import { benchAuditAtScale } from "./bench/audit-scale";
+import { createBenchDb, type TBenchDb } from "./bench/bench-db";
+import { benchHttpDemo, benchHttpScale } from "./bench/http";
+import { benchPages } from "./bench/pages";
+import { Report } from "./bench/report";
+import { missingBuild } from "./bench/server";
+import { benchWritePath } from "./bench/write-path";
 
-const BUDGET_MS = 300;
-const WARMUP = 3;
+const PARTS = ["pages", "eval", "http", "write", "audit"] as const;
+type TPart = (typeof PARTS)[number];
 
-interface TScenario {
-  name: string;
-  /** One measured call; `i` lets a scenario vary its input between iterations. */
-  run: (i: number) => Promise<unknown>;
+interface TOptions {
+  parts: Set<TPart>;
+  only: boolean;
+  skipScale: boolean;
+  seconds: number;
+  runs: number;
+  iterations: number;
+  episodes: number;
+  printScript: boolean;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-async function measure(scenario: TScenario, iterations: number) {
-  for (let i = 0; i < WARMUP; i++) await scenario.run(i);
-  const times: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const started = performance.now();
-    await scenario.run(i);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1)! };
-}
-
-async function cursorAt(externalId: string, direction: TKeysetCursor["direction"] = "older"): Promise<TKeysetCursor> {
-  const t = await db().ticket.findUniqueOrThrow({ where: { externalId }, select: { id: true, createdAt: true } });
-  return { direction, createdAt: t.createdAt, id: t.id };
+/** The options, or a line saying what is wrong with them. */
+function options(): TOptions | string {
+  const { values } = parseArgs({
+    options: {
+      only: { type: "string" },
+      "skip-pages": { type: "boolean", default: false },
+      "skip-eval": { type: "boolean", default: false },
+      "skip-http": { type: "boolean", default: false },
+      "skip-write": { type: "boolean", default: false },
+      "skip-audit": { type: "boolean", default: false },
+      "skip-scale": { type: "boolean", default: false },
+      seconds: { type: "string", default: "10" },
+      runs: { type: "string", default: "30" },
+      iterations: { type: "string", default: "30" },
+      episodes: { type: "string", default: "1000" },
+      "print-script": { type: "boolean", default: false },
+    },
+  });
+  const only = values.only?.split(",").map((p) => p.trim());
+  const unknown = only?.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown?.length) return `--only takes ${PARTS.join(", ")}; not ${unknown.join(", ")}`;
+  const numbers = { seconds: Number(values.seconds), runs: Number(values.runs), iterations: Number(values.iterations), episodes: Number(values.episodes) };
+  for (const [name, n] of Object.entries(numbers)) if (!Number.isInteger(n) || n < 1) return `--${name} must be a positive whole number`;
+  return {
+    parts: new Set((only as TPart[] | undefined) ?? PARTS.filter((p) => !values[`skip-${p}`])),
+    only: only !== undefined,
+    skipScale: values["skip-scale"],
+    printScript: values["print-script"],
+    ...numbers,
+  };
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { iterations: { type: "string", default: "30" }, episodes: { type: "string", default: "1000" }, "skip-eval": { type: "boolean", default: false } } });
-  const iterations = Number(values.iterations);
-  if (!Number.isInteger(iterations) || iterations < 1) {
-    console.error("--iterations must be a positive whole number");
+  const opts = options();
+  if (typeof opts === "string") {
+    console.error(opts);
     return 2;
   }
-  const client = db();
-  if (!(await client.ticket.findUnique({ where: { externalId: scaleExternalId(SCALE_TICKETS) }, select: { id: true } }))) {
-    console.error("The scale data is missing: run `npm run db:seed -- --scale` first (against the same database).");
-    return 2;
+  const { parts, seconds, runs, iterations, episodes } = opts;
+  const configured = env().DATABASE_URL;
+  const started = new Date();
+  console.log(`Countersign bench, ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: Node ${process.version}, ${cpus().length} cores, ${configured ? "PostgreSQL (DATABASE_URL)" : "the embedded database (PGlite)"}; parts: ${[...parts].join(", ")}.\n`);
+  const report = new Report();
+
+  if (parts.has("pages")) {
+    try {
+      const measured = await benchPages(report, iterations);
+      if (!measured && opts.only) {
+        report.print("Summary");
+        return 2;
+      }
+    } catch (error) {
+      report.error("page queries", error);
+    } finally {
+      await closeDb();
+    }
+    console.log("");
   }
-  const counts = { tickets: await client.ticket.count(), runs: await client.agentRun.count(), traceEvents: await client.traceEvent.count() };
-  console.log(`Bench on ${dbKind() === "postgres" ? "PostgreSQL" : "embedded PGlite"}: ${counts.tickets.toLocaleString("en-US")} tickets, ${counts.runs.toLocaleString("en-US")} runs, ${counts.traceEvents.toLocaleString("en-US")} trace events.`);
-  console.log(`${iterations} iterations per scenario after ${WARMUP} warm-up runs; budget p95 < ${BUDGET_MS} ms.\n`);
 
-  const page2 = decodeCursor((await listTickets({})).olderCursor!)!;
-  const middle = await cursorAt(scaleExternalId(SCALE_TICKETS / 2));
-  const deep = await cursorAt(scaleExternalId(100));
-  const middleNewer = await cursorAt(scaleExternalId(SCALE_TICKETS / 2), "newer");
-  // Ticket pages: needs_human tickets with two runs (16 trace events, proposals), spread over the table.
-  const heavy = await client.ticket.findMany({
-    where: { externalId: { in: Array.from({ length: 40 }, (_, n) => scaleExternalId(20 * Math.floor((n * (SCALE_TICKETS / 20 - 1)) / 40) + 10)) } },
-    select: { id: true },
-  });
-  if (heavy.length === 0) throw new Error("no scale tickets with runs found");
-
-  const scenarios: TScenario[] = [
-    { name: "queue: default filter, first page", run: () => listTickets({}) },
-    { name: "queue: default filter, second page", run: () => listTickets({ cursor: page2 }) },
-    { name: "queue: default filter, page halfway down", run: () => listTickets({ cursor: middle }) },
-    { name: "queue: default filter, page near the oldest", run: () => listTickets({ cursor: deep }) },
-    { name: "queue: default filter, newer from halfway", run: () => listTickets({ cursor: middleNewer }) },
-    { name: "queue: every unresolved, first page", run: () => listTickets({ status: "all" }) },
-    { name: "queue: every unresolved, page halfway down", run: () => listTickets({ status: "all", cursor: middle }) },
-    { name: "queue: status needs_human, first page", run: () => listTickets({ status: "needs_human" }) },
-    { name: "queue: reason tool_timeout, first page", run: () => listTickets({ reason: "tool_timeout" }) },
-    { name: "queue: reason tool_timeout, page halfway down", run: () => listTickets({ reason: "tool_timeout", cursor: middle }) },
-    { name: "ticket page: loadTicketDetail (2 runs, 16 trace events)", run: (i) => loadTicketDetail({ ticketId: heavy[i % heavy.length]!.id }) },
-  ];
-
-  let failed = 0;
-  const width = Math.max(...scenarios.map((s) => s.name.length));
-  console.log(`${"scenario".padEnd(width)}   p50 ms   p95 ms   max ms`);
-  for (const scenario of scenarios) {
-    const { p50, p95, max } = await measure(scenario, iterations);
-    const over = p95 >= BUDGET_MS;
-    if (over) failed++;
-    console.log(`${scenario.name.padEnd(width)} ${p50.toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${max.toFixed(1).padStart(8)}${over ? "   OVER BUDGET" : ""}`);
+  if (parts.has("eval")) {
+    console.log(`Grading ${episodes} rule-planner episodes through the real runtime on a fresh in-memory database…`);
+    try {
+      const graded = await benchEval(episodes);
+      console.log(`Graded ${graded.episodes} episodes in ${graded.seconds.toFixed(1)} s (${graded.perEpisodeMs.toFixed(1)} ms each); ${graded.passed} passed.\n`);
+      if (graded.passed !== graded.episodes) report.error(`grading ${episodes} episodes`, new Error(`${graded.episodes - graded.passed} of ${graded.episodes} episodes failed`));
+      else report.add({ measure: `grading ${episodes} rule-planner episodes`, value: `${graded.seconds.toFixed(1)} s (${graded.perEpisodeMs.toFixed(1)} ms each)`, baseline: "", ratio: "", target: "every episode passes", verdict: "PASS" });
+    } catch (error) {
+      report.error(`grading ${episodes} episodes`, error);
+    }
   }
-  console.log(failed ? `\n${failed} scenario(s) at or over ${BUDGET_MS} ms at p95.` : `\nEvery scenario's p95 is under ${BUDGET_MS} ms.`);
 
-  if (!values["skip-eval"]) {
-    console.log(`\nGrading ${values.episodes} rule-planner episodes through the real runtime on a fresh in-memory database…`);
-    const graded = await benchEval(Number(values.episodes));
-    console.log(`Graded ${graded.episodes} episodes in ${graded.seconds.toFixed(1)} s (${graded.perEpisodeMs.toFixed(1)} ms each); ${graded.passed} passed.`);
-    if (graded.passed !== graded.episodes) failed++;
+  const own = (["http", "write", "audit"] as const).filter((p) => parts.has(p));
+  if (own.length) {
+    console.log(`On a bench database of its own (${own.join(", ")}):`);
+    let bench: TBenchDb | null = null;
+    try {
+      bench = await createBenchDb(configured);
+      const build = parts.has("http") ? missingBuild() : null;
+      let demoAgentMs: number | null = null;
+      if (parts.has("http")) {
+        if (build) report.skipped("intake, runAgent, /evals vs /api/health", build);
+        else demoAgentMs = await attempt(report, "intake, runAgent, /evals vs /api/health (demo data)", () => benchHttpDemo(bench!, report, { seconds, runs }));
+      }
+      if (parts.has("write")) await attempt(report, "write path (executor, decideApproval)", () => benchWritePath(bench!, report, { seconds, printScript: opts.printScript }));
+      if (parts.has("http") && !build) {
+        if (opts.skipScale) report.skipped("runAgent and /evals at 100k tickets", "--skip-scale (without it, the bench adds the scale set to its own database: about 20–30 s)");
+        else await attempt(report, "runAgent, /evals at 100k tickets", () => benchHttpScale(bench!, report, { seconds, runs }, demoAgentMs));
+      }
+      if (parts.has("audit")) {
+        const handle = bench.open();
+        try {
+          await benchAuditAtScale(handle, report);
+        } finally {
+          await handle.close();
+        }
+      }
+    } catch (error) {
+      report.error("bench database", error);
+    } finally {
+      await bench?.drop().catch((error) => report.error("dropping the bench database", error));
+    }
   }
-  return failed ? 1 : 0;
+
+  report.print(`Summary (${started.toISOString().slice(0, 10)}, ${cpus().length} cores, ${configured ? "PostgreSQL" : "embedded PGlite"}; ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)`);
+  const misses = report.rows.filter((r) => r.verdict === "MISS").length;
+  console.log(`\n${misses} target(s) missed${report.errors ? `; ${report.errors} figure(s) could not be taken` : ""}.`);
+  return report.errors ? 1 : 0;
+}
+
+/** Runs one part; an error becomes a row (the other parts still run). */
+async function attempt<T>(report: Report, measure: string, fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (error) {
+    report.error(measure, error);
+    if (process.env.BENCH_DEBUG) console.error(error);
+    return null;
+  }
 }
 
 runScript(main);
