@@ -1,8 +1,9 @@
 // The ticket lifecycle: every state a ticket can be in, and every move between them. Pages, the CLI,
-// the agent runtime and the job queue all change a ticket's status through moveTicket, and only
-// through it: each move is a compare-and-set on the status it expects, so two callers racing for one
-// ticket (a person resolving it by hand while a live run starts, two runs, a retried job) cannot both
-// win – the loser gets TicketMoveRefused and changes nothing.
+// the agent runtime and the job queue all change a ticket's status through moveTicket (or
+// ticketMoveSql, the same move inside a larger statement), and only through them: each move is a
+// compare-and-set on the status it expects, so two callers racing for one ticket (a person
+// resolving it by hand while a live run starts, two runs, a retried job) cannot both win – the
+// loser gets TicketMoveRefused and changes nothing.
 //
 //   open ─┬─ start_run ──▶ running ── finish_run ──▶ bypassed | blocked | needs_human | auto_approved
 //         │                   └───── interrupt_run ─▶ needs_human (run_interrupted)
@@ -15,6 +16,9 @@
 //   auto_approved ── refund_executed ▶ resolved | refund_blocked ▶ needs_human
 //
 // Nothing leaves `resolved`: live runs on a resolved ticket are refused, whoever asks.
+//
+// Client components import this file (the status badge's words), so it imports no runtime code;
+// ticketMoveSql, which builds SQL, is in ticket-move-sql.ts.
 import type { TicketStatus } from "../../generated/prisma/enums";
 import type { DbTx } from "../db";
 
@@ -62,12 +66,21 @@ export class TicketMoveRefused extends Error {
   }
 }
 
-function refusal(move: TTicketMove, status: TicketStatus | null): TicketMoveRefused {
+/** The refusal of a move from a status (null: no such ticket). */
+export function moveRefusal(move: TTicketMove, status: TicketStatus | null): TicketMoveRefused {
   if (status === null) return new TicketMoveRefused("not_found", null, "This ticket does not exist.");
   if (status === "resolved") return new TicketMoveRefused("ticket_resolved", status, "This ticket is already resolved.");
   if (status === "running") return new TicketMoveRefused("ticket_busy", status, "The agent is working on this ticket right now: wait for its run to finish.");
   if (status === "approved" || status === "auto_approved") return new TicketMoveRefused("ticket_busy", status, "An approved refund is being executed for this ticket: wait for its outcome.");
   return new TicketMoveRefused("invalid_ticket_state", status, `A ticket that is ${status.replace("_", " ")} cannot ${move.replace("_", " ")}.`);
+}
+
+/** Where a move ends (`to` is needed only where it has several targets) and where it may start. */
+export function moveRule(input: { move: TTicketMove; to?: TicketStatus }): { to: TicketStatus; from: readonly TicketStatus[] } {
+  const rule = TICKET_MOVES[input.move];
+  const to = input.to ?? rule.to[0];
+  if (!(rule.to as readonly TicketStatus[]).includes(to)) throw new Error(`moveTicket: ${input.move} cannot end in ${to}`);
+  return { to, from: rule.from };
 }
 
 /**
@@ -79,10 +92,7 @@ export async function moveTicket(
   tx: DbTx,
   input: { ticketId: string; move: TTicketMove; to?: TicketStatus; reason?: string | null },
 ): Promise<{ from: TicketStatus; to: TicketStatus }> {
-  const rule = TICKET_MOVES[input.move];
-  const to = input.to ?? rule.to[0];
-  if (!(rule.to as readonly TicketStatus[]).includes(to)) throw new Error(`moveTicket: ${input.move} cannot end in ${to}`);
-  const from = rule.from as readonly TicketStatus[];
+  const { to, from } = moveRule(input);
   // One statement: read the status the row had and set the new one, under the row's lock.
   const rows = await tx.$queryRaw<{ previous: TicketStatus }[]>`
     UPDATE "Ticket" t SET "status" = ${to}::"TicketStatus", "reason" = ${input.reason ?? null}, "updatedAt" = now()
@@ -91,5 +101,5 @@ export async function moveTicket(
     RETURNING old.previous`;
   if (rows.length === 1) return { from: rows[0]!.previous, to };
   const current = await tx.ticket.findUnique({ where: { id: input.ticketId }, select: { status: true } });
-  throw refusal(input.move, current?.status ?? null);
+  throw moveRefusal(input.move, current?.status ?? null);
 }
