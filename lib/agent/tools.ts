@@ -2,7 +2,7 @@
 // runtime validates it before anything reaches the state. None of them can move money: the ledger
 // is not imported here, and propose_refund writes a typed proposal, nothing more.
 import { z } from "zod";
-import type { Db } from "../db";
+import { Prisma, type Db, type DbTx } from "../db";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { checkDraft, numbersIn } from "../evidence/check-draft";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -21,6 +21,9 @@ export interface TToolContext {
   signal: AbortSignal;
   /** Tools that call a model report its measured usage here; it counts against the token budget. */
   reportUsage: (usage: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => void;
+  /** The order the ticket names (`ref`, its orderRef), read with the run's first statement: a lookup
+   * of that very reference needs no statement of its own. */
+  ticketOrder?: { ref: string; row: TOrderRow | null };
 }
 
 const ZPassage = z.object({
@@ -74,26 +77,70 @@ export type TToolOutput<K extends TActionName> = z.infer<(typeof TOOL_OUTPUTS)[K
 export type TToolImpl = (args: TAllowedAction["args"], ctx: TToolContext) => Promise<unknown>;
 export type TToolSet = Record<TActionName, TToolImpl>;
 
+/** An order as the tools read it, with what has been refunded on it so far. */
+export interface TOrderRow {
+  id: string;
+  item: string;
+  category: string;
+  amountCents: number;
+  currency: string;
+  deliveredAt: string | null;
+  refundedCents: number;
+  customerName: string;
+  customerFlagged: boolean;
+}
+
+/** Tools that write (a proposal row): the audit events of the run's calls so far go first. */
+export const WRITING_TOOLS: ReadonlySet<TActionName> = new Set(["propose_refund"]);
+
+/**
+ * The order a reference names, as a scalar subquery for a larger statement: a TOrderRow as JSON, or
+ * NULL. Order ids are matched case-insensitively, as customers type them, by an exact comparison on
+ * upper(id) (indexed: "Order_upper_id_idx"); an order whose id matches exactly wins over one that
+ * differs only in case.
+ */
+export function orderRowSql(ref: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT json_build_object(
+             'id', o.id, 'item', o.item, 'category', o.category, 'amountCents', o."amountCents", 'currency', o.currency,
+             'deliveredAt', to_char(o."deliveredAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'refundedCents', (SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = o.id),
+             'customerName', c.name, 'customerFlagged', c.flagged)
+    FROM "Order" o JOIN "Customer" c ON c.id = o."customerId"
+    WHERE upper(o.id) = upper(${ref})
+    ORDER BY o.id = ${ref} DESC, o.id
+    LIMIT 1)`;
+}
+
+/** The order an id names (case-insensitive, surrounding spaces ignored), in one statement. */
+export async function readOrder(client: Db | DbTx, orderId: string): Promise<TOrderRow | null> {
+  const rows = await client.$queryRaw<{ order: TOrderRow | null }[]>`SELECT ${orderRowSql(Prisma.sql`${orderId.trim()}`)} AS "order"`;
+  return rows[0]?.order ?? null;
+}
+
 const DAY_MS = 86_400_000;
 
-export async function orderFacts(client: Db, orderId: string): Promise<TOrderFacts | null> {
-  const order = await client.order.findFirst({ where: { id: { equals: orderId.trim(), mode: "insensitive" } }, include: { customer: true } });
-  if (!order) return null;
-  const refunded = await client.ledgerEntry.aggregate({ where: { orderId: order.id }, _sum: { amountCents: true } });
-  const refundedCents = refunded._sum.amountCents ?? 0;
+/** What the agent observes of an order, as of `now`. */
+export function orderFactsOf(row: TOrderRow, now = Date.now()): TOrderFacts {
+  const refundedCents = Number(row.refundedCents);
   return {
-    id: order.id,
-    item: order.item,
-    category: order.category,
-    amountCents: order.amountCents,
-    currency: order.currency,
-    deliveredAt: order.deliveredAt?.toISOString() ?? null,
-    daysSinceDelivery: order.deliveredAt ? Math.floor((Date.now() - order.deliveredAt.getTime()) / DAY_MS) : null,
+    id: row.id,
+    item: row.item,
+    category: row.category,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    deliveredAt: row.deliveredAt,
+    daysSinceDelivery: row.deliveredAt ? Math.floor((now - Date.parse(row.deliveredAt)) / DAY_MS) : null,
     refundedCents,
-    refundableCents: Math.max(0, order.amountCents - refundedCents),
-    customerName: order.customer.name,
-    customerFlagged: order.customer.flagged,
+    refundableCents: Math.max(0, row.amountCents - refundedCents),
+    customerName: row.customerName,
+    customerFlagged: row.customerFlagged,
   };
+}
+
+export async function orderFacts(client: Db | DbTx, orderId: string): Promise<TOrderFacts | null> {
+  const row = await readOrder(client, orderId);
+  return row ? orderFactsOf(row) : null;
 }
 
 /** Numbers the order supports in a draft: its amounts, its age, and digits in its id and name. */
@@ -119,10 +166,10 @@ export const DEFAULT_TOOLS: TToolSet = {
     return answerPolicyQuestion(client, (args as { question: string }).question);
   },
 
-  async lookup_order(args, { client }) {
+  async lookup_order(args, { client, ticketOrder }) {
     const orderId = (args as { order_id: string }).order_id;
-    const order = await orderFacts(client, orderId);
-    return order ? { found: true, order } : { found: false, orderId };
+    const row = ticketOrder && orderId.trim() === ticketOrder.ref ? ticketOrder.row : await readOrder(client, orderId);
+    return row ? { found: true, order: orderFactsOf(row) } : { found: false, orderId };
   },
 
   async draft_reply(_args, { state }) {
@@ -140,18 +187,36 @@ export const DEFAULT_TOOLS: TToolSet = {
     const startOfDay = new Date();
     startOfDay.setUTCHours(0, 0, 0, 0);
     void order_id; // the policy gate has already held it to the ticket's order
+    const facts = { amountCents: amount_cents, currency: order.currency, orderCurrency: order.currency, customerFlagged: order.customerFlagged };
+    // Whether this proposal could be auto-approved at all, before anything is counted: if so, it
+    // queues on the day's cap too (a proposal the customer's count then denies queued for nothing).
+    const mayAutoApprove = mode === "live" && evaluateRefund({ ...facts, customerProposalsToday: 0, autoApprovedTodayCents: 0 }, settings).decision === "auto_approved";
+    // The day's auto-approved total is weighed only for an amount within the dial (the cap is
+    // checked there, evaluate-refund.ts); above it, the total changes nothing and is not summed.
+    const weighsDayTotal = amount_cents <= settings["autonomy.autoApproveLimitCents"];
+    const locks = [`refund-proposals:${state.ticket.customerEmail.toLowerCase()}`, ...(mayAutoApprove ? [`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`] : [])];
+    // createdAt is a UTC timestamp without time zone: compared with a UTC timestamp, never with a
+    // timestamptz the session's time zone would shift.
+    const since = startOfDay.toISOString().slice(0, 23).replace("T", " ");
     return client.$transaction(async (tx) => {
       // The per-customer limit and the daily auto-approve cap are checked and consumed in one
       // transaction, under locks: concurrent runs for one customer queue on the customer's lock, and
       // runs that could auto-approve queue on the day's cap, so each sees the proposals before it.
-      if (mode === "live") await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`refund-proposals:${state.ticket.customerEmail.toLowerCase()}`}))`;
-      const customerProposalsToday = await tx.refundProposal.count({ where: { simulated: false, createdAt: { gte: startOfDay }, order: { customer: { email: state.ticket.customerEmail } } } });
-      const facts = { amountCents: amount_cents, currency: order.currency, orderCurrency: order.currency, customerFlagged: order.customerFlagged, customerProposalsToday };
-      if (mode === "live" && evaluateRefund({ ...facts, autoApprovedTodayCents: 0 }, settings).decision === "auto_approved") {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`}))`;
-      }
-      const autoApprovedToday = await tx.refundProposal.aggregate({ where: { decision: "auto_approved", simulated: false, createdAt: { gte: startOfDay } }, _sum: { amountCents: true } });
-      const decision = evaluateRefund({ ...facts, autoApprovedTodayCents: autoApprovedToday._sum.amountCents ?? 0 }, settings);
+      // Both locks in one statement, always the customer's first.
+      if (mode === "live") await tx.$executeRaw`SELECT ${Prisma.join(locks.map((key) => Prisma.sql`pg_advisory_xact_lock(hashtext(${key}))`))}`;
+      // A statement of its own after the locks: its snapshot has every proposal committed while we
+      // waited for them.
+      const [counts] = await tx.$queryRaw<{ customer: number; autoApproved: number }[]>`
+        SELECT (SELECT count(*)::int FROM "RefundProposal" p
+                  JOIN "Order" o ON o.id = p."orderId" JOIN "Customer" c ON c.id = o."customerId"
+                 WHERE c.email = ${state.ticket.customerEmail} AND NOT p.simulated AND p."createdAt" >= ${since}::timestamp) AS customer,
+               ${
+                 weighsDayTotal
+                   ? Prisma.sql`(SELECT coalesce(sum("amountCents"), 0)::float8 FROM "RefundProposal"
+                                  WHERE decision = 'auto_approved' AND NOT simulated AND "createdAt" >= ${since}::timestamp)`
+                   : Prisma.sql`0::float8`
+               } AS "autoApproved"`;
+      const decision = evaluateRefund({ ...facts, customerProposalsToday: counts!.customer, autoApprovedTodayCents: counts!.autoApproved }, settings);
       const view = {
         orderId: order.id,
         amountCents: amount_cents,
