@@ -8,29 +8,40 @@ import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
 
 export const RUN_SWEEPER = { type: "system", id: "run-sweeper" } as const;
 
+/** A run renewed after all: nothing is written for it. */
+const NOT_TAKEN = Symbol("not taken");
+
 export async function interruptExpiredRuns(input: { client?: Db; now?: Date; limit?: number } = {}): Promise<{ interrupted: string[] }> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
   const expired = await client.agentRun.findMany({ where: { status: "running", leaseExpiresAt: { lt: now } }, select: { id: true, ticketId: true, mode: true, leaseOwner: true }, take: input.limit ?? 500 });
   const interrupted: string[] = [];
   for (const run of expired) {
-    await client.$transaction(async (tx) => {
-      // Still expired at the moment we take it: a renewal that landed meanwhile wins.
-      const taken = await tx.agentRun.updateMany({
-        where: { id: run.id, status: "running", leaseExpiresAt: { lt: now } },
-        data: { status: "interrupted", reason: "run_interrupted", finishedAt: now, leaseExpiresAt: null },
-      });
-      if (taken.count !== 1) return;
-      await recordAuditEvent(tx, { actorType: RUN_SWEEPER.type, actorId: RUN_SWEEPER.id, action: "run.interrupted", subjectType: "run", subjectId: run.id, ticketId: run.ticketId, inputs: { mode: run.mode, leaseOwner: run.leaseOwner } });
-      if (run.mode === "live") {
-        try {
-          await moveTicket(tx, { ticketId: run.ticketId, move: "interrupt_run", reason: "run_interrupted" });
-        } catch (error) {
-          if (!(error instanceof TicketMoveRefused)) throw error;
+    try {
+      await client.$transaction(async (tx) => {
+        // The event first, as in every audited write: the ticket's audit stream is the first lock
+        // taken, then the run, then the ticket – the order a run ending at this moment takes them in
+        // too, so the two never wait for each other crosswise.
+        await recordAuditEvent(tx, { actorType: RUN_SWEEPER.type, actorId: RUN_SWEEPER.id, action: "run.interrupted", subjectType: "run", subjectId: run.id, ticketId: run.ticketId, inputs: { mode: run.mode, leaseOwner: run.leaseOwner } });
+        // Still expired at the moment we take it: a renewal that landed meanwhile wins, and the event
+        // goes with the rolled-back transaction.
+        const taken = await tx.agentRun.updateMany({
+          where: { id: run.id, status: "running", leaseExpiresAt: { lt: now } },
+          data: { status: "interrupted", reason: "run_interrupted", finishedAt: now, leaseExpiresAt: null },
+        });
+        if (taken.count !== 1) throw NOT_TAKEN;
+        if (run.mode === "live") {
+          try {
+            await moveTicket(tx, { ticketId: run.ticketId, move: "interrupt_run", reason: "run_interrupted" });
+          } catch (error) {
+            if (!(error instanceof TicketMoveRefused)) throw error;
+          }
         }
-      }
+      });
       interrupted.push(run.id);
-    });
+    } catch (error) {
+      if (error !== NOT_TAKEN) throw error;
+    }
   }
   return { interrupted };
 }
