@@ -13,19 +13,28 @@
 // request still pending from an older run. Every run holds a lease that this process renews while
 // it works; if the process dies, the lease runs out and the sweep (sweep-runs.ts) marks the run
 // interrupted and hands its ticket to a person.
+//
+// Round trips (lib/db/round-trips.integration.test.ts holds the cracked tablet's path to its budget):
+// one statement reads the ticket, the settings and the order the ticket names; one transaction
+// starts the run (its audit event, then the ticket's move, the superseded request and the run row in
+// one statement); steps that only read are journaled (run-journal.ts) and written with the run's
+// next write; one transaction ends it (the audit events, then the run, its trace, the ticket's move
+// and the approval request in one statement). Each of these transactions takes the ticket's audit
+// stream first, as every audited write does, and the rows after it.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db";
-import { db as defaultDb, toJson, toJsonOrNull } from "../db";
+import { db as defaultDb, Prisma } from "../db";
 import { env, intakeBundleKey } from "../env";
 import { enqueue, QUEUES } from "../jobs/queue";
-import { moveTicket } from "../tickets/lifecycle";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { moveRefusal } from "../tickets/lifecycle";
+import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
+import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
 import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";
 import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
-import { loadPolicySettings, policyVersion } from "../policy/settings";
+import { policySettingsFrom, policyVersion } from "../policy/settings";
 import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../approvals/approval-digest";
 import { validateDecision } from "./actions";
 import { transitionProblem } from "./transitions";
@@ -33,9 +42,13 @@ import { agentManifest, type TAgentManifest } from "./manifest";
 import type { TPlanner } from "./planner";
 import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "./reason-codes";
 import { rulePlanner } from "./rule-planner";
+import { RunJournal, writeJournal, writeJournalEvents, type TTraceStep } from "./run-journal";
+import { endRunCte, insertDecisionCte, insertRequestCte, insertRunCte, readTicket } from "./run-rows";
 import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
-import { DEFAULT_TOOLS, DraftCheckFailed, TOOL_OUTPUTS, type TToolSet } from "./tools";
+import { DEFAULT_TOOLS, DraftCheckFailed, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
+
+export type { TTraceStep } from "./run-journal";
 
 export type TBudgets = TAgentManifest["budgets"];
 
@@ -59,21 +72,6 @@ export interface TRunAgentInput {
 
 /** This process, as a lease holder. */
 export const LEASE_OWNER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-
-export interface TTraceStep {
-  step: number;
-  action: string;
-  args: unknown;
-  outcome: "ok" | "rewritten" | "blocked" | "escalated" | "timeout" | "error" | "invalid_output";
-  reason: TStopReason | null;
-  result: unknown;
-  policyDecision: TActionDecision | null;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number;
-  model: string | null;
-  promptVersion: string | null;
-}
 
 export interface TRunResult {
   runId: string;
@@ -125,10 +123,11 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   const manifest = agentManifest();
   const limits: TBudgets = { ...manifest.budgets, ...input.budgets };
   const tools: TToolSet = { ...DEFAULT_TOOLS, ...input.tools };
-  const settings = await loadPolicySettings(client);
-  const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: EVIDENCE_SERVICE_VERSION };
 
-  const ticket = await client.ticket.findUniqueOrThrow({ where: { id: input.ticketId } });
+  const ticket = await readTicket(client, input.ticketId);
+  if (!ticket) throw moveRefusal("start_run", null);
+  const settings = policySettingsFrom(ticket.settings);
+  const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: EVIDENCE_SERVICE_VERSION };
   const runId = randomUUID();
   const base = {
     runId,
@@ -146,13 +145,15 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     bundleVersion: ticket.bundleVersion,
     policyVersion: versions.policy,
     // The manifest as it was, and which planner (and model) this run used.
-    manifest: toJson({ ...manifest, planner: { id: planner.id, model: input.model ?? null } }),
-    budgets: toJson(limits),
+    manifest: { ...manifest, planner: { id: planner.id, model: input.model ?? null } },
+    budgets: limits,
     startedById: input.startedBy ?? null,
     batchId: input.batchId ?? null,
+    startedAt: new Date(),
   };
   const leaseMs = input.leaseMs ?? env().RUN_LEASE_SECONDS * 1000;
   const leaseUntil = () => new Date(Date.now() + leaseMs);
+  const ticketEvent = { actorType: "agent", actorId: runId, subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id } as const;
 
   // The admission gate, checked again at the loop's door: a bypassed ticket gets no planner and no tool.
   const admission = admitTicket(
@@ -161,9 +162,12 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   );
   if (admission.admission === "bypassed") {
     await client.$transaction(async (tx) => {
-      await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "run.bypassed", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode }, policyDecision: admission });
-      if (mode === "live") await moveTicket(tx, { ticketId: ticket.id, move: "bypass", reason: admission.reason });
-      await tx.agentRun.create({ data: { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() } });
+      await recordAuditEvent(tx, { ...ticketEvent, action: "run.bypassed", inputs: { mode }, policyDecision: admission });
+      const row = { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() };
+      if (mode !== "live") return void (await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`);
+      const move = ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason });
+      const [moved] = await tx.$queryRaw<TTicketMoveColumns[]>`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`;
+      move.result(moved!);
     });
     return {
       ...base,
@@ -180,47 +184,43 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   }
 
   await client.$transaction(async (tx) => {
-    // The ticket first: a resolved ticket, or one another live run holds, refuses here.
-    if (mode === "live") await moveTicket(tx, { ticketId: ticket.id, move: "start_run", reason: null });
-    await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "run.started", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode, planner: planner.id, versions, budgets: limits } });
-    if (mode === "live") {
-      const superseded = await tx.approvalRequest.updateMany({ where: { ticketId: ticket.id, status: "pending" }, data: { status: "superseded" } });
-      if (superseded.count) await recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "approval.superseded", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { count: superseded.count } });
-    }
-    await tx.agentRun.create({ data: { ...runRow, leaseOwner: LEASE_OWNER, leaseExpiresAt: leaseUntil() } });
+    await recordAuditEvent(tx, { ...ticketEvent, action: "run.started", inputs: { mode, planner: planner.id, versions, budgets: limits } });
+    const row = { ...runRow, status: "running", leaseOwner: LEASE_OWNER, leaseExpiresAt: leaseUntil() };
+    if (mode !== "live") return void (await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`);
+    // The ticket's move is the check: a resolved ticket, or one another live run holds, refuses here
+    // and nothing of the run is written. The pending request of an older run is superseded in the
+    // same statement; its snapshot is taken after the ticket's audit stream was locked above, so no
+    // run finishing on this ticket can add a request it does not see.
+    const move = ticketMoveSql({ ticketId: ticket.id, move: "start_run", reason: null });
+    const [started] = await tx.$queryRaw<(TTicketMoveColumns & { superseded: number })[]>`
+      WITH ${move.ctes},
+      superseded AS (
+        UPDATE "ApprovalRequest" SET "status" = 'superseded'
+        WHERE "ticketId" = ${ticket.id}::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM ticket_moved)
+        RETURNING id),
+      ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)}
+      SELECT ${move.columns}, (SELECT count(*)::int FROM superseded) AS superseded`;
+    move.result(started!);
+    if (started!.superseded) await recordAuditEvent(tx, { ...ticketEvent, action: "approval.superseded", inputs: { count: started!.superseded } });
   });
   // Renewed while this process works; a process that dies stops renewing it.
   const lease = setInterval(() => {
     client.agentRun.updateMany({ where: { id: runId, status: "running" }, data: { leaseExpiresAt: leaseUntil() } }).catch(() => {});
   }, Math.max(50, Math.floor(leaseMs / 3)));
   lease.unref();
+  const journal = new RunJournal(runId);
   try {
     const state = initialState({ id: ticket.id, number: ticket.number, subject: ticket.subject, body: ticket.body, customerEmail: ticket.customerEmail, orderRef: ticket.orderRef });
-    const steps: TTraceStep[] = [];
+    const ticketOrder = ticket.orderRef === null ? undefined : { ref: ticket.orderRef, row: ticket.order };
+    const steps = journal.steps;
     const started = performance.now();
     let tokens = 0;
     const elapsed = () => Math.round(performance.now() - started);
+    const runEvent = { actorType: "agent", actorId: runId, subjectType: "run", subjectId: runId, ticketId: ticket.id } as const;
 
-    const record = async (step: TTraceStep) => {
-      steps.push(step);
+    const record = (step: TTraceStep) => {
+      journal.step(step);
       state.history.push({ action: step.action, outcome: step.outcome });
-      await client.traceEvent.create({
-        data: {
-          runId,
-          step: step.step,
-          action: step.action.slice(0, 200),
-          args: toJson(step.args),
-          outcome: step.outcome,
-          reason: step.reason,
-          result: toJsonOrNull(step.result),
-          policyDecision: toJsonOrNull(step.policyDecision),
-          promptTokens: step.promptTokens,
-          completionTokens: step.completionTokens,
-          latencyMs: step.latencyMs,
-          model: step.model,
-          promptVersion: step.promptVersion,
-        },
-      });
     };
 
     let stop: Stop | undefined;
@@ -253,18 +253,17 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       const rawAction = typeof (raw as { action?: unknown })?.action === "string" ? String((raw as { action: string }).action).slice(0, 80) : "(invalid)";
       const rawArgs = (raw as { args?: unknown })?.args ?? null;
 
-      const blocked = async (reason: TStopReason, detail: string, action = rawAction, args: unknown = rawArgs, policyDecision: TActionDecision | null = null) => {
-        await client.$transaction((tx) =>
-          recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "decision.blocked", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action, args, detail }, policyDecision: { reason } }),
-        );
-        await record({ step: stepNo, action, args, outcome: "blocked", reason, result: { detail }, policyDecision, latencyMs: Math.round(performance.now() - stepStarted), ...meta });
+      // A refused decision changes nothing: its event is journaled, and written with the run's end.
+      const blocked = (reason: TStopReason, detail: string, action = rawAction, args: unknown = rawArgs, policyDecision: TActionDecision | null = null) => {
+        journal.event({ ...runEvent, action: "decision.blocked", inputs: { step: stepNo, action, args, detail }, policyDecision: { reason } });
+        record({ step: stepNo, action, args, outcome: "blocked", reason, result: { detail }, policyDecision, latencyMs: Math.round(performance.now() - stepStarted), ...meta });
         return new Stop(reason, detail);
       };
 
       // 1. the decision itself
       const check = validateDecision(raw, manifest.forbiddenAutonomousActions);
       if (!check.ok) {
-        stop = await blocked(check.reason, check.detail);
+        stop = blocked(check.reason, check.detail);
         break;
       }
       let action = check.action;
@@ -272,14 +271,14 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       // 2. the transition
       const problem = transitionProblem(action, state);
       if (problem) {
-        stop = await blocked("invalid_state_transition", problem, action.action, action.args);
+        stop = blocked("invalid_state_transition", problem, action.action, action.args);
         break;
       }
 
       // 3. the policy gate
       const gate = evaluateAction(action, { orderRef: ticket.orderRef });
       if (gate.decision === "deny") {
-        stop = await blocked("policy_denied", `policy denied ${action.action}: ${gate.reasons.join(", ")}`, action.action, action.args, gate);
+        stop = blocked("policy_denied", `policy denied ${action.action}: ${gate.reasons.join(", ")}`, action.action, action.args, gate);
         break;
       }
       let outcome: TTraceStep["outcome"] = "ok";
@@ -291,10 +290,11 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
         action = gate.action;
       }
 
-      // 4. the tool, after its call is on the audit chain
-      await client.$transaction((tx) =>
-        recordAuditEvent(tx, { actorType: "agent", actorId: runId, action: "tool.called", subjectType: "run", subjectId: runId, ticketId: ticket.id, inputs: { step: stepNo, action: action.action, args: action.args, mode }, policyDecision: gate }),
-      );
+      // 4. the tool, after its call is on the audit chain: a tool that writes finds every event of
+      // the run so far written before it starts; a tool that only reads has its event written with
+      // the run's next write.
+      journal.event({ ...runEvent, action: "tool.called", inputs: { step: stepNo, action: action.action, args: action.args, mode }, policyDecision: gate });
+      if (WRITING_TOOLS.has(action.action)) await writeJournalEvents(client, journal);
       let observation: unknown;
       let failure: Stop | null = null;
       const toolUsage = { promptTokens: 0, completionTokens: 0, model: null as string | null, promptVersion: null as string | null };
@@ -305,7 +305,7 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
         toolUsage.promptVersion = u.promptVersion ?? toolUsage.promptVersion;
       };
       try {
-        const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal, reportUsage }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
+        const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal, reportUsage, ticketOrder }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
         if (result === TIMEOUT) {
           failure = elapsed() >= limits.maxWallMs ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call") : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
         } else {
@@ -327,7 +327,7 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
 
       // 6. the trace
       const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] => (reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : "invalid_output");
-      await record({
+      record({
         step: stepNo,
         action: action.action,
         args: action.args,
@@ -386,7 +386,13 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       }
     }
 
-    return await finish({ client, runId, ticket, mode, state, stop: stop!, steps, tokens, wallMs: elapsed(), limits, versions, base });
+    return await finish({ client, runId, ticket, mode, state, stop: stop!, journal, tokens, wallMs: elapsed(), limits, versions, base });
+  } catch (error) {
+    // Whatever ended the run this way, the steps it took are written: its trace, and the events of
+    // the calls it made. The run itself stays as it is (running until the sweep interrupts it, or
+    // interrupted already), as before.
+    await writeJournal(client, journal).catch(() => {});
+    throw error;
   } finally {
     clearInterval(lease);
   }
@@ -407,17 +413,20 @@ async function finish(ctx: {
   mode: "live" | "simulate";
   state: TAgentState;
   stop: Stop;
-  steps: TTraceStep[];
+  journal: RunJournal;
   tokens: number;
   wallMs: number;
   limits: TBudgets;
   versions: TRunResult["versions"];
   base: Pick<TRunResult, "runId" | "ticketId" | "mode" | "planner" | "versions">;
 }): Promise<TRunResult> {
-  const { client, runId, ticket, mode, state, stop, versions } = ctx;
+  const { client, runId, ticket, mode, state, stop, versions, journal } = ctx;
+  const live = mode === "live";
+  const steps = journal.steps;
   const status = STATUS_OF_REASON[stop.reason];
   const draft = state.draft?.text ?? null;
   const citations = state.draft?.citations ?? [];
+  const now = new Date();
 
   // The exact operation an approval covers: the reply, and the refund if one was proposed.
   const operationOf = (p: TProposalView | null): TApprovalOperation => ({
@@ -429,93 +438,86 @@ async function finish(ctx: {
   });
   /** An approval request's columns for an operation: the same for a person's and a system approval. */
   const requestOf = (op: TApprovalOperation, digest: string) => ({
+    id: randomUUID(),
     ticketId: ticket.id,
     runId,
     digest,
-    operation: toJson(op),
+    operation: op,
     draft,
     policyVersion: op.policyVersion,
     bundleVersion: op.bundleVersion,
     agentVersion: op.agentVersion,
+    expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS),
+    createdAt: now,
   });
+
+  const events: TAuditInput[] = [
+    ...journal.unwrittenEvents(),
+    { actorType: "agent", actorId: runId, action: "run.stopped", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode, status, reason: stop.reason, detail: stop.detail, steps: steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs, citations } },
+  ];
+  const ended = Prisma.sql`EXISTS (SELECT 1 FROM run_ended)`;
+  const moved = Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`;
+  const move = live ? ticketMoveSql({ ticketId: ticket.id, move: "finish_run", to: status, reason: stop.reason, when: ended }) : null;
+  const trace = journal.traceCte();
+  const ctes = [
+    endRunCte(runId, { status, reason: stop.reason, stepsUsed: steps.length, tokensUsed: ctx.tokens, elapsedMs: ctx.wallMs, evidence: state.evidence, citations, draft, finishedAt: now }),
+    ...(trace ? [trace] : []),
+    ...(move ? [move.ctes] : []),
+  ];
 
   // A person is asked to approve the exact operation.
   let approval: TRunResult["approval"] = null;
-  let operation: TApprovalOperation | null = null;
+  let personRequest: ReturnType<typeof requestOf> | null = null;
   if (stop.reason === "draft_ready_for_review") {
     const p = state.proposal?.decision === "needs_human" ? state.proposal : null;
-    operation = operationOf(p);
-    approval = {
-      id: null,
-      kind: p ? "refund" : "reply",
-      digest: approvalDigest(operation),
-      requiredRole: p?.requiredRole ?? "REVIEWER",
-      expiresAt: new Date(Date.now() + APPROVAL_TTL_MS).toISOString(),
-    };
+    const operation = operationOf(p);
+    personRequest = requestOf(operation, approvalDigest(operation));
+    approval = { id: null, kind: p ? "refund" : "reply", digest: personRequest.digest, requiredRole: p?.requiredRole ?? "REVIEWER", expiresAt: personRequest.expiresAt.toISOString() };
+    if (live) ctes.push(insertRequestCte("person_request", { ...personRequest, proposalId: p?.id ?? null, kind: approval.kind, requiredRole: approval.requiredRole, status: "pending" }, moved));
   }
 
-  const autoApproved = stop.reason === "refund_auto_approved" && state.proposal?.decision === "auto_approved" ? state.proposal : null;
+  // Within the dial: a recorded system approval of exactly this proposal, and its execution enqueued
+  // in this same transaction. The executor holds it to the policy's own decision.
+  const autoApproved = live && stop.reason === "refund_auto_approved" && state.proposal?.decision === "auto_approved" ? state.proposal : null;
+  let systemRequest: ReturnType<typeof requestOf> | null = null;
+  if (autoApproved?.id) {
+    const operation = operationOf(autoApproved);
+    systemRequest = requestOf(operation, approvalDigest(operation));
+    const { digest } = systemRequest;
+    events.push({ actorType: "system", actorId: runId, action: "approval.auto_approved", subjectType: "proposal", subjectId: autoApproved.id, ticketId: ticket.id, inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons } });
+    ctes.push(
+      insertRequestCte("system_request", { ...systemRequest, proposalId: autoApproved.id, kind: "refund", requiredRole: "REVIEWER", status: "approved" }, moved),
+      insertDecisionCte("system_decision", { id: randomUUID(), approvalRequestId: systemRequest.id, decision: "approve", automatic: true, deciderId: null, deciderRole: "REVIEWER", originalReply: draft, digest, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM system_request)`),
+    );
+  }
+
+  const upTo = journal.mark();
   await client.$transaction(async (tx) => {
-    // The run ends only if it still holds its lease: a run the sweep interrupted writes nothing more.
-    const ended = await tx.agentRun.updateMany({
-      where: { id: runId, status: "running" },
-      data: { status, reason: stop.reason, stepsUsed: ctx.steps.length, tokensUsed: ctx.tokens, elapsedMs: ctx.wallMs, evidence: toJsonOrNull(state.evidence), citations, draft, finishedAt: new Date(), leaseExpiresAt: null },
-    });
-    if (ended.count !== 1) throw new RunInterrupted(runId);
-    await recordAuditEvent(tx, {
-      actorType: "agent",
-      actorId: runId,
-      action: "run.stopped",
-      subjectType: "ticket",
-      subjectId: ticket.id,
-      ticketId: ticket.id,
-      inputs: { mode, status, reason: stop.reason, detail: stop.detail, steps: ctx.steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs, citations },
-    });
-    if (mode !== "live") return;
-    await moveTicket(tx, { ticketId: ticket.id, move: "finish_run", to: status, reason: stop.reason });
-    if (approval && operation) {
-      const row = await tx.approvalRequest.create({
-        data: {
-          ...requestOf(operation, approval.digest),
-          proposalId: state.proposal?.decision === "needs_human" ? state.proposal.id : null,
-          kind: approval.kind,
-          requiredRole: approval.requiredRole as "REVIEWER" | "SPECIALIST",
-          expiresAt: new Date(approval.expiresAt),
-        },
-      });
-      approval.id = row.id;
-    }
-    if (autoApproved?.id) {
-      // Within the dial: a recorded system approval of exactly this proposal, and its execution
-      // enqueued in this same transaction. The executor holds it to the policy's own decision.
-      const auto = operationOf(autoApproved);
-      const digest = approvalDigest(auto);
-      await recordAuditEvent(tx, { actorType: "system", actorId: runId, action: "approval.auto_approved", subjectType: "proposal", subjectId: autoApproved.id, ticketId: ticket.id, inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons } });
-      const request = await tx.approvalRequest.create({
-        data: {
-          ...requestOf(auto, digest),
-          proposalId: autoApproved.id,
-          kind: "refund",
-          requiredRole: "REVIEWER",
-          status: "approved",
-          expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
-        },
-      });
-      await tx.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", automatic: true, deciderRole: "REVIEWER", originalReply: draft, digest } });
-      await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
-    }
+    // The events first (the ticket's audit stream is the first lock this transaction takes), then
+    // one statement: the run's end, its trace, the ticket's move and the approval request – each
+    // only if the run still holds its lease.
+    await recordAuditEvents(tx, events);
+    const [result] = await tx.$queryRaw<(TTicketMoveColumns & { ended: number })[]>`
+      WITH ${Prisma.join(ctes, ",\n")}
+      SELECT (SELECT count(*)::int FROM run_ended) AS ended${move ? Prisma.sql`, ${move.columns}` : Prisma.empty}`;
+    // The sweep took the run: nothing of its ending is written (the transaction rolls back).
+    if (result!.ended !== 1) throw new RunInterrupted(runId);
+    move?.result(result!);
+    if (systemRequest) await enqueue(tx, QUEUES.refundExecute, { approvalId: systemRequest.id }, { id: systemRequest.id });
   });
+  journal.written(upTo);
+  if (approval && live) approval.id = personRequest!.id;
 
   return {
     ...ctx.base,
     status,
     reason: stop.reason,
-    path: ctx.steps.map((s) => s.action),
-    steps: ctx.steps,
+    path: steps.map((s) => s.action),
+    steps,
     citations,
     draft,
     proposal: state.proposal,
     approval,
-    budgets: { limits: ctx.limits, used: { steps: ctx.steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs } },
+    budgets: { limits: ctx.limits, used: { steps: steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs } },
   };
 }
