@@ -1,10 +1,12 @@
 // npm run db:seed: adds the demo data that is missing (idempotent). Migrate first (npm run db:deploy).
 // npm run db:seed -- --scale: also adds the scale set for the bench (prisma/seed/scale.ts):
-// 100,000 tickets and 1,000,000 trace events; idempotent, resumable after an interruption.
+// 100,000 tickets, 1,000,000 trace events and 1,000,000 audit events (prisma/seed/scale-audit.ts);
+// idempotent, resumable after an interruption.
 import { closeDb, db } from "../lib/db";
 import { describeEnvError } from "../lib/env";
 import { seedDemo } from "../prisma/seed/demo";
 import { SCALE_TICKETS, seedScale } from "../prisma/seed/scale";
+import { seedScaleAudit } from "../prisma/seed/scale-audit";
 
 async function main() {
   const summary = await seedDemo(db());
@@ -20,6 +22,10 @@ async function main() {
         `Scale data: added ${scale.tickets.toLocaleString("en-US")} tickets, ${scale.runs.toLocaleString("en-US")} runs, ` +
           `${scale.events.toLocaleString("en-US")} trace events, ${scale.proposals.toLocaleString("en-US")} proposals in ${seconds} s.`,
       );
+    console.log("Scale data: the audit trail of those tickets…");
+    const auditStarted = Date.now();
+    const events = await seedScaleAudit(db(), { onProgress: (line) => console.log(line) });
+    console.log(`Scale data: added ${events.toLocaleString("en-US")} audit events in ${((Date.now() - auditStarted) / 1000).toFixed(1)} s.`);
   }
   return 0;
 }

@@ -13,9 +13,8 @@
 // planner); 7 of them also have a simulate run. 25 runs x 8 steps (the manifest's step budget) = 200
 // trace events per 20 tickets. needs_human and resolved tickets carry a refund proposal.
 //
-// Bench data, not history: the tickets have no audit events (the chain is sequential by nature and
-// would take minutes to hash), and routes are signed with this installation's bundle key so the
-// admission gate sees what it would have seen.
+// Bench data, not history: the tickets' audit events are added by scale-audit.ts, and routes are
+// signed with this installation's bundle key so the admission gate sees what it would have seen.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { agentManifest } from "../../lib/agent/manifest";
 import { STATUS_OF_REASON, STOP_REASONS, type TStopReason } from "../../lib/agent/reason-codes";
