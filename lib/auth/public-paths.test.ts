@@ -9,9 +9,10 @@ describe("isPublicPath", () => {
     "/api/auth/callback/credentials",
     "/api/intake/tickets",
     "/api/outbox",
+    "/api/audit/checkpoints",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
-  it.each(["/", "/ledger", "/signin-help", "/api/authority", "/api/healthz", "/api/outboxes", "/api/tickets", "/admin/api/health"])(
+  it.each(["/", "/ledger", "/signin-help", "/api/authority", "/api/healthz", "/api/outboxes", "/api/audit", "/api/audit/checkpoints-all", "/api/tickets", "/admin/api/health"])(
     "%s is not public",
     (path) => expect(isPublicPath(path)).toBe(false),
   );

@@ -8,10 +8,11 @@
  * - /signin: the sign-in form and its server action.
  * - /api/health: probes from load balancers and `npm start`.
  * - /api/auth: next-auth's own endpoints (session, csrf, sign-out).
- * - /api/intake, /api/outbox: machine callers that authenticate each request by an HMAC signature.
+ * - /api/intake, /api/outbox, /api/audit/checkpoints: machine callers that authenticate each request
+ *   by an HMAC signature.
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
-export const PUBLIC_PATHS = ["/signin", "/api/health", "/api/auth", "/api/intake", "/api/outbox"] as const;
+export const PUBLIC_PATHS = ["/signin", "/api/health", "/api/auth", "/api/intake", "/api/outbox", "/api/audit/checkpoints"] as const;
 
 export const SIGN_IN_PATH = "/signin";
 

@@ -1,0 +1,32 @@
+// Signed audit checkpoints and the public key that verifies them, for an auditor or the helpdesk to
+// keep a copy off this machine. Machine callers sign each request as for the outbox (no session; see
+// lib/intake/request-signature.ts and the README). The answer is signed too, over the request's own
+// timestamp, its path and the body, so a copy of an older answer cannot pass for this one.
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { intakeSecret } from "@/lib/env";
+import { listCheckpoints, ZCheckpointQuery } from "@/lib/audit/list-checkpoints";
+import { REQUEST_SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignedRequest } from "@/lib/intake/request-signature";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request) {
+  const url = new URL(request.url);
+  const pathAndQuery = url.pathname + url.search;
+  const timestamp = request.headers.get(TIMESTAMP_HEADER);
+  const secret = intakeSecret();
+  const signed = verifySignedRequest({ secret, method: "GET", pathAndQuery, timestamp, signature: request.headers.get(REQUEST_SIGNATURE_HEADER) });
+  if (!signed) return Response.json({ error: "invalid_signature", message: "Sign the request: x-countersign-timestamp (unix seconds) and x-countersign-signature: sha256=<HMAC of timestamp, method and path with query>." }, { status: 401, headers: { "cache-control": "no-store" } });
+
+  const answer = (status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    const signature = `sha256=${createHmac("sha256", secret).update(`${timestamp}\n${pathAndQuery}\n${text}`).digest("hex")}`;
+    return new Response(text, { status, headers: { "content-type": "application/json", "cache-control": "no-store", [REQUEST_SIGNATURE_HEADER]: signature } });
+  };
+  const query = ZCheckpointQuery.safeParse(Object.fromEntries(url.searchParams));
+  if (!query.success) {
+    const message = query.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "query"}: ${i.message}`).join("; ");
+    return answer(400, { error: "invalid_query", message, ...z.flattenError(query.error) });
+  }
+  return answer(200, await listCheckpoints(query.data));
+}
