@@ -18,6 +18,7 @@
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
 //   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the HMAC)
 //   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
+//   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
 //   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
@@ -272,6 +273,18 @@ const ROUTES: readonly TRouteRow[] = [
     call: (r) => r.get("/api/outbox"),
     allowedAnswer: async () => {
       throw new Error("no session may read the outbox without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
+    name: "GET /api/audit/checkpoints",
+    gate: "signature",
+    call: (r) => r.get("/api/audit/checkpoints"),
+    allowedAnswer: async () => {
+      throw new Error("no session may read the checkpoints without a signature");
     },
     refusedAnswer: async (response) => {
       expect(response.status()).toBe(401);
