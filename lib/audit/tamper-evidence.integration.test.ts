@@ -13,7 +13,9 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { useDb, closeDb } from "../db";
 import { decideApproval } from "../approvals/decide-approval";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
-import { auditVerifyReport } from "./audit-verify-report";
+import { auditVerifyReport, describeProblem } from "./audit-verify-report";
+import { verifyAuditChain } from "./verify-audit-chain";
+import { verifyIncrementally } from "./verify-incrementally";
 import { keyIdOf, takeCheckpoint, type TSigningKey } from "./checkpoint";
 import { auditContentHash, auditLinkHash, GENESIS_HASH, recordAuditEvent } from "./record-audit-event";
 
@@ -176,5 +178,30 @@ describe("audit:verify against someone who holds the database", () => {
     await untilNothingRunsBefore(w.db);
     await takeCheckpoint(w.db.client, { key: { privateKey, publicKey, publicKeyPem: "", keyId: keyIdOf(publicKey) }, file: w.file, log: () => {} });
     expect(await verify(w)).toMatchObject({ code: 1, text: expect.stringContaining("checkpoint 2 is not valid: its signature does not verify") });
+  });
+
+  it("verifies incrementally for /audit: what follows the last verified checkpoint, tampering included", async () => {
+    const w = await checkpointedWorld();
+    expect((await verify(w)).code).toBe(0); // a full verification through checkpoint 1
+    for (const n of [1, 2, 3]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "x" }));
+    await untilNothingRunsBefore(w.db);
+    await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
+    const clean = await verifyIncrementally(w.db.client, { publicKey: w.key.publicKey });
+    expect(clean).toMatchObject({ fromPosition: 1, report: { ok: true, events: 3, covered: 3, position: 2 } });
+
+    // Verified through checkpoint 2 now; a later event is removed from the middle of its stream.
+    for (const n of [4, 5, 6]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "x" }));
+    await untilNothingRunsBefore(w.db);
+    await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
+    const middle = await w.db.client.auditEvent.findFirstOrThrow({ where: { action: "test.step5" } });
+    await asSuperuser(w, `DELETE FROM "AuditEvent" WHERE seq = $1`, [middle.seq.toString()]);
+    const { report, fromPosition } = await verifyIncrementally(w.db.client, { publicKey: w.key.publicKey });
+    expect(fromPosition).toBe(2);
+    expect(report.ok).toBe(false);
+    const problems = report.problems.map(describeProblem);
+    expect(problems).toContainEqual(expect.stringMatching(/^event #\d+ \(test\.step6\) does not link to the event before it in test:x/));
+    expect(problems).toContainEqual("events deleted: checkpoint 3 signed 3 events in its window, 2 remain");
+    // The same from the start: the full check agrees.
+    expect((await verifyAuditChain(w.db.client, { publicKey: w.key.publicKey })).problems.map(describeProblem)).toEqual(expect.arrayContaining(problems));
   });
 });

@@ -194,26 +194,37 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
     after = { txid: batch.at(-1)!.txid, seq: batch.at(-1)!.seq };
   }
   while (w < windows.length) closeWindow();
-  // Missing events. The tail was truncated when nothing at all follows the first short window.
+  // 2. Links and numbering within each stream touched since the start point, in the database.
+  type TBroken = { seq: bigint; stream: string; action: string };
+  const broken =
+    fromTxid === 0n
+      ? await client.$queryRaw<TBroken[]>`
+          SELECT "seq", "stream", "action" FROM (
+            SELECT "seq", "stream", "action", "version", "prevHash", "streamSeq",
+                   lag("hash") OVER w AS "expectedPrev", lag("streamSeq") OVER w AS "prevSeq"
+            FROM "AuditEvent"
+            WINDOW w AS (PARTITION BY "stream" ORDER BY "streamSeq")
+          ) s
+          WHERE "prevHash" <> coalesce("expectedPrev", ${GENESIS_HASH})
+             OR ("version" = 2 AND "streamSeq" <> coalesce("prevSeq", 0) + 1)
+          ORDER BY "seq" LIMIT 1000`
+      : // From a verified point on: each newer event against its predecessor, found by the stream's index.
+        await client.$queryRaw<TBroken[]>`
+          SELECT e."seq", e."stream", e."action" FROM "AuditEvent" e
+          LEFT JOIN "AuditEvent" p ON p."stream" = e."stream" AND p."streamSeq" = e."streamSeq" - 1
+          WHERE e."txid" >= ${fromTxid} AND e."version" = 2
+            AND CASE WHEN e."streamSeq" = 1 THEN e."prevHash" <> ${GENESIS_HASH} ELSE p."hash" IS DISTINCT FROM e."prevHash" END
+          ORDER BY e."seq" LIMIT 1000`;
+  for (const b of broken) problems.push({ kind: "link_broken", ...b });
+
+  // Missing events. The tail was truncated when nothing follows the first short window and no stream
+  // has a gap: the newest events were cut off, rather than taken from the middle.
   if (shortWindows.length > 0) {
     const first = shortWindows[0]!;
     const nothingAfter = events - covered === 0 && shortWindows.length === windows.filter((c) => c.position >= first.position).length && shortWindows.every((s) => s === first || s.found === 0);
-    for (const s of shortWindows) problems.push({ kind: "events_missing", ...s, tail: nothingAfter });
+    const tail = nothingAfter && broken.length === 0;
+    for (const s of shortWindows) problems.push({ kind: "events_missing", ...s, tail });
   }
-
-  // 2. Links and numbering within each stream touched since the start point, in the database.
-  const broken = await client.$queryRaw<{ seq: bigint; stream: string; action: string }[]>`
-    SELECT "seq", "stream", "action" FROM (
-      SELECT "seq", "stream", "action", "version", "prevHash", "streamSeq",
-             lag("hash") OVER w AS "expectedPrev", lag("streamSeq") OVER w AS "prevSeq"
-      FROM "AuditEvent"
-      WHERE ${fromTxid} = 0 OR "stream" IN (SELECT DISTINCT "stream" FROM "AuditEvent" WHERE "txid" >= ${fromTxid})
-      WINDOW w AS (PARTITION BY "stream" ORDER BY "streamSeq")
-    ) s
-    WHERE "prevHash" <> coalesce("expectedPrev", ${GENESIS_HASH})
-       OR ("version" = 2 AND "streamSeq" <> coalesce("prevSeq", 0) + 1)
-    ORDER BY "seq" LIMIT 1000`;
-  for (const b of broken) problems.push({ kind: "link_broken", ...b });
 
   // 3. The ledger: its total as signed, and each row against its execution event and approval.
   const latest = trusted.at(-1);

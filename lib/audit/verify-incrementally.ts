@@ -1,5 +1,6 @@
 // What /audit shows on every view: the chain verified from the last verified checkpoint on (so a
 // view costs what happened since, not the whole history), and when it was last verified in full.
+import type { KeyObject } from "node:crypto";
 import type { Db } from "../db";
 import { verifyingKey } from "./checkpoint";
 import { verifyAuditChain, type TAuditReport } from "./verify-audit-chain";
@@ -11,13 +12,13 @@ export interface TIncrementalReport {
   lastFull: { at: Date; ok: boolean; events: bigint } | null;
 }
 
-export async function verifyIncrementally(client: Db): Promise<TIncrementalReport> {
+export async function verifyIncrementally(client: Db, options: { publicKey?: KeyObject | null } = {}): Promise<TIncrementalReport> {
   const [lastOk, lastFull] = await Promise.all([
     client.auditVerification.findFirst({ where: { ok: true }, orderBy: { id: "desc" }, select: { position: true } }),
     client.auditVerification.findFirst({ where: { full: true }, orderBy: { id: "desc" }, select: { at: true, ok: true, events: true } }),
   ]);
   const fromPosition = lastOk?.position ?? 0;
-  const report = await verifyAuditChain(client, { publicKey: verifyingKey(), fromPosition: fromPosition || undefined });
+  const report = await verifyAuditChain(client, { publicKey: options.publicKey === undefined ? verifyingKey() : options.publicKey, fromPosition: fromPosition || undefined });
   if (!report.ok || report.position > fromPosition) {
     await client.auditVerification.create({ data: { full: fromPosition === 0, ok: report.ok, position: report.position, events: BigInt(report.events) } });
   }
