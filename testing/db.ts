@@ -51,6 +51,21 @@ export async function createTestDb(): Promise<TestDb> {
 }
 
 /**
+ * Runs `fn` with a client connected as the owner of the tables: for what the app's role may not do
+ * and a test must, such as changing history behind the triggers' back. On PGlite, and when the app
+ * connects as the owner, that is the same database as the test's own client.
+ */
+export async function asOwner<T>(db: TestDb, fn: (client: DbHandle["client"]) => Promise<T>): Promise<T> {
+  if (!db.ownerUrl) return fn(db.client);
+  const owner = openDb({ kind: "postgres", url: db.ownerUrl, max: 2 });
+  try {
+    return await fn(owner.client);
+  } finally {
+    await owner.close();
+  }
+}
+
+/**
  * Gives the calling test file its own database, installed as the process-wide db() for the file.
  * Returns a getter: the handle exists only once beforeAll has run.
  */
