@@ -11,6 +11,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+// The paths below are settings, read at run time: /*turbopackIgnore*/ keeps the bundler from
+// tracing the whole project for them.
 import { Prisma, type Db } from "../db";
 import { env } from "../env";
 import { canonicalJson, sha256Hex } from "./canonical";
@@ -75,26 +77,26 @@ export function signingKey(log: (line: string) => void = console.log): TSigningK
   const configured = env().AUDIT_SIGNING_KEY;
   if (configured) return signingKeyFrom(configured);
   const file = signingKeyFile();
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
+  if (!existsSync(/*turbopackIgnore: true*/ file)) {
+    mkdirSync(/*turbopackIgnore: true*/ dirname(file), { recursive: true });
     const { privateKey } = generateKeyPairSync("ed25519");
     try {
-      writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
+      writeFileSync(/*turbopackIgnore: true*/ file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
       log(`No AUDIT_SIGNING_KEY set: created the audit signing key in ${file} (keep it off the database's machine to make checkpoints count).`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
   }
-  const key = signingKeyFrom(readFileSync(file, "utf8"));
+  const key = signingKeyFrom(readFileSync(/*turbopackIgnore: true*/ file, "utf8"));
   const pub = file.replace(/\.pem$/, ".pub.pem");
-  if (!existsSync(pub)) writeFileSync(pub, key.publicKeyPem, { mode: 0o644 });
+  if (!existsSync(/*turbopackIgnore: true*/ pub)) writeFileSync(/*turbopackIgnore: true*/ pub, key.publicKeyPem, { mode: 0o644 });
   return key;
 }
 
 /** The public key verify checks against: a PEM file, else the signing key's public half. */
 export function verifyingKey(publicKeyFile?: string): KeyObject | null {
-  if (publicKeyFile) return createPublicKey(readFileSync(publicKeyFile, "utf8"));
-  if (env().AUDIT_SIGNING_KEY || existsSync(signingKeyFile())) return signingKey(() => {}).publicKey;
+  if (publicKeyFile) return createPublicKey(readFileSync(/*turbopackIgnore: true*/ publicKeyFile, "utf8"));
+  if (env().AUDIT_SIGNING_KEY || existsSync(/*turbopackIgnore: true*/ signingKeyFile())) return signingKey(() => {}).publicKey;
   return null;
 }
 
@@ -199,15 +201,15 @@ export async function exportCheckpoints(client: Db, file = checkpointFile()): Pr
   const after = held.at(-1)?.position ?? 0;
   const rows = await client.auditCheckpoint.findMany({ where: { position: { gt: after } }, orderBy: { position: "asc" } });
   if (rows.length === 0) return 0;
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, rows.map((r) => JSON.stringify(checkpointFromRow(r)) + "\n").join(""), { mode: 0o600 });
+  mkdirSync(/*turbopackIgnore: true*/ dirname(file), { recursive: true });
+  appendFileSync(/*turbopackIgnore: true*/ file, rows.map((r) => JSON.stringify(checkpointFromRow(r)) + "\n").join(""), { mode: 0o600 });
   return rows.length;
 }
 
 /** The checkpoint file's entries; a line that does not parse is reported by verify, not skipped. */
 export function readCheckpointFile(file = checkpointFile()): TCheckpoint[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
+  if (!existsSync(/*turbopackIgnore: true*/ file)) return [];
+  return readFileSync(/*turbopackIgnore: true*/ file, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as TCheckpoint);

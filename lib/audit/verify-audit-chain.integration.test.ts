@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useTestDb } from "../../testing/db";
+import { asOwner, useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
 import { auditVerifyReport } from "./audit-verify-report";
 import { recordAuditEvent } from "./record-audit-event";
@@ -8,10 +8,12 @@ const testDb = useTestDb();
 
 /** Changes a row behind the triggers' back, as only a database superuser could. */
 async function tamper(sql: string) {
-  await testDb().client.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
-    await tx.$executeRawUnsafe(sql);
-  });
+  await asOwner(testDb(), (client) =>
+    client.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
+      await tx.$executeRawUnsafe(sql);
+    }),
+  );
 }
 
 async function report() {
