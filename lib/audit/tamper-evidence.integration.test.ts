@@ -7,6 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
+import { untilCheckpointCoversAll } from "../../testing/audit";
 import { ownerUrl } from "../../testing/postgres";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -47,25 +48,11 @@ async function checkpointedWorld(): Promise<TWorld> {
   const publicKeyFile = join(dir, "key.pub.pem");
   writeFileSync(publicKeyFile, key.publicKeyPem);
   world = { db, key, dir, file: join(dir, "checkpoints.jsonl"), publicKeyFile };
-  await untilNothingRunsBefore(db);
+  await untilCheckpointCoversAll(db.client);
   expect(await takeCheckpoint(db.client, { key, file: world.file, log: () => {} })).toHaveProperty("signed");
   return world;
 }
 
-/**
- * Waits until no transaction older than the newest event is still running anywhere on the server
- * (transaction ids are server-wide: other databases' transactions hold the horizon back), so that a
- * checkpoint taken now covers every event written so far.
- */
-async function untilNothingRunsBefore(db: TestDb) {
-  for (let i = 0; i < 100; i++) {
-    const [row] = await db.client.$queryRaw<{ covered: boolean }[]>`
-      SELECT (pg_snapshot_xmin(pg_current_snapshot()))::text::bigint > coalesce((SELECT max(txid) FROM "AuditEvent"), 0) AS covered`;
-    if (row!.covered) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("a transaction on the server stayed open for 5 s");
-}
 
 async function verify(w: TWorld) {
   const lines: string[] = [];
@@ -94,7 +81,7 @@ async function asSuperuser(w: TWorld, sql: string, params: unknown[] = []) {
   }
 }
 
-describe("audit:verify against someone who holds the database", () => {
+describe("audit:verify against someone who holds the database", { timeout: 120_000 }, () => {
   it("passes an untouched chain, and reports events after the latest checkpoint as an unverified tail", async () => {
     const w = await checkpointedWorld();
     expect(await verify(w)).toMatchObject({ code: 0, text: expect.stringContaining("Unverified tail: 0 events") });
@@ -154,7 +141,7 @@ describe("audit:verify against someone who holds the database", () => {
   it("names a checkpoint removed from the database, and one removed from the checkpoint file", async () => {
     const w = await checkpointedWorld();
     await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
-    await untilNothingRunsBefore(w.db);
+    await untilCheckpointCoversAll(w.db.client);
     expect(await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} })).toHaveProperty("signed.position", 2);
     await asSuperuser(w, `DELETE FROM "AuditCheckpoint" WHERE position = 2`);
     expect(await verify(w)).toMatchObject({ code: 1, text: expect.stringContaining("checkpoint 2 was removed from the database (the checkpoint file holds it)") });
@@ -162,7 +149,7 @@ describe("audit:verify against someone who holds the database", () => {
     const w2 = await checkpointedWorld();
     for (let i = 0; i < 2; i++) {
       await w2.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
-      await untilNothingRunsBefore(w2.db);
+      await untilCheckpointCoversAll(w2.db.client);
       await takeCheckpoint(w2.db.client, { key: w2.key, file: w2.file, log: () => {} });
     }
     const lines = readFileSync(w2.file, "utf8").trim().split("\n");
@@ -175,7 +162,7 @@ describe("audit:verify against someone who holds the database", () => {
     const w = await checkpointedWorld();
     await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-    await untilNothingRunsBefore(w.db);
+    await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: { privateKey, publicKey, publicKeyPem: "", keyId: keyIdOf(publicKey) }, file: w.file, log: () => {} });
     expect(await verify(w)).toMatchObject({ code: 1, text: expect.stringContaining("checkpoint 2 is not valid: its signature does not verify") });
   });
@@ -184,14 +171,14 @@ describe("audit:verify against someone who holds the database", () => {
     const w = await checkpointedWorld();
     expect((await verify(w)).code).toBe(0); // a full verification through checkpoint 1
     for (const n of [1, 2, 3]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "x" }));
-    await untilNothingRunsBefore(w.db);
+    await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
     const clean = await verifyIncrementally(w.db.client, { publicKey: w.key.publicKey });
     expect(clean).toMatchObject({ fromPosition: 1, report: { ok: true, events: 3, covered: 3, position: 2 } });
 
     // Verified through checkpoint 2 now; a later event is removed from the middle of its stream.
     for (const n of [4, 5, 6]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "x" }));
-    await untilNothingRunsBefore(w.db);
+    await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
     const middle = await w.db.client.auditEvent.findFirstOrThrow({ where: { action: "test.step5" } });
     await asSuperuser(w, `DELETE FROM "AuditEvent" WHERE seq = $1`, [middle.seq.toString()]);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { untilCheckpointCoversAll } from "../../testing/audit";
 import { openJobs } from "../../testing/queue";
 import { seedDemo } from "../../prisma/seed/demo";
 import { checkpointFile, readCheckpointFile } from "../audit/checkpoint";
@@ -22,20 +23,10 @@ delete process.env.AUDIT_CHECKPOINT_FILE;
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 
-/** Until no transaction older than the newest event runs anywhere on the server (txids are server-wide). */
-async function untilNothingRunsBefore() {
-  for (let i = 0; i < 100; i++) {
-    const [row] = await testDb().client.$queryRaw<{ covered: boolean }[]>`
-      SELECT (pg_snapshot_xmin(pg_current_snapshot()))::text::bigint > coalesce((SELECT max(txid) FROM "AuditEvent"), 0) AS covered`;
-    if (row!.covered) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("a transaction on the server stayed open for 5 s");
-}
 
 const newEvent = () => testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.checkpoint_job", subjectType: "test" }));
 
-describe("the audit-checkpoint job", () => {
+describe("the audit-checkpoint job", { timeout: 120_000 }, () => {
   it("is scheduled every minute, not retried", async () => {
     const db = testDb();
     const worker = await startWorker({ client: db.client, pglite: db.pglite, url: db.url, schedule: true, log: () => {} });
@@ -68,7 +59,7 @@ describe("the last checkpoint at shutdown", () => {
   it("signs what is new, else says there is nothing; each in one line", async () => {
     const { client } = testDb();
     await newEvent();
-    await untilNothingRunsBefore();
+    await untilCheckpointCoversAll(testDb().client);
     const lines: string[] = [];
     await signLastCheckpoint(client, { log: (line) => lines.push(line) });
     await signLastCheckpoint(client, { log: (line) => lines.push(line) });

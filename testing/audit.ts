@@ -1,0 +1,19 @@
+// Helpers for tests of audit checkpoints.
+import type { PrismaClient } from "../generated/prisma/client";
+
+/**
+ * Waits until no transaction older than the newest audit event is still running anywhere on the
+ * server, so that a checkpoint taken now covers every event written so far. Transaction ids are
+ * server-wide: on PostgreSQL other test files' transactions (some deliberately left open until a
+ * process is killed) hold the horizon back for a while.
+ */
+export async function untilCheckpointCoversAll(client: PrismaClient, timeoutMs = 25_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [row] = await client.$queryRaw<{ covered: boolean }[]>`
+      SELECT (pg_snapshot_xmin(pg_current_snapshot()))::text::bigint > coalesce((SELECT max(txid) FROM "AuditEvent"), 0) AS covered`;
+    if (row!.covered) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`a transaction on the server stayed open for ${timeoutMs / 1000} s`);
+}
