@@ -164,10 +164,14 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     await client.$transaction(async (tx) => {
       await recordAuditEvent(tx, { ...ticketEvent, action: "run.bypassed", inputs: { mode }, policyDecision: admission });
       const row = { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() };
-      if (mode !== "live") return void (await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`);
-      const move = ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason });
-      const [moved] = await tx.$queryRaw<TTicketMoveColumns[]>`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`;
-      move.result(moved!);
+      if (mode === "live") {
+        // The ticket's move and the run's row in one statement; a refused move writes neither.
+        const move = ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason });
+        const [moved] = await tx.$queryRaw<TTicketMoveColumns[]>`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`;
+        move.result(moved!);
+      } else {
+        await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`;
+      }
     });
     return {
       ...base,
@@ -186,11 +190,14 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   await client.$transaction(async (tx) => {
     await recordAuditEvent(tx, { ...ticketEvent, action: "run.started", inputs: { mode, planner: planner.id, versions, budgets: limits } });
     const row = { ...runRow, status: "running", leaseOwner: LEASE_OWNER, leaseExpiresAt: leaseUntil() };
-    if (mode !== "live") return void (await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`);
+    if (mode !== "live") {
+      await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`;
+      return;
+    }
     // The ticket's move is the check: a resolved ticket, or one another live run holds, refuses here
     // and nothing of the run is written. The pending request of an older run is superseded in the
-    // same statement; its snapshot is taken after the ticket's audit stream was locked above, so no
-    // run finishing on this ticket can add a request it does not see.
+    // same statement: a run ending on this ticket adds its request under the ticket's audit stream,
+    // locked by the event above, so this statement's snapshot misses none.
     const move = ticketMoveSql({ ticketId: ticket.id, move: "start_run", reason: null });
     const [started] = await tx.$queryRaw<(TTicketMoveColumns & { superseded: number })[]>`
       WITH ${move.ctes},

@@ -22,7 +22,8 @@ export interface TToolContext {
   /** Tools that call a model report its measured usage here; it counts against the token budget. */
   reportUsage: (usage: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => void;
   /** The order the ticket names (`ref`, its orderRef), read with the run's first statement: a lookup
-   * of that very reference needs no statement of its own. */
+   * of that very reference needs no statement of its own. Its refunds so far are as of the run's
+   * start; the executor checks what is still refundable again, under the order's lock. */
   ticketOrder?: { ref: string; row: TOrderRow | null };
 }
 
