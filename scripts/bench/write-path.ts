@@ -123,7 +123,7 @@ export async function benchWritePath(bench: TBenchDb, report: Report, opts: { se
     const refund = async (id: string) => (await executeApprovedRefund({ approvalId: id, actor: REFUND_ACTOR, client: db.client })).outcome === "refund_created";
     const calibration = await callers(db, first.slice(used), 1, refund);
     if (calibration.failed) throw new Error(`calibration: ${calibration.failed} executions failed: ${describe(calibration.firstError)}`);
-    const execCount = poolSize(calibration.done / calibration.seconds, seconds, 1.5);
+    const execCount = poolSize(calibration.done / calibration.seconds, seconds, 2.5);
     progress(`executor: calibrated at ${fmt(calibration.done / calibration.seconds)} refunds/s; cloning ${execCount.toLocaleString("en-US")} approved approvals…`);
     const execIds = (await clonePool(setup.client, templates.approved, "executor", used + 2000, execCount)).map((a) => a.id);
     await checkpoint(db);
@@ -166,7 +166,7 @@ export async function benchWritePath(bench: TBenchDb, report: Report, opts: { se
     const decideFirst = await clonePool(setup.client, templates.pending, "decide", 0, 2000);
     const decideCal = await callers(db, decideFirst, 1, approve);
     if (decideCal.failed) throw new Error(`calibration: ${decideCal.failed} decisions failed: ${describe(decideCal.firstError)}`);
-    const decideCount = poolSize(decideCal.done / decideCal.seconds, seconds, 1.5);
+    const decideCount = poolSize(decideCal.done / decideCal.seconds, seconds, 2.5);
     progress(`decideApproval: calibrated at ${fmt(decideCal.done / decideCal.seconds)} decisions/s; cloning ${decideCount.toLocaleString("en-US")} pending approvals…`);
     const decidePool = await clonePool(setup.client, templates.pending, "decide", 2000, decideCount);
     await checkpoint(db);
@@ -175,7 +175,11 @@ export async function benchWritePath(bench: TBenchDb, report: Report, opts: { se
     if (decide.failed) throw new Error(`${decide.failed} decisions failed: ${describe(decide.firstError)}`);
     progress(`decideApproval: ${decide.done.toLocaleString("en-US")} approvals in ${decide.seconds.toFixed(1)} s, ${fmt(decide.statements)} statements each${decide.exhausted ? " (the pool ran out early: the rate is over the time it lasted)" : ""}`);
     report.share({ measure: `decideApproval (approve), ${CALLERS} callers`, value: decide.done / decide.seconds, unit: "decisions/s", baseline: inserts.tps, baselineLabel: `pgbench 1-row INSERT ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 5 });
-    report.note(`executor: ${fmt(exec.statements)} statements (round trips) and ${fmt(exec.cpuMs)} ms of the Node process's CPU per refund; decideApproval: ${fmt(decide.statements)} statements and ${fmt(decide.cpuMs)} ms of CPU per approval`);
+    // CPU per call × calls per second: how much of a core the callers' process used. Well under one
+    // means the calls wait (on locks, or on round trips while holding one) rather than compute.
+    const cores = (r: TCallersResult) => `${((r.cpuMs * r.done) / 1000 / r.seconds).toFixed(2)} of a core`;
+    report.note(`executor: ${fmt(exec.statements)} statements (round trips) and ${fmt(exec.cpuMs)} ms of this process's CPU per refund (${cores(exec)})`);
+    report.note(`decideApproval: ${fmt(decide.statements)} statements and ${fmt(decide.cpuMs)} ms of CPU per approval (${cores(decide)})`);
   } finally {
     await db.close();
     await closeDb(); // the setup handle, installed above
