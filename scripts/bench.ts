@@ -9,7 +9,7 @@
 //          data and again with the 100k-ticket scale set (--skip-scale)        scripts/bench/http.ts
 //   write  PostgreSQL only: the refund executor and decideApproval at 16 callers vs pgbench, single-row
 //          INSERTs and the executor's own statements replayed               scripts/bench/write-path.ts
-//   audit  /audit and audit:verify at 1M events (a place kept for the new audit chain)
+//   audit  /audit's server work and audit:verify's full check at 1M events  scripts/bench/audit-scale.ts
 //
 // http, write and audit run on a database of their own (<name>_bench beside DATABASE_URL, or a
 // temporary embedded one), migrated and seeded with the demo data, and dropped at the end: the
@@ -25,7 +25,7 @@ import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { benchEval } from "./bench-eval";
 import { runScript } from "./run-script";
-import { closeDb } from "../lib/db";
+import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
 import { benchAuditAtScale } from "./bench/audit-scale";
 import { createBenchDb, type TBenchDb } from "./bench/bench-db";
@@ -134,15 +134,17 @@ async function main(): Promise<number> {
       }
       if (parts.has("write")) await attempt(report, "write path (executor, decideApproval)", () => benchWritePath(bench!, report, { seconds, printScript: opts.printScript }));
       if (parts.has("http") && !build) {
-        if (opts.skipScale) report.skipped("runAgent and /evals at 100k tickets", "--skip-scale (without it, the bench adds the scale set to its own database: about 20–30 s)");
+        if (opts.skipScale) report.skipped("runAgent and /evals at 100k tickets", "--skip-scale (without it, the bench adds the scale set to its own database: about a minute)");
         else await attempt(report, "runAgent, /evals at 100k tickets", () => benchHttpScale(bench!, report, { seconds, runs }, demoAgentMs));
       }
       if (parts.has("audit")) {
-        const handle = bench.open();
+        // Installed as the process-wide handle (the audit's page functions read through db()), and
+        // closed through it, once.
+        installDb(bench.open());
         try {
-          await benchAuditAtScale(handle, report);
+          await attempt(report, "/audit and audit:verify at 1M events", () => benchAuditAtScale(dbHandle(), report, { runs }));
         } finally {
-          await handle.close();
+          await closeDb();
         }
       }
     } catch (error) {
