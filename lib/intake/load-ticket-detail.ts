@@ -23,10 +23,16 @@ export async function loadTicketDetail(input: { ticketId: string; client?: Db })
       include: { decision: { include: { decider: { select: { name: true } } } }, proposal: true, ledgerEntries: true },
     }),
     client.auditEvent.findMany({ where: { ticketId: ticket.id }, orderBy: { seq: "asc" }, take: 500 }),
-    ticket.orderRef ? client.order.findFirst({ where: { id: { equals: ticket.orderRef, mode: "insensitive" } }, include: { customer: true } }) : null,
+    ticket.orderRef ? orderNamed(client, ticket.orderRef) : null,
   ]);
   const runCount = await client.agentRun.count({ where: { ticketId: ticket.id } });
   return { ticket, runs, runCount, approvals, auditEvents, order };
 }
 
 export type TTicketDetail = NonNullable<Awaited<ReturnType<typeof loadTicketDetail>>>;
+
+/** The order a reference names, as the agent reads it: case-insensitive through the upper(id) index, an exact match first. */
+async function orderNamed(client: Db, ref: string) {
+  const [hit] = await client.$queryRaw<{ id: string }[]>`SELECT id FROM "Order" WHERE upper(id) = upper(${ref.trim()}) ORDER BY id = ${ref.trim()} DESC, id LIMIT 1`;
+  return hit ? client.order.findUnique({ where: { id: hit.id }, include: { customer: true } }) : null;
+}
