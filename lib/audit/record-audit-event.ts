@@ -69,24 +69,10 @@ export async function recordAuditEvents(tx: DbTx, inputs: readonly TAuditInput[]
   // Millisecond precision: what the timestamp(3) column stores, so the hash can be recomputed.
   const at = new Date();
   const events = inputs.map((input) => {
+    // Json values as the database will return them (canonical, Dates as strings), so the hash holds.
+    const fields = hashedFields({ ...input, at, inputs: input.inputs == null ? null : toJson(input.inputs), policyDecision: input.policyDecision == null ? null : toJson(input.policyDecision) });
     const stream = auditStream(input);
-    const inputsJson = input.inputs === undefined || input.inputs === null ? undefined : toJson(input.inputs);
-    const policyJson = input.policyDecision === undefined || input.policyDecision === null ? undefined : toJson(input.policyDecision);
-    const event = { ...input, inputs: inputsJson, policyDecision: policyJson, at, stream };
-    return {
-      at: at.toISOString(),
-      actorType: input.actorType,
-      actorId: input.actorId ?? null,
-      action: input.action,
-      subjectType: input.subjectType,
-      subjectId: input.subjectId ?? null,
-      ticketId: input.ticketId ?? null,
-      inputs: inputsJson,
-      policyDecision: policyJson,
-      idempotencyKey: input.idempotencyKey ?? null,
-      stream,
-      contentHash: auditContentHash(event),
-    };
+    return { ...fields, stream, contentHash: sha256Hex(canonicalJson({ ...fields, stream })) };
   });
   await tx.$executeRaw`SELECT countersign_append_audit(${JSON.stringify(events)}::jsonb)`;
 }

@@ -89,7 +89,7 @@ BEGIN
       RETURNING * INTO head;
     INSERT INTO "AuditEvent" ("at", "actorType", "actorId", "action", "subjectType", "subjectId", "ticketId", "inputs", "policyDecision", "idempotencyKey", "stream", "streamSeq", "prevHash", "hash")
       VALUES ((e->>'at')::timestamp(3), e->>'actorType', e->>'actorId', e->>'action', e->>'subjectType', e->>'subjectId', (e->>'ticketId')::uuid,
-              e->'inputs', e->'policyDecision', e->>'idempotencyKey', head."stream", head."events", head."prevHash", head."headHash");
+              NULLIF(e->'inputs', 'null'), NULLIF(e->'policyDecision', 'null'), e->>'idempotencyKey', head."stream", head."events", head."prevHash", head."headHash");
   END LOOP;
 END $$;
 
