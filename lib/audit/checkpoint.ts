@@ -66,7 +66,7 @@ export function signingKeyFile(): string {
 }
 
 export function checkpointFile(): string {
-  return resolve(env().AUDIT_CHECKPOINT_FILE ?? join(env().DATA_DIR, "audit-checkpoints.jsonl"));
+  return resolve(/*turbopackIgnore: true*/ env().AUDIT_CHECKPOINT_FILE ?? join(env().DATA_DIR, "audit-checkpoints.jsonl"));
 }
 
 /**
