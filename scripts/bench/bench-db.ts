@@ -25,10 +25,11 @@ export interface TBenchDb {
   drop(): Promise<void>;
 }
 
-export async function createBenchDb(configuredUrl: string | undefined): Promise<TBenchDb> {
+/** `suffix` names the database beside the configured one: <name>_<suffix>. */
+export async function createBenchDb(configuredUrl: string | undefined, suffix = "bench"): Promise<TBenchDb> {
   let db: TBenchDb;
   if (configuredUrl) {
-    const name = `${testDatabaseBase(configuredUrl)}_bench`;
+    const name = `${testDatabaseBase(configuredUrl)}_${suffix}`;
     const url = withDatabase(configuredUrl, name);
     await adminQuery(configuredUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await adminQuery(configuredUrl, `CREATE DATABASE "${name}"`);

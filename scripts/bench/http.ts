@@ -110,8 +110,14 @@ async function intakeVsHealth(server: TServer, report: Report, kind: TBenchDb["k
   else report.add({ measure: `intake p99, ${connections} connections`, value: `${fmt(i.p99Ms)} ms`, baseline: `health: ${fmt(h.p99Ms)} ms`, ratio: "", target: "(on PostgreSQL: < 100 ms)", verdict: "" });
 }
 
-/** Items 3–5 on the demo data. Returns runAgent's mean, for the scale phase to compare with. */
-export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttpOptions): Promise<number> {
+/** runAgent's mean and health's mean at one connection, measured in the same phase. */
+export interface TAgentFigure {
+  agentMs: number;
+  healthMs: number;
+}
+
+/** Items 3–5 on the demo data. Returns runAgent's figure, for the scale phase to compare with. */
+export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttpOptions): Promise<TAgentFigure> {
   progress(`runAgent: ${opts.runs} cracked-tablet runs, one caller, on the demo data…`);
   const agentMs = await runAgentLatency(bench, opts.runs);
   progress("starting the production build on the bench database…");
@@ -123,14 +129,14 @@ export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttp
     report.multiple({ measure: "runAgent, 1 caller, demo data", value: agentMs, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 10 });
     const evals = await evalsPage(server, opts.seconds);
     report.multiple({ measure: "/evals page, lead, demo data", value: evals, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    return { agentMs, healthMs: health };
   } finally {
     await server.stop();
   }
-  return agentMs;
 }
 
 /** Adds the 100k-ticket scale set to the bench database, then runAgent and /evals again. */
-export async function benchHttpScale(bench: TBenchDb, report: Report, opts: THttpOptions, demoAgentMs: number | null): Promise<void> {
+export async function benchHttpScale(bench: TBenchDb, report: Report, opts: THttpOptions, demo: TAgentFigure | null): Promise<void> {
   progress(`scale data: adding ${SCALE_TICKETS.toLocaleString("en-US")} tickets and their runs to the bench database…`);
   const handle = bench.open(4);
   installDb(handle);
@@ -156,7 +162,21 @@ export async function benchHttpScale(bench: TBenchDb, report: Report, opts: THtt
     progress(`health and /evals at one connection, ${opts.seconds} s each…`);
     const health = await healthAtOne(server, opts.seconds);
     report.multiple({ measure: "runAgent, 1 caller, 100k-ticket scale", value: agentMs, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 10 });
-    if (demoAgentMs !== null) report.multiple({ measure: "runAgent, scale vs demo data (flat)", value: agentMs, unit: "ms", baseline: demoAgentMs, baselineLabel: "runAgent on demo data", atMost: 1.25 });
+    if (demo) {
+      // Each phase's runAgent over its own phase's health: minutes apart on a shared machine, the raw
+      // times also move with whatever else the machine is doing; health does not depend on the data.
+      const scale = agentMs / health;
+      const before = demo.agentMs / demo.healthMs;
+      report.add({
+        measure: "runAgent, scale vs demo data (flat)",
+        value: `${scale.toFixed(2)}× health`,
+        baseline: `demo data: ${before.toFixed(2)}× health`,
+        ratio: `${(scale / before).toFixed(2)}×`,
+        target: "≤ 1.25×",
+        verdict: scale / before <= 1.25 ? "PASS" : "MISS",
+      });
+      report.note(`runAgent, one caller: ${fmt(demo.agentMs)} ms on the demo data, ${fmt(agentMs)} ms at 100k tickets (raw ratio ${(agentMs / demo.agentMs).toFixed(2)}×); health at one connection ${fmt(demo.healthMs)} ms and ${fmt(health)} ms in the same phases`);
+    }
     const evals = await evalsPage(server, opts.seconds);
     report.multiple({ measure: "/evals page, lead, 100k-ticket scale", value: evals, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
   } finally {

@@ -87,9 +87,10 @@ async function checkpoint(db: TRecordingHandle): Promise<void> {
  * than its calibration (pgbench most of all), and a pgbench client that runs out of clones aborts. */
 const poolSize = (perSecond: number, seconds: number, margin: number) => Math.ceil(perSecond * seconds * margin) + 2 * CALLERS;
 
-export async function benchWritePath(bench: TBenchDb, report: Report, opts: { seconds: number; printScript?: boolean }): Promise<void> {
+/** `bench` is a PostgreSQL bench database, or null on the embedded database (the figures are skipped). */
+export async function benchWritePath(bench: TBenchDb | null, report: Report, opts: { seconds: number; printScript?: boolean }): Promise<void> {
   const seconds = opts.seconds;
-  if (bench.kind !== "postgres" || !bench.url) {
+  if (!bench || bench.kind !== "postgres" || !bench.url) {
     const why = "needs PostgreSQL (set DATABASE_URL): pgbench and 16 concurrent callers";
     for (const m of ["executor, 16 callers vs pgbench INSERT", "executor, 16 callers vs pgbench executor script", "decideApproval, 16 callers vs pgbench INSERT"]) report.skipped(m, why);
     return;
