@@ -104,7 +104,9 @@ export function openDb(target: DbTarget): DbHandle {
 }
 
 type TDriverQuery = (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
-const drivers = new WeakMap<PrismaClient, TDriverQuery>();
+// On globalThis, like the process-wide handle: a bundler may load this module more than once (the
+// server's instrumentation and its pages), and a client opened by one copy is read through another.
+const drivers: WeakMap<PrismaClient, TDriverQuery> = ((globalThis as unknown as { __countersignDrivers?: WeakMap<PrismaClient, TDriverQuery> }).__countersignDrivers ??= new WeakMap());
 // Every column as the database's text: no driver-specific parsing (dates, 64-bit numbers) to trust.
 const TEXT_TYPES = { getTypeParser: () => (value: string) => value };
 // PGlite merges its parsers by key (a spread), so each type that it would parse is named: bool, int8,

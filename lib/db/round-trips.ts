@@ -27,8 +27,9 @@ export function countPgPool(pool: pg.Pool): RoundTripCounter {
   return counter;
 }
 
-// One instance may be opened by several handles (tests share one); it is wrapped once.
-const pgliteCounters = new WeakMap<PGlite, Counter>();
+// One instance may be opened by several handles (tests share one), and this module may be loaded
+// more than once by a bundler: it is wrapped once, whichever copy sees it first.
+const pgliteCounters: WeakMap<PGlite, Counter> = ((globalThis as unknown as { __countersignPgliteCounters?: WeakMap<PGlite, Counter> }).__countersignPgliteCounters ??= new WeakMap());
 
 /** Counts PGlite's query and exec, and a transaction's BEGIN, COMMIT or ROLLBACK and its statements. */
 export function countPglite(pglite: PGlite): RoundTripCounter {
