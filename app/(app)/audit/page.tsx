@@ -26,8 +26,9 @@ const FILTERS = ["ticket", "actor", "action", "from", "to"] as const;
 
 function ChainBanner({ verified }: { verified: TIncrementalReport }) {
   const { report, lastFull } = verified;
-  const full = lastFull ? `Last verified in full ${formatUtc(lastFull.at)}${lastFull.ok ? "" : " (it failed)"}.` : "Never verified in full: run npm run audit:verify.";
-  const tail = `${report.unverifiedTail.toLocaleString("en-US")} recent events are not yet covered by a signed checkpoint.`;
+  const full = lastFull ? `Last verified in full ${formatUtc(lastFull.at)}${lastFull.ok ? "" : " (it failed)"}.` : "Not yet verified in full (npm run audit:verify).";
+  const n = report.unverifiedTail;
+  const tail = n === 0 ? "Every event is covered by a signed checkpoint." : `${n.toLocaleString("en-US")} recent ${n === 1 ? "event is" : "events are"} not yet covered by a signed checkpoint.`;
   if (report.ok) {
     return (
       <section aria-labelledby="chain-status" className="mb-4 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
