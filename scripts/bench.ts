@@ -29,7 +29,7 @@ import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
 import { benchAuditAtScale } from "./bench/audit-scale";
 import { createBenchDb, type TBenchDb } from "./bench/bench-db";
-import { benchHttpDemo, benchHttpScale, type TAgentFigure } from "./bench/http";
+import { benchHttpDemo, benchHttpScale } from "./bench/http";
 import { benchPages } from "./bench/pages";
 import { Report } from "./bench/report";
 import { missingBuild } from "./bench/server";
@@ -126,15 +126,14 @@ async function main(): Promise<number> {
     try {
       bench = await createBenchDb(configured);
       const build = parts.has("http") ? missingBuild() : null;
-      let demoAgent: TAgentFigure | null = null;
       if (parts.has("http")) {
         if (build) report.skipped("intake, runAgent, /evals vs /api/health", build);
-        else demoAgent = await attempt(report, "intake, runAgent, /evals vs /api/health (demo data)", () => benchHttpDemo(bench!, report, { seconds, runs }));
+        else await attempt(report, "intake, runAgent, /evals vs /api/health (demo data)", () => benchHttpDemo(bench!, report, { seconds, runs }));
       }
       if (parts.has("write")) await benchWrite(configured, report, { seconds, printScript: opts.printScript });
       if (parts.has("http") && !build) {
         if (opts.skipScale) report.skipped("runAgent and /evals at 100k tickets", "--skip-scale (without it, the bench adds the scale set to its own database: about a minute)");
-        else await attempt(report, "runAgent, /evals at 100k tickets", () => benchHttpScale(bench!, report, { seconds, runs }, demoAgent));
+        else await attempt(report, "runAgent, /evals at 100k tickets", () => benchHttpScale(bench!, report, { seconds, runs }, () => createBenchDb(configured, "bench_demo")));
       }
       if (parts.has("audit")) {
         // Installed as the process-wide handle (the audit's page functions read through db()), and
