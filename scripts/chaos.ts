@@ -8,6 +8,7 @@
 //
 // Needs DATABASE_URL (a database named <name>_chaos beside it is created and dropped) and a
 // production build (npm run build; NEXT_DIST_DIR picks another build directory).
+import { signIn } from "../testing/sign-in";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -120,7 +121,7 @@ async function chaos(url: string): Promise<number> {
     log("two servers and two workers are up");
     const actionId = findActionId("decideApprovalAction");
     const runActionId = findActionId("runAgentAction");
-    const cookie = await signIn(servers[0]!.port!);
+    const cookie = await signIn(`http://127.0.0.1:${servers[0]!.port!}`, REVIEWER.email, REVIEWER.password);
 
     // The load: approvals and live runs, a few at a time, each retried until it gets an answer.
     let sent = 0;
@@ -222,28 +223,6 @@ async function waitHealthy(port: number): Promise<void> {
   throw new Error(`the server on port ${port} did not come up`);
 }
 
-/** A real session: next-auth's credentials sign-in over HTTP, as the browser's form posts it. */
-async function signIn(port: number): Promise<string> {
-  const origin = `http://127.0.0.1:${port}`;
-  const csrf = await fetch(`${origin}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  // The response may set the csrf cookie twice (the proxy's session check and the endpoint): send the
-  // one that carries the token in the body.
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0]!)
-    .find((c) => c.includes("csrf-token=") && decodeURIComponent(c.split("=")[1]!).startsWith(`${csrfToken}|`));
-  if (!csrfCookie) throw new Error("sign-in: no csrf cookie for the token");
-  const response = await fetch(`${origin}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin },
-    body: new URLSearchParams({ csrfToken, email: REVIEWER.email, password: REVIEWER.password, callbackUrl: `${origin}/` }),
-  });
-  const session = response.headers.getSetCookie().find((c) => c.includes("session-token="));
-  if (!session) throw new Error(`sign-in failed: HTTP ${response.status}`);
-  return session.split(";")[0]!;
-}
 
 /** One server action call, encoded as React encodes a form's FormData argument. */
 async function callAction(port: number, path: string, actionId: string, cookie: string, fields: Record<string, string>): Promise<string> {

@@ -8,7 +8,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
-import { DEMO_PASSWORD } from "../../prisma/seed/demo";
 import type { TBenchDb } from "./bench-db";
 import { BENCH_SECRETS } from "./secrets";
 
@@ -96,24 +95,4 @@ export async function load(options: autocannon.Options): Promise<TLoad> {
   return { rate: result["2xx"] / result.duration, meanMs: result.latency.mean, p99Ms: result.latency.p99, requests: result["2xx"] };
 }
 
-/** A real session: next-auth's credentials sign-in over HTTP, as the browser's form posts it (as chaos does). */
-export async function signIn(origin: string, email: string, password = DEMO_PASSWORD): Promise<string> {
-  const csrf = await fetch(`${origin}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  // The response may set the csrf cookie twice (the proxy's session check and the endpoint): send the
-  // one that carries the token in the body.
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0]!)
-    .find((c) => c.includes("csrf-token=") && decodeURIComponent(c.split("=")[1]!).startsWith(`${csrfToken}|`));
-  if (!csrfCookie) throw new Error("sign-in: no csrf cookie for the token");
-  const response = await fetch(`${origin}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin },
-    body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${origin}/` }),
-  });
-  const session = response.headers.getSetCookie().find((c) => c.includes("session-token="));
-  if (!session) throw new Error(`sign-in as ${email} failed: HTTP ${response.status}`);
-  return session.split(";")[0]!;
-}
+export { signIn } from "../../testing/sign-in";
