@@ -64,7 +64,9 @@ export class Report {
   }
 
   error(measure: string, error: unknown): void {
-    const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+    // Prisma's messages start with the call ("Invalid `prisma.x()` invocation:") and end with the cause.
+    const lines = (error instanceof Error ? error.message : String(error)).split("\n").map((l) => l.trim()).filter(Boolean);
+    const message = lines.length > 1 && /invocation:$/.test(lines[0]!) ? lines.at(-1)! : (lines[0] ?? "unknown error");
     this.add({ measure, value: `error: ${message}`, baseline: "", ratio: "", target: "", verdict: "error" });
   }
 
