@@ -66,7 +66,7 @@ export class Report {
   error(measure: string, error: unknown): void {
     // Prisma's messages start with the call ("Invalid `prisma.x()` invocation:") and end with the cause.
     const lines = (error instanceof Error ? error.message : String(error)).split("\n").map((l) => l.trim()).filter(Boolean);
-    const message = lines.length > 1 && /invocation:$/.test(lines[0]!) ? lines.at(-1)! : (lines[0] ?? "unknown error");
+    const message = lines.length > 1 && /^Invalid `.*` invocation/.test(lines[0]!) ? lines.at(-1)! : (lines[0] ?? "unknown error");
     this.add({ measure, value: `error: ${message}`, baseline: "", ratio: "", target: "", verdict: "error" });
   }
 
