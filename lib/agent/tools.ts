@@ -79,17 +79,7 @@ export type TToolImpl = (args: TAllowedAction["args"], ctx: TToolContext) => Pro
 export type TToolSet = Record<TActionName, TToolImpl>;
 
 /** An order as the tools read it, with what has been refunded on it so far. */
-export interface TOrderRow {
-  id: string;
-  item: string;
-  category: string;
-  amountCents: number;
-  currency: string;
-  deliveredAt: string | null;
-  refundedCents: number;
-  customerName: string;
-  customerFlagged: boolean;
-}
+export type TOrderRow = Omit<TOrderFacts, "daysSinceDelivery" | "refundableCents">;
 
 /** Tools that write (a proposal row): the audit events of the run's calls so far go first. */
 export const WRITING_TOOLS: ReadonlySet<TActionName> = new Set(["propose_refund"]);

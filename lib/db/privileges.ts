@@ -108,20 +108,15 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
     );
     const appendOnly = present.map((r) => r.name);
     const missing = appendOnlyNames.filter((n) => !appendOnly.includes(n));
+    const unprotected = (warning: string) => ({ appRole, ownerRole: owner, protected: false as const, appendOnly, missing, warning });
 
     if (superuser || owns) {
       await client.query("COMMIT");
-      return {
-        appRole,
-        ownerRole: owner,
-        protected: false,
-        appendOnly,
-        missing,
-        warning:
-          `PostgreSQL: the app connects as "${appRole}", ${superuser ? "a superuser" : "the owner of its tables"}, so the append-only triggers can be disabled ` +
+      return unprotected(
+        `PostgreSQL: the app connects as "${appRole}", ${superuser ? "a superuser" : "the owner of its tables"}, so the append-only triggers can be disabled ` +
           `and the audit trail, approval decisions and ledger truncated by anyone with its credentials; set MIGRATION_DATABASE_URL to the owner ` +
           `and DATABASE_URL to a role of the app's own (README, "Database roles").`,
-      };
+      );
     }
 
     // With no MIGRATION_DATABASE_URL and an app role that owns nothing (its grants made by hand),
@@ -173,16 +168,10 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
     );
     await client.query("COMMIT");
     if (leaks.length) {
-      return {
-        appRole,
-        ownerRole: owner,
-        protected: false,
-        appendOnly,
-        missing,
-        warning:
-          `PostgreSQL: the app's role "${appRole}" may still UPDATE, DELETE or TRUNCATE ${leaks.map((r) => `"${r.name}"`).join(", ")} ` +
+      return unprotected(
+        `PostgreSQL: the app's role "${appRole}" may still UPDATE, DELETE or TRUNCATE ${leaks.map((r) => `"${r.name}"`).join(", ")} ` +
           `(granted to PUBLIC or to a role it belongs to): revoke it (README, "Database roles").`,
-      };
+      );
     }
     return { appRole, ownerRole: owner, protected: true, appendOnly, missing };
   } catch (error) {
