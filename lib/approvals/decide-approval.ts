@@ -4,15 +4,17 @@
 // transaction, so a crash after the commit cannot strand it, and the customer's reply waits for the
 // executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
 import type { Role } from "../../generated/prisma/enums";
-import { db as defaultDb, isUniqueViolation, type Db } from "../db";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
+import { preparedSql, timestampFromText } from "../db/driver";
+import { auditAppendArgument } from "../audit/record-audit-event";
 import { agentManifest } from "../agent/manifest";
 import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
 import { enqueue, QUEUES } from "../jobs/queue";
-import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+import { TicketMoveRefused } from "../tickets/lifecycle";
+import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { approvalDigest, type TApprovalOperation } from "./approval-digest";
 import { roleSatisfies } from "./roles";
-import { recordHumanDecisionOnShadows } from "../eval/shadow";
+import { humanDecisionOnShadowsSql } from "../eval/shadow";
 
 export type TDecisionRefusal = "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "operation_changed" | "ticket_busy";
 
@@ -50,34 +52,36 @@ type TRequestRow = {
   status: string;
   requiredRole: Role;
   digest: string;
-  operation: TApprovalOperation;
+  operation: string;
   draft: string | null;
-  expiresAt: Date;
-  decided: boolean;
+  expiresAt: string;
+  decided: "true" | "false";
   bundleVersion: string;
-  settings: { key: string; value: unknown }[];
+  settings: string;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The request, whether it was decided, its ticket's bundle and the policy settings: one statement. */
+// The request, whether it was decided, its ticket's bundle and the policy settings: one statement.
+const LOAD_REQUEST = preparedSql(`
+  SELECT r."id"::text, r."ticketId"::text, r."kind"::text, r."status"::text, r."requiredRole"::text, r."digest", r."operation"::text, r."draft", r."expiresAt"::text,
+         (d."id" IS NOT NULL)::text AS "decided", t."bundleVersion",
+         (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings"
+  FROM "ApprovalRequest" r
+  JOIN "Ticket" t ON t."id" = r."ticketId"
+  LEFT JOIN "ApprovalDecision" d ON d."approvalRequestId" = r."id"
+  WHERE r."id" = $1::uuid`);
+
 async function loadRequest(client: Db, approvalId: string): Promise<TRequestRow | null> {
   if (!UUID.test(approvalId)) return null;
-  const [row] = await client.$queryRaw<TRequestRow[]>`
-    SELECT r."id"::text, r."ticketId"::text, r."kind"::text, r."status"::text, r."requiredRole"::text AS "requiredRole", r."digest", r."operation", r."draft", r."expiresAt",
-           (d."id" IS NOT NULL) AS "decided", t."bundleVersion",
-           (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY(${POLICY_SETTING_KEYS})) AS "settings"
-    FROM "ApprovalRequest" r
-    JOIN "Ticket" t ON t."id" = r."ticketId"
-    LEFT JOIN "ApprovalDecision" d ON d."approvalRequestId" = r."id"
-    WHERE r."id" = ${approvalId}::uuid`;
+  const [row] = await driverOf(client).rows<TRequestRow>(LOAD_REQUEST, [approvalId, POLICY_SETTING_KEYS]);
   return row ?? null;
 }
 
 /**
- * Approves or rejects. Eight round trips for an approved refund: the request (with everything the
- * checks need), then BEGIN, the audit event, the decision with the request's new status, the ticket's
- * move, the shadow decisions' outcome, the refund job, COMMIT.
+ * Approves or rejects. Five round trips for an approved refund: the request (with everything the
+ * checks need), then BEGIN, one statement (the audit event, the request's new status and the
+ * decision, the ticket's move, the shadow decisions' outcome), the refund job, COMMIT.
  */
 export async function decideApproval(input: TDecideInput): Promise<TDecideResult> {
   const client = input.client ?? defaultDb();
@@ -86,8 +90,9 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const request = await loadRequest(client, input.approvalId);
   if (!request) throw new DecisionRefused("not_found", "This approval request does not exist.");
   if (request.status === "superseded") throw new DecisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
-  if (request.status === "expired") throw new DecisionRefused("expired", `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  if (request.decided || request.status !== "pending") throw new DecisionRefused("already_decided", "This request has already been decided.");
+  const expiresAt = timestampFromText(request.expiresAt);
+  if (request.status === "expired") throw new DecisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
+  if (request.decided === "true" || request.status !== "pending") throw new DecisionRefused("already_decided", "This request has already been decided.");
   if (!roleSatisfies(input.actor.role, request.requiredRole)) {
     throw new DecisionRefused(
       "role_insufficient",
@@ -95,49 +100,68 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     );
   }
   if (input.digest !== request.digest) throw new DecisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
-  if (now > request.expiresAt) throw new DecisionRefused("expired", `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.`);
+  if (now > expiresAt) throw new DecisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
   // The digest the request would have if it were made now: a policy, bundle or agent change shows.
-  const current = approvalDigest({ ...request.operation, policyVersion: policyVersion(policySettingsFrom(request.settings)), bundleVersion: request.bundleVersion, agentVersion: agentManifest().agentVersion });
+  const operation = JSON.parse(request.operation) as TApprovalOperation;
+  const settings = JSON.parse(request.settings) as { key: string; value: unknown }[];
+  const current = approvalDigest({ ...operation, policyVersion: policyVersion(policySettingsFrom(settings)), bundleVersion: request.bundleVersion, agentVersion: agentManifest().agentVersion });
   if (current !== request.digest) {
     throw new DecisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
   }
   if (input.decision === "reject" && !note) throw new DecisionRefused("note_required", "Say why you reject it: a note is required.");
 
   const edited = input.editedReply?.trim() && input.editedReply.trim() !== request.draft?.trim() ? input.editedReply.trim() : null;
+  const refund = input.decision === "approve" && request.kind === "refund";
+  const reply = input.decision === "approve" && !refund ? (edited ?? request.draft) : null;
+  const audit = auditAppendArgument([
+    {
+      actorType: "user",
+      actorId: input.actor.id,
+      action: input.decision === "approve" ? "approval.approved" : "approval.rejected",
+      subjectType: "approval",
+      subjectId: request.id,
+      ticketId: request.ticketId,
+      inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null },
+    },
+  ]);
+  const move = ticketMoveSql({
+    ticketId: request.ticketId,
+    ...(input.decision === "reject" ? { move: "reject", reason: "approval_rejected" } : { move: refund ? "approve_refund" : "approve_reply", reason: null }),
+    when: Prisma.sql`EXISTS (SELECT FROM decided)`,
+  });
+  // The audit event first (the status update waits for it), then the status guarded by the status: a
+  // concurrent decision that slipped past the checks above updates nothing, and nothing else follows.
+  const statement = Prisma.sql`
+    WITH audited AS (SELECT countersign_append_audit(${audit}::jsonb)),
+    decided AS (
+      UPDATE "ApprovalRequest" SET "status" = ${input.decision === "approve" ? "approved" : "rejected"}::"ApprovalStatus"
+      WHERE "id" = ${request.id}::uuid AND "status" = 'pending' AND EXISTS (SELECT FROM audited) RETURNING "id"
+    ),
+    decision AS (
+      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest")
+      SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}
+      FROM decided RETURNING "id"::text
+    ),
+    ${move.ctes},
+    shadows AS (${humanDecisionOnShadowsSql(request.ticketId, input.decision)})${
+      reply
+        ? Prisma.sql`,
+    released AS (
+      INSERT INTO "OutboxMessage" ("id", "ticketId", "approvalRequestId", "body")
+      SELECT gen_random_uuid(), ${request.ticketId}::uuid, decided."id", ${reply} FROM decided
+    )`
+        : Prisma.empty
+    }
+    SELECT (SELECT "id" FROM decision) AS "decisionId", ${move.columns}`;
   let decisionId: string;
   try {
-    decisionId = await client.$transaction(async (tx) => {
-      await recordAuditEvent(tx, {
-        actorType: "user",
-        actorId: input.actor.id,
-        action: input.decision === "approve" ? "approval.approved" : "approval.rejected",
-        subjectType: "approval",
-        subjectId: request.id,
-        ticketId: request.ticketId,
-        inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null },
-      });
-      // The decision, and the request's status guarded by its status: a concurrent decision that
-      // slipped past the checks above inserts nothing.
-      const [row] = await tx.$queryRaw<{ id: string }[]>`
-        WITH decided AS (
-          UPDATE "ApprovalRequest" SET "status" = ${input.decision === "approve" ? "approved" : "rejected"}::"ApprovalStatus"
-          WHERE "id" = ${request.id}::uuid AND "status" = 'pending' RETURNING "id"
-        )
-        INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest")
-        SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}
-        FROM decided RETURNING "id"::text`;
-      if (!row) throw new DecisionRefused("already_decided", "This request has already been decided.");
-      const refund = input.decision === "approve" && request.kind === "refund";
-      if (input.decision === "reject") await moveTicket(tx, { ticketId: request.ticketId, move: "reject", reason: "approval_rejected" });
-      else await moveTicket(tx, { ticketId: request.ticketId, move: refund ? "approve_refund" : "approve_reply", reason: null });
-      await recordHumanDecisionOnShadows(tx, request.ticketId, input.decision);
-      if (refund) {
-        // The reply waits for the executor's outcome: it is released by the refund job.
-        await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
-      } else if (input.decision === "approve" && (edited ?? request.draft)) {
-        await tx.outboxMessage.create({ data: { ticketId: request.ticketId, approvalRequestId: request.id, body: (edited ?? request.draft)! } });
-      }
-      return row.id;
+    decisionId = await driverOf(client).transaction(async (tx) => {
+      const [row] = await tx.rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
+      if (!row?.decisionId) throw new DecisionRefused("already_decided", "This request has already been decided.");
+      move.result(row);
+      // The reply waits for the executor's outcome: it is released by the refund job.
+      if (refund) await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
+      return row.decisionId;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DecisionRefused("already_decided", "This request has already been decided.");

@@ -4,6 +4,7 @@
 // when it was blocked (the ticket goes back to a person with the reason instead). Run it any number
 // of times: the approval row's lock and its recorded outcome make every run after the first a no-op.
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
+import { prismaSqlTx } from "../db/driver";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { executeInTransaction, type TExecutionOutcome } from "../ledger/execute-approved-refund";
 import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
@@ -32,7 +33,7 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
         if (locked.length === 0) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
         if (locked[0]!.executionOutcome) return { outcome: locked[0]!.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
 
-        const result = await executeInTransaction(tx, { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
+        const result = await executeInTransaction(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
         const request = await tx.approvalRequest.update({
           where: { id: input.approvalId },
           data: { executionOutcome: result.outcome, executedAt: new Date() },

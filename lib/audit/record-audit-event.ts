@@ -8,6 +8,7 @@
 // streams together (checkpoint.ts).
 import type { DbTx } from "../db";
 import { toJson } from "../db";
+import { isSqlTx, preparedSql, type TSqlTx } from "../db/driver";
 import { canonicalJson, sha256Hex } from "./canonical";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -63,9 +64,11 @@ export function legacyAuditHash(prevHash: string, event: THashed): string {
   return sha256Hex(canonicalJson({ prevHash, ...hashedFields(event) }));
 }
 
-/** Appends events, in order, in one round trip. */
-export async function recordAuditEvents(tx: DbTx, inputs: readonly TAuditInput[]): Promise<void> {
-  if (inputs.length === 0) return;
+/**
+ * The events as countersign_append_audit's argument (JSON text): each with its stream and its content
+ * hash, stamped now. For statements that append in the same round trip as their effect.
+ */
+export function auditAppendArgument(inputs: readonly TAuditInput[]): string {
   // Millisecond precision: what the timestamp(3) column stores, so the hash can be recomputed.
   const at = new Date();
   const events = inputs.map((input) => {
@@ -74,9 +77,20 @@ export async function recordAuditEvents(tx: DbTx, inputs: readonly TAuditInput[]
     const stream = auditStream(input);
     return { ...fields, stream, contentHash: sha256Hex(canonicalJson({ ...fields, stream })) };
   });
-  await tx.$executeRaw`SELECT countersign_append_audit(${JSON.stringify(events)}::jsonb)`;
+  return JSON.stringify(events);
 }
 
-export function recordAuditEvent(tx: DbTx, input: TAuditInput): Promise<void> {
+/** Appends the events of one argument (auditAppendArgument), in order. */
+export const APPEND_AUDIT_SQL = preparedSql("SELECT countersign_append_audit($1::jsonb)::text");
+
+/** Appends events, in order, in one round trip: through Prisma, or straight on the driver. */
+export async function recordAuditEvents(tx: DbTx | TSqlTx, inputs: readonly TAuditInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const argument = auditAppendArgument(inputs);
+  if (isSqlTx(tx)) await tx.rows(APPEND_AUDIT_SQL, [argument]);
+  else await tx.$executeRaw`SELECT countersign_append_audit(${argument}::jsonb)`;
+}
+
+export function recordAuditEvent(tx: DbTx | TSqlTx, input: TAuditInput): Promise<void> {
   return recordAuditEvents(tx, [input]);
 }

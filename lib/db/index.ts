@@ -9,6 +9,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
 import { canonicalJson } from "../audit/canonical";
+import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TTextRow } from "./driver";
 import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
 
 export { Prisma, PrismaClient };
@@ -16,7 +17,7 @@ export type Db = PrismaClient;
 /** A client or an interactive transaction: what domain functions write through. */
 export type DbTx = Prisma.TransactionClient;
 
-export type DbTarget = { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dir?: string; pglite?: PGlite };
+export type DbTarget = { kind: "postgres"; url: string; max?: number; /** A pool of the caller's (the bench records through its own). */ pool?: pg.Pool } | { kind: "pglite"; dir?: string; pglite?: PGlite };
 
 export interface DbHandle {
   client: PrismaClient;
@@ -77,10 +78,10 @@ export function lockDataDir(dir: string): () => void {
 
 export function openDb(target: DbTarget): DbHandle {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
+    const pool = target.pool ?? new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
     const roundTrips = countPgPool(pool);
     const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-    drivers.set(client, async (sql, params) => (await pool.query<Record<string, unknown>>({ text: sql, values: [...params], types: TEXT_TYPES })).rows);
+    drivers.set(client, pgDriver(pool));
     return { client, kind: "postgres", roundTrips, close: () => client.$disconnect() };
   }
   if (target.dir) mkdirSync(target.dir, { recursive: true });
@@ -88,7 +89,7 @@ export function openDb(target: DbTarget): DbHandle {
   const pglite = target.pglite ?? new PGlite(target.dir);
   const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  drivers.set(client, async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params as unknown[], { parsers: TEXT_PARSERS })).rows);
+  drivers.set(client, pgliteDriver(pglite));
   return {
     client,
     kind: "pglite",
@@ -103,24 +104,23 @@ export function openDb(target: DbTarget): DbHandle {
   };
 }
 
-type TDriverQuery = (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 // On globalThis, like the process-wide handle: a bundler may load this module more than once (the
 // server's instrumentation and its pages), and a client opened by one copy is read through another.
-const drivers: WeakMap<PrismaClient, TDriverQuery> = ((globalThis as unknown as { __countersignDrivers?: WeakMap<PrismaClient, TDriverQuery> }).__countersignDrivers ??= new WeakMap());
-// Every column as the database's text: no driver-specific parsing (dates, 64-bit numbers) to trust.
-const TEXT_TYPES = { getTypeParser: () => (value: string) => value };
-// PGlite merges its parsers by key (a spread), so each type that it would parse is named: bool, int8,
-// int2, int4, json, float4, float8, timestamp, timestamptz, numeric, jsonb.
-const TEXT_PARSERS = Object.fromEntries([16, 20, 21, 23, 114, 700, 701, 1114, 1184, 1700, 3802].map((oid) => [oid, (value: string) => value]));
+const drivers: WeakMap<PrismaClient, TDriver> = ((globalThis as unknown as { __countersignDrivers?: WeakMap<PrismaClient, TDriver> }).__countersignDrivers ??= new WeakMap());
+
+/** The driver beneath a client opened by openDb(): statements without Prisma (driver.ts). */
+export function driverOf(client: PrismaClient): TDriver {
+  const driver = drivers.get(client);
+  if (!driver) throw new Error("this client was not opened by openDb()");
+  return driver;
+}
 
 /**
  * Rows straight from the driver, every column as text, for reads of millions of rows where Prisma's
  * per-row cost dominates (audit verification). Counted as a round trip like any other statement.
  */
-export async function driverRows(client: PrismaClient, sql: string, params: readonly unknown[] = []): Promise<Record<string, string | null>[]> {
-  const query = drivers.get(client);
-  if (!query) throw new Error("driverRows: this client was not opened by openDb()");
-  return (await query(sql, params)) as Record<string, string | null>[];
+export function driverRows(client: PrismaClient, sql: string, params: readonly unknown[] = []): Promise<TTextRow[]> {
+  return driverOf(client).rows(sql, params);
 }
 
 export function configuredTarget(): DbTarget {
@@ -158,9 +158,10 @@ export async function closeDb(): Promise<void> {
   await handle?.close();
 }
 
-/** Prisma's unique-constraint violation. Branch on the code only: its meta differs by adapter. */
+/** A unique-constraint violation, through Prisma or straight from the driver. Branch on the code only:
+ * Prisma's meta differs by adapter. */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  return (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || isDriverUniqueViolation(error);
 }
 
 /** A value as JSON for a Json column: canonical (sorted keys), Dates as ISO strings. */

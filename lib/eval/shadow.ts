@@ -4,7 +4,7 @@
 // decision is written beside it: approving what the policy would have auto-approved is agreement,
 // rejecting it is disagreement.
 import type { Role } from "../../generated/prisma/enums";
-import { db as defaultDb, type Db } from "../db";
+import { db as defaultDb, Prisma, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { startBatch } from "../agent/batches";
 import type { TRunResult } from "../agent/run-agent";
@@ -100,11 +100,16 @@ export async function setAutonomyLimit(input: { limitCents: number; actor: { id:
   return updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": input.limitCents }, actor: input.actor });
 }
 
-/** Writes a person's decision beside the shadow decisions recorded for their ticket. */
-export async function recordHumanDecisionOnShadows(tx: Pick<Db, "$executeRaw">, ticketId: string, decision: "approve" | "reject") {
+/** The UPDATE that writes a person's decision beside their ticket's shadow decisions, for a statement of the caller's. */
+export function humanDecisionOnShadowsSql(ticketId: string, decision: "approve" | "reject"): Prisma.Sql {
   // Agreement is recorded where the policy would have auto-approved: the person approving agrees.
-  await tx.$executeRaw`
+  return Prisma.sql`
     UPDATE "ShadowDecision" SET "humanDecision" = ${decision}::"DecisionKind",
            "agreed" = CASE WHEN "wouldAutoApprove" THEN ${decision === "approve"} ELSE "agreed" END
     WHERE "ticketId" = ${ticketId}::uuid AND "humanDecision" IS NULL`;
+}
+
+/** Writes a person's decision beside the shadow decisions recorded for their ticket. */
+export async function recordHumanDecisionOnShadows(tx: Pick<Db, "$executeRaw">, ticketId: string, decision: "approve" | "reject") {
+  await tx.$executeRaw(humanDecisionOnShadowsSql(ticketId, decision));
 }

@@ -6,6 +6,7 @@
 import PgBoss from "pg-boss";
 import type { PGlite } from "@electric-sql/pglite";
 import { db as defaultDb, type Db, type DbTx } from "../db";
+import { isSqlTx, type TSqlTx } from "../db/driver";
 import { env } from "../env";
 
 export const QUEUE_SCHEMA = "pgboss";
@@ -45,16 +46,24 @@ export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
   }
 }
 
+/** A job's parameter as the drivers take it: objects (a job's data) as JSON. */
+const jobParameter = (v: unknown) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v);
+
 type TSqlRunner = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 
 /** pg-boss's SQL through a Prisma client or transaction: one statement with parameters at a time. */
 export function prismaRunner(client: Db | DbTx): TSqlRunner {
   return {
     async executeSql(text, values = []) {
-      const params = values.map((v) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v));
+      const params = values.map(jobParameter);
       return { rows: await client.$queryRawUnsafe<unknown[]>(text, ...params) };
     },
   };
+}
+
+/** pg-boss's SQL on a driver transaction (lib/db/driver.ts): rows come back as text. */
+export function sqlTxRunner(tx: TSqlTx): TSqlRunner {
+  return { executeSql: async (text, values = []) => ({ rows: await tx.rows(text, values.map(jobParameter)) }) };
 }
 
 /** pg-boss's SQL on an embedded PGlite: its maintenance sends scripts of several statements. */
@@ -81,8 +90,9 @@ export function queueClient(client: Db = defaultDb()): PgBoss {
  * Adds a job inside the caller's transaction. `id` makes it idempotent: a second enqueue of the
  * same id while the first is kept adds nothing.
  */
-export async function enqueue(tx: DbTx, queue: TQueueName, data: object, options: { id?: string; startAfter?: number } = {}): Promise<string | null> {
-  return queueClient().send(queue, data, { ...jobOptions(queue), ...options, db: prismaRunner(tx) } as PgBoss.SendOptions);
+export async function enqueue(tx: DbTx | TSqlTx, queue: TQueueName, data: object, options: { id?: string; startAfter?: number } = {}): Promise<string | null> {
+  const db = isSqlTx(tx) ? sqlTxRunner(tx) : prismaRunner(tx);
+  return queueClient().send(queue, data, { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions);
 }
 
 /** Several jobs of one queue in the caller's transaction. */

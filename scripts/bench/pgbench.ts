@@ -12,7 +12,10 @@
 // Whatever else differs between the two calls cannot be templated, and the bench says so rather than
 // measure something else. Each client executes clone base + client_id + 16·j in its j-th transaction
 // (pgbench keeps a client's variables from one transaction to the next), so no two transactions share
-// an approval; -M simple sends each statement as one round trip, as the executor's driver does.
+// an approval. The protocol is the executor's: when its statements are prepared (named, parsed and
+// planned once per connection) pgbench runs with -M prepared, and a literal that contains the clone's
+// number becomes a concatenation around it (pgbench's variables are parameters there, and a parameter
+// inside a quoted literal would be text); otherwise -M simple, one round trip per statement as sent.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,14 +38,16 @@ export interface TPgbenchResult {
   output: string;
 }
 
-/** Runs pgbench with a script: -n (no vacuum), -M simple, `clients` clients on 2 threads for `seconds`
- * (or `transactions` per client). */
-export async function runPgbench(url: string, script: string, opts: { clients: number; seconds?: number; transactions?: number; defines?: Record<string, string | number> }): Promise<TPgbenchResult> {
+export type TProtocol = "simple" | "prepared";
+
+/** Runs pgbench with a script: -n (no vacuum), -M simple (or prepared), `clients` clients on 2 threads
+ * for `seconds` (or `transactions` per client). */
+export async function runPgbench(url: string, script: string, opts: { clients: number; seconds?: number; transactions?: number; defines?: Record<string, string | number>; protocol?: TProtocol }): Promise<TPgbenchResult> {
   const dir = mkdtempSync(join(tmpdir(), "countersign-pgbench-"));
   const file = join(dir, "script.sql");
   writeFileSync(file, script);
   const u = new URL(url);
-  const args = ["-n", "-M", "simple", "-c", String(opts.clients), "-j", "2", ...(opts.transactions ? ["-t", String(opts.transactions)] : ["-T", String(opts.seconds)]), "-f", file];
+  const args = ["-n", "-M", opts.protocol ?? "simple", "-c", String(opts.clients), "-j", "2", ...(opts.transactions ? ["-t", String(opts.transactions)] : ["-T", String(opts.seconds)]), "-f", file];
   for (const [k, v] of Object.entries(opts.defines ?? {})) args.push("-D", `${k}=${v}`);
   args.push("-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), u.pathname.slice(1));
   const env = { ...process.env, ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) };
@@ -153,6 +158,8 @@ function tokenise(sql: string, known: TKnownValue[]): { text: string; uuids: str
 export interface TExecutorScript {
   script: string;
   statements: number;
+  /** How pgbench must send it: prepared when the executor prepares its statements. */
+  protocol: TProtocol;
   /** Which fresh values the script makes per transaction (uuids, 64-hex values). */
   fresh: { uuids: number; hashes: number };
 }
@@ -163,6 +170,10 @@ export interface TExecutorScript {
  */
 export function executorScript(a: { statements: TStatement[]; known: TKnownValue[] }, b: { statements: TStatement[]; known: TKnownValue[] }): TExecutorScript {
   if (a.statements.length !== b.statements.length) throw new Error(`two executions sent ${a.statements.length} and ${b.statements.length} statements: the executor's work varies between calls`);
+  // BEGIN and COMMIT carry no plan; the statements that do decide the protocol, all alike.
+  const planned = a.statements.filter((s) => !/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(s.text));
+  const protocol: TProtocol = planned.length > 0 && planned.every((s) => s.prepared) ? "prepared" : "simple";
+  if (protocol === "simple" && planned.some((s) => s.prepared)) throw new Error("the executor prepares some of its statements and not others: pgbench runs a script one way");
   if (a.known.length !== b.known.length) throw new Error("the two clones are described differently");
   const lines: string[] = [];
   let uuidCount = 0;
@@ -206,9 +217,26 @@ export function executorScript(a: { statements: TStatement[]; known: TKnownValue
     if (new RegExp(`:${K_VAR}[A-Za-z0-9_]`).test(text)) throw new Error(`statement ${s + 1}: a clone's value runs into the text after it; pgbench would misread :${K_VAR}`);
     const stray = /:(client_id|scale|nclients|random_seed|default_seed|bench_\w+)\b/g;
     for (const m of text.matchAll(stray)) if (m[1] !== K_VAR) throw new Error(`statement ${s + 1} contains :${m[1]}, which pgbench would replace`);
+    if (protocol === "prepared") text = splitAroundClone(text);
     lines.push(`${text.trim().replace(/;\s*$/, "")};`);
   }
-  return { script: lines.join("\n") + "\n", statements: a.statements.length, fresh: { uuids: uuidCount, hashes: hashCount } };
+  return { script: lines.join("\n") + "\n", statements: a.statements.length, protocol, fresh: { uuids: uuidCount, hashes: hashCount } };
+}
+
+/**
+ * For -M prepared, where pgbench's variables become parameters: each quoted literal containing the
+ * clone's number becomes a concatenation around it, `'ab:bench_kcd'` → `('ab' || :bench_k::text || 'cd')`,
+ * the same value built at execution time. In that mode pgbench takes every `:name` for a parameter,
+ * quoted or not (`"policyDecision":null` in a JSON literal), so a colon before a name is split off too.
+ */
+export function splitAroundClone(text: string): string {
+  const variable = `:${K_VAR}`;
+  return text.replace(/'(?:[^']|'')*'/g, (quoted) => {
+    const body = quoted.slice(1, -1);
+    if (!/:[A-Za-z_]/.test(body)) return quoted;
+    const parts = body.split(variable).map((part) => part.split(/(?<=:)(?=[A-Za-z_])/).map((piece) => `'${piece}'`).join(" || "));
+    return `(${parts.join(` || ${variable}::text || `)})`;
+  });
 }
 
 /** The pgbench preamble that gives each transaction its own clone: base + client_id + clients·j. */

@@ -3,12 +3,14 @@
 // counts them). The write-path bench turns a recording of one executor call into a pgbench script,
 // so the reference does exactly the statements the executor sends, whatever the executor becomes.
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../../generated/prisma/client";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { openDb } from "../../lib/db";
 
 export interface TStatement {
   text: string;
   values: unknown[];
+  /** Prepared once per connection under this name (the driver's named statements), or sent as is. */
+  prepared: boolean;
 }
 
 export interface TRecordingHandle {
@@ -30,17 +32,18 @@ export function openRecordingDb(url: string, max: number): TRecordingHandle {
       counter.count++;
       if (recording) {
         const [first, second] = args;
-        const config = typeof first === "string" ? { text: first, values: Array.isArray(second) ? second : [] } : (first as { text: string; values?: unknown[] });
-        recording.push({ text: config.text, values: [...(config.values ?? [])] });
+        const config = typeof first === "string" ? { text: first, values: Array.isArray(second) ? second : [] } : (first as { text: string; values?: unknown[]; name?: string });
+        recording.push({ text: config.text, values: [...(config.values ?? [])], prepared: "name" in config && Boolean(config.name) });
       }
       return query(...args);
     };
   });
-  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  // Opened like the app's own handle, so the driver path (lib/db/driver.ts) runs through this pool too.
+  const handle = openDb({ kind: "postgres", url, pool });
   return {
-    client,
+    client: handle.client,
     statements: counter,
-    close: () => client.$disconnect(),
+    close: () => handle.close(),
     async record(fn) {
       const statements: TStatement[] = [];
       recording = statements;

@@ -118,8 +118,8 @@ export async function benchWritePath(bench: TBenchDb | null, report: Report, opt
       recorded.push({ statements: call.statements, known: knownValues(k, digest, call.result) });
     }
     const script = executorScript(recorded[0]!, recorded[1]!);
-    progress(`executor: ${script.statements} statements per refund; the pgbench script replays them (${script.fresh.uuids} fresh uuid(s), ${script.fresh.hashes} fresh digest(s) per transaction)`);
-    if (opts.printScript) console.log(`\n-- the executor's statements as a pgbench script (pgbench -M simple)\n${cloneCounter(POOL_RANGES.pgbenchExecutor * 100_000_000_000, CALLERS).preamble}${script.script}`);
+    progress(`executor: ${script.statements} statements per refund${script.protocol === "prepared" ? ", prepared" : ""}; the pgbench script replays them with -M ${script.protocol} (${script.fresh.uuids} fresh uuid(s), ${script.fresh.hashes} fresh digest(s) per transaction)`);
+    if (opts.printScript) console.log(`\n-- the executor's statements as a pgbench script (pgbench -M ${script.protocol})\n${cloneCounter(POOL_RANGES.pgbenchExecutor * 100_000_000_000, CALLERS).preamble}${script.script}`);
 
     const refund = async (id: string) => (await executeApprovedRefund({ approvalId: id, actor: REFUND_ACTOR, client: db.client })).outcome === "refund_created";
     const calibration = await callers(db, first.slice(used), 1, refund);
@@ -145,7 +145,7 @@ export async function benchWritePath(bench: TBenchDb | null, report: Report, opt
     const perClient = 200;
     await clonePool(setup.client, templates.approved, "pgbenchExecutor", 0, CALLERS * perClient);
     const calibrate = cloneCounter(base, CALLERS);
-    const cal = await runPgbench(url, calibrate.preamble + script.script, { clients: CALLERS, transactions: perClient, defines: calibrate.defines });
+    const cal = await runPgbench(url, calibrate.preamble + script.script, { clients: CALLERS, transactions: perClient, defines: calibrate.defines, protocol: script.protocol });
     if (cal.aborted || cal.failed) throw new Error(`pgbench could not run the executor's statements: ${pgbenchError(cal.output)}`);
     const pgCount = poolSize(cal.tps, seconds, 2.5);
     progress(`pgbench: the executor's statements calibrated at ${fmt(cal.tps)} tps; cloning ${pgCount.toLocaleString("en-US")} approved approvals…`);
@@ -153,14 +153,14 @@ export async function benchWritePath(bench: TBenchDb | null, report: Report, opt
     await checkpoint(db);
     progress(`pgbench: the executor's ${script.statements} statements, ${CALLERS} clients, ${seconds} s…`);
     const timed = cloneCounter(base + CALLERS * perClient, CALLERS);
-    const replay = await runPgbench(url, timed.preamble + script.script, { clients: CALLERS, seconds, defines: timed.defines });
+    const replay = await runPgbench(url, timed.preamble + script.script, { clients: CALLERS, seconds, defines: timed.defines, protocol: script.protocol });
     if (replay.aborted || replay.failed) {
       const ranOut = replay.transactions >= pgCount - CALLERS || /foreign key|null value/.test(replay.output);
       throw new Error(`pgbench executor script failed${ranOut ? " (its pool of approvals ran out: the replay ran far faster than calibrated)" : ""}: ${pgbenchError(replay.output)}`);
     }
 
     report.share({ measure: `executor, ${CALLERS} callers`, value: execRate, unit: "refunds/s", baseline: inserts.tps, baselineLabel: `pgbench 1-row INSERT ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 10 });
-    report.share({ measure: `executor, ${CALLERS} callers`, value: execRate, unit: "refunds/s", baseline: replay.tps, baselineLabel: `pgbench executor's ${script.statements} stmts ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 50 });
+    report.share({ measure: `executor, ${CALLERS} callers`, value: execRate, unit: "refunds/s", baseline: replay.tps, baselineLabel: `pgbench executor's ${script.statements} stmts (-M ${script.protocol}) ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 50 });
 
     // ── decideApproval: a reviewer approves pending refund requests
     const approve = async (a: { id: string; digest: string }) => (await decideApproval({ approvalId: a.id, decision: "approve", digest: a.digest, actor: templates.reviewer, client: db.client })).decision === "approve";
