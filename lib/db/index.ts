@@ -158,10 +158,18 @@ export async function closeDb(): Promise<void> {
   await handle?.close();
 }
 
-/** A unique-constraint violation, through Prisma or straight from the driver. Branch on the code only:
- * Prisma's meta differs by adapter. */
+/**
+ * A unique-constraint violation, through Prisma or straight from the driver. Prisma reports one as
+ * P2002 from its own queries and as P2010 (a raw query failed) from `$queryRaw`, with the driver's
+ * cause attached. Branch on the codes only: the rest of Prisma's meta differs by adapter.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || isDriverUniqueViolation(error);
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (error.code === "P2002") return true;
+    const cause = (error.meta?.driverAdapterError as { cause?: { kind?: unknown; originalCode?: unknown } } | undefined)?.cause;
+    return error.code === "P2010" && (cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505");
+  }
+  return isDriverUniqueViolation(error);
 }
 
 /** A value as JSON for a Json column: canonical (sorted keys), Dates as ISO strings. */
