@@ -2,7 +2,7 @@
 // a failed request. Then the job worker starts in this process unless WORKER=off: on the embedded
 // database it must (one process owns the data directory); on PostgreSQL, `npm run worker` can run
 // workers as separate processes instead.
-import { agentManifest } from "./lib/agent/manifest";
+import { agentManifest } from "./lib/contracts/manifest";
 import { dbHandle } from "./lib/db";
 import { describeEnvError, env } from "./lib/env";
 import { serverRunsWorker, setProcessWorker, signLastCheckpoint, startWorker } from "./lib/jobs/worker";

@@ -1,4 +1,4 @@
-import { REASON_LABELS, type TStopReason } from "@/lib/agent/reason-codes";
+import { REASON_LABELS, type TStopReason } from "@/lib/contracts/reason-codes";
 import type { THandoffReasons } from "@/lib/eval/dashboard-stats";
 import { ChartFigure } from "./chart-figure";
 import { EmptyState } from "./empty-state";

@@ -1,4 +1,4 @@
-import { REASON_LABELS, STATUS_LABELS, isStopReason } from "@/lib/agent/reason-codes";
+import { REASON_LABELS, STATUS_LABELS, isStopReason } from "@/lib/contracts/reason-codes";
 import { LIFECYCLE_REASON_LABELS, isLifecycleReason } from "@/lib/tickets/lifecycle";
 
 const TONE: Record<string, string> = {

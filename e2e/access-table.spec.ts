@@ -35,7 +35,7 @@ import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
-import { AREAS, ROLES, type Area, type Role } from "../lib/auth/roles";
+import { AREAS, ROLES, type Area, type Role } from "../lib/contracts/roles";
 import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, SignInPage, expect, test } from "./fixtures";
 
 type TCaller = Role | "SIGNED_OUT";

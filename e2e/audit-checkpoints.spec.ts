@@ -5,7 +5,7 @@ import { createHash, createHmac, createPublicKey, verify } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import { canonicalJson } from "../lib/audit/canonical";
+import { canonicalJson } from "../lib/contracts/canonical";
 import { E2E_INTAKE_SECRET, expect, test } from "./fixtures";
 
 const PATH = "/api/audit/checkpoints";

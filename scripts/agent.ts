@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { runScript } from "./run-script";
 import { db } from "../lib/db";
-import { findTicket } from "../lib/intake/find-ticket";
+import { findTicket } from "../lib/tickets/find-ticket";
 import { formatRun } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
 import { defaultPlannerChoice, plannerSetup, PlannerUnavailable, type TPlannerChoice } from "../lib/agent/choose-planner";

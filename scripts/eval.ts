@@ -6,7 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { runScript } from "./run-script";
-import { agentManifest } from "../lib/agent/manifest";
+import { agentManifest } from "../lib/contracts/manifest";
 import { DatasetError } from "../lib/eval/episode";
 import { loadDataset } from "../lib/eval/load-dataset";
 import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, usesModel } from "../lib/eval/grade-episodes";

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { configuredTarget, openDb } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
 import { authSecret, describeEnvError, env, intakeBundleKey, intakeSecret } from "../lib/env";
-import { agentManifest } from "../lib/agent/manifest";
+import { agentManifest } from "../lib/contracts/manifest";
 import { seedDemo } from "../prisma/seed/demo";
 
 const dev = process.argv.includes("--dev");

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/app-shell/app-shell";
 import { navItemsFor } from "@/lib/auth/nav";
-import { ROLE_LABELS } from "@/lib/auth/roles";
+import { ROLE_LABELS } from "@/lib/contracts/roles";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "./actions";
 import { Providers } from "./providers";

@@ -1,6 +1,6 @@
 import Form from "next/form";
 import Link from "next/link";
-import { REASON_LABELS, STATUS_LABELS, STATUS_OF_REASON, STOP_REASONS, STOP_STATUSES } from "@/lib/agent/reason-codes";
+import { REASON_LABELS, STATUS_LABELS, STATUS_OF_REASON, STOP_REASONS, STOP_STATUSES } from "@/lib/contracts/reason-codes";
 import { UNRESOLVED_STATUSES, type TQueueStatusFilter } from "@/lib/intake/list-tickets";
 
 // Reasons grouped under the status they end a run with (a status without reasons has no group).

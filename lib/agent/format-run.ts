@@ -1,5 +1,5 @@
 // A run as text for a terminal: status, reason, citations, then one line per step.
-import { REASON_LABELS, STATUS_LABELS } from "./reason-codes";
+import { REASON_LABELS, STATUS_LABELS } from "../contracts/reason-codes";
 import type { TRunResult, TTraceStep } from "./run-agent";
 
 function summarise(step: TTraceStep): string {

@@ -5,9 +5,9 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
-import { ALLOWED_ACTIONS } from "./actions";
+import { ALLOWED_ACTIONS } from "../contracts/actions";
 import { scriptedPlanner } from "./planner";
-import { STATUS_OF_REASON, STOP_STATUSES } from "./reason-codes";
+import { STATUS_OF_REASON, STOP_STATUSES } from "../contracts/reason-codes";
 import { runAgent } from "./run-agent";
 import { DEFAULT_TOOLS, type TToolSet } from "./tools";
 

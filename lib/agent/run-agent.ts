@@ -35,17 +35,19 @@ import { routeClaimId } from "../intake/route-signature";
 import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { policySettingsFrom, policyVersion } from "../policy/settings";
-import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../approvals/approval-digest";
-import { validateDecision } from "./actions";
+import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
+import { validateDecision } from "../contracts/actions";
 import { transitionProblem } from "./transitions";
-import { agentManifest, type TAgentManifest } from "./manifest";
+import { agentManifest, type TAgentManifest } from "../contracts/manifest";
 import type { TPlanner } from "./planner";
-import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "./reason-codes";
+import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "../contracts/reason-codes";
 import { rulePlanner } from "./rule-planner";
 import { RunJournal, writeJournal, writeJournalEvents, type TTraceStep } from "./run-journal";
 import { endRunCte, insertDecisionCte, insertRequestCte, insertRunCte, readTicket } from "./run-rows";
 import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
 import { DEFAULT_TOOLS, DraftCheckFailed, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
+import { traceStep } from "./step-telemetry";
+import { enterContext } from "../observability/context";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
 
 export type { TTraceStep } from "./run-journal";
@@ -129,6 +131,8 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   const settings = policySettingsFrom(ticket.settings);
   const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: EVIDENCE_SERVICE_VERSION };
   const runId = randomUUID();
+  // Every line logged from here to the run's end carries the run and its ticket; the caller's do not.
+  enterContext({ runId, ticketId: ticket.id });
   const base = {
     runId,
     ticketId: ticket.id,
@@ -227,6 +231,7 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
 
     const record = (step: TTraceStep) => {
       journal.step(step);
+      traceStep(runId, step);
       state.history.push({ action: step.action, outcome: step.outcome });
     };
 

@@ -7,10 +7,10 @@
 // reaches its trace, whichever way it ended.
 import type { Db, DbTx } from "../db";
 import { Prisma } from "../db";
-import { canonicalJson } from "../audit/canonical";
+import { canonicalJson } from "../contracts/canonical";
 import { recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
 import type { TActionDecision } from "../policy/evaluate-action";
-import type { TStopReason } from "./reason-codes";
+import type { TStopReason } from "../contracts/reason-codes";
 
 export interface TTraceStep {
   step: number;

@@ -5,7 +5,7 @@
 // wall-clock time they name.
 import type { TicketRoute } from "../../generated/prisma/enums";
 import { Prisma, type Db } from "../db";
-import { canonicalJson } from "../audit/canonical";
+import { canonicalJson } from "../contracts/canonical";
 import { POLICY_SETTING_KEYS } from "../policy/settings";
 import { orderRowSql, type TOrderRow } from "./tools";
 

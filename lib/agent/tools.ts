@@ -8,7 +8,7 @@ import { checkDraft, numbersIn } from "../evidence/check-draft";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { evaluateRefund } from "../policy/evaluate-refund";
 import type { TPolicySettings } from "../policy/settings";
-import type { TActionName, TAllowedAction } from "./actions";
+import type { TActionName, TAllowedAction } from "../contracts/actions";
 import { draftReply } from "./rule-drafter";
 import type { TAgentState, TOrderFacts } from "./state";
 

@@ -1,6 +1,6 @@
 // Step 2 of the loop: the transition rules. An action is refused when the run's state does not
 // support it yet, whatever the planner believes.
-import type { TAllowedAction } from "./actions";
+import type { TAllowedAction } from "../contracts/actions";
 import type { TAgentState } from "./state";
 
 /** Step 2: what the state must hold before an action may run. */

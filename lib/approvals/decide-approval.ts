@@ -7,12 +7,12 @@ import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
 import { preparedSql, timestampFromText } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
-import { agentManifest } from "../agent/manifest";
+import { agentManifest } from "../contracts/manifest";
 import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
 import { enqueue, QUEUES } from "../jobs/queue";
 import { TicketMoveRefused } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
-import { approvalDigest, type TApprovalOperation } from "./approval-digest";
+import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { roleSatisfies } from "./roles";
 import { humanDecisionOnShadowsSql } from "../eval/shadow";
 

@@ -4,9 +4,9 @@
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, toJson, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { agentManifest } from "../agent/manifest";
+import { agentManifest } from "../contracts/manifest";
 import { loadPolicySettings, policyVersion } from "../policy/settings";
-import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "./approval-digest";
+import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
 import { DecisionRefused } from "./decide-approval";
 import { roleSatisfies } from "./roles";
 import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";

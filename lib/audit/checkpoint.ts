@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 // tracing the whole project for them.
 import { Prisma, type Db } from "../db";
 import { env } from "../env";
-import { canonicalJson, sha256Hex } from "./canonical";
+import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { GENESIS_HASH } from "./record-audit-event";
 
 /** What a checkpoint signs. Big numbers travel as decimal strings. */

@@ -9,7 +9,7 @@
 import type { DbTx } from "../db";
 import { toJson } from "../db";
 import { isSqlTx, preparedSql, type TSqlTx } from "../db/driver";
-import { canonicalJson, sha256Hex } from "./canonical";
+import { canonicalJson, sha256Hex } from "../contracts/canonical";
 
 export const GENESIS_HASH = "0".repeat(64);
 

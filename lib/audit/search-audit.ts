@@ -3,7 +3,7 @@
 // (action, seq) and (at).
 import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client";
-import { findTicket } from "../intake/find-ticket";
+import { findTicket } from "../tickets/find-ticket";
 import { db as defaultDb, type Db } from "../db";
 
 export const AUDIT_PAGE_SIZE = 100;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accessDecision, allowedRoles, isAllowed } from "./access";
 import { clientAddress } from "./client-address";
 import { NAV_ITEMS, isCurrentNav, navItemsFor } from "./nav";
-import { AREAS, ROLES } from "./roles";
+import { AREAS, ROLES } from "../contracts/roles";
 
 describe("access", () => {
   it("reads an area from AREAS and takes an explicit role list as is", () => {

@@ -1,6 +1,6 @@
 // Who may do what, as pure functions over the AREAS table: shared by requireRole, authedAction,
 // authedRoute and the navigation.
-import { AREAS, type Area, type Role } from "./roles";
+import { AREAS, type Area, type Role } from "../contracts/roles";
 
 /** An area of the app (AREAS decides who may use it) or an explicit list of roles. */
 export type TAccess = Area | readonly Role[];

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ActionError, GENERIC_ERROR, formDataToObject, resultToHttp, runGuarded, type TGuardDeps } from "./action-result";
-import type { Role } from "./roles";
+import type { Role } from "../contracts/roles";
 
 type U = { id: string; role: Role };
 const ZInput = z.object({ amount: z.coerce.number().int().positive(), note: z.string().max(5) });

@@ -3,7 +3,7 @@
 // Next's interrupt re-throw are passed in, so the tests can drive every branch.
 import { z } from "zod";
 import { accessDecision, type TAccess } from "./access";
-import type { Role } from "./roles";
+import type { Role } from "../contracts/roles";
 
 export type TFieldErrors = Record<string, string[]>;
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
 import { recordAuditEvent, type ActorType } from "../audit/record-audit-event";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
-import { ROLES } from "./roles";
+import { ROLES } from "../contracts/roles";
 
 export class UserInputError extends Error {
   constructor(readonly field: string, problem: string) {

@@ -4,7 +4,7 @@
 import type { NextAuthConfig } from "next-auth";
 import { authSecret } from "../env";
 import { SIGN_IN_PATH } from "./public-paths";
-import { isRole } from "./roles";
+import { isRole } from "../contracts/roles";
 
 /** A reviewer's shift and a little more: sessions end after 12 hours, rolling while in use. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;

@@ -4,7 +4,7 @@ import "server-only";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db } from "../db";
 import { decoyHash, verifyPassword } from "./password";
-import type { Role } from "./roles";
+import type { Role } from "../contracts/roles";
 import { checkSignInThrottle, normalizeEmail, recordSignInFailure, recordSignInSuccess, type TThrottleLimits } from "./throttle";
 
 export interface TVerifiedUser {

@@ -2,7 +2,7 @@
 // (add-user.ts); nothing here changes them.
 import "server-only";
 import { db } from "../db";
-import { ROLES } from "./roles";
+import { ROLES } from "../contracts/roles";
 
 export async function listUsers() {
   const users = await db().user.findMany({

@@ -1,7 +1,7 @@
 // The navigation bar's entries, each tied to the area whose roles may open it. A role sees only what
 // it may use; the pages check again.
-import type { Area, Role } from "./roles";
-import { mayUse } from "./roles";
+import type { Area, Role } from "../contracts/roles";
+import { mayUse } from "../contracts/roles";
 
 export interface TNavItem {
   href: string;

@@ -1,7 +1,7 @@
 // What Countersign keeps in the session. The JWT carries the user id (sub), the role and the
 // sessionVersion it was minted with; requireRole compares that version with the User row, so bumping
 // User.sessionVersion revokes every session the user holds.
-import type { Role } from "./roles";
+import type { Role } from "../contracts/roles";
 
 declare module "@auth/core/types" {
   interface User {

@@ -10,7 +10,7 @@ import { db } from "../db";
 import { isAllowed, type TAccess } from "./access";
 import { auth } from "./auth";
 import { SIGN_IN_PATH } from "./public-paths";
-import type { Role } from "./roles";
+import type { Role } from "../contracts/roles";
 
 export interface TSessionUser {
   id: string;

@@ -8,7 +8,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
-import { canonicalJson } from "../audit/canonical";
+import { canonicalJson } from "../contracts/canonical";
 import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TTextRow } from "./driver";
 import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
 

@@ -1,7 +1,7 @@
 // The numbers behind the leads' charts: pass rate by agent version (from stored eval runs), how much
 // of each budget recent agent runs used, and why runs were handed to a person, day by day.
 import { z } from "zod";
-import { STATUS_OF_REASON, type TStopReason } from "../agent/reason-codes";
+import { STATUS_OF_REASON, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
 
 // ─── pass rate by agent version ───────────────────────────────────────────────────────────────────

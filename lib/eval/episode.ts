@@ -3,8 +3,8 @@
 // action path, citations and the refunds written. The JSON Schema published in eval/ is generated
 // from this zod schema (npm run eval:schema), so the two cannot drift.
 import { z } from "zod";
-import { ALLOWED_ACTIONS } from "../agent/actions";
-import { STOP_REASONS, STOP_STATUSES } from "../agent/reason-codes";
+import { ALLOWED_ACTIONS } from "../contracts/actions";
+import { STOP_REASONS, STOP_STATUSES } from "../contracts/reason-codes";
 import { EXECUTION_OUTCOMES } from "../ledger/execute-approved-refund";
 
 export const ORDER_PRESETS = ["tablet", "laptop", "flagged", "old", "missing", "none"] as const;

@@ -16,7 +16,7 @@ import { runAgent } from "../agent/run-agent";
 import type { TToolSet } from "../agent/tools";
 import { plannerSetup } from "../agent/choose-planner";
 import type { TLlmConfig } from "../llm/provider";
-import { startFakeOpenAI, type TFakeEntry, type TFakeOpenAI } from "../llm/testing/fake-openai-server";
+import { startFakeOpenAI, type TFakeEntry, type TFakeOpenAI } from "../llm/fake-openai-server";
 import { decideApproval, DecisionRefused } from "../approvals/decide-approval";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 import { settleApprovedRefund } from "../approvals/settle-refund";

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { sha256Hex } from "../audit/canonical";
+import { sha256Hex } from "../contracts/canonical";
 import { parseDataset, type TDataset } from "./episode";
 
 /** Reads a dataset file; its content hash is over the exact bytes, so any edit changes it. */

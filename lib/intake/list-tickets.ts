@@ -10,7 +10,7 @@
 // - Proposed amounts, customer names and assignees are fetched for the rows on the page only.
 import { z } from "zod";
 import type { TicketStatus } from "../../generated/prisma/enums";
-import { STOP_REASONS, type TStopReason } from "../agent/reason-codes";
+import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
 import { compareNewestFirst, keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
 

@@ -4,7 +4,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
-import { canonicalJson, sha256Hex } from "../audit/canonical";
+import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { createTicket } from "./create-ticket";
 
 export const MAX_INTAKE_BYTES = 64 * 1024;

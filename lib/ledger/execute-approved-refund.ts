@@ -6,9 +6,9 @@
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, type Db } from "../db";
 import { preparedSql, timestampFromText, type TSqlTx } from "../db/driver";
-import { sha256Hex } from "../audit/canonical";
+import { sha256Hex } from "../contracts/canonical";
 import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput } from "../audit/record-audit-event";
-import { approvalDigest, type TApprovalOperation } from "../approvals/approval-digest";
+import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { roleSatisfies } from "../approvals/roles";
 
 export const EXECUTION_OUTCOMES = [

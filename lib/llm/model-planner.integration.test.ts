@@ -6,7 +6,7 @@ import { ticketId } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { plannerSetup } from "../agent/choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
-import { startFakeOpenAI, type TFakeOpenAI } from "./testing/fake-openai-server";
+import { startFakeOpenAI, type TFakeOpenAI } from "./fake-openai-server";
 import { PLANNER_PROMPT_VERSION } from "./model-planner";
 
 const testDb = useTestDb();

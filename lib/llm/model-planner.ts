@@ -2,7 +2,7 @@
 // through the same validator, transition rules and policy gate as the rule planner's, and its drafts
 // through the same citation and numeric checks.
 import { z } from "zod";
-import { ZDraftReplyArgs, ZGetPolicyEvidenceArgs, ZLookupOrderArgs, ZProposeRefundArgs, ZRequestHumanApprovalArgs } from "../agent/actions";
+import { ZDraftReplyArgs, ZGetPolicyEvidenceArgs, ZLookupOrderArgs, ZProposeRefundArgs, ZRequestHumanApprovalArgs } from "../contracts/actions";
 import type { TPlanner } from "../agent/planner";
 import type { TAgentState } from "../agent/state";
 import { checkDraft, type TDraftProblem } from "../evidence/check-draft";

@@ -1,6 +1,6 @@
 // The policy gate for the agent's actions, asked after a decision is validated and before its tool
 // runs. Silence means deny: an action no rule below allows is refused.
-import type { TAllowedAction } from "../agent/actions";
+import type { TAllowedAction } from "../contracts/actions";
 
 export const ACTION_POLICY_REASONS = ["allowed", "order_not_on_ticket", "order_not_named_by_customer", "not_allowlisted"] as const;
 export type TActionPolicyReason = (typeof ACTION_POLICY_REASONS)[number];

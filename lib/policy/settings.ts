@@ -2,7 +2,7 @@
 // instance agrees) and every change is audited; these are the values a new installation starts with.
 import { z } from "zod";
 import type { Db, DbTx } from "../db";
-import { canonicalJson, sha256Hex } from "../audit/canonical";
+import { canonicalJson, sha256Hex } from "../contracts/canonical";
 
 export const ZPolicySettings = z.strictObject({
   /** The autonomy dial: refunds at or below this may be auto-approved. Starts at zero: nothing is. */

@@ -6,7 +6,7 @@
 // the fixture's own dataset version and hash, so the failure – not a version mismatch – is the reason.
 import { resolve } from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { agentManifest } from "../../lib/agent/manifest";
+import { agentManifest } from "../../lib/contracts/manifest";
 import { decideRelease } from "../../lib/eval/decide-release";
 import { gradeEpisodes, GRADER_VERSION } from "../../lib/eval/grade-episodes";
 import { loadDataset } from "../../lib/eval/load-dataset";

@@ -16,8 +16,8 @@
 // Bench data, not history: the tickets' audit events are added by scale-audit.ts, and routes are
 // signed with this installation's bundle key so the admission gate sees what it would have seen.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { agentManifest } from "../../lib/agent/manifest";
-import { STATUS_OF_REASON, STOP_REASONS, type TStopReason } from "../../lib/agent/reason-codes";
+import { agentManifest } from "../../lib/contracts/manifest";
+import { STATUS_OF_REASON, STOP_REASONS, type TStopReason } from "../../lib/contracts/reason-codes";
 import { intakeBundleKey } from "../../lib/env";
 import { BUILTIN_BUNDLE_VERSION } from "../../lib/intake/builtin-bundle";
 import { signRoute } from "../../lib/intake/route-signature";

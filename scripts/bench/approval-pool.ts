@@ -10,7 +10,7 @@
 // Ids are derived from a 12-digit number k (a uuid's last group), so a pgbench script can name clone k
 // by substituting k into the text: `a0000000-0000-4000-8000-:k`.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { approvalDigest, type TApprovalOperation } from "../../lib/approvals/approval-digest";
+import { approvalDigest, type TApprovalOperation } from "../../lib/contracts/approval-operation";
 import { decideApproval } from "../../lib/approvals/decide-approval";
 import { intakeBundleKey } from "../../lib/env";
 import { routeClaimId, signRoute } from "../../lib/intake/route-signature";

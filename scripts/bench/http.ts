@@ -7,7 +7,7 @@
 // The intake route has no rate limiter today; if one is added, give each request its own key or raise
 // the limit here, so the limiter does not decide the figure.
 import { randomUUID } from "node:crypto";
-import { agentManifest } from "../../lib/agent/manifest";
+import { agentManifest } from "../../lib/contracts/manifest";
 import { runAgent } from "../../lib/agent/run-agent";
 import { closeDb, useDb as installDb } from "../../lib/db";
 import { SIGNATURE_HEADER, signIntakeBody } from "../../lib/intake/receive-intake";

@@ -3,7 +3,7 @@ import { Card } from "@/components/card";
 import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { listUsers } from "@/lib/auth/list-users";
-import { ROLE_LABELS } from "@/lib/auth/roles";
+import { ROLE_LABELS } from "@/lib/contracts/roles";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { loadSettingChanges } from "@/lib/policy/settings-changes";

@@ -5,9 +5,9 @@
 // sent, and the rule drafter's reply – a well-behaved model.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { rulePlanner } from "../../agent/rule-planner";
-import { draftReply } from "../../agent/rule-drafter";
-import type { TAgentState } from "../../agent/state";
+import { rulePlanner } from "../agent/rule-planner";
+import { draftReply } from "../agent/rule-drafter";
+import type { TAgentState } from "../agent/state";
 
 export type TFakeEntry =
   | { decision: unknown; usage?: TUsage }

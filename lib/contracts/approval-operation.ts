@@ -1,7 +1,7 @@
 // An approval is bound to the exact operation a person saw: a digest over the canonical proposal,
 // the draft, and the versions of the policy, intake bundle and agent that produced them. Change any
 // of them and the digest no longer matches: the approval is stale.
-import { canonicalJson, sha256Hex } from "../audit/canonical";
+import { canonicalJson, sha256Hex } from "./canonical";
 
 export interface TApprovalOperation {
   proposal: { orderId: string; amountCents: number; currency: string; reason: string } | null;
