@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { auditVerifyReport } from "../audit/audit-verify-report";
 import { intakeBundleKey } from "../env";
 import { MAX_INTAKE_BYTES, receiveIntake, signIntakeBody } from "./receive-intake";
 import { signRoute } from "./route-signature";
@@ -39,6 +40,26 @@ describe("intake API rules", () => {
     const again = await deliver(ticket("hd-1001"));
     expect(again).toEqual({ status: 200, body: first.body });
     expect(await testDb().client.ticket.count({ where: { externalId: "hd-1001" } })).toBe(1);
+  });
+
+  it("writes a new ticket and its audit event in one statement, as createTicket would, on a chain that verifies", async () => {
+    const { client, roundTrips } = testDb();
+    const before = roundTrips.count;
+    const res = await deliver(ticket("hd-one-statement", { routeSignature: undefined }));
+    expect(roundTrips.count - before).toBe(1);
+    expect(res).toMatchObject({ status: 201, body: { admission: "bypassed", reason: "unverified_route", status: "bypassed" } });
+    const row = await client.ticket.findUniqueOrThrow({ where: { externalId: "hd-one-statement" } });
+    expect(row).toMatchObject({ id: res.body.ticketId, number: res.body.number, source: "api", orderRef: "ORD-1001", route: "guarded_agent", routeSignature: null, admissionReason: "unverified_route", reason: "unverified_route", assigneeId: null });
+    expect(row.updatedAt).toEqual(row.createdAt);
+    expect(Math.abs(row.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+    const [event, ...others] = await client.auditEvent.findMany({ where: { ticketId: row.id } });
+    expect(others).toEqual([]);
+    expect(event).toMatchObject({ action: "ticket.created", actorType: "api", actorId: "intake", subjectId: row.id, stream: `ticket:${row.id}`, streamSeq: 1n, inputs: { source: "api", externalId: "hd-one-statement", route: "guarded_agent", bundleVersion: "intake-rules-2026.11", risks: [] }, policyDecision: { admission: "bypassed", reason: "unverified_route" } });
+    // Committed together: the event's transaction is the one that inserted the row.
+    const [same] = await client.$queryRaw<{ same: boolean }[]>`SELECT t.xmin::text::bigint = a.txid AS same FROM "Ticket" t JOIN "AuditEvent" a ON a."ticketId" = t.id WHERE t.id = ${row.id}::uuid`;
+    expect(same).toEqual({ same: true });
+    const lines: string[] = [];
+    expect(await auditVerifyReport(client, (l) => lines.push(l), { file: "/nonexistent/checkpoints.jsonl" })).toBe(0);
   });
 
   it("answers 409 idempotency_mismatch for the same externalId with another body, changing nothing", async () => {

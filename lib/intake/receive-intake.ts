@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
-import { createTicket } from "./create-ticket";
+import { insertTicket } from "./create-ticket";
 
 export const MAX_INTAKE_BYTES = 64 * 1024;
 export const SIGNATURE_HEADER = "x-countersign-signature";
@@ -77,10 +77,10 @@ export async function receiveIntake(input: { rawBody: Buffer | null; signature: 
     return { status: 200, body: resultBody(existing) };
   };
 
-  // A new ticket is the common case: insert straight away (four round trips), and answer a repeat
-  // from the unique externalId it collides with.
+  // A new ticket is the common case: insert straight away (one statement, the audit event with it),
+  // and answer a repeat from the unique externalId it collides with.
   try {
-    const created = await createTicket(
+    const created = await insertTicket(
       {
         subject: ticket.subject,
         body: ticket.body,
@@ -96,7 +96,10 @@ export async function receiveIntake(input: { rawBody: Buffer | null; signature: 
     return { status: 201, body: resultBody(created) };
   } catch (error) {
     // A repeat, or a concurrent delivery of the same externalId that won the insert.
-    if (isUniqueViolation(error)) return (await known())!;
+    if (isUniqueViolation(error)) {
+      const answer = await known();
+      if (answer) return answer;
+    }
     throw error;
   }
 }
