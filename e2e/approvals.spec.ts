@@ -153,7 +153,7 @@ test("a signed-out request to the approval action is refused", async ({ page, si
   await expect(ledgerLines(page)).toHaveCount(0);
 });
 
-test("an approval request made stale by a policy change is refused", async ({ page, signInAs, browser }) => {
+test("an approval request made stale by a policy change is refused, and the page offers a fresh run that can be approved", async ({ page, signInAs, browser }) => {
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-stale");
   await runAgent(page);
@@ -169,8 +169,16 @@ test("an approval request made stale by a policy change is refused", async ({ pa
 
   await decision(page).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByTestId("decision-message")).toHaveText(/policy, intake bundle or agent changed/);
-  await page.reload();
   await expect(ledgerLines(page)).toHaveCount(0);
+
+  // The refusal's code (stale) is what the page branches on: it offers the run that answers it.
+  await page.getByTestId("run-again").getByRole("button", { name: "Run the agent again" }).click();
+  await expect(page.getByTestId("decision-message")).toHaveText("", { timeout: 20_000 });
+  await expect(page.getByTestId("run-again")).toHaveCount(0);
+  await decision(page).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("decision-message")).toHaveText(/^Approved\./, { timeout: 20_000 });
+  await page.reload();
+  await expect(ledgerLines(page)).toHaveCount(1);
 });
 
 test("the injection ticket shows the handoff with no citation", async ({ page, signInAs }) => {

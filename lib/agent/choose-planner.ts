@@ -1,5 +1,6 @@
 // Which planner a run uses: the rule planner (the default, no network) or the model planner over the
 // configured OpenAI-compatible endpoint, with its drafter. Both are held to the same runtime.
+import { AppError } from "../contracts/app-error";
 import type { Db } from "../db";
 import { loadPolicySettings } from "../policy/settings";
 import { llmAvailability, type TLlmConfig } from "../llm/provider";
@@ -11,7 +12,12 @@ import type { TToolSet } from "./tools";
 
 export type TPlannerChoice = "rule" | "model";
 
-export class PlannerUnavailable extends Error {}
+export class PlannerUnavailable extends AppError<"planner_unavailable"> {
+  constructor(message: string) {
+    super("planner_unavailable", message);
+    this.name = "PlannerUnavailable";
+  }
+}
 
 export interface TPlannerSetup {
   planner: TPlanner;

@@ -4,6 +4,7 @@
 // transaction, so a crash after the commit cannot strand it, and the customer's reply waits for the
 // executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
 import type { Role } from "../../generated/prisma/enums";
+import { AppError, type TErrorCode } from "../contracts/app-error";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
 import { preparedSql, timestampFromText } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
@@ -16,11 +17,12 @@ import { approvalDigest, type TApprovalOperation } from "../contracts/approval-o
 import { roleSatisfies } from "./roles";
 import { humanDecisionOnShadowsSql } from "../eval/shadow";
 
-export type TDecisionRefusal = "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "operation_changed" | "ticket_busy";
+export type TDecisionRefusal = Extract<TErrorCode, "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "reply_required" | "operation_changed" | "ticket_busy">;
 
-export class DecisionRefused extends Error {
-  constructor(readonly code: TDecisionRefusal, message: string) {
-    super(message);
+/** A decision refused, with a code the page branches on (lib/contracts/app-error.ts). */
+export class DecisionRefused extends AppError<TDecisionRefusal> {
+  constructor(code: TDecisionRefusal, message: string) {
+    super(code, message);
     this.name = "DecisionRefused";
   }
 }

@@ -16,7 +16,7 @@ describe("resolveByHand", () => {
     const id = await ticketId(client, "demo-private-note-injection");
     await runAgent({ ticketId: id });
     const reviewer = await user(client, "REVIEWER");
-    expect(await code(resolveByHand({ ticketId: id, reply: "   ", actor: reviewer }))).toBe("note_required");
+    expect(await code(resolveByHand({ ticketId: id, reply: "   ", actor: reviewer }))).toBe("reply_required");
     expect(await code(resolveByHand({ ticketId: id, reply: "We cannot act on seller notes.", actor: await user(client, "LEAD") }))).toBe("role_insufficient");
     const { approvalId } = await resolveByHand({ ticketId: id, reply: "We cannot act on seller notes; a colleague will look at your order.", actor: reviewer });
     expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: approvalId } })).toMatchObject({ decision: "approve", deciderId: reviewer.id });

@@ -16,7 +16,7 @@ const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decid
 export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
   const reply = input.reply.trim();
-  if (!reply) throw new DecisionRefused("note_required", "Write the reply the customer will receive.");
+  if (!reply) throw new DecisionRefused("reply_required", "Write the reply the customer will receive.");
   if (!roleSatisfies(input.actor.role, "REVIEWER")) throw new DecisionRefused("role_insufficient", "Leads cannot resolve tickets.");
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
   if (!ticket) throw new DecisionRefused("not_found", "This ticket does not exist.");

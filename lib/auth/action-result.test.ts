@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ActionError, GENERIC_ERROR, formDataToObject, resultToHttp, runGuarded, type TGuardDeps } from "./action-result";
+import { AppError, ERROR_CODE_LIST, ERROR_CODES } from "../contracts/app-error";
+import { GENERIC_ERROR, formDataToObject, resultToHttp, runGuarded, type TGuardDeps } from "./action-result";
 import type { Role } from "../contracts/roles";
 
 type U = { id: string; role: Role };
@@ -54,18 +55,18 @@ describe("runGuarded", () => {
     if (result.status === "invalid") expect(Object.keys(result.fieldErrors).sort()).toEqual(["amount", "note"]);
   });
 
-  it("shows an ActionError's message and hides anything else", async () => {
+  it("answers an AppError's code and message, and hides anything else behind internal", async () => {
     const d = deps(reviewer);
     const expected = await runGuarded(d, { access: "queue", input: z.object({}) }, async () => {
-      throw new ActionError("This approval has expired.", "approval_expired");
+      throw new AppError("expired", "This approval has expired.");
     }, {});
-    expect(expected).toEqual({ status: "error", message: "This approval has expired." });
+    expect(expected).toEqual({ status: "error", code: "expired", message: "This approval has expired." });
     expect(d.log).not.toHaveBeenCalled();
 
     const unexpected = await runGuarded(d, { access: "queue", input: z.object({}) }, async () => {
       throw new Error("connection reset by peer at 10.0.0.5");
     }, {});
-    expect(unexpected).toEqual({ status: "error", message: GENERIC_ERROR });
+    expect(unexpected).toEqual({ status: "error", code: "internal", message: GENERIC_ERROR });
     expect(d.log).toHaveBeenCalledOnce();
   });
 
@@ -92,9 +93,34 @@ describe("resultToHttp", () => {
     expect(resultToHttp({ status: "forbidden" }).status).toBe(403);
     expect(resultToHttp({ status: "invalid", fieldErrors: { a: ["bad"] }, formErrors: [] })).toEqual({
       status: 400,
-      body: { error: "invalid", fieldErrors: { a: ["bad"] }, formErrors: [] },
+      body: { error: "invalid", code: "invalid", fieldErrors: { a: ["bad"] }, formErrors: [] },
     });
-    expect(resultToHttp({ status: "error", message: "m" }, 409)).toEqual({ status: 409, body: { error: "error", message: "m" } });
-    expect(resultToHttp({ status: "error", message: "m" }).status).toBe(500);
+    expect(resultToHttp({ status: "error", code: "already_decided", message: "m" })).toEqual({ status: 409, body: { error: "error", code: "already_decided", message: "m" } });
+    expect(resultToHttp({ status: "error", code: "internal", message: "m" }).status).toBe(500);
+  });
+});
+
+describe("the table of error codes", () => {
+  it("gives every code a client or server error status and a meaning, and each thrown code answers with its own status", async () => {
+    expect(ERROR_CODE_LIST.length).toBeGreaterThan(10);
+    for (const code of ERROR_CODE_LIST) {
+      const { http, meaning } = ERROR_CODES[code];
+      expect(http, code).toBeGreaterThanOrEqual(400);
+      expect(http, code).toBeLessThan(600);
+      expect(meaning.trim().length, code).toBeGreaterThan(10);
+      expect(new AppError(code, "m").httpStatus).toBe(http);
+      // Through an action and out through a route: the code and the table's status, whoever threw it.
+      const result = await runGuarded(deps(reviewer), { access: "queue", input: z.object({}) }, async () => {
+        throw new AppError(code, `refused: ${code}`);
+      }, {});
+      expect(result).toEqual({ status: "error", code, message: `refused: ${code}` });
+      if (result.status === "error") expect(resultToHttp(result)).toEqual({ status: http, body: { error: "error", code, message: `refused: ${code}` } });
+    }
+  });
+
+  it("keeps the codes the wrapper answers by itself in the same table, with the same statuses", () => {
+    expect(resultToHttp({ status: "unauthenticated" }).status).toBe(ERROR_CODES.unauthenticated.http);
+    expect(resultToHttp({ status: "forbidden" }).status).toBe(ERROR_CODES.forbidden.http);
+    expect(resultToHttp({ status: "invalid", fieldErrors: {}, formErrors: [] }).status).toBe(ERROR_CODES.invalid.http);
   });
 });

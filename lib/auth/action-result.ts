@@ -2,6 +2,7 @@
 // the wrappers in authed.ts. Nothing here reads a session or imports Next.js: the session lookup and
 // Next's interrupt re-throw are passed in, so the tests can drive every branch.
 import { z } from "zod";
+import { AppError, ERROR_CODES, GENERIC_ERROR, type TErrorCode } from "../contracts/app-error";
 import { accessDecision, type TAccess } from "./access";
 import type { Role } from "../contracts/roles";
 
@@ -12,27 +13,9 @@ export type TActionResult<T extends object = object> =
   | { status: "invalid"; fieldErrors: TFieldErrors; formErrors: string[] }
   | { status: "unauthenticated" }
   | { status: "forbidden" }
-  | { status: "error"; message: string };
+  | { status: "error"; code: TErrorCode; message: string };
 
-/**
- * An expected failure whose message is written for the person using the app ("This approval has
- * expired"). Throw it from an action or route handler; the wrapper shows the message. Any other error
- * is logged and replaced by GENERIC_ERROR, so internals never reach the browser.
- */
-export class ActionError extends Error {
-  constructor(
-    message: string,
-    /** A stable code for the caller's logic and tests. */
-    readonly code = "action_error",
-    /** The status a route handler answers with. */
-    readonly httpStatus = 422,
-  ) {
-    super(message);
-    this.name = "ActionError";
-  }
-}
-
-export const GENERIC_ERROR = "Something went wrong. Nothing was changed; try again, and tell an admin if it keeps happening.";
+export { GENERIC_ERROR };
 
 /** A form's fields as a plain object: repeated names become arrays; Next's internal $ACTION fields are dropped. */
 export function formDataToObject(form: FormData): Record<string, unknown> {
@@ -80,12 +63,13 @@ export async function checkGuard<S extends z.ZodType, U extends { role: Role }>(
   return { status: "pass", user: user!, input: parsed.data };
 }
 
-/** An error thrown by a handler, as a result: ActionError's message is shown, anything else is logged. */
-export function errorToResult<U extends { role: Role }>(deps: TGuardDeps<U>, error: unknown): { status: "error"; message: string } {
+/** An error thrown by a handler, as a result: an AppError's code and message, or – for anything
+ * else, which is logged – `internal` with the generic message. */
+export function errorToResult<U extends { role: Role }>(deps: TGuardDeps<U>, error: unknown): { status: "error"; code: TErrorCode; message: string } {
   deps.rethrow(error);
-  if (error instanceof ActionError) return { status: "error", message: error.message };
+  if (error instanceof AppError) return { status: "error", code: error.code, message: error.message };
   deps.log(error);
-  return { status: "error", message: GENERIC_ERROR };
+  return { status: "error", code: "internal", message: GENERIC_ERROR };
 }
 
 /** Runs one action through checkGuard and the handler; expected errors become results. */
@@ -106,16 +90,16 @@ export async function runGuarded<S extends z.ZodType, U extends { role: Role }, 
   }
 }
 
-/** The HTTP status and JSON body a route handler answers for a result that is not "ok". */
-export function resultToHttp(result: Exclude<TActionResult, { status: "ok" }>, httpStatus?: number): { status: number; body: unknown } {
+/** The HTTP status and JSON body a route handler answers for a result that is not "ok": the status of
+ * the result's code in ERROR_CODES. */
+export function resultToHttp(result: Exclude<TActionResult, { status: "ok" }>): { status: number; body: unknown } {
   switch (result.status) {
     case "unauthenticated":
-      return { status: 401, body: { error: "unauthenticated" } };
     case "forbidden":
-      return { status: 403, body: { error: "forbidden" } };
+      return { status: ERROR_CODES[result.status].http, body: { error: result.status, code: result.status } };
     case "invalid":
-      return { status: 400, body: { error: "invalid", fieldErrors: result.fieldErrors, formErrors: result.formErrors } };
+      return { status: ERROR_CODES.invalid.http, body: { error: "invalid", code: "invalid", fieldErrors: result.fieldErrors, formErrors: result.formErrors } };
     case "error":
-      return { status: httpStatus ?? 500, body: { error: "error", message: result.message } };
+      return { status: ERROR_CODES[result.code].http, body: { error: "error", code: result.code, message: result.message } };
   }
 }

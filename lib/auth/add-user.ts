@@ -1,13 +1,14 @@
 // Creates a real user (the demo users exist only in the demo seed). Used by `npm run user:add`.
 import { z } from "zod";
+import { AppError } from "../contracts/app-error";
 import { db, isUniqueViolation } from "../db";
 import { recordAuditEvent, type ActorType } from "../audit/record-audit-event";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
 import { ROLES } from "../contracts/roles";
 
-export class UserInputError extends Error {
-  constructor(readonly field: string, problem: string) {
-    super(`Invalid ${field}: ${problem}`);
+export class UserInputError extends AppError<"invalid"> {
+  constructor(field: string, problem: string) {
+    super("invalid", `Invalid ${field}: ${problem}`, field);
     this.name = "UserInputError";
   }
 }

@@ -4,10 +4,11 @@ import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { accessDecision, type TAccess } from "./access";
-import { ActionError, checkGuard, errorToResult, resultToHttp, runGuarded, type TActionResult, type TGuardDeps } from "./action-result";
+import { checkGuard, errorToResult, resultToHttp, runGuarded, type TActionResult, type TGuardDeps } from "./action-result";
 import { currentUser, type TSessionUser } from "./session";
 
-export { ActionError, type TActionResult };
+export { AppError } from "../contracts/app-error";
+export type { TActionResult };
 
 const deps: TGuardDeps<TSessionUser> = {
   getUser: currentUser,
@@ -19,8 +20,9 @@ const deps: TGuardDeps<TSessionUser> = {
  * Wraps a server action. `area` is an area of AREAS or a list of roles. The returned function takes
  * the input as an object or a FormData and answers a closed union:
  * `{ status: "ok", ...handlerResult } | { status: "invalid", fieldErrors, formErrors }
- *  | { status: "unauthenticated" } | { status: "forbidden" } | { status: "error", message }`.
- * Throw ActionError for an expected failure with a message for the user; redirect() and friends pass
+ *  | { status: "unauthenticated" } | { status: "forbidden" } | { status: "error", code, message }`.
+ * Domain functions throw AppError (lib/contracts/app-error.ts) for an expected refusal; it reaches
+ * the page as its code and message, so actions need no try/catch. redirect() and friends pass
  * through. With useActionState: `useActionState((_prev, form: FormData) => action(form), null)`.
  *
  *   export const approve = authedAction({ area: "approve", input: ZApprove }, async ({ input, user }) => {
@@ -46,8 +48,8 @@ async function readRouteInput(request: Request): Promise<{ ok: true; value: unkn
   }
 }
 
-function failure(result: Exclude<TActionResult, { status: "ok" }>, httpStatus?: number): Response {
-  const http = resultToHttp(result, httpStatus);
+function failure(result: Exclude<TActionResult, { status: "ok" }>): Response {
+  const http = resultToHttp(result);
   return Response.json(http.body, { status: http.status, headers: { "cache-control": "no-store" } });
 }
 
@@ -55,7 +57,8 @@ function failure(result: Exclude<TActionResult, { status: "ok" }>, httpStatus?: 
  * Wraps a route handler for signed-in callers (machine callers that sign their requests use their
  * own check instead). The input is the query string for GET/HEAD, otherwise the JSON (or form) body.
  * Answers 401 `{error:"unauthenticated"}`, 403 `{error:"forbidden"}`, 400 `{error:"invalid",
- * fieldErrors, formErrors}`, ActionError's httpStatus (default 422) with its message, or 500.
+ * fieldErrors, formErrors}`, or an AppError's code and message with its code's status (500 and
+ * `internal` for anything else).
  *
  *   export const GET = authedRoute({ area: "ledger", input: ZQuery }, async ({ input }) => Response.json(…));
  */
@@ -75,7 +78,7 @@ export function authedRoute<S extends z.ZodType, C = unknown>(
       if (guard.status !== "pass") return failure(guard);
       return await handler({ request, input: guard.input, user: guard.user, context });
     } catch (error) {
-      return failure(errorToResult(deps, error), error instanceof ActionError ? error.httpStatus : 500);
+      return failure(errorToResult(deps, error));
     }
   };
 }

@@ -2,13 +2,14 @@
 // audited. Only failed jobs can be retried; the handlers are idempotent, so a retry never doubles an
 // effect.
 import type { Role } from "../../generated/prisma/enums";
+import { AppError } from "../contracts/app-error";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { prismaRunner, QUEUES, QUEUE_SCHEMA, queueClient } from "./queue";
 
-export class JobRetryRefused extends Error {
-  constructor(readonly code: "forbidden" | "not_found" | "not_failed", message: string) {
-    super(message);
+export class JobRetryRefused extends AppError<"forbidden" | "not_found" | "not_failed"> {
+  constructor(code: JobRetryRefused["code"], message: string) {
+    super(code, message);
     this.name = "JobRetryRefused";
   }
 }

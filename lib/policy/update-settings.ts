@@ -2,16 +2,18 @@
 // transaction, and yields a new policy version (pending approvals bound to the old one go stale).
 // A submission that changes nothing writes nothing (no audit event, same version).
 import type { Role } from "../../generated/prisma/enums";
+import { AppError } from "../contracts/app-error";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { loadPolicySettings, policyVersion, ZPolicySettings, type TPolicySettings } from "./settings";
 
-export class SettingsError extends Error {
+export class SettingsError extends AppError<"forbidden" | "invalid" | "stale" | "insufficient_evidence"> {
   /** forbidden: the role may not change a key; invalid: unknown key or a value out of range;
    * stale: the settings changed since the caller read them (expectedPolicyVersion no longer holds);
    * insufficient_evidence: the autonomy dial may not be raised without shadow evidence (lib/eval/shadow.ts). */
-  constructor(readonly code: "forbidden" | "invalid" | "stale" | "insufficient_evidence", message: string) {
-    super(message);
+  constructor(code: SettingsError["code"], message: string) {
+    super(code, message);
+    this.name = "SettingsError";
   }
 }
 
@@ -46,7 +48,7 @@ export async function updatePolicySettings(input: {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 0)`;
     const before = await loadPolicySettings(tx);
     if (input.expectedPolicyVersion !== undefined && policyVersion(before) !== input.expectedPolicyVersion) {
-      throw new SettingsError("stale", `The settings changed since they were read: policy ${policyVersion(before)} is in force now.`);
+      throw new SettingsError("stale", `Someone changed the settings after you read them (policy ${policyVersion(before)} is in force now), so nothing was saved. Reload to see the settings in force, then make your change again.`);
     }
     const parsed = ZPolicySettings.safeParse({ ...before, ...input.changes });
     if (!parsed.success) {

@@ -19,6 +19,7 @@
 //
 // Client components import this file (the status badge's words), so it imports no runtime code;
 // ticketMoveSql, which builds SQL, is in ticket-move-sql.ts.
+import { AppError } from "../contracts/app-error";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import type { DbTx } from "../db";
 
@@ -55,13 +56,13 @@ export function isLifecycleReason(value: unknown): value is TLifecycleReason {
 }
 
 /** Why a move was refused, in words a reviewer understands. */
-export class TicketMoveRefused extends Error {
+export class TicketMoveRefused extends AppError<"not_found" | "ticket_resolved" | "ticket_busy" | "invalid_ticket_state"> {
   constructor(
-    readonly code: "not_found" | "ticket_resolved" | "ticket_busy" | "invalid_ticket_state",
+    code: TicketMoveRefused["code"],
     readonly status: TicketStatus | null,
     message: string,
   ) {
-    super(message);
+    super(code, message);
     this.name = "TicketMoveRefused";
   }
 }
@@ -69,7 +70,7 @@ export class TicketMoveRefused extends Error {
 /** The refusal of a move from a status (null: no such ticket). */
 export function moveRefusal(move: TTicketMove, status: TicketStatus | null): TicketMoveRefused {
   if (status === null) return new TicketMoveRefused("not_found", null, "This ticket does not exist.");
-  if (status === "resolved") return new TicketMoveRefused("ticket_resolved", status, "This ticket is already resolved.");
+  if (status === "resolved") return new TicketMoveRefused("ticket_resolved", status, move === "start_run" ? "This ticket is resolved: run it in simulate mode to see what the agent would do." : "This ticket is already resolved.");
   if (status === "running") return new TicketMoveRefused("ticket_busy", status, "The agent is working on this ticket right now: wait for its run to finish.");
   if (status === "approved" || status === "auto_approved") return new TicketMoveRefused("ticket_busy", status, "An approved refund is being executed for this ticket: wait for its outcome.");
   return new TicketMoveRefused("invalid_ticket_state", status, `A ticket that is ${status.replace("_", " ")} cannot ${move.replace("_", " ")}.`);

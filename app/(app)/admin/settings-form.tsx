@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { formMessage, type TFormMessage } from "@/components/action-message";
 import { updatePolicySettingsAction } from "./actions";
 import { PLANNER_LABELS, SETTING_FIELDS, type TSettingName, type TSettingValues } from "./settings-fields";
 
@@ -12,23 +13,15 @@ const INPUT =
 
 const LABEL_OF: Record<string, string> = Object.fromEntries(SETTING_FIELDS.map((f) => [f.key, f.label]));
 
-function message(state: TState): { tone: "ok" | "error"; text: string } | null {
-  switch (state?.status) {
-    case undefined:
-      return null;
-    case "ok":
-      return state.changed.length
-        ? { tone: "ok", text: `Saved: ${state.changed.map((k) => (LABEL_OF[k] ?? k).toLowerCase()).join(", ")}. Policy version ${state.policyVersion} is in force; approvals waiting under the previous version have gone stale.` }
-        : { tone: "ok", text: "Nothing changed: the settings already had these values." };
-    case "invalid":
-      return { tone: "error", text: state.formErrors[0] ?? "Nothing was saved: check the settings marked above." };
-    case "forbidden":
-      return { tone: "error", text: "Your role may not change policy settings." };
-    case "unauthenticated":
-      return { tone: "error", text: "Your session has ended: sign in again. Nothing was saved." };
-    case "error":
-      return { tone: "error", text: state.message };
-  }
+function message(state: TState): TFormMessage | null {
+  return formMessage(
+    state,
+    (ok) =>
+      ok.changed.length
+        ? { tone: "ok", text: `Saved: ${ok.changed.map((k) => (LABEL_OF[k] ?? k).toLowerCase()).join(", ")}. Policy version ${ok.policyVersion} is in force; approvals waiting under the previous version have gone stale.` }
+        : { tone: "ok", text: "Nothing changed: the settings already had these values." },
+    { forbidden: "Your role may not change policy settings.", invalid: "Nothing was saved: check the settings marked above.", fieldsShownBeside: true, signedOut: "Nothing was saved." },
+  );
 }
 
 export function SettingsForm({ initial, policyVersion, lastChanged }: { initial: TSettingValues; policyVersion: string; lastChanged: Partial<Record<string, string>> }) {

@@ -3,9 +3,8 @@
 // domain functions check the role again and audit what they change; nothing here decides policy.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { ActionError, authedAction } from "@/lib/auth/authed";
+import { authedAction } from "@/lib/auth/authed";
 import { CANDIDATE_LIMITS_CENTS, setAutonomyLimit, startShadowPass } from "@/lib/eval/shadow";
-import { SettingsError } from "@/lib/policy/update-settings";
 
 /** The dial's positions: zero (every refund needs a person) or one of the candidate limits. */
 const DIAL_POSITIONS: readonly number[] = [0, ...CANDIDATE_LIMITS_CENTS];
@@ -17,16 +16,11 @@ const ZSetLimit = z.object({
     .refine((v) => DIAL_POSITIONS.includes(v), "Choose one of the listed limits."),
 });
 
+// Refusals (insufficient_evidence, forbidden, invalid, stale) reach the lead as their code and message.
 export const setAutonomyLimitAction = authedAction({ area: "autonomy", input: ZSetLimit }, async ({ input, user }) => {
-  try {
-    const result = await setAutonomyLimit({ limitCents: input.limitCents, actor: { id: user.id, role: user.role } });
-    revalidatePath("/autonomy");
-    return { limitCents: result.settings["autonomy.autoApproveLimitCents"], changed: result.changed.length > 0 };
-  } catch (error) {
-    // insufficient_evidence, forbidden, invalid, stale: the message is written for the lead.
-    if (error instanceof SettingsError) throw new ActionError(error.message, error.code, error.code === "forbidden" ? 403 : 409);
-    throw error;
-  }
+  const result = await setAutonomyLimit({ limitCents: input.limitCents, actor: { id: user.id, role: user.role } });
+  revalidatePath("/autonomy");
+  return { limitCents: result.settings["autonomy.autoApproveLimitCents"], changed: result.changed.length > 0 };
 });
 
 const ZShadowPass = z.object({

@@ -1,28 +1,22 @@
 "use client";
 import { useActionState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { formMessage, type TFormMessage } from "@/components/action-message";
 import { setAutonomyLimitAction } from "./actions";
 
 type TState = TActionResult<{ limitCents: number; changed: boolean }> | null;
 
 const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
 
-function message(state: TState): { tone: "ok" | "error"; text: string } | null {
-  if (!state) return null;
-  switch (state.status) {
-    case "ok":
-      return state.changed
-        ? { tone: "ok", text: `The dial is now at ${usd(state.limitCents)}. The change is recorded in the audit trail.` }
-        : { tone: "ok", text: `The dial was already at ${usd(state.limitCents)}: nothing changed.` };
-    case "invalid":
-      return { tone: "error", text: Object.values(state.fieldErrors).flat()[0] ?? state.formErrors[0] ?? "Choose one of the listed limits." };
-    case "forbidden":
-      return { tone: "error", text: "Your role may not move the autonomy dial." };
-    case "unauthenticated":
-      return { tone: "error", text: "Your session has ended: sign in again." };
-    case "error":
-      return { tone: "error", text: state.message };
-  }
+function message(state: TState): TFormMessage | null {
+  return formMessage(
+    state,
+    (ok) =>
+      ok.changed
+        ? { tone: "ok", text: `The dial is now at ${usd(ok.limitCents)}. The change is recorded in the audit trail.` }
+        : { tone: "ok", text: `The dial was already at ${usd(ok.limitCents)}: nothing changed.` },
+    { forbidden: "Your role may not move the autonomy dial.", invalid: "Choose one of the listed limits." },
+  );
 }
 
 /** Moves the dial: zero or one of the candidate limits. A refusal says why and changes nothing. */

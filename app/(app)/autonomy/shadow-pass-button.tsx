@@ -2,25 +2,20 @@
 import { useRouter } from "next/navigation";
 import { useActionState, useEffect } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { formMessage, type TFormMessage } from "@/components/action-message";
 import { runShadowPassAction } from "./actions";
 
 type TState = TActionResult<{ ticketsConsidered: number; batchId: string | null }> | null;
 
-function message(state: TState): { tone: "ok" | "error"; text: string } | null {
-  if (!state) return null;
-  switch (state.status) {
-    case "ok":
-      if (state.ticketsConsidered === 0) return { tone: "ok", text: "No ticket is waiting for a refund decision: there was nothing to shadow." };
-      return { tone: "ok", text: `Shadow pass started: ${state.ticketsConsidered} ${state.ticketsConsidered === 1 ? "ticket" : "tickets"} without shadow evidence, each run in simulate mode by the job queue.` };
-    case "invalid":
-      return { tone: "error", text: Object.values(state.fieldErrors).flat()[0] ?? state.formErrors[0] ?? "Could not start the pass." };
-    case "forbidden":
-      return { tone: "error", text: "Your role may not run a shadow pass." };
-    case "unauthenticated":
-      return { tone: "error", text: "Your session has ended: sign in again." };
-    case "error":
-      return { tone: "error", text: state.message };
-  }
+function message(state: TState): TFormMessage | null {
+  return formMessage(
+    state,
+    (ok) =>
+      ok.ticketsConsidered === 0
+        ? { tone: "ok", text: "No ticket is waiting for a refund decision: there was nothing to shadow." }
+        : { tone: "ok", text: `Shadow pass started: ${ok.ticketsConsidered} ${ok.ticketsConsidered === 1 ? "ticket" : "tickets"} without shadow evidence, each run in simulate mode by the job queue.` },
+    { forbidden: "Your role may not run a shadow pass.", invalid: "Could not start the pass." },
+  );
 }
 
 /** Runs the agent in simulate mode over the most recent tickets waiting for a refund decision. */

@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { failureText } from "@/components/action-message";
 import { retryJobAction } from "./actions";
 
 type TState = TActionResult<{ retried: string }> | null;
@@ -16,7 +17,7 @@ export function RetryJobButton({ queue, jobId }: { queue: string; jobId: string 
       </button>
       {state && state.status !== "ok" ? (
         <span role="status" className="text-[12px] text-red-700">
-          {state.status === "error" ? state.message : state.status === "forbidden" ? "Only admins retry jobs." : "Could not retry."}
+          {failureText(state, { forbidden: "Only admins retry jobs.", invalid: "Could not retry." })}
         </span>
       ) : null}
     </form>

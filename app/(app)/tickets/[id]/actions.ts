@@ -3,39 +3,25 @@
 // here, and again by the domain functions, which know nothing of Next.js.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { ActionError, authedAction } from "@/lib/auth/authed";
+import { AppError, authedAction } from "@/lib/auth/authed";
 import { runAgent } from "@/lib/agent/run-agent";
-import { defaultPlannerChoice, plannerSetup, PlannerUnavailable } from "@/lib/agent/choose-planner";
-import { decideApproval, DecisionRefused } from "@/lib/approvals/decide-approval";
+import { defaultPlannerChoice, plannerSetup } from "@/lib/agent/choose-planner";
+import { decideApproval } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
 import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";
 import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
-import { TicketMoveRefused } from "@/lib/tickets/lifecycle";
 import { db } from "@/lib/db";
 
 const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]), planner: z.enum(["rule", "model", "default"]).default("default") });
 
 export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
   const ticket = await db().ticket.findUnique({ where: { id: input.ticketId }, select: { id: true, status: true } });
-  if (!ticket) throw new ActionError("This ticket does not exist.", "not_found", 404);
-  let setup;
-  try {
-    setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice(db()) : input.planner);
-  } catch (error) {
-    if (error instanceof PlannerUnavailable) throw new ActionError(error.message, "planner_unavailable", 409);
-    throw error;
-  }
-  let run;
-  try {
-    run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
-  } catch (error) {
-    // The lifecycle refuses live runs on resolved tickets and on tickets another run or a refund holds.
-    if (error instanceof TicketMoveRefused) {
-      throw new ActionError(error.code === "ticket_resolved" ? "This ticket is resolved: run it in simulate mode to see what the agent would do." : error.message, error.code === "ticket_resolved" ? "resolved" : error.code, 409);
-    }
-    throw error;
-  }
+  if (!ticket) throw new AppError("not_found", "This ticket does not exist.");
+  // planner_unavailable, and the lifecycle's refusals (a resolved ticket, a ticket another run or a
+  // refund holds), reach the page as their codes.
+  const setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice(db()) : input.planner);
+  const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
   revalidatePath(`/tickets/${ticket.id}`);
   return { runId: run.runId, runStatus: run.status, reason: run.reason };
 });
@@ -50,34 +36,26 @@ const ZDecide = z
   })
   .refine((v) => v.decision === "approve" || (v.note ?? "").trim().length > 0, { path: ["note"], message: "Say why you reject it: a note is required." });
 
+// A refused decision (stale, expired, already decided, …) reaches the page as its code: the page
+// offers a fresh run where one would help.
 export const decideApprovalAction = authedAction({ area: "approve", input: ZDecide }, async ({ input, user }) => {
-  try {
-    const result = await decideApproval({ ...input, actor: { id: user.id, role: user.role } });
-    // The refund job runs on its own; wait a little so the reviewer usually sees the outcome at once.
-    // Correctness never depends on this request surviving: the job was committed with the decision.
-    let execution: string | null = null;
-    if (result.refundJobEnqueued) {
-      processWorker()?.nudge(QUEUES.refundExecute);
-      execution = await awaitRefundOutcome(input.approvalId, 3_000);
-    }
-    const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: input.approvalId }, select: { ticketId: true } });
-    revalidatePath(`/tickets/${request.ticketId}`);
-    return { decision: result.decision, execution, refund: result.refundJobEnqueued };
-  } catch (error) {
-    if (error instanceof DecisionRefused) throw new ActionError(error.message, error.code, 409);
-    throw error;
+  const result = await decideApproval({ ...input, actor: { id: user.id, role: user.role } });
+  // The refund job runs on its own; wait a little so the reviewer usually sees the outcome at once.
+  // Correctness never depends on this request surviving: the job was committed with the decision.
+  let execution: string | null = null;
+  if (result.refundJobEnqueued) {
+    processWorker()?.nudge(QUEUES.refundExecute);
+    execution = await awaitRefundOutcome(input.approvalId, 3_000);
   }
+  const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: input.approvalId }, select: { ticketId: true } });
+  revalidatePath(`/tickets/${request.ticketId}`);
+  return { decision: result.decision, execution, refund: result.refundJobEnqueued };
 });
 
 const ZResolve = z.object({ ticketId: z.uuid(), reply: z.string().trim().min(1, "Write the reply the customer will receive.").max(8000), note: z.string().max(2000).optional() });
 
 export const resolveByHandAction = authedAction({ area: "approve", input: ZResolve }, async ({ input, user }) => {
-  try {
-    const result = await resolveByHand({ ...input, actor: { id: user.id, role: user.role } });
-    revalidatePath(`/tickets/${input.ticketId}`);
-    return result;
-  } catch (error) {
-    if (error instanceof DecisionRefused) throw new ActionError(error.message, error.code, 409);
-    throw error;
-  }
+  const result = await resolveByHand({ ...input, actor: { id: user.id, role: user.role } });
+  revalidatePath(`/tickets/${input.ticketId}`);
+  return result;
 });

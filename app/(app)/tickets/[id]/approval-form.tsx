@@ -1,34 +1,36 @@
 "use client";
 import { useActionState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import type { TErrorCode } from "@/lib/contracts/app-error";
+import { formMessage, type TFormMessage } from "@/components/action-message";
+import { RunButton } from "./run-buttons";
 import { decideApprovalAction } from "./actions";
 import { EXECUTION_TEXT } from "./execution-status";
 
 type TState = TActionResult<{ decision: "approve" | "reject"; execution: string | null; refund: boolean }> | null;
 
-function message(state: TState): { tone: "ok" | "error"; text: string } | null {
-  if (!state) return null;
-  switch (state.status) {
-    case "ok":
-      if (state.decision === "reject") return { tone: "ok", text: "Rejected. Nothing was refunded; the ticket is back with a person." };
-      if (!state.refund) return { tone: "ok", text: "Approved. The reply is in the outbox." };
-      return { tone: "ok", text: `Approved. ${state.execution ? (EXECUTION_TEXT[state.execution] ?? state.execution) : "The refund is pending: the page shows its outcome when the executor records it."}` };
-    case "invalid":
-      return { tone: "error", text: Object.values(state.fieldErrors).flat()[0] ?? state.formErrors[0] ?? "Check the form." };
-    case "forbidden":
-      return { tone: "error", text: "Your role may not decide this request." };
-    case "unauthenticated":
-      return { tone: "error", text: "Your session has ended: sign in again." };
-    case "error":
-      return { tone: "error", text: state.message };
-  }
+function message(state: TState): TFormMessage | null {
+  return formMessage(
+    state,
+    (ok) => {
+      if (ok.decision === "reject") return { tone: "ok", text: "Rejected. Nothing was refunded; the ticket is back with a person." };
+      if (!ok.refund) return { tone: "ok", text: "Approved. The reply is in the outbox." };
+      return { tone: "ok", text: `Approved. ${ok.execution ? (EXECUTION_TEXT[ok.execution] ?? ok.execution) : "The refund is pending: the page shows its outcome when the executor records it."}` };
+    },
+    { forbidden: "Your role may not decide this request.", invalid: "Check the form." },
+  );
 }
 
-export function ApprovalForm(props: { approvalId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string }) {
+/** Refusals that a fresh run of the agent answers: the request was made under what no longer holds. */
+const FRESH_RUN_ANSWERS: ReadonlySet<TErrorCode> = new Set<TErrorCode>(["stale", "expired"]);
+
+export function ApprovalForm(props: { approvalId: string; ticketId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string; mayRunAgent: boolean }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
   const shown = message(state);
   const done = state?.status === "ok";
+  const runAgain = props.mayRunAgent && state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code);
   return (
+    <>
     <form action={action} className="space-y-3" aria-label="Decision">
       <input type="hidden" name="approvalId" value={props.approvalId} />
       <input type="hidden" name="digest" value={props.digest} />
@@ -58,5 +60,12 @@ export function ApprovalForm(props: { approvalId: string; digest: string; draft:
         {shown?.text}
       </p>
     </form>
+    {runAgain ? (
+      <div className="flex items-center gap-2" data-testid="run-again">
+        <RunButton ticketId={props.ticketId} mode="live" label="Run the agent again" primary planner="default" />
+        <span className="text-[12px] text-slate-600">for a fresh request under what is in force now</span>
+      </div>
+    ) : null}
+    </>
   );
 }

@@ -132,7 +132,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                     <CitedText text={pending.draft ?? ""} passages={passageByCitation} />
                   </div>
                 </div>
-                <ApprovalForm approvalId={pending.id} digest={pending.digest} draft={pending.draft ?? ""} canDecide={canDecide} whyNot={whyNot} />
+                <ApprovalForm key={pending.id} approvalId={pending.id} ticketId={ticket.id} digest={pending.digest} draft={pending.draft ?? ""} canDecide={canDecide} whyNot={whyNot} mayRunAgent={mayUse(user.role, "runAgent")} />
               </div>
             ) : latestDecided?.decision ? (
               <div className="space-y-2 text-[13px]">

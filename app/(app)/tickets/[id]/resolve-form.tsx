@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { formMessage } from "@/components/action-message";
 import { resolveByHandAction } from "./actions";
 
 type TState = TActionResult<{ approvalId: string }> | null;
@@ -8,7 +9,7 @@ type TState = TActionResult<{ approvalId: string }> | null;
 /** For a ticket handed to a person with nothing to approve: the person writes the reply and resolves it. */
 export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: string }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => resolveByHandAction(form), null);
-  const error = state && state.status !== "ok" ? (state.status === "invalid" ? (Object.values(state.fieldErrors).flat()[0] ?? "Check the form.") : state.status === "error" ? state.message : "Your role may not resolve tickets.") : null;
+  const error = formMessage(state, () => null, { forbidden: "Your role may not resolve tickets.", invalid: "Check the form." })?.text ?? null;
   return (
     <form action={action} className="space-y-3" aria-label="Resolve by hand">
       <input type="hidden" name="ticketId" value={ticketId} />

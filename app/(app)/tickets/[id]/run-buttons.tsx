@@ -1,13 +1,14 @@
 "use client";
 import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { formMessage } from "@/components/action-message";
 import { runAgentAction } from "./actions";
 
 type TState = TActionResult<{ runId: string; runStatus: string; reason: string }> | null;
 
-function RunButton({ ticketId, mode, label, primary, planner }: { ticketId: string; mode: "live" | "simulate"; label: string; primary?: boolean; planner: string }) {
+export function RunButton({ ticketId, mode, label, primary, planner }: { ticketId: string; mode: "live" | "simulate"; label: string; primary?: boolean; planner: string }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runAgentAction(form), null);
-  const error = state && state.status !== "ok" ? (state.status === "error" ? state.message : state.status === "forbidden" ? "Your role may not run the agent." : "Could not start the run.") : null;
+  const error = formMessage(state, () => null, { forbidden: "Your role may not run the agent.", invalid: "Could not start the run." })?.text ?? null;
   return (
     <form action={action} className="flex flex-col items-end">
       <input type="hidden" name="ticketId" value={ticketId} />

@@ -1,6 +1,7 @@
 "use client";
 import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { formMessage } from "@/components/action-message";
 import { createTicketAction } from "./actions";
 
 type TState = TActionResult<{ ticketId: string }> | null;
@@ -11,18 +12,7 @@ const INPUT =
 const LABEL = "block text-[12px] font-medium text-slate-700";
 
 function formError(state: TState): string | null {
-  switch (state?.status) {
-    case "invalid":
-      return state.formErrors[0] ?? "Check the fields marked above.";
-    case "forbidden":
-      return "Your role may not create tickets.";
-    case "unauthenticated":
-      return "Your session has ended: sign in again (copy your text first).";
-    case "error":
-      return state.message;
-    default:
-      return null;
-  }
+  return formMessage(state, () => null, { forbidden: "Your role may not create tickets.", invalid: "Check the fields marked above.", fieldsShownBeside: true, signedOut: "(Copy your text first.)" })?.text ?? null;
 }
 
 export function NewTicketForm() {

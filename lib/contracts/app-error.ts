@@ -1,0 +1,69 @@
+// The one domain error. Every refusal a person or a caller can act on is an AppError with a code from
+// ERROR_CODES: the code is what code branches on (a page offers "run again" for `stale`), the message
+// is written for the person, and the HTTP status comes from the table, never chosen at the throw.
+// The action and route wrappers (lib/auth/authed.ts) turn an AppError into a result carrying its code
+// and message; anything else is logged and answered with a generic message.
+//
+// Adding a code: add it here with its status and what it means; the typecheck then shows every map
+// keyed by error code that must handle it.
+
+export const ERROR_CODES = {
+  // The caller or the input
+  unauthenticated: { http: 401, meaning: "No session: sign in first." },
+  forbidden: { http: 403, meaning: "The caller's role may not do this at all." },
+  role_insufficient: { http: 403, meaning: "This particular item needs a higher role than the caller's (a refund above a reviewer's reach)." },
+  invalid: { http: 400, meaning: "The input does not have the right shape or values; fieldErrors say where." },
+  note_required: { http: 400, meaning: "A rejection needs a note saying why." },
+  reply_required: { http: 400, meaning: "Resolving a ticket by hand needs the reply the customer will receive." },
+  not_found: { http: 404, meaning: "The ticket, approval, job or other item named does not exist." },
+
+  // The state moved on
+  already_decided: { http: 409, meaning: "The approval was decided already (perhaps by someone else a moment ago)." },
+  expired: { http: 409, meaning: "The approval passed its expiry; run the agent again for a fresh one." },
+  stale: { http: 409, meaning: "What the caller acted on changed since they saw it (the policy, bundle or agent; the settings form); run again or reload." },
+  superseded: { http: 409, meaning: "A newer run replaced this approval; decide the newest one." },
+  operation_changed: { http: 409, meaning: "The approval's operation is not the one the person was shown (its digest differs)." },
+  ticket_busy: { http: 409, meaning: "A run or an approved refund holds the ticket; wait for it to finish." },
+  ticket_resolved: { http: 409, meaning: "The ticket is resolved; a live run or a decision on it is refused (simulate still works)." },
+  invalid_ticket_state: { http: 409, meaning: "The ticket's status does not allow this move." },
+  insufficient_evidence: { http: 409, meaning: "Raising the autonomy dial needs more agreeing shadow decisions, and no disagreement." },
+  not_failed: { http: 409, meaning: "Only a failed job can be retried." },
+
+  // Something the app depends on
+  planner_unavailable: { http: 503, meaning: "The chosen planner cannot run (no model configured or reachable)." },
+  internal: { http: 500, meaning: "Anything unexpected: logged in full, answered with a generic message." },
+} as const satisfies Record<string, { http: number; meaning: string }>;
+
+export type TErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as TErrorCode[];
+
+export function isErrorCode(value: unknown): value is TErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The generic answer for anything that is not an AppError: internals never reach the browser. */
+export const GENERIC_ERROR = "Something went wrong. Nothing was changed; try again, and tell an admin if it keeps happening.";
+
+/** An expected refusal: a code from the table and a message written for the person. */
+export class AppError<C extends TErrorCode = TErrorCode> extends Error {
+  constructor(
+    readonly code: C,
+    message: string,
+    /** The input field the refusal is about, when there is one (a form shows it beside the field). */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  /** The status a route answers with: the table's, for every throw of this code. */
+  get httpStatus(): number {
+    return ERROR_CODES[this.code].http;
+  }
+}
+
+/** An AppError of one of the given codes (a caller that handles some refusals itself). */
+export function isAppError<C extends TErrorCode>(error: unknown, ...codes: C[]): error is AppError<C> {
+  return error instanceof AppError && (codes.length === 0 || (codes as TErrorCode[]).includes(error.code));
+}
