@@ -36,7 +36,7 @@ import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { policySettingsFrom, policyVersion } from "../policy/settings";
 import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
-import { validateDecision } from "../contracts/actions";
+import { validateDecision } from "./validate-decision";
 import { transitionProblem } from "./transitions";
 import { agentManifest, type TAgentManifest } from "../contracts/manifest";
 import type { TPlanner } from "./planner";

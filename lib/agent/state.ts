@@ -1,5 +1,6 @@
 // What the planner sees and the runtime tracks between steps. The planner reads it; only the
 // runtime changes it, from validated tool observations.
+import type { TProposalDecision } from "../contracts/proposal-decision";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
 
 export interface TTicketView {
@@ -38,7 +39,7 @@ export interface TProposalView {
   amountCents: number;
   currency: string;
   reason: string;
-  decision: "auto_approved" | "needs_human" | "denied";
+  decision: TProposalDecision;
   reasons: string[];
   requiredRole: string | null;
   policyVersion: string;

@@ -9,6 +9,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { evaluateRefund } from "../policy/evaluate-refund";
 import type { TPolicySettings } from "../policy/settings";
 import type { TActionName, TAllowedAction } from "../contracts/actions";
+import { PROPOSAL_DECISIONS } from "../contracts/proposal-decision";
 import { draftReply } from "./rule-drafter";
 import type { TAgentState, TOrderFacts } from "./state";
 
@@ -66,7 +67,7 @@ export const TOOL_OUTPUTS = {
     amountCents: z.number().int().positive(),
     currency: z.string(),
     reason: z.string(),
-    decision: z.enum(["auto_approved", "needs_human", "denied"]),
+    decision: z.enum(PROPOSAL_DECISIONS),
     reasons: z.array(z.string()),
     requiredRole: z.string().nullable(),
     policyVersion: z.string(),

@@ -1,8 +1,16 @@
 // The one vocabulary of stop statuses and reasons, shared by the runtime, the database, the pages and
-// the tests. A reason not listed here cannot be produced: the types refuse it.
+// the tests. A reason not listed here cannot be produced: the types refuse it. The statuses are tied
+// to the database's enums (RunStatus, TicketStatus): a value added on either side fails the typecheck
+// here and in every map keyed by them.
+import type { RunStatus, TicketStatus } from "../../generated/prisma/enums";
+import type { TSameMembers } from "./same-members";
 
-export const STOP_STATUSES = ["bypassed", "blocked", "needs_human", "auto_approved", "completed"] as const;
+/** How a run ends: a status both a run and its ticket can have. */
+export const STOP_STATUSES = ["bypassed", "blocked", "needs_human", "auto_approved", "completed"] as const satisfies readonly (RunStatus & TicketStatus)[];
 export type TStopStatus = (typeof STOP_STATUSES)[number];
+
+/** Every status a run can end with, and nothing else: the run statuses but running and interrupted. */
+const _everyRunEnding: TSameMembers<TStopStatus, Exclude<RunStatus, "running" | "interrupted">> = true;
 
 export const STOP_REASONS = [
   // admission
@@ -94,7 +102,8 @@ export const REASON_LABELS: Record<TStopReason, string> = {
   refund_auto_approved: "Refund auto-approved within the autonomy dial",
 };
 
-export const STATUS_LABELS: Record<TStopStatus | "running" | "open" | "resolved" | "approved" | "interrupted", string> = {
+/** Every status a ticket or a run can have, in words. */
+export const STATUS_LABELS: Record<TicketStatus | RunStatus, string> = {
   bypassed: "Bypassed",
   blocked: "Blocked",
   needs_human: "Needs a person",

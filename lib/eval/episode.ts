@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ALLOWED_ACTIONS } from "../contracts/actions";
 import { STOP_REASONS, STOP_STATUSES } from "../contracts/reason-codes";
+import { PROPOSAL_DECISIONS } from "../contracts/proposal-decision";
 import { EXECUTION_OUTCOMES } from "../ledger/execute-approved-refund";
 
 export const ORDER_PRESETS = ["tablet", "laptop", "flagged", "old", "missing", "none"] as const;
@@ -68,7 +69,7 @@ export const ZEpisode = z.strictObject({
     citations: z.array(z.string()),
     /** Ledger rows for the episode's order once everything ran. */
     refunds: z.number().int().min(0),
-    proposal: z.strictObject({ decision: z.enum(["auto_approved", "needs_human", "denied"]), requiredRole: z.enum(["REVIEWER", "SPECIALIST"]).nullable().optional() }).nullable().optional(),
+    proposal: z.strictObject({ decision: z.enum(PROPOSAL_DECISIONS), requiredRole: z.enum(["REVIEWER", "SPECIALIST"]).nullable().optional() }).nullable().optional(),
     /** The decision's result: "decided", or the refusal code (role_insufficient, expired, …). */
     approval: z.string().optional(),
     executions: z.array(z.enum(EXECUTION_OUTCOMES)).optional(),

@@ -1,6 +1,7 @@
 // The policy gate for refund proposals. Deny by default: a proposal reaches auto_approved only by
 // passing every rule below, and the autonomy dial starts at zero, so at first nothing does.
 import type { Role } from "../../generated/prisma/enums";
+import type { TProposalDecision } from "../contracts/proposal-decision";
 import type { TPolicySettings } from "./settings";
 import { policyVersion } from "./settings";
 
@@ -28,7 +29,7 @@ export interface TRefundFacts {
 }
 
 export interface TRefundDecision {
-  decision: "auto_approved" | "needs_human" | "denied";
+  decision: TProposalDecision;
   reasons: TRefundPolicyReason[];
   /** Who may approve it: a specialist at or above the threshold, otherwise a reviewer. */
   requiredRole: Role | null;
