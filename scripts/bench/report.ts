@@ -54,9 +54,9 @@ export class Report {
     });
   }
 
-  /** A value held to an absolute limit (lower is better). */
-  limit(measure: string, value: number, unit: string, below: number): void {
-    this.add({ measure, value: `${fmt(value)} ${unit}`, baseline: "", ratio: "", target: `< ${below} ${unit}`, verdict: value < below ? "PASS" : "MISS" });
+  /** A value held to an absolute limit (lower is better); `baseline` may say what it was measured under. */
+  limit(measure: string, value: number, unit: string, below: number, baseline = ""): void {
+    this.add({ measure, value: `${fmt(value)} ${unit}`, baseline, ratio: "", target: `< ${below} ${unit}`, verdict: value < below ? "PASS" : "MISS" });
   }
 
   skipped(measure: string, why: string): void {
