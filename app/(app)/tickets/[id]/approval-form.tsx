@@ -61,7 +61,7 @@ export function ApprovalForm(props: { approvalId: string; ticketId: string; dige
       </p>
     </form>
     {runAgain ? (
-      <div className="flex items-center gap-2" data-testid="run-again">
+      <div className="flex flex-wrap items-center gap-2" data-testid="run-again">
         <RunButton ticketId={props.ticketId} mode="live" label="Run the agent again" primary planner="default" />
         <span className="text-[12px] text-slate-600">for a fresh request under what is in force now</span>
       </div>

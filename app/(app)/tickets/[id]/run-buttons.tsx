@@ -19,8 +19,8 @@ export function RunButton({ ticketId, mode, label, primary, planner }: { ticketI
         disabled={pending}
         className={
           primary
-            ? "inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
-            : "inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60"
+            ? "inline-flex h-8 items-center whitespace-nowrap rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
+            : "inline-flex h-8 items-center whitespace-nowrap rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60"
         }
       >
         {pending ? "Running…" : label}
