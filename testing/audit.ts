@@ -1,5 +1,6 @@
 // Helpers for tests of audit checkpoints.
 import type { PrismaClient } from "../generated/prisma/client";
+import type { TAuditAction } from "../lib/contracts/audit-actions";
 
 /**
  * Waits until no transaction older than the newest audit event is still running anywhere on the
@@ -16,4 +17,10 @@ export async function untilCheckpointCoversAll(client: PrismaClient, timeoutMs =
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`a transaction on the server stayed open for ${timeoutMs / 1000} s`);
+}
+
+/** An action name only tests write (`test.<name>`): deliberately outside the app's closed list
+ * (lib/contracts/audit-actions.ts), for tests of the chain itself. */
+export function testAuditAction(name: string): TAuditAction {
+  return `test.${name}` as TAuditAction;
 }

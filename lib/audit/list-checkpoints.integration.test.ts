@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { testAuditAction } from "../../testing/audit";
 import { checkpointSignatureValid, keyIdOf, readCheckpointFile, takeCheckpoint, type TSigningKey } from "./checkpoint";
 import { CHECKPOINT_PAGE_MAX, listCheckpoints, ZCheckpointQuery } from "./list-checkpoints";
 import { recordAuditEvent } from "./record-audit-event";
@@ -32,7 +33,7 @@ async function untilNothingRunsBefore() {
 beforeAll(async () => {
   const { client } = testDb();
   for (let i = 0; i < 5; i++) {
-    await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.paging", subjectType: "test", inputs: { i } }));
+    await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("paging"), subjectType: "test", inputs: { i } }));
     await untilNothingRunsBefore();
     expect(await takeCheckpoint(client, { key, file, log: () => {} })).toHaveProperty("signed.position", i + 1);
   }

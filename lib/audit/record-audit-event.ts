@@ -9,6 +9,7 @@
 import type { DbTx } from "../db";
 import { toJson } from "../db";
 import { isSqlTx, preparedSql, type TSqlTx } from "../db/driver";
+import type { TAuditAction } from "../contracts/audit-actions";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -18,7 +19,8 @@ export type ActorType = "user" | "agent" | "system" | "api";
 export interface TAuditInput {
   actorType: ActorType;
   actorId?: string | null;
-  action: string;
+  /** One of the closed list in lib/contracts/audit-actions.ts. */
+  action: TAuditAction;
   subjectType: string;
   subjectId?: string | null;
   ticketId?: string | null;
@@ -32,7 +34,8 @@ export function auditStream(event: Pick<TAuditInput, "ticketId" | "subjectType" 
   return event.ticketId ? `ticket:${event.ticketId}` : `${event.subjectType}:${event.subjectId ?? ""}`;
 }
 
-type THashed = TAuditInput & { at: Date };
+/** An event as hashed: the action as it was written (verify reads events older than today's names). */
+type THashed = Omit<TAuditInput, "action"> & { action: string; at: Date };
 
 function hashedFields(event: THashed) {
   return {

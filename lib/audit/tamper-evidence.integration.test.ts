@@ -7,7 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
-import { untilCheckpointCoversAll } from "../../testing/audit";
+import { untilCheckpointCoversAll, testAuditAction } from "../../testing/audit";
 import { ownerUrl } from "../../testing/postgres";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -85,8 +85,8 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
   it("passes an untouched chain, and reports events after the latest checkpoint as an unverified tail", async () => {
     const w = await checkpointedWorld();
     expect(await verify(w)).toMatchObject({ code: 0, text: expect.stringContaining("Unverified tail: 0 events") });
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
+    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
+    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
     const after = await verify(w);
     expect(after.code).toBe(0);
     expect(after.text).toContain("Unverified tail: 2 events after the latest checkpoint");
@@ -140,7 +140,7 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
 
   it("names a checkpoint removed from the database, and one removed from the checkpoint file", async () => {
     const w = await checkpointedWorld();
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
+    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
     await untilCheckpointCoversAll(w.db.client);
     expect(await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} })).toHaveProperty("signed.position", 2);
     await asSuperuser(w, `DELETE FROM "AuditCheckpoint" WHERE position = 2`);
@@ -148,7 +148,7 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
 
     const w2 = await checkpointedWorld();
     for (let i = 0; i < 2; i++) {
-      await w2.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
+      await w2.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
       await untilCheckpointCoversAll(w2.db.client);
       await takeCheckpoint(w2.db.client, { key: w2.key, file: w2.file, log: () => {} });
     }
@@ -160,7 +160,7 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
 
   it("names a forged checkpoint: one signed with another key", async () => {
     const w = await checkpointedWorld();
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.later", subjectType: "test" }));
+    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: { privateKey, publicKey, publicKeyPem: "", keyId: keyIdOf(publicKey) }, file: w.file, log: () => {} });
@@ -170,14 +170,14 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
   it("verifies incrementally for /audit: what follows the last verified checkpoint, tampering included", async () => {
     const w = await checkpointedWorld();
     expect((await verify(w)).code).toBe(0); // a full verification through checkpoint 1
-    for (const n of [1, 2, 3]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "x" }));
+    for (const n of [1, 2, 3]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "x" }));
     await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
     const clean = await verifyIncrementally(w.db.client, { publicKey: w.key.publicKey });
     expect(clean).toMatchObject({ fromPosition: 1, report: { ok: true, events: 3, covered: 3, position: 2 } });
 
     // Verified through checkpoint 2 now; a later event is removed from the middle of its stream.
-    for (const n of [4, 5, 6]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "x" }));
+    for (const n of [4, 5, 6]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "x" }));
     await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
     const middle = await w.db.client.auditEvent.findFirstOrThrow({ where: { action: "test.step5" } });

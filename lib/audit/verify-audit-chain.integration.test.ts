@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asOwner, useTestDb } from "../../testing/db";
+import { testAuditAction } from "../../testing/audit";
 import { seedDemo } from "../../prisma/seed/demo";
 import { auditVerifyReport } from "./audit-verify-report";
 import { recordAuditEvent } from "./record-audit-event";
@@ -26,7 +27,7 @@ describe("audit:verify without checkpoints", () => {
   it("passes on a fresh chain, and says that nothing is covered by a signature", async () => {
     await seedDemo(testDb().client);
     // Two more events on one stream, so the middle one has a successor.
-    for (const n of [1, 2, 3]) await testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: `test.step${n}`, subjectType: "test", subjectId: "one" }));
+    for (const n of [1, 2, 3]) await testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "one" }));
     const { code, text } = await report();
     expect(code).toBe(0);
     expect(text).toContain("No signed checkpoint yet");

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { untilCheckpointCoversAll } from "../../testing/audit";
+import { untilCheckpointCoversAll, testAuditAction } from "../../testing/audit";
 import { openJobs } from "../../testing/queue";
 import { seedDemo } from "../../prisma/seed/demo";
 import { checkpointFile, readCheckpointFile } from "../audit/checkpoint";
@@ -24,7 +24,7 @@ const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 
 
-const newEvent = () => testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.checkpoint_job", subjectType: "test" }));
+const newEvent = () => testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("checkpoint_job"), subjectType: "test" }));
 
 describe("the audit-checkpoint job", { timeout: 120_000 }, () => {
   it("is scheduled every minute, not retried", async () => {

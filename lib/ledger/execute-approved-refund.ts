@@ -6,6 +6,7 @@
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, type Db } from "../db";
 import { preparedSql, timestampFromText, type TSqlTx } from "../db/driver";
+import { REFUND_AUDIT_ACTIONS } from "../contracts/audit-actions";
 import { sha256Hex } from "../contracts/canonical";
 import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput } from "../audit/record-audit-event";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
@@ -66,7 +67,7 @@ function auditOf(input: Pick<TExecuteInput, "approvalId" | "actor">, result: TEx
   return {
     actorType: input.actor.type,
     actorId: input.actor.id,
-    action: result.outcome === "refund_created" ? "refund.executed" : `refund.${result.outcome.replace("blocked:", "blocked_")}`,
+    action: REFUND_AUDIT_ACTIONS[result.outcome],
     subjectType: "approval",
     subjectId: input.approvalId,
     ticketId,

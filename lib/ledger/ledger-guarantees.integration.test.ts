@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isUniqueViolation } from "../db";
 import { makeOrder, ledgerRow } from "../../testing/fixtures";
 import { useTestDb } from "../../testing/db";
+import { testAuditAction } from "../../testing/audit";
 import { recordAuditEvent } from "../audit/record-audit-event";
 
 const testDb = useTestDb();
@@ -33,13 +34,13 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
 
   it("refuses to update or delete an audit event", async () => {
     const { client } = testDb();
-    await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: "test.event", subjectType: "test" }));
-    const event = await client.auditEvent.findFirstOrThrow({ where: { action: "test.event" } });
+    await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("event"), subjectType: "test" }));
+    const event = await client.auditEvent.findFirstOrThrow({ where: { action: testAuditAction("event") } });
     await expect(client.auditEvent.update({ where: { seq: event.seq }, data: { action: "tampered" } })).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.auditEvent.delete({ where: { seq: event.seq } })).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.$executeRawUnsafe(`DELETE FROM "AuditEvent"`)).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.$executeRawUnsafe(`TRUNCATE "AuditEvent"`)).rejects.toThrow(/append_only|permission denied for table/);
-    expect(await client.auditEvent.findUniqueOrThrow({ where: { seq: event.seq } })).toMatchObject({ action: "test.event", hash: event.hash });
+    expect(await client.auditEvent.findUniqueOrThrow({ where: { seq: event.seq } })).toMatchObject({ action: testAuditAction("event"), hash: event.hash });
   });
 
   it("refuses a ledger row with a zero or negative amount", async () => {

@@ -1,0 +1,53 @@
+// Every action an audit event can name: one closed list, so recordAuditEvent, recordAuditEvents and
+// auditAppendArgument accept these names and no others. A new kind of event is a new name here first;
+// the audit search, the checkpoints and verify read them as they are.
+
+export const AUDIT_ACTIONS = [
+  // intake and tickets
+  "ticket.created",
+  "ticket.resolved_by_hand",
+  // the agent's runs
+  "run.started",
+  "run.bypassed",
+  "run.stopped",
+  "run.interrupted",
+  "tool.called",
+  "decision.blocked",
+  "proposal.recorded",
+  "batch.started",
+  // approvals
+  "approval.approved",
+  "approval.rejected",
+  "approval.auto_approved",
+  "approval.superseded",
+  "approval.expired",
+  "reply.released",
+  // the refund executor: one name per outcome (REFUND_AUDIT_ACTIONS)
+  "refund.executed",
+  "refund.duplicate_ignored",
+  "refund.blocked_not_approved",
+  "refund.blocked_approval_mismatch",
+  "refund.blocked_approval_expired",
+  "refund.blocked_exceeds_refundable",
+  "refund.reenqueued",
+  // settings, evaluation, the dial's evidence
+  "settings.changed",
+  "release.decided",
+  "shadow.recorded",
+  // people and operations
+  "auth.signed_in",
+  "auth.sign_in_locked",
+  "user.created",
+  "job.retried",
+] as const;
+export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The event the refund executor records for each of its outcomes (lib/ledger's EXECUTION_OUTCOMES). */
+export const REFUND_AUDIT_ACTIONS = {
+  refund_created: "refund.executed",
+  duplicate_ignored: "refund.duplicate_ignored",
+  "blocked:not_approved": "refund.blocked_not_approved",
+  "blocked:approval_mismatch": "refund.blocked_approval_mismatch",
+  "blocked:approval_expired": "refund.blocked_approval_expired",
+  "blocked:exceeds_refundable": "refund.blocked_exceeds_refundable",
+} as const satisfies Record<string, TAuditAction>;
