@@ -1,9 +1,9 @@
 "use server";
 // The sign-in form's action. The one action not behind authedAction: signing in is how a session
-// starts. It keeps the throttle's message and hides everything else behind one generic answer.
-import { AuthError } from "next-auth";
+// starts. It keeps the throttle's message and hides everything else behind one generic answer; the
+// refusals come back from lib/auth as values.
 import { z } from "zod";
-import { SignInLocked, signIn } from "@/lib/auth/auth";
+import { signInWithPassword } from "@/lib/auth/auth";
 import { safeCallbackUrl } from "@/lib/auth/public-paths";
 import { INVALID_CREDENTIALS_MESSAGE, lockedMessage } from "./messages";
 
@@ -22,17 +22,7 @@ export async function signInAction(_previous: TSignInState, form: FormData): Pro
     callbackUrl: form.get("callbackUrl") ?? undefined,
   });
   if (!parsed.success) return { status: "error", message: "Enter your email and password." };
-  try {
-    await signIn("credentials", {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      redirectTo: safeCallbackUrl(parsed.data.callbackUrl),
-    });
-  } catch (error) {
-    if (error instanceof SignInLocked) return { status: "error", message: lockedMessage(error.retryAfterMinutes) };
-    if (error instanceof AuthError) return { status: "error", message: INVALID_CREDENTIALS_MESSAGE };
-    // signIn ends by throwing Next's redirect on success: it must reach Next, as must anything unexpected.
-    throw error;
-  }
-  return { status: "idle" };
+  // On success this does not return: next-auth's redirect takes the browser on.
+  const refusal = await signInWithPassword({ email: parsed.data.email, password: parsed.data.password, redirectTo: safeCallbackUrl(parsed.data.callbackUrl) });
+  return { status: "error", message: refusal.refused === "locked" ? lockedMessage(refusal.retryAfterMinutes) : INVALID_CREDENTIALS_MESSAGE };
 }

@@ -2,7 +2,7 @@
 // table under the sign-in throttle. Used by the /api/auth route, the sign-in and sign-out actions,
 // and requireRole (through auth()).
 import "server-only";
-import NextAuth, { CredentialsSignin } from "next-auth";
+import NextAuth, { AuthError, CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { authSecret } from "../env";
@@ -49,3 +49,23 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     }),
   ],
 }));
+
+/** Why a password sign-in was refused; on success next-auth redirects (it throws Next's redirect). */
+export type TSignInRefusal = { refused: "invalid_credentials" } | { refused: "locked"; retryAfterMinutes: number };
+
+/**
+ * Signs in with email and password through next-auth and answers a refusal as a value, so the form's
+ * action needs no error handling of its own. Success, and anything unexpected, propagate: success is
+ * next-auth's redirect, which must reach Next.
+ */
+export async function signInWithPassword(input: { email: string; password: string; redirectTo: string }): Promise<TSignInRefusal> {
+  try {
+    await signIn("credentials", input);
+  } catch (error) {
+    if (error instanceof SignInLocked) return { refused: "locked", retryAfterMinutes: error.retryAfterMinutes };
+    if (error instanceof AuthError) return { refused: "invalid_credentials" };
+    throw error;
+  }
+  // next-auth redirects on success; a sign-in that returns without one did not start a session.
+  return { refused: "invalid_credentials" };
+}
