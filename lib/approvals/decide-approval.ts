@@ -15,7 +15,6 @@ import { TicketMoveRefused } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { roleSatisfies } from "./roles";
-import { humanDecisionOnShadowsSql } from "../eval/shadow";
 
 export type TDecisionRefusal = Extract<TErrorCode, "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "reply_required" | "operation_changed" | "ticket_busy">;
 
@@ -83,7 +82,7 @@ async function loadRequest(client: Db, approvalId: string): Promise<TRequestRow 
 /**
  * Approves or rejects. Five round trips for an approved refund: the request (with everything the
  * checks need), then BEGIN, one statement (the audit event, the request's new status and the
- * decision, the ticket's move, the shadow decisions' outcome), the refund job, COMMIT.
+ * decision, the ticket's move), the refund job, COMMIT.
  */
 export async function decideApproval(input: TDecideInput): Promise<TDecideResult> {
   const client = input.client ?? defaultDb();
@@ -144,8 +143,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}
       FROM decided RETURNING "id"::text
     ),
-    ${move.ctes},
-    shadows AS (${humanDecisionOnShadowsSql(request.ticketId, input.decision)})${
+    ${move.ctes}${
       reply
         ? Prisma.sql`,
     released AS (

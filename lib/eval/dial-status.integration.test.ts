@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { pendingApproval, user } from "../../testing/runs";
+import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
 import { SettingsError, updatePolicySettings } from "../policy/update-settings";
@@ -56,9 +56,11 @@ describe("loadDialStatus", () => {
     expect(status.limitCents).toBe(25_000);
     expect(status.candidates.map((c) => c.verdict)).toEqual(["lower", "lower", "lower", "current", "allowed"]);
 
-    // A person disagreeing at 499.99 USD disputes that level.
-    const agreed = await client.shadowDecision.findFirstOrThrow({ where: { limitCents: 49_999, agreed: true } });
-    await client.shadowDecision.create({ data: { ticketId: agreed.ticketId, runId: agreed.runId, amountCents: 7900, limitCents: 49_999, wouldAutoApprove: true, humanDecision: "reject", agreed: false } });
+    // A person disagreeing at 499.99 USD disputes that level: a 400 USD refund, shadowed, then rejected.
+    const large = await approvalFor(client, await tabletTicket(client, await freshOrder(client, 40_000)));
+    await startShadowPass({ actor: lead });
+    await drainQueue(testDb());
+    await decideApproval({ approvalId: large.id, decision: "reject", note: "Ask for photos first.", digest: large.digest, actor: await user(client, "REVIEWER") });
     status = await loadDialStatus();
     expect(status.candidates.at(-1)).toMatchObject({ verdict: "disputed", agreed: 1, disagreed: 1, missing: 0 });
     expect(await outcome(setAutonomyLimit({ limitCents: 49_999, actor: lead }))).toBe("insufficient_evidence");

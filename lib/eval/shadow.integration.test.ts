@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { pendingApproval, user } from "../../testing/runs";
+import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
 import { loadPolicySettings } from "../policy/settings";
@@ -76,8 +76,13 @@ describe("shadow evidence and the autonomy dial", () => {
     expect((await dialEvidence(client)).find((e) => e.limitCents === 10000)).toMatchObject({ agreed: 1, disagreed: 0 });
 
     // A person rejecting a refund the policy would have auto-approved at 100 USD: the level is disputed.
-    const disputed = await client.shadowDecision.findFirstOrThrow({ where: { limitCents: 10000, agreed: true } });
-    await client.shadowDecision.create({ data: { ticketId: disputed.ticketId, runId: disputed.runId, amountCents: 7900, limitCents: 10000, wouldAutoApprove: true, humanDecision: "reject", agreed: false } });
+    const tablet = await approvalFor(client, await tabletTicket(client, await freshOrder(client))); // 79 USD
+    await startShadowPass({ actor: lead });
+    await drainQueue(testDb());
+    await decideApproval({ approvalId: tablet.id, decision: "reject", note: "Not without the old tablet back.", digest: tablet.digest, actor: await user(client, "REVIEWER") });
+    expect((await dialEvidence(client)).find((e) => e.limitCents === 10000)).toMatchObject({ agreed: 1, disagreed: 1 });
     expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
+    // Nothing is written back to the shadow rows: the person's decision is read from ApprovalDecision.
+    expect(await client.shadowDecision.count({ where: { OR: [{ humanDecision: { not: null } }, { agreed: { not: null } }] } })).toBe(0);
   });
 });

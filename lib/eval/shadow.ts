@@ -1,10 +1,11 @@
 // Shadow evidence for the autonomy dial. The agent re-runs, in simulate mode and through the job
 // queue, on recent tickets waiting for a person's refund decision; for each candidate dial limit we record whether the policy
-// would have auto-approved the proposed refund. When the person decides (decideApproval), their
-// decision is written beside it: approving what the policy would have auto-approved is agreement,
-// rejecting it is disagreement.
+// would have auto-approved the proposed refund. The person's decision is read where it is kept
+// (ApprovalDecision), joined when the evidence is read: approving what the policy would have
+// auto-approved is agreement, rejecting it is disagreement. Nothing is written back to the shadow
+// rows (their humanDecision and agreed columns are no longer filled).
 import type { Role } from "../../generated/prisma/enums";
-import { db as defaultDb, Prisma, type Db } from "../db";
+import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { startBatch } from "../agent/batches";
 import type { TRunResult } from "../agent/run-agent";
@@ -66,13 +67,30 @@ export interface TDialEvidence {
   disagreed: number;
 }
 
+/**
+ * The evidence at each candidate limit. A shadow decision's person is the first decision a person
+ * (not the dial's own system approval) took on a request the agent made for that ticket, at or after
+ * the shadow was recorded: the decision on the request that was waiting when the shadow pass ran,
+ * or on the one that replaced it. A ticket resolved by hand has no such decision.
+ */
 export async function dialEvidence(client: Db = defaultDb()): Promise<TDialEvidence[]> {
-  const groups = await client.shadowDecision.groupBy({ by: ["limitCents", "agreed"], where: { wouldAutoApprove: true }, _count: true });
+  const groups = await client.$queryRaw<{ limitCents: number; wouldAutoApprove: number; agreed: number; disagreed: number }[]>`
+    SELECT s."limitCents", count(*)::int AS "wouldAutoApprove",
+           (count(*) FILTER (WHERE person."decision" = 'approve'))::int AS "agreed",
+           (count(*) FILTER (WHERE person."decision" = 'reject'))::int AS "disagreed"
+    FROM "ShadowDecision" s
+    LEFT JOIN LATERAL (
+      SELECT d."decision"
+      FROM "ApprovalRequest" r JOIN "ApprovalDecision" d ON d."approvalRequestId" = r."id"
+      WHERE r."ticketId" = s."ticketId" AND r."runId" IS NOT NULL AND NOT d."automatic" AND d."createdAt" >= s."createdAt"
+      ORDER BY d."createdAt", d."id"
+      LIMIT 1
+    ) person ON true
+    WHERE s."wouldAutoApprove"
+    GROUP BY s."limitCents"`;
   return CANDIDATE_LIMITS_CENTS.map((limitCents) => {
-    const at = groups.filter((g) => g.limitCents === limitCents);
-    const agreed = at.find((g) => g.agreed === true)?._count ?? 0;
-    const disagreed = at.find((g) => g.agreed === false)?._count ?? 0;
-    return { limitCents, wouldAutoApprove: at.reduce((n, g) => n + g._count, 0), agreed, disagreed };
+    const at = groups.find((g) => g.limitCents === limitCents);
+    return { limitCents, wouldAutoApprove: at?.wouldAutoApprove ?? 0, agreed: at?.agreed ?? 0, disagreed: at?.disagreed ?? 0 };
   });
 }
 
@@ -98,18 +116,4 @@ export async function setAutonomyLimit(input: { limitCents: number; actor: { id:
     }
   }
   return updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": input.limitCents }, actor: input.actor });
-}
-
-/** The UPDATE that writes a person's decision beside their ticket's shadow decisions, for a statement of the caller's. */
-export function humanDecisionOnShadowsSql(ticketId: string, decision: "approve" | "reject"): Prisma.Sql {
-  // Agreement is recorded where the policy would have auto-approved: the person approving agrees.
-  return Prisma.sql`
-    UPDATE "ShadowDecision" SET "humanDecision" = ${decision}::"DecisionKind",
-           "agreed" = CASE WHEN "wouldAutoApprove" THEN ${decision === "approve"} ELSE "agreed" END
-    WHERE "ticketId" = ${ticketId}::uuid AND "humanDecision" IS NULL`;
-}
-
-/** Writes a person's decision beside the shadow decisions recorded for their ticket. */
-export async function recordHumanDecisionOnShadows(tx: Pick<Db, "$executeRaw">, ticketId: string, decision: "approve" | "reject") {
-  await tx.$executeRaw(humanDecisionOnShadowsSql(ticketId, decision));
 }
