@@ -4,12 +4,12 @@ import { drainQueue } from "../../testing/queue";
 import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { updatePolicySettings } from "../policy/update-settings";
-import { decideApproval, DecisionRefused } from "./decide-approval";
+import { decideApproval } from "./decide-approval";
+import { refusalCode } from "../../testing/refusals";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => "accepted", (e) => (e instanceof DecisionRefused ? e.code : `error: ${e}`));
 
 describe("decideApproval", () => {
   it("approves the tablet refund once: one ledger row, an outbox reply, audited with the user's id", async () => {
@@ -26,7 +26,7 @@ describe("decideApproval", () => {
     expect(await client.auditEvent.count({ where: { action: "refund.executed", subjectId: request.id, actorType: "system" } })).toBe(1);
 
     // A second decision – a double click, a resubmitted form – is refused, and moves nothing.
-    expect(await refusal(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer }))).toBe("already_decided");
+    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer }))).toBe("already_decided");
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
   });
 
@@ -34,7 +34,7 @@ describe("decideApproval", () => {
     const { client } = testDb();
     const request = await pendingApproval(client, "demo-flagged-account");
     const reviewer = await user(client, "REVIEWER");
-    expect(await refusal(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, actor: reviewer }))).toBe("note_required");
+    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, actor: reviewer }))).toBe("note_required");
     const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Flagged account: ask for photos first.", actor: reviewer });
     expect(result.refundJobEnqueued).toBe(false);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
@@ -45,7 +45,7 @@ describe("decideApproval", () => {
     const { client } = testDb();
     const request = await pendingApproval(client, "demo-large-laptop-refund");
     expect(request.requiredRole).toBe("SPECIALIST");
-    const attempt = async (role: "REVIEWER" | "LEAD" | "SPECIALIST") => refusal(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(client, role) }));
+    const attempt = async (role: "REVIEWER" | "LEAD" | "SPECIALIST") => refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(client, role) }));
     expect(await attempt("REVIEWER")).toBe("role_insufficient");
     expect(await attempt("LEAD")).toBe("role_insufficient");
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
@@ -69,12 +69,12 @@ describe("decideApproval", () => {
     const admin = await user(client, "ADMIN");
     const stale = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
     await updatePolicySettings({ changes: { "policy.dailyCapCents": 40_000 }, actor: admin });
-    expect(await refusal(decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer }))).toBe("stale");
+    expect(await refusalCode(decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer }))).toBe("stale");
 
     const fresh = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
-    expect(await refusal(decideApproval({ approvalId: fresh.id, decision: "approve", digest: "0".repeat(64), actor: reviewer }))).toBe("operation_changed");
+    expect(await refusalCode(decideApproval({ approvalId: fresh.id, decision: "approve", digest: "0".repeat(64), actor: reviewer }))).toBe("operation_changed");
     const later = new Date(fresh.expiresAt.getTime() + 1000);
-    expect(await refusal(decideApproval({ approvalId: fresh.id, decision: "approve", digest: fresh.digest, actor: reviewer, now: later }))).toBe("expired");
+    expect(await refusalCode(decideApproval({ approvalId: fresh.id, decision: "approve", digest: fresh.digest, actor: reviewer, now: later }))).toBe("expired");
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: { in: [stale.id, fresh.id] } } })).toBe(0);
   });
 });

@@ -8,18 +8,17 @@ import { approvalFor as approvalFor_, freshOrder as freshOrder_, pendingApproval
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
 import { updatePolicySettings } from "../policy/update-settings";
-import { TicketMoveRefused } from "../tickets/lifecycle";
-import { decideApproval, DecisionRefused } from "./decide-approval";
+import { decideApproval } from "./decide-approval";
 import { resolveByHand } from "./resolve-by-hand";
 import { settleApprovedRefund } from "./settle-refund";
 import { reconcileApprovedRefunds } from "./reconcile-refunds";
 import { expirePendingApprovals } from "./sweep-approvals";
+import { refusalCode } from "../../testing/refusals";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 const onPostgres = !!process.env.DATABASE_URL;
 
-const code = (p: Promise<unknown>) => p.then(() => "ok", (e) => (e instanceof DecisionRefused || e instanceof TicketMoveRefused ? e.code : `error: ${e}`));
 
 const freshOrder = () => freshOrder_(testDb().client);
 const tabletTicket = (world: { email: string; orderId: string }) => tabletTicket_(testDb().client, world);
@@ -117,7 +116,7 @@ describe("one ticket lifecycle", () => {
   it("refuses live runs on a resolved ticket, for every caller", async () => {
     const db = testDb();
     const tId = await ticketId(db.client, "demo-flagged-account");
-    expect(await code(runAgent({ ticketId: tId }))).toBe("ticket_resolved");
+    expect(await refusalCode(runAgent({ ticketId: tId }))).toBe("ticket_resolved");
     expect((await runAgent({ ticketId: tId, mode: "simulate" })).mode).toBe("simulate");
   });
 
@@ -129,7 +128,7 @@ describe("one ticket lifecycle", () => {
     expect(await db.client.approvalRequest.count({ where: { ticketId: tId, status: "pending" } })).toBe(1);
     const old = await db.client.approvalRequest.findUniqueOrThrow({ where: { id: first.approval!.id! } });
     expect(old.status).toBe("superseded");
-    expect(await code(decideApproval({ approvalId: old.id, decision: "approve", digest: old.digest, actor: await user(db.client, "REVIEWER") }))).toBe("superseded");
+    expect(await refusalCode(decideApproval({ approvalId: old.id, decision: "approve", digest: old.digest, actor: await user(db.client, "REVIEWER") }))).toBe("superseded");
     expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: second.approval!.id! } })).status).toBe("pending");
   });
 });
@@ -147,7 +146,7 @@ describe("expired requests", () => {
     expect(await expirePendingApprovals({ now: later })).toEqual({ expired: 0 });
     expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");
     expect(await db.client.auditEvent.count({ where: { action: "approval.expired", subjectId: request.id } })).toBe(1);
-    expect(await code(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") }))).toBe("expired");
+    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") }))).toBe("expired");
   });
 });
 
@@ -155,8 +154,8 @@ describe.runIf(onPostgres)("under concurrency and crashes (PostgreSQL)", () => {
   it("keeps one pending approval when two live runs start on one ticket at once", async () => {
     const db = testDb();
     const tId = await tabletTicket(await freshOrder());
-    const results = await Promise.all([code(runAgent({ ticketId: tId })), code(runAgent({ ticketId: tId }))]);
-    expect(results.sort()).toEqual(["ok", "ticket_busy"]);
+    const results = await Promise.all([refusalCode(runAgent({ ticketId: tId })), refusalCode(runAgent({ ticketId: tId }))]);
+    expect(results.sort()).toEqual(["accepted", "ticket_busy"]);
     expect(await db.client.approvalRequest.count({ where: { ticketId: tId, status: "pending" } })).toBe(1);
     expect(await db.client.agentRun.count({ where: { ticketId: tId, mode: "live" } })).toBe(1);
   });
@@ -178,18 +177,18 @@ describe.runIf(onPostgres)("under concurrency and crashes (PostgreSQL)", () => {
     const winners: string[] = [];
     for (let i = 0; i < 8; i++) {
       const tId = await tabletTicket(await freshOrder());
-      const [run, resolved] = await Promise.all([code(runAgent({ ticketId: tId })), code(resolveByHand({ ticketId: tId, reply: "We are on it.", actor: reviewer }))]);
+      const [run, resolved] = await Promise.all([refusalCode(runAgent({ ticketId: tId })), refusalCode(resolveByHand({ ticketId: tId, reply: "We are on it.", actor: reviewer }))]);
       winners.push(`${run}/${resolved}`);
       const ticket = await db.client.ticket.findUniqueOrThrow({ where: { id: tId } });
       const pending = await db.client.approvalRequest.count({ where: { ticketId: tId, status: "pending" } });
       if (ticket.status === "resolved") {
-        expect(resolved).toBe("ok");
+        expect(resolved).toBe("accepted");
         expect(pending).toBe(0);
       } else {
-        expect(run).toBe("ok");
-        expect(resolved).not.toBe("ok");
+        expect(run).toBe("accepted");
+        expect(resolved).not.toBe("accepted");
       }
-      expect([run, resolved].filter((c) => c === "ok")).toHaveLength(1);
+      expect([run, resolved].filter((c) => c === "accepted")).toHaveLength(1);
     }
     expect(winners.length).toBe(8);
   });

@@ -3,12 +3,11 @@ import { useTestDb } from "../../testing/db";
 import { ticketId, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
-import { DecisionRefused } from "./decide-approval";
 import { resolveByHand } from "./resolve-by-hand";
+import { refusalCode } from "../../testing/refusals";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
-const code = (p: Promise<unknown>) => p.then(() => "accepted", (e) => (e instanceof DecisionRefused ? e.code : `error: ${e}`));
 
 describe("resolveByHand", () => {
   it("records a person's own reply like any decision, once", async () => {
@@ -16,14 +15,14 @@ describe("resolveByHand", () => {
     const id = await ticketId(client, "demo-private-note-injection");
     await runAgent({ ticketId: id });
     const reviewer = await user(client, "REVIEWER");
-    expect(await code(resolveByHand({ ticketId: id, reply: "   ", actor: reviewer }))).toBe("reply_required");
-    expect(await code(resolveByHand({ ticketId: id, reply: "We cannot act on seller notes.", actor: await user(client, "LEAD") }))).toBe("role_insufficient");
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "   ", actor: reviewer }))).toBe("reply_required");
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "We cannot act on seller notes.", actor: await user(client, "LEAD") }))).toBe("role_insufficient");
     const { approvalId } = await resolveByHand({ ticketId: id, reply: "We cannot act on seller notes; a colleague will look at your order.", actor: reviewer });
     expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: approvalId } })).toMatchObject({ decision: "approve", deciderId: reviewer.id });
     expect(await client.ticket.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "resolved" });
     expect(await client.outboxMessage.count({ where: { ticketId: id } })).toBe(1);
     expect(await client.auditEvent.count({ where: { ticketId: id, action: "ticket.resolved_by_hand" } })).toBe(1);
-    expect(await code(resolveByHand({ ticketId: id, reply: "again", actor: reviewer }))).toBe("already_decided");
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "again", actor: reviewer }))).toBe("already_decided");
     expect(await client.ledgerEntry.count()).toBe(0);
   });
 
@@ -31,6 +30,6 @@ describe("resolveByHand", () => {
     const { client } = testDb();
     const id = await ticketId(client, "demo-cracked-tablet");
     await runAgent({ ticketId: id });
-    expect(await code(resolveByHand({ ticketId: id, reply: "Hello", actor: await user(client, "REVIEWER") }))).toBe("operation_changed");
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "Hello", actor: await user(client, "REVIEWER") }))).toBe("operation_changed");
   });
 });

@@ -7,11 +7,11 @@ import { user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { enqueue, QUEUES } from "./queue";
 import { jobCounts, listJobs } from "./list-jobs";
-import { JobRetryRefused, retryFailedJob } from "./retry-job";
+import { retryFailedJob } from "./retry-job";
+import { refusalCode } from "../../testing/refusals";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
-const code = (p: Promise<unknown>) => p.then(() => "ok", (e) => (e instanceof JobRetryRefused ? e.code : `error: ${e}`));
 
 describe("failed jobs", () => {
   it("keeps a job that keeps failing with its error, and lets only an admin retry it", async () => {
@@ -30,15 +30,15 @@ describe("failed jobs", () => {
     expect(failed).toMatchObject({ id: jobId, queue: "refund-execute", state: "failed", error: `settleApprovedRefund: no approval ${approvalId}` });
     expect(await jobCounts()).toContainEqual({ queue: "refund-execute", state: "failed", count: 1 });
 
-    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const) expect(await code(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: await user(db.client, role) }))).toBe("forbidden");
+    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const) expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: await user(db.client, role) }))).toBe("forbidden");
     const admin = await user(db.client, "ADMIN");
-    expect(await code(retryFailedJob({ queue: "refund-execute", jobId: "00000000-0000-4000-8000-000000000000", actor: admin }))).toBe("not_found");
-    expect(await code(retryFailedJob({ queue: "no-such-queue", jobId: jobId!, actor: admin }))).toBe("not_found");
-    expect(await code(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("ok");
+    expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: "00000000-0000-4000-8000-000000000000", actor: admin }))).toBe("not_found");
+    expect(await refusalCode(retryFailedJob({ queue: "no-such-queue", jobId: jobId!, actor: admin }))).toBe("not_found");
+    expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("accepted");
     expect(await listJobs({ view: "failed" })).toEqual([]);
     expect((await listJobs({ view: "waiting" })).map((j) => j.id)).toEqual([jobId]);
     // Twice is refused: it is no longer failed.
-    expect(await code(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("not_failed");
+    expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("not_failed");
     expect(await db.client.auditEvent.count({ where: { action: "job.retried", subjectId: jobId!, actorId: admin.id } })).toBe(1);
   });
 });
