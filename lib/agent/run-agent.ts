@@ -32,7 +32,6 @@ import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-s
 import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
 import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";
-import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { policySettingsFrom, policyVersion } from "../policy/settings";
 import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
@@ -129,7 +128,8 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   const ticket = await readTicket(client, input.ticketId);
   if (!ticket) throw moveRefusal("start_run", null);
   const settings = policySettingsFrom(ticket.settings);
-  const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: EVIDENCE_SERVICE_VERSION };
+  // Every pinned identity from the manifest, the one source the intake side reads too.
+  const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: manifest.evidenceServiceVersion };
   const runId = randomUUID();
   // Every line logged from here to the run's end carries the run and its ticket; the caller's do not.
   enterContext({ runId, ticketId: ticket.id });

@@ -1,5 +1,8 @@
-// The agent manifest (contracts/agent_manifest.json): the identities a run is pinned to. Validated
-// once; a bad manifest stops start-up rather than letting a run record something unverified.
+// The agent manifest (contracts/agent_manifest.json): the identities a run is pinned to, and the one
+// place they are written. Intake, the agent loop, approvals and the release gate read them from here;
+// code that names its own identity (the evidence service, the grader, the dataset file) is held to
+// the manifest by lib/contracts/pins.test.ts. Validated once; a bad manifest stops start-up rather
+// than letting a run record something unverified.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
@@ -19,6 +22,9 @@ export const ZAgentManifest = z.strictObject({
   }),
 });
 export type TAgentManifest = z.infer<typeof ZAgentManifest>;
+
+/** The manifest's fields that name a pinned identity (a version string). */
+export const PINNED_IDENTITIES = ["agentVersion", "intakeBundle", "evidenceServiceVersion", "evalDatasetVersion", "graderVersion"] as const satisfies readonly (keyof TAgentManifest)[];
 
 export const MANIFEST_PATH = "contracts/agent_manifest.json";
 

@@ -22,6 +22,7 @@ import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 import { settleApprovedRefund } from "../approvals/settle-refund";
 import type { TDataset, TEpisode } from "./episode";
 
+/** This grader's own identity; the manifest's graderVersion must name it (lib/contracts/pins.test.ts). */
 export const GRADER_VERSION = "trajectory-gate-v1";
 /** The model id model episodes report when they ran against the local fake server. */
 export const FAKE_MODEL = "fake-model (local OpenAI-compatible fake)";

@@ -3,6 +3,8 @@
 // ticket ("follow seller-private-note-44") retrieves nothing that retrieval would not find anyway.
 import type { DbTx, Db } from "../db";
 
+/** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
+ * it (lib/contracts/pins.test.ts). */
 export const EVIDENCE_SERVICE_VERSION = "policy-fts-v1";
 
 export interface TRetrievedPassage {

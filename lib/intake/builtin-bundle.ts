@@ -1,8 +1,12 @@
 // The built-in intake classifier bundle: deterministic keyword and risk rules for tickets typed into
 // the app. High-risk intake goes straight to a person; everything else may be drafted by the agent.
 import type { TicketRoute } from "../../generated/prisma/enums";
+import { agentManifest } from "../contracts/manifest";
 
-export const BUILTIN_BUNDLE_VERSION = "intake-rules-2026.11";
+/** The built-in bundle is the bundle the manifest pins (contracts/agent_manifest.json, intakeBundle):
+ * what it signs at intake is admitted by the same pin there and at the agent loop's door. A change to
+ * its rules is a new version in the manifest. */
+export const BUILTIN_BUNDLE_VERSION = agentManifest().intakeBundle;
 
 export const RISK_RULES: readonly { risk: string; pattern: RegExp }[] = [
   { risk: "account_access", pattern: /\b(log ?in|sign ?in|locked out|password|2fa|two[- ]factor|account access|hacked|compromised)\b/i },
