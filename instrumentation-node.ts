@@ -1,24 +1,36 @@
-// A bad setting or a bad agent manifest stops start-up with one line, instead of surfacing later as
-// a failed request. Then the job worker starts in this process unless WORKER=off: on the embedded
-// database it must (one process owns the data directory); on PostgreSQL, `npm run worker` can run
-// workers as separate processes instead.
+// Every request this server takes runs in a context of its own from the moment it arrives (its id on
+// every log line and on the response). A bad setting or a bad agent manifest stops start-up with one
+// line, instead of surfacing later as a failed request. OpenTelemetry starts when
+// OTEL_EXPORTER_OTLP_ENDPOINT is set (and is not even loaded otherwise). Then the job worker starts
+// in this process unless WORKER=off: on the embedded database it must (one process owns the data
+// directory); on PostgreSQL, `npm run worker` can run workers as separate processes instead.
 import { agentManifest } from "./lib/contracts/manifest";
 import { dbHandle } from "./lib/db";
 import { describeEnvError, env } from "./lib/env";
+import { observeOperations } from "./lib/jobs/metrics";
 import { serverRunsWorker, setProcessWorker, signLastCheckpoint, startWorker } from "./lib/jobs/worker";
+import { installRequestContext } from "./lib/observability/http-requests";
+import { errorFields, logger } from "./lib/observability/logger";
+import { startTelemetry, stopTelemetry } from "./lib/observability/telemetry";
+
+installRequestContext();
 
 try {
   env();
   agentManifest();
 } catch (error) {
-  console.error(describeEnvError(error) ?? (error instanceof Error ? error.message : String(error)));
+  logger.fatal(describeEnvError(error) ?? (error instanceof Error ? error.message : String(error)));
   process.exit(1);
 }
+
+await startTelemetry({ runtime: "next", serviceName: "countersign" });
 
 if (serverRunsWorker()) {
   const handle = dbHandle();
   const worker = await startWorker({ client: handle.client, pglite: handle.pglite, url: env().DATABASE_URL });
   setProcessWorker(worker);
+  // The approvals waiting and the queue, read at each metrics export, by the processes that work it.
+  observeOperations(handle.client);
   // On SIGTERM or SIGINT the worker stops (running jobs finish, for up to 10 s), then a last audit
   // checkpoint is signed (up to 5 s). Next's own handler for these signals, registered before this
   // file runs, closes the HTTP server and then calls process.exit – which would cut both short. So it
@@ -31,8 +43,9 @@ if (serverRunsWorker()) {
     process.removeAllListeners(signal);
     process.on(signal, () => {
       stopping ??= within(20_000, async () => {
-        await worker.stop(10_000).catch((error: unknown) => console.error(`Stopping the job worker: ${error instanceof Error ? error.message : String(error)}`));
+        await worker.stop(10_000).catch((error: unknown) => logger.error(errorFields(error), "Stopping the job worker failed"));
         await signLastCheckpoint(handle.client);
+        await stopTelemetry();
       }).finally(() => {
         if (next.length === 0) process.exit(0);
         for (const listener of next) listener.call(process, signal);
@@ -40,7 +53,7 @@ if (serverRunsWorker()) {
     });
   }
 } else if (!env().DATABASE_URL) {
-  console.warn("WORKER=off on the embedded database: approved refunds will wait until a server with a worker starts.");
+  logger.warn("WORKER=off on the embedded database: approved refunds will wait until a server with a worker starts.");
 }
 
 /** Runs `task`, giving up on it (with one line) after `ms`. */
@@ -48,7 +61,7 @@ async function within(ms: number, task: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
-      console.error(`Shutdown: the job worker and the last audit checkpoint took over ${ms / 1000} s; stopping anyway.`);
+      logger.error(`Shutdown: the job worker and the last audit checkpoint took over ${ms / 1000} s; stopping anyway.`);
       resolve();
     }, ms);
   });

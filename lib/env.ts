@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { LOG_LEVELS, logLine } from "./observability/logger";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
@@ -53,6 +54,10 @@ export const ZEnv = z.object({
   AUDIT_CHECKPOINT_FILE: z.string().min(1).optional(),
   /** A live run's lease: renewed every third of it while the run works; expired means interrupted. */
   RUN_LEASE_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
+  /** The lowest level of the JSON log lines written (lib/observability/logger.ts reads it too, before this check runs). */
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  /** Traces and metrics go over OTLP/HTTP to this URL; unset, no OpenTelemetry SDK is even loaded (lib/observability/telemetry.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:4318" }).regex(/^https?:\/\//, "must be an http(s) URL, e.g. http://127.0.0.1:4318").optional(),
 });
 
 export type TEnv = z.infer<typeof ZEnv> & {
@@ -126,11 +131,11 @@ function generatedSecret(variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE
 }
 
 /** Signs and verifies session tokens. */
-export const authSecret = (log = console.log) => generatedSecret("AUTH_SECRET", "a session secret", log);
+export const authSecret = (log: (line: string) => void = logLine) => generatedSecret("AUTH_SECRET", "a session secret", log);
 /** The built-in intake classifier bundle's key: it signs the routes the bundle assigns. */
-export const intakeBundleKey = (log = console.log) => generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
+export const intakeBundleKey = (log: (line: string) => void = logLine) => generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
 /** Shared with the helpdesk: signs intake API bodies and outbox responses. */
-export const intakeSecret = (log = console.log) => generatedSecret("INTAKE_SECRET", "the intake API secret", log);
+export const intakeSecret = (log: (line: string) => void = logLine) => generatedSecret("INTAKE_SECRET", "the intake API secret", log);
 
 /** One line for a person: the variable and what is wrong with it. */
 export function describeEnvError(error: unknown): string | undefined {

@@ -7,7 +7,8 @@
 // again. When the queue has drained, the invariants are counted; any violation exits non-zero.
 //
 // Needs DATABASE_URL (a database named <name>_chaos beside it is created and dropped) and a
-// production build (npm run build; NEXT_DIST_DIR picks another build directory).
+// production build (npm run build; NEXT_DIST_DIR picks another build directory). With
+// OTEL_EXPORTER_OTLP_ENDPOINT set, this process, its servers and its workers are all traced.
 import { signIn } from "../testing/sign-in";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -24,6 +25,8 @@ import { verifyAuditChain } from "../lib/audit/verify-audit-chain";
 import { QUEUES, QUEUE_SCHEMA } from "../lib/jobs/queue";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 import { freshOrder, tabletTicket } from "../testing/runs";
+import { inSpan } from "../lib/observability/tracing";
+import { startTelemetry, stopTelemetry } from "../lib/observability/telemetry";
 
 const { values } = parseArgs({
   options: {
@@ -289,10 +292,16 @@ async function invariants(client: ReturnType<typeof openDb>["client"], approvalI
   };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+startTelemetry({ runtime: "node", serviceName: "countersign-chaos" })
+  .then(() => inSpan("chaos", {}, main))
+  .then(
+    async (code) => {
+      await stopTelemetry();
+      process.exit(code);
+    },
+    async (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      await stopTelemetry();
+      process.exit(1);
+    },
+  );

@@ -1,11 +1,14 @@
 // npm run worker: a job worker as its own process, on PostgreSQL (run as many as you like, on any
 // machines; they share the queue). SIGTERM or Ctrl-C stops it cleanly: running jobs finish, jobs
 // still running after 20 s are released for another worker, then a last audit checkpoint is signed
-// (for at most 5 s).
+// (for at most 5 s). Its lines are JSON (lib/observability/logger.ts); with OTEL_EXPORTER_OTLP_ENDPOINT
+// set, each job is a span and the queue's and the approvals' metrics are exported.
 import { runScript } from "./run-script";
 import { dbHandle } from "../lib/db";
 import { env } from "../lib/env";
+import { observeOperations } from "../lib/jobs/metrics";
 import { signLastCheckpoint, startWorker } from "../lib/jobs/worker";
+import { logger } from "../lib/observability/logger";
 
 async function main(): Promise<number> {
   const url = env().DATABASE_URL;
@@ -15,15 +18,16 @@ async function main(): Promise<number> {
   }
   const { client } = dbHandle();
   const worker = await startWorker({ client, url });
-  console.log(`Worker ${process.pid} is taking jobs. Ctrl-C or SIGTERM stops it cleanly.`);
+  observeOperations(client);
+  logger.info(`Worker ${process.pid} is taking jobs. Ctrl-C or SIGTERM stops it cleanly.`);
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
-  console.log("Stopping: finishing running jobs…");
+  logger.info("Stopping: finishing running jobs…");
   await worker.stop(20_000);
   await signLastCheckpoint(client);
-  console.log("Worker stopped.");
+  logger.info("Worker stopped.");
   return 0;
 }
 
-runScript(main);
+runScript(main, undefined, { span: false });

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from "node:path";
 // tracing the whole project for them.
 import { Prisma, type Db } from "../db";
 import { env } from "../env";
+import { logLine } from "../observability/logger";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { GENESIS_HASH } from "./record-audit-event";
 
@@ -73,7 +74,7 @@ export function checkpointFile(): string {
  * The signing key: AUDIT_SIGNING_KEY when set; otherwise a key generated on first use into DATA_DIR
  * (mode 0600), its public half published beside it. Several instances must share one key.
  */
-export function signingKey(log: (line: string) => void = console.log): TSigningKey {
+export function signingKey(log: (line: string) => void = logLine): TSigningKey {
   const configured = env().AUDIT_SIGNING_KEY;
   if (configured) return signingKeyFrom(configured);
   const file = signingKeyFile();
@@ -147,7 +148,7 @@ export type TCheckpointResult = { signed: TCheckpoint } | { skipped: "busy" | "n
  * reached the database but not the file (a crash in between) is written at the next call.
  */
 export async function takeCheckpoint(client: Db, options: { log?: (line: string) => void; key?: TSigningKey; file?: string; now?: Date } = {}): Promise<TCheckpointResult> {
-  const log = options.log ?? console.log;
+  const log = options.log ?? logLine;
   const key = options.key ?? signingKey(log);
   const file = options.file ?? checkpointFile();
   const result = await client.$transaction(

@@ -6,14 +6,23 @@ import type { z } from "zod";
 import { accessDecision, type TAccess } from "./access";
 import { checkGuard, errorToResult, resultToHttp, runGuarded, type TActionResult, type TGuardDeps } from "./action-result";
 import { currentUser, type TSessionUser } from "./session";
+import { annotateContext, subjectFields } from "../observability/context";
+import { errorFields, logger } from "../observability/logger";
 
 export { AppError } from "../contracts/app-error";
 export type { TActionResult };
 
+/** The session's user; from here on every line the request logs names them. */
+async function sessionUser(): Promise<TSessionUser | null> {
+  const user = await currentUser();
+  if (user) annotateContext({ userId: user.id });
+  return user;
+}
+
 const deps: TGuardDeps<TSessionUser> = {
-  getUser: currentUser,
+  getUser: sessionUser,
   rethrow: unstable_rethrow,
-  log: (error) => console.error("[action]", error),
+  log: (error) => logger.error(errorFields(error), "action failed"),
 };
 
 /**
@@ -33,7 +42,12 @@ export function authedAction<S extends z.ZodType, T extends object>(
   options: { area: TAccess; input: S },
   handler: (ctx: { input: z.output<S>; user: TSessionUser }) => Promise<T>,
 ): (input: z.input<S> | FormData) => Promise<TActionResult<T>> {
-  return (input) => runGuarded(deps, { access: options.area, input: options.input }, handler, input);
+  // The ticket, run or approval the input names goes on the request's lines, once the input is valid.
+  const described: typeof handler = (ctx) => {
+    annotateContext(subjectFields(ctx.input));
+    return handler(ctx);
+  };
+  return (input) => runGuarded(deps, { access: options.area, input: options.input }, described, input);
 }
 
 async function readRouteInput(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
@@ -69,7 +83,7 @@ export function authedRoute<S extends z.ZodType, C = unknown>(
   return async (request, context) => {
     try {
       // Session and role before the body: a caller who may not use the route never has it read.
-      const user = await currentUser();
+      const user = await sessionUser();
       const decision = accessDecision(user, options.area);
       if (decision !== "ok") return failure({ status: decision });
       const raw = await readRouteInput(request);

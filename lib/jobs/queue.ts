@@ -8,6 +8,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { db as defaultDb, type Db, type DbTx } from "../db";
 import { isSqlTx, type TSqlTx } from "../db/driver";
 import { env } from "../env";
+import { inSpan, SpanKind, traceCarrier } from "../observability/tracing";
 
 export const QUEUE_SCHEMA = "pgboss";
 
@@ -27,6 +28,21 @@ export const QUEUES = {
   auditCheckpoint: "audit-checkpoint",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/**
+ * The field of a job's data that carries the trace it was enqueued in (W3C traceparent), so the
+ * worker's span continues it: an approval and the refund job it caused are one trace. Present only
+ * while telemetry records; the handlers never read it.
+ */
+export const TRACE_FIELD = "trace";
+
+/** Enqueues inside a producer span, handing the span's trace to the job's data. */
+function publishing<T>(queue: TQueueName, count: number, send: (carrier: Record<string, string>) => Promise<T>): Promise<T> {
+  const attributes = { "messaging.system": "pg-boss", "messaging.operation.type": "send", "messaging.destination.name": queue, "messaging.batch.message_count": count };
+  return inSpan(`send ${queue}`, { kind: SpanKind.PRODUCER, attributes }, () => send(traceCarrier()));
+}
+
+const withTrace = (data: object, carrier: Record<string, string>): object => (Object.keys(carrier).length ? { ...data, [TRACE_FIELD]: carrier } : data);
 
 /** Retries back off exponentially from retryDelay seconds; the lock time releases a dead worker's job. */
 export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
@@ -92,14 +108,16 @@ export function queueClient(client: Db = defaultDb()): PgBoss {
  */
 export async function enqueue(tx: DbTx | TSqlTx, queue: TQueueName, data: object, options: { id?: string; startAfter?: number } = {}): Promise<string | null> {
   const db = isSqlTx(tx) ? sqlTxRunner(tx) : prismaRunner(tx);
-  return queueClient().send(queue, data, { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions);
+  return publishing(queue, 1, (carrier) => queueClient().send(queue, withTrace(data, carrier), { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions));
 }
 
 /** Several jobs of one queue in the caller's transaction. */
 export async function enqueueMany(tx: DbTx, queue: TQueueName, items: { data: object; id?: string }[]): Promise<void> {
   const o = jobOptions(queue);
-  await queueClient().insert(
-    items.map((i) => ({ name: queue, data: i.data, id: i.id, retryLimit: o.retryLimit, retryDelay: o.retryDelay, retryBackoff: o.retryBackoff, expireInSeconds: o.expireInSeconds })),
-    { db: prismaRunner(tx) } as PgBoss.InsertOptions,
+  await publishing(queue, items.length, (carrier) =>
+    queueClient().insert(
+      items.map((i) => ({ name: queue, data: withTrace(i.data, carrier), id: i.id, retryLimit: o.retryLimit, retryDelay: o.retryDelay, retryBackoff: o.retryBackoff, expireInSeconds: o.expireInSeconds })),
+      { db: prismaRunner(tx) } as PgBoss.InsertOptions,
+    ),
   );
 }

@@ -21,7 +21,11 @@ import { failBatchItem, runBatchItem } from "../agent/batches";
 import { defaultPlannerChoice, plannerSetup } from "../agent/choose-planner";
 import { recordShadowDecisions } from "../eval/shadow";
 import { takeCheckpoint } from "../audit/checkpoint";
-import { jobOptions, pgliteRunner, QUEUES, QUEUE_SCHEMA, type TQueueName } from "./queue";
+import { subjectFields, withContext } from "../observability/context";
+import { errorFields, logger, logLine } from "../observability/logger";
+import { activeSpan, contextFromCarrier, inSpan, SpanKind } from "../observability/tracing";
+import { countJobFailure, countRefundExecution } from "./metrics";
+import { jobOptions, pgliteRunner, QUEUES, QUEUE_SCHEMA, TRACE_FIELD, type TQueueName } from "./queue";
 
 export interface TWorker {
   boss: PgBoss;
@@ -41,14 +45,20 @@ export interface TWorkerOptions {
   concurrency?: number;
   /** Schedules the sweeps (every minute). Tests call the sweeps directly. */
   schedule?: boolean;
+  /** Where the worker's lines go instead of the logger (tests collect or silence them). */
   log?: (line: string) => void;
 }
 
 type TJob<T> = PgBoss.JobWithMetadata<T>;
 
+// Every minute, and done in an instant: their lines are at debug.
+const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.auditCheckpoint]);
+
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const { client } = options;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? logLine;
+  // A failure: its line at warn with the error and the attempt, or the same words to options.log.
+  const warn = (fields: Record<string, unknown>, line: string) => (options.log ? options.log(line) : logger.warn(fields, line));
   const connection = options.pglite ? { db: pgliteRunner(options.pglite) } : { connectionString: options.url, max: 4, application_name: process.env.PGAPPNAME ?? "countersign-worker" };
   const boss = new PgBoss({
     ...connection,
@@ -64,7 +74,7 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
     archiveFailedAfterSeconds: 14 * 24 * 3600,
     deleteAfterDays: 7,
   });
-  boss.on("error", (error: Error) => log(`job queue: ${error.message}`));
+  boss.on("error", (error: Error) => warn(errorFields(error), `job queue: ${error.message}`));
   await boss.start();
 
   const concurrency = options.concurrency ?? 2;
@@ -77,12 +87,21 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
       ids.push(
         await boss.work<T>(queue, { batchSize, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
           for (const job of jobs) {
-            try {
-              await handler(job);
-            } catch (error) {
-              log(`job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${job.retryLimit + 1}): ${error instanceof Error ? error.message : String(error)}`);
-              await boss.fail(queue, job.id, error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
-            }
+            // Each job in a context and a span of its own: its lines carry the job's id and the ids
+            // its data names (approval, ticket); its span continues the trace that enqueued it.
+            await withContext({ ...subjectFields(job.data), jobId: job.id, queue }, async () => {
+              try {
+                const attributes = { "messaging.system": "pg-boss", "messaging.operation.type": "process", "messaging.destination.name": queue, "messaging.message.id": job.id, "countersign.job.attempt": job.retryCount + 1 };
+                const parent = contextFromCarrier((job.data as Record<string, unknown> | null)?.[TRACE_FIELD]);
+                const result = await inSpan(`process ${queue}`, { kind: SpanKind.CONSUMER, parent, attributes }, () => handler(job));
+                if (options.log === undefined) logger[ROUTINE_QUEUES.has(queue) ? "debug" : "info"]({ result: typeof result === "string" ? result : undefined }, `job ${queue} done`);
+              } catch (error) {
+                const final = job.retryCount >= job.retryLimit;
+                countJobFailure(queue, final);
+                warn({ ...errorFields(error), attempt: job.retryCount + 1, attempts: job.retryLimit + 1, final }, `job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${job.retryLimit + 1}): ${error instanceof Error ? error.message : String(error)}`);
+                await boss.fail(queue, job.id, error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
+              }
+            });
             // On the embedded database every query resolves without leaving the event loop: let
             // requests, timers and I/O have their turn between jobs, or a bulk batch starves the server.
             await new Promise((resolve) => setImmediate(resolve));
@@ -93,7 +112,16 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
     workerIds.set(queue, ids);
   };
 
-  await work<{ approvalId: string }>(QUEUES.refundExecute, async (job) => settleApprovedRefund({ approvalId: job.data.approvalId, client }), { batchSize: 4 });
+  await work<{ approvalId: string }>(
+    QUEUES.refundExecute,
+    async (job) => {
+      const settlement = await settleApprovedRefund({ approvalId: job.data.approvalId, client });
+      activeSpan()?.setAttributes({ "countersign.refund.outcome": settlement.outcome, "countersign.refund.settled_now": settlement.settledNow });
+      if (settlement.settledNow) countRefundExecution(settlement.outcome);
+      return settlement.outcome;
+    },
+    { batchSize: 4 },
+  );
 
   await work<{ batchId: string; ticketId: string }>(
     QUEUES.agentRun,
@@ -145,7 +173,7 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
  * missed is signed by the next checkpoint job.
  */
 export async function signLastCheckpoint(client: Db, options: { log?: (line: string) => void; timeoutMs?: number } = {}): Promise<void> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? logLine;
   const timeoutMs = options.timeoutMs ?? 5_000;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {

@@ -38,6 +38,12 @@ export function contextFields(source: unknown): TLogContext {
   return out;
 }
 
+/** The ids of what an input or a job's data is about (ticket, run, approval); never whom it names as a user. */
+export function subjectFields(source: unknown): TLogContext {
+  const { ticketId, runId, approvalId } = contextFields(source);
+  return { ticketId, runId, approvalId };
+}
+
 /** Runs `fn` in a context of its own: the current one plus `fields`. What `fn` adds stays inside it. */
 export function withContext<T>(fields: TLogContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...contextFields(fields) }, fn);

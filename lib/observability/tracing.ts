@@ -6,6 +6,11 @@ export { SpanKind, type Attributes, type Span };
 
 export const tracer = trace.getTracer("countersign");
 
+/** The span being recorded now, if any: to add what only the work itself learns (an outcome). */
+export function activeSpan(): Span | undefined {
+  return trace.getActiveSpan();
+}
+
 /** Marks a span failed with the error, as an exception event and an error status. */
 export function recordFailure(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : new Error(String(error)));

@@ -2,6 +2,7 @@
 import { authedRoute } from "@/lib/auth/authed";
 import { exportLedgerCsv } from "@/lib/ledger/export-ledger-csv";
 import { ZLedgerFilters } from "@/lib/ledger/list-ledger";
+import { errorFields, logger } from "@/lib/observability/logger";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,7 @@ export const GET = authedRoute({ area: "ledger", input: ZLedgerFilters }, async 
         else controller.enqueue(encoder.encode(value));
       } catch (error) {
         // Headers are gone by now: abort the download so it cannot be mistaken for a complete file.
-        console.error("[ledger export]", error);
+        logger.error(errorFields(error), "ledger export failed mid-stream");
         controller.error(error);
       }
     },

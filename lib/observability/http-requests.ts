@@ -1,0 +1,48 @@
+// Where a request enters the process: the HTTP server's "request" event, before Next.js routes it to
+// the proxy, a page, a route handler or a server action. Taking it here, once, gives every line
+// logged while the request is served – by the proxy, next-auth, a page, an action, the domain
+// code below them – the request's id, with no wrapper to forget on a new route. The id is the
+// caller's `x-request-id` when well-formed, else a new one; it replaces the request's own header (so
+// the proxy, the handlers and the request's span see the same id) and is sent back on the response.
+import { AsyncResource } from "node:async_hooks";
+import http from "node:http";
+import { withContext } from "./context";
+import { logger } from "./logger";
+import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id";
+
+const INSTALLED = Symbol.for("countersign.requestContext");
+
+// Polled by load balancers, or fetched by every page view: at debug, so the info lines stay readable.
+const QUIET_PATHS = [/^\/api\/health$/, /^\/_next\//, /^\/favicon\.ico$/];
+
+/**
+ * Runs every HTTP request this process serves in a context of its own (context.ts), and logs one
+ * line when it ends: method, path (never the query string), status and duration. Idempotent.
+ */
+export function installRequestContext(): void {
+  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  const emit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
+  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event !== "request") return emit.call(this, event, ...args);
+    const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    return withContext({ requestId }, () => {
+      const started = performance.now();
+      // Bound to the request's context: the line carries what the request learned (its user, …).
+      res.once(
+        "close",
+        AsyncResource.bind(() => {
+          const path = (req.url ?? "/").split("?")[0]!;
+          const fields = { method: req.method, path, status: res.statusCode, durationMs: Math.round(performance.now() - started), ...(res.writableFinished ? {} : { aborted: true }) };
+          if (QUIET_PATHS.some((p) => p.test(path))) logger.debug(fields, "request");
+          else logger.info(fields, "request");
+        }),
+      );
+      return emit.call(this, event, ...args);
+    });
+  } as typeof proto.emit;
+}
