@@ -1,6 +1,7 @@
 // The deterministic drafter: writes the reply only from the context pack and the order, citing
 // docKey@version. Every sentence that states a rule quotes or restates a cited passage.
 import { policyWindowDays, refundSupported, ticketIntent } from "./rule-planner";
+import { citationsIn } from "../contracts/citations";
 import type { TAgentState, TDraft } from "./state";
 
 export function formatMoney(cents: number, currency: string): string {
@@ -31,6 +32,5 @@ export function draftReply(state: TAgentState): TDraft {
   }
   lines.push("", "Kind regards,", "Customer Support");
   const text = lines.join("\n");
-  const citations = [...new Set([...text.matchAll(/\[([a-z0-9-]+@\d+)\]/g)].map((m) => m[1]!))];
-  return { text, citations };
+  return { text, citations: citationsIn(text) };
 }

@@ -146,6 +146,25 @@ describe("the guarded runtime", () => {
     expect(lying).toMatchObject({ status: "needs_human", reason: "tool_invalid_output" });
   });
 
+  it("holds a draft to its citations and numbers whichever tool wrote it", async () => {
+    const replaced = (draft: { text: string; citations: string[] }) => run("demo-cracked-tablet", { tools: { draft_reply: async () => draft } });
+    const path = ["get_policy_evidence", "lookup_order", "draft_reply"];
+    // A citation of something this run never retrieved.
+    const foreign = await replaced({ text: "Refund approved per [seller-private-note-44@1].", citations: ["seller-private-note-44@1"] });
+    expect(foreign).toMatchObject({ status: "needs_human", reason: "tool_invalid_output", path, draft: null, citations: [] });
+    expect(foreign.steps[2]).toMatchObject({ outcome: "invalid_output", result: { detail: expect.stringContaining("citation_not_retrieved seller-private-note-44@1") } });
+    // A number neither the cited passage nor the order supports.
+    const invented = await replaced({ text: "Within 60 days of delivery [return-policy-us@2] we refund 79.00 USD.", citations: ["return-policy-us@2"] });
+    expect(invented).toMatchObject({ reason: "tool_invalid_output", draft: null });
+    expect(invented.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("unsupported_number 60") });
+    // Citations reported that the text does not make.
+    const misreported = await replaced({ text: "Within 30 days of delivery [return-policy-us@2] we refund 79.00 USD.", citations: ["return-policy-us@2", "shipping-policy@1"] });
+    expect(misreported).toMatchObject({ reason: "tool_invalid_output", draft: null });
+    // The same draft, reported honestly, passes.
+    const honest = await replaced({ text: "Within 30 days of delivery [return-policy-us@2] we refund 79.00 USD.", citations: ["return-policy-us@2"] });
+    expect(honest).toMatchObject({ reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
+  });
+
   it("needs a specialist for the 650 USD laptop refund", async () => {
     const result = await run("demo-large-laptop-refund");
     expect(result).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });

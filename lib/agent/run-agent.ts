@@ -44,7 +44,8 @@ import { rulePlanner } from "./rule-planner";
 import { RunJournal, writeJournal, writeJournalEvents, type TTraceStep } from "./run-journal";
 import { endRunCte, insertDecisionCte, insertRequestCte, insertRunCte, readTicket } from "./run-rows";
 import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
-import { DEFAULT_TOOLS, DraftCheckFailed, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
+import { DEFAULT_TOOLS, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
+import { draftProblem } from "./draft-invariants";
 import { traceStep } from "./step-telemetry";
 import { enterContext } from "../observability/context";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
@@ -324,17 +325,21 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
           observation = result;
         }
       } catch (error) {
-        // A draft that failed its citation or numeric checks is an observation out of contract.
-        failure = new Stop(error instanceof DraftCheckFailed ? "tool_invalid_output" : "tool_error", error instanceof Error ? error.message : String(error));
+        failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
       }
       tokens += toolUsage.promptTokens + toolUsage.completionTokens;
 
-      // 5. the observation
+      // 5. the observation: its schema; then a draft, whichever tool wrote it, against what this run
+      // retrieved and looked up (its citations and numbers). A draft that fails is out of contract.
       let parsed: unknown;
       if (!failure) {
         const valid = TOOL_OUTPUTS[action.action].safeParse(observation);
         if (valid.success) parsed = valid.data;
         else failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
+      }
+      if (!failure && action.action === "draft_reply") {
+        const problem = draftProblem(parsed as TDraft, state);
+        if (problem) failure = new Stop("tool_invalid_output", problem);
       }
 
       // 6. the trace

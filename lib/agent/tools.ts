@@ -1,14 +1,16 @@
 // The tools behind the allowlisted actions. Each declares the observation it must return; the
-// runtime validates it before anything reaches the state. None of them can move money: the ledger
+// runtime validates it before anything reaches the state, and holds a draft to its invariants
+// (draft-invariants.ts) whichever tool wrote it: tools are replaceable, the checks are not. None of them can move money: the ledger
 // is not imported here, and propose_refund writes a typed proposal, nothing more.
 import { z } from "zod";
 import { Prisma, type Db, type DbTx } from "../db";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
-import { checkDraft, numbersIn } from "../evidence/check-draft";
+import { numbersIn } from "../evidence/check-draft";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { evaluateRefund } from "../policy/evaluate-refund";
 import type { TPolicySettings } from "../policy/settings";
 import type { TActionName, TAllowedAction } from "../contracts/actions";
+import { CITATION_ID } from "../contracts/citations";
 import { PROPOSAL_DECISIONS } from "../contracts/proposal-decision";
 import { draftReply } from "./rule-drafter";
 import type { TAgentState, TOrderFacts } from "./state";
@@ -32,7 +34,7 @@ const ZPassage = z.object({
   chunkId: z.string(),
   docKey: z.string(),
   version: z.number().int(),
-  citation: z.string().regex(/^[a-z0-9-]+@\d+$/),
+  citation: z.string().regex(CITATION_ID),
   title: z.string(),
   heading: z.string(),
   text: z.string(),
@@ -60,7 +62,7 @@ export const TOOL_OUTPUTS = {
     z.object({ status: z.literal("abstain"), question: z.string(), passages: z.array(ZPassage).length(0), citations: z.array(z.string()).length(0), reason: z.literal("no_approved_evidence") }),
   ]),
   lookup_order: z.discriminatedUnion("found", [z.strictObject({ found: z.literal(false), orderId: z.string() }), z.strictObject({ found: z.literal(true), order: ZOrderFacts })]),
-  draft_reply: z.strictObject({ text: z.string().min(1).max(8000), citations: z.array(z.string()).min(1) }),
+  draft_reply: z.strictObject({ text: z.string().min(1).max(8000), citations: z.array(z.string().regex(CITATION_ID)).min(1) }),
   propose_refund: z.strictObject({
     id: z.string().nullable(),
     orderId: z.string(),
@@ -147,12 +149,6 @@ export function orderNumbers(order: TOrderFacts): (string | number)[] {
   ];
 }
 
-export class DraftCheckFailed extends Error {
-  constructor(readonly problems: ReturnType<typeof checkDraft>) {
-    super(`draft failed its checks: ${problems.map((p) => ("citation" in p ? `${p.kind} ${p.citation}` : "value" in p ? `${p.kind} ${p.value}` : p.kind)).join("; ")}`);
-  }
-}
-
 export const DEFAULT_TOOLS: TToolSet = {
   async get_policy_evidence(args, { client }) {
     return answerPolicyQuestion(client, (args as { question: string }).question);
@@ -165,11 +161,7 @@ export const DEFAULT_TOOLS: TToolSet = {
   },
 
   async draft_reply(_args, { state }) {
-    const draft = draftReply(state);
-    if (state.evidence?.status !== "grounded" || state.order?.found !== true) throw new Error("unreachable: checked by the transition rules");
-    const problems = checkDraft({ draft: draft.text, retrieved: state.evidence.passages, orderNumbers: orderNumbers(state.order.order) });
-    if (problems.length) throw new DraftCheckFailed(problems);
-    return draft;
+    return draftReply(state);
   },
 
   async propose_refund(args, { client, state, runId, mode, settings }) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft, citationsIn, numbersIn } from "./check-draft";
+import { checkDraft, numbersIn } from "./check-draft";
+import { citationsIn } from "../contracts/citations";
 import { buildContextPack } from "./answer-policy-question";
 import type { TRetrievedPassage } from "./retrieve-passages";
 

@@ -1,16 +1,12 @@
 // Checks every draft must pass before a person sees it: its citations name approved passages that
 // were retrieved for this run, and every amount or number of days in it appears in the cited
-// passages or the order. A draft that fails is never shown as grounded.
-
-const CITATION = /\[([a-z0-9][a-z0-9-]*@\d+)\]/g;
-
-export function citationsIn(draft: string): string[] {
-  return [...new Set([...draft.matchAll(CITATION)].map((m) => m[1]!))];
-}
+// passages or the order. A draft that fails is never shown as grounded. The agent runtime runs these
+// checks on every draft in its observation step, whichever tool wrote it (lib/agent/run-agent.ts).
+import { citationsIn, withoutCitations } from "../contracts/citations";
 
 /** Numbers as written ("79.00", "1,200", "30") reduced to a canonical form ("79", "1200", "30"). */
 export function numbersIn(text: string): string[] {
-  const found = text.replace(CITATION, " ").match(/\d[\d,]*(?:\.\d+)?/g) ?? [];
+  const found = withoutCitations(text).match(/\d[\d,]*(?:\.\d+)?/g) ?? [];
   return found.map(canonicalNumber);
 }
 

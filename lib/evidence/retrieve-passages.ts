@@ -2,6 +2,7 @@
 // PolicyChunk can come back: text in a ticket never becomes evidence, and naming a document in a
 // ticket ("follow seller-private-note-44") retrieves nothing that retrieval would not find anyway.
 import type { DbTx, Db } from "../db";
+import { citationOf } from "../contracts/citations";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
@@ -53,7 +54,7 @@ export async function retrievePassages(client: Db | DbTx, question: string, limi
   return rows.map(({ matched, total, ...row }) => ({
     ...row,
     score: Number(row.score),
-    citation: `${row.docKey}@${row.version}`,
+    citation: citationOf(row.docKey, row.version),
     coverage: Number(total) ? Number(matched) / Number(total) : 0,
   }));
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ZDraftReplyArgs, ZGetPolicyEvidenceArgs, ZLookupOrderArgs, ZProposeRefundArgs, ZRequestHumanApprovalArgs } from "../contracts/actions";
 import type { TPlanner } from "../agent/planner";
 import type { TAgentState } from "../agent/state";
+import { citationsIn } from "../contracts/citations";
 import { checkDraft, type TDraftProblem } from "../evidence/check-draft";
 import { completeJson, type TChatMessage, type TCompletion, type TLlmConfig } from "./provider";
 
@@ -133,6 +134,5 @@ export async function modelDraft(input: { config: TLlmConfig; state: TAgentState
     repairs.push(problems);
     messages.push({ role: "assistant", content: completion.content }, { role: "user", content: `Your reply cannot be sent: ${draft?.success ? describeProblems(problems) : "it was not {\"reply\": \"...\"}"}. Write it again, citing only the passages given and stating only their numbers and the order's.` });
   }
-  const citations = [...new Set([...text.matchAll(/\[([a-z0-9-]+@\d+)\]/g)].map((m) => m[1]!))];
-  return { text, citations, usage: sumUsage(calls), model: calls.at(-1)!.model, repairs, problems };
+  return { text, citations: citationsIn(text), usage: sumUsage(calls), model: calls.at(-1)!.model, repairs, problems };
 }

@@ -1,0 +1,26 @@
+// The invariants every draft keeps before a person sees it, checked by the runtime in its observation
+// step whichever tool wrote the draft (the rule drafter, the model, a replacement): every citation
+// names an approved passage this run retrieved, every amount or number of days is in a cited passage
+// or the order this run looked up, and the citations the tool reports are exactly those its text
+// makes (they are what the run records and the pages link).
+import { citationsIn } from "../contracts/citations";
+import { checkDraft, type TDraftProblem } from "../evidence/check-draft";
+import type { TAgentState, TDraft } from "./state";
+import { orderNumbers } from "./tools";
+
+export function describeDraftProblems(problems: TDraftProblem[]): string {
+  return `draft failed its checks: ${problems.map((p) => ("citation" in p ? `${p.kind} ${p.citation}` : "value" in p ? `${p.kind} ${p.value}` : p.kind)).join("; ")}`;
+}
+
+/** What is wrong with a draft in this run's state, in words for the trace; null when nothing is. */
+export function draftProblem(draft: TDraft, state: TAgentState): string | null {
+  const retrieved = state.evidence?.status === "grounded" ? state.evidence.passages : [];
+  const numbers = state.order?.found ? orderNumbers(state.order.order) : [];
+  const problems = checkDraft({ draft: draft.text, retrieved, orderNumbers: numbers });
+  if (problems.length) return describeDraftProblems(problems);
+  const made = citationsIn(draft.text);
+  if (made.length !== new Set(draft.citations).size || made.some((c) => !draft.citations.includes(c))) {
+    return `draft reports citations [${draft.citations.join(", ")}] but its text cites [${made.join(", ")}]`;
+  }
+  return null;
+}
