@@ -34,7 +34,7 @@ import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { policySettingsFrom, policyVersion } from "../policy/settings";
-import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
+import { approvalDigest, approvalOperation, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
 import { validateDecision } from "./validate-decision";
 import { transitionProblem } from "./transitions";
 import { agentManifest, type TAgentManifest } from "../contracts/manifest";
@@ -446,13 +446,7 @@ async function finish(ctx: {
   const now = new Date();
 
   // The exact operation an approval covers: the reply, and the refund if one was proposed.
-  const operationOf = (p: TProposalView | null): TApprovalOperation => ({
-    proposal: p ? { orderId: p.orderId, amountCents: p.amountCents, currency: p.currency, reason: p.reason } : null,
-    draft,
-    policyVersion: versions.policy,
-    bundleVersion: ticket.bundleVersion,
-    agentVersion: versions.agent,
-  });
+  const operationOf = (p: TProposalView | null) => approvalOperation({ proposal: p, draft, policyVersion: versions.policy, bundleVersion: ticket.bundleVersion });
   /** An approval request's columns for an operation: the same for a person's and a system approval. */
   const requestOf = (op: TApprovalOperation, digest: string) => ({
     id: randomUUID(),

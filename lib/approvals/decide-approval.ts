@@ -8,13 +8,12 @@ import { AppError, type TErrorCode } from "../contracts/app-error";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
 import { preparedSql, timestampFromText } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
-import { agentManifest } from "../contracts/manifest";
 import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
 import { enqueue, QUEUES } from "../jobs/queue";
 import { TicketMoveRefused } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
-import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
-import { roleSatisfies } from "./roles";
+import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
+import { mayUse, roleSatisfies } from "../contracts/roles";
 
 export type TDecisionRefusal = Extract<TErrorCode, "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "reply_required" | "operation_changed" | "ticket_busy">;
 
@@ -97,7 +96,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   if (!roleSatisfies(input.actor.role, request.requiredRole)) {
     throw new DecisionRefused(
       "role_insufficient",
-      input.actor.role === "LEAD" ? "Leads cannot approve or reject requests." : `This ${request.kind} needs a ${request.requiredRole.toLowerCase()} to decide it.`,
+      !mayUse(input.actor.role, "approve") ? "Leads cannot approve or reject requests." : `This ${request.kind} needs a ${request.requiredRole.toLowerCase()} to decide it.`,
     );
   }
   if (input.digest !== request.digest) throw new DecisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
@@ -105,7 +104,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   // The digest the request would have if it were made now: a policy, bundle or agent change shows.
   const operation = JSON.parse(request.operation) as TApprovalOperation;
   const settings = JSON.parse(request.settings) as { key: string; value: unknown }[];
-  const current = approvalDigest({ ...operation, policyVersion: policyVersion(policySettingsFrom(settings)), bundleVersion: request.bundleVersion, agentVersion: agentManifest().agentVersion });
+  const current = approvalDigest(approvalOperation({ proposal: operation.proposal, draft: operation.draft, policyVersion: policyVersion(policySettingsFrom(settings)), bundleVersion: request.bundleVersion }));
   if (current !== request.digest) {
     throw new DecisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
   }

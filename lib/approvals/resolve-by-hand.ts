@@ -4,11 +4,10 @@
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, toJson, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { agentManifest } from "../contracts/manifest";
 import { loadPolicySettings, policyVersion } from "../policy/settings";
-import { approvalDigest, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
+import { approvalDigest, approvalOperation, APPROVAL_TTL_MS } from "../contracts/approval-operation";
 import { DecisionRefused } from "./decide-approval";
-import { roleSatisfies } from "./roles";
+import { mayUse } from "../contracts/roles";
 import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
@@ -17,14 +16,14 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
   const client = input.client ?? defaultDb();
   const reply = input.reply.trim();
   if (!reply) throw new DecisionRefused("reply_required", "Write the reply the customer will receive.");
-  if (!roleSatisfies(input.actor.role, "REVIEWER")) throw new DecisionRefused("role_insufficient", "Leads cannot resolve tickets.");
+  if (!mayUse(input.actor.role, "approve")) throw new DecisionRefused("role_insufficient", "Leads cannot resolve tickets.");
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
   if (!ticket) throw new DecisionRefused("not_found", "This ticket does not exist.");
   if (ticket.status === "resolved") throw new DecisionRefused("already_decided", "This ticket is already resolved.");
   if (ticket.approvals.length) throw new DecisionRefused("operation_changed", PENDING_REQUEST);
 
   const settings = await loadPolicySettings(client);
-  const operation: TApprovalOperation = { proposal: null, draft: reply, policyVersion: policyVersion(settings), bundleVersion: ticket.bundleVersion, agentVersion: agentManifest().agentVersion };
+  const operation = approvalOperation({ proposal: null, draft: reply, policyVersion: policyVersion(settings), bundleVersion: ticket.bundleVersion });
   const digest = approvalDigest(operation);
   try {
     return await client.$transaction(async (tx) => {

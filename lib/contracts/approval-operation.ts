@@ -2,6 +2,7 @@
 // the draft, and the versions of the policy, intake bundle and agent that produced them. Change any
 // of them and the digest no longer matches: the approval is stale.
 import { canonicalJson, sha256Hex } from "./canonical";
+import { agentManifest } from "./manifest";
 
 export interface TApprovalOperation {
   proposal: { orderId: string; amountCents: number; currency: string; reason: string } | null;
@@ -9,6 +10,22 @@ export interface TApprovalOperation {
   policyVersion: string;
   bundleVersion: string;
   agentVersion: string;
+}
+
+/**
+ * The operation an approval covers, built one way for the run that asks for it, the decision that
+ * checks it is still current and a person's own reply: the proposal's four fields (nothing else a
+ * proposal carries), the draft, the policy and bundle versions, and the agent version the manifest pins.
+ */
+export function approvalOperation(input: { proposal: TApprovalOperation["proposal"]; draft: string | null; policyVersion: string; bundleVersion: string }): TApprovalOperation {
+  const p = input.proposal;
+  return {
+    proposal: p ? { orderId: p.orderId, amountCents: p.amountCents, currency: p.currency, reason: p.reason } : null,
+    draft: input.draft,
+    policyVersion: input.policyVersion,
+    bundleVersion: input.bundleVersion,
+    agentVersion: agentManifest().agentVersion,
+  };
 }
 
 export function approvalDigest(operation: TApprovalOperation): string {

@@ -1,5 +1,6 @@
-// Roles and what each may open. One table, used by the navigation, every page, action and route,
-// and the access tests.
+// Roles and what each may do: the one module of role rules. AREAS says who may use each part of the
+// app (the navigation, every page, action and route, the domain functions that re-check, the access
+// tests); roleSatisfies says who may decide an approval that requires a role.
 import type { Role } from "../../generated/prisma/enums";
 
 export type { Role };
@@ -34,4 +35,13 @@ export function mayUse(role: Role, area: Area): boolean {
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+// Reviewers decide refunds below the specialist threshold, specialists and admins any.
+const APPROVAL_RANK: Record<Role, number> = { LEAD: 0, REVIEWER: 1, SPECIALIST: 2, ADMIN: 3 };
+
+/** Whether a decider of `role` satisfies an approval that requires `required`: a role that may
+ * approve at all (leads read approvals but never decide them), ranked at or above it. */
+export function roleSatisfies(role: Role, required: Role): boolean {
+  return mayUse(role, "approve") && APPROVAL_RANK[role] >= APPROVAL_RANK[required];
 }

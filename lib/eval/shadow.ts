@@ -4,7 +4,7 @@
 // (ApprovalDecision), joined when the evidence is read: approving what the policy would have
 // auto-approved is agreement, rejecting it is disagreement. Nothing is written back to the shadow
 // rows (their humanDecision and agreed columns are no longer filled).
-import type { Role } from "../../generated/prisma/enums";
+import { mayUse, type Role } from "../contracts/roles";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { startBatch } from "../agent/batches";
@@ -30,7 +30,7 @@ export interface TShadowPass {
  */
 export async function startShadowPass(input: { actor: { id: string; role: Role }; limit?: number; client?: Db }): Promise<TShadowPass> {
   const client = input.client ?? defaultDb();
-  if (input.actor.role !== "LEAD" && input.actor.role !== "ADMIN") throw new SettingsError("forbidden", "Only leads and admins run shadow passes.");
+  if (!mayUse(input.actor.role, "autonomy")) throw new SettingsError("forbidden", "Only leads and admins run shadow passes.");
   const waiting = await client.approvalRequest.findMany({
     where: { kind: "refund", status: "pending", ticket: { shadows: { none: {} } } },
     orderBy: { createdAt: "desc" },
@@ -101,7 +101,7 @@ export async function dialEvidence(client: Db = defaultDb()): Promise<TDialEvide
  */
 export async function setAutonomyLimit(input: { limitCents: number; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
-  if (input.actor.role !== "LEAD" && input.actor.role !== "ADMIN") throw new SettingsError("forbidden", "Only leads and admins move the autonomy dial.");
+  if (!mayUse(input.actor.role, "autonomy")) throw new SettingsError("forbidden", "Only leads and admins move the autonomy dial.");
   const settings = await loadPolicySettings(client);
   const current = settings["autonomy.autoApproveLimitCents"];
   if (input.limitCents > current) {

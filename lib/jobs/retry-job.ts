@@ -1,7 +1,7 @@
 // An admin sends a failed job back to the queue: it runs again with a fresh attempt, and the retry is
 // audited. Only failed jobs can be retried; the handlers are idempotent, so a retry never doubles an
 // effect.
-import type { Role } from "../../generated/prisma/enums";
+import { mayUse, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -16,7 +16,7 @@ export class JobRetryRefused extends AppError<"forbidden" | "not_found" | "not_f
 
 export async function retryFailedJob(input: { queue: string; jobId: string; actor: { id: string; role: Role }; client?: Db }): Promise<void> {
   const client = input.client ?? defaultDb();
-  if (input.actor.role !== "ADMIN") throw new JobRetryRefused("forbidden", "Only admins retry jobs.");
+  if (!mayUse(input.actor.role, "admin")) throw new JobRetryRefused("forbidden", "Only admins retry jobs.");
   if (!(Object.values(QUEUES) as string[]).includes(input.queue)) throw new JobRetryRefused("not_found", "There is no such job.");
   await client.$transaction(async (tx) => {
     const [job] = await tx.$queryRawUnsafe<{ state: string; retryCount: number }[]>(

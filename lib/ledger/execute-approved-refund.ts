@@ -10,7 +10,7 @@ import { REFUND_AUDIT_ACTIONS } from "../contracts/audit-actions";
 import { sha256Hex } from "../contracts/canonical";
 import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput } from "../audit/record-audit-event";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
-import { roleSatisfies } from "../approvals/roles";
+import { roleSatisfies } from "../contracts/roles";
 
 export const EXECUTION_OUTCOMES = [
   "refund_created",

@@ -1,7 +1,7 @@
 // Changes policy settings. Every change is validated as a whole, written with its audit event in one
 // transaction, and yields a new policy version (pending approvals bound to the old one go stale).
 // A submission that changes nothing writes nothing (no audit event, same version).
-import type { Role } from "../../generated/prisma/enums";
+import { mayUse, type Area, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -17,15 +17,15 @@ export class SettingsError extends AppError<"forbidden" | "invalid" | "stale" | 
   }
 }
 
-/** Who may change what: the dial itself is the leads' evidence-backed decision (see the autonomy
- * part); every other setting is an admin's. */
-const EDITORS: Record<keyof TPolicySettings, readonly Role[]> = {
-  "autonomy.autoApproveLimitCents": ["LEAD", "ADMIN"],
-  "autonomy.requiredAgreements": ["ADMIN"],
-  "policy.dailyCapCents": ["ADMIN"],
-  "policy.specialistThresholdCents": ["ADMIN"],
-  "policy.customerRefundsPerDay": ["ADMIN"],
-  "agent.defaultPlanner": ["ADMIN"],
+/** Who may change what, as the area whose roles may: the dial itself is the leads' evidence-backed
+ * decision (the autonomy area); every other setting is an admin's. */
+const EDITORS: Record<keyof TPolicySettings, Area> = {
+  "autonomy.autoApproveLimitCents": "autonomy",
+  "autonomy.requiredAgreements": "admin",
+  "policy.dailyCapCents": "admin",
+  "policy.specialistThresholdCents": "admin",
+  "policy.customerRefundsPerDay": "admin",
+  "agent.defaultPlanner": "admin",
 };
 
 // Settings changes are serialised (a two-key advisory lock in a key space of its own), so the
@@ -42,7 +42,7 @@ export async function updatePolicySettings(input: {
   const keys = Object.keys(input.changes) as (keyof TPolicySettings)[];
   for (const key of keys) {
     if (!(key in EDITORS)) throw new SettingsError("invalid", `Unknown setting ${String(key)}.`);
-    if (!EDITORS[key].includes(input.actor.role)) throw new SettingsError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
+    if (!mayUse(input.actor.role, EDITORS[key])) throw new SettingsError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
   }
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 0)`;

@@ -6,8 +6,7 @@ import { Card, Fact } from "@/components/card";
 import { CitedText, citationHref } from "@/components/cited-text";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceTimeline } from "@/components/trace-timeline";
-import { roleSatisfies } from "@/lib/approvals/roles";
-import { mayUse, ROLE_LABELS } from "@/lib/contracts/roles";
+import { mayUse, ROLE_LABELS, roleSatisfies } from "@/lib/contracts/roles";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { findTicket } from "@/lib/tickets/find-ticket";
@@ -79,8 +78,8 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const passageByCitation: Record<string, string> = {};
   for (const p of passages) passageByCitation[p.citation] ??= p.chunkId;
   const proposal = pending?.proposal ?? null;
-  const canDecide = !!pending && mayUse(user.role, "approve") && roleSatisfies(user.role, pending.requiredRole);
-  const whyNot = pending && !canDecide ? (user.role === "LEAD" ? "Leads can read this request but cannot approve or reject it." : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`) : undefined;
+  const canDecide = !!pending && roleSatisfies(user.role, pending.requiredRole);
+  const whyNot = pending && !canDecide ? (!mayUse(user.role, "approve") ? "Leads can read this request but cannot approve or reject it." : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`) : undefined;
 
   return (
     <div className="space-y-4">
