@@ -73,10 +73,10 @@ function mixin(): Record<string, string> {
   return fields;
 }
 
-/** A logger with the app's settings, writing to `destination` (standard output by default). */
-export function createLogger(destination?: pino.DestinationStream): Logger {
+/** A logger with the app's settings, writing to `destination` (standard output by default), at LOG_LEVEL unless told. */
+export function createLogger(destination?: pino.DestinationStream, threshold: string = level()): Logger {
   const options: pino.LoggerOptions = {
-    level: level(),
+    level: threshold,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     mixin,

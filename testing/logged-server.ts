@@ -1,0 +1,69 @@
+// Child process for lib/observability/request-logs.integration.test.ts: the app's own route handlers
+// (intake, outbox, health, next-auth) behind Node's HTTP server, with the request context the
+// production server installs (installRequestContext, as instrumentation-node.ts does), and the app's
+// logger on standard output – the lines the test reads. Its first line names the port.
+// The database: DATABASE_URL's when set (the test's own clone), otherwise an in-memory PGlite.
+import { register } from "node:module";
+
+// As Vitest's alias does: `server-only` marks modules for Next's bundler and means nothing under Node.
+const hooks = `
+export async function resolve(specifier, context, next) {
+  return specifier === "server-only" ? { url: "data:text/javascript,export {}", shortCircuit: true } : next(specifier, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+
+const { createServer } = await import("node:http");
+const { PGlite } = await import("@electric-sql/pglite");
+const { openDb, useDb } = await import("../lib/db");
+const { migrationSql } = await import("../lib/db/migrate");
+const { seedDemo } = await import("../prisma/seed/demo");
+const { installRequestContext } = await import("../lib/observability/http-requests");
+const { logger } = await import("../lib/observability/logger");
+
+if (process.env.DATABASE_URL) {
+  useDb(openDb({ kind: "postgres", url: process.env.DATABASE_URL, max: 4 }));
+} else {
+  const pglite = new PGlite();
+  for (const { sql } of await migrationSql()) await pglite.exec(sql);
+  useDb(openDb({ kind: "pglite", pglite }));
+}
+const { db } = await import("../lib/db");
+await seedDemo(db());
+
+type THandler = (request: Request) => Promise<Response>;
+const intake = await import("../app/api/intake/tickets/route");
+const outbox = await import("../app/api/outbox/route");
+const health = await import("../app/api/health/route");
+const auth = await import("../app/api/auth/[...nextauth]/route");
+const ROUTES: { method: string; path: RegExp; handler: THandler }[] = [
+  { method: "POST", path: /^\/api\/intake\/tickets$/, handler: intake.POST },
+  { method: "GET", path: /^\/api\/outbox$/, handler: outbox.GET },
+  { method: "GET", path: /^\/api\/health$/, handler: () => health.GET() },
+  { method: "GET", path: /^\/api\/auth\//, handler: auth.GET as unknown as THandler },
+  { method: "POST", path: /^\/api\/auth\//, handler: auth.POST as unknown as THandler },
+];
+
+installRequestContext();
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+  const route = ROUTES.find((r) => r.method === req.method && r.path.test(url.pathname));
+  if (!route) {
+    res.writeHead(404).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  const response = await route.handler(new Request(url, { method: req.method, headers, body: req.method === "GET" ? undefined : Buffer.concat(chunks) }));
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => name !== "set-cookie" && res.setHeader(name, value));
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  res.end(Buffer.from(await response.arrayBuffer()));
+});
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address();
+  logger.info({ port: typeof address === "object" && address ? address.port : null }, "listening");
+});
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
