@@ -1,7 +1,8 @@
 // Password hashing with scrypt (node:crypto): memory-hard, no native addon to build.
 // Format: scrypt$N$r$p$salt$hash (base64url), so parameters can be raised later without breaking
 // existing hashes.
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, scrypt as scryptCb, type ScryptOptions } from "node:crypto";
+import { constantTimeEqual } from "../contracts/signatures";
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
@@ -29,7 +30,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
     p: Number(p),
     maxmem: MAXMEM,
   });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return constantTimeEqual(key, expected);
 }
 
 /** A hash of a password nobody knows: compared against when the account does not exist, so a

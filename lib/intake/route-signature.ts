@@ -1,6 +1,6 @@
 // A route is trusted only if the bundle that assigned it signed it: HMAC-SHA256 over ticket id,
 // route and bundle version, so a route cannot be moved to another ticket or relabelled.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
 import type { TicketRoute } from "../../generated/prisma/enums";
 
 export interface TRouteClaim {
@@ -16,10 +16,10 @@ export function routeClaimId(ticket: { id: string; externalId?: string | null })
 }
 
 export function signRoute(claim: TRouteClaim, key: string): string {
-  return createHmac("sha256", key).update(`${claim.ticketId}\n${claim.route}\n${claim.bundleVersion}`).digest("hex");
+  return hmacSha256Hex(key, `${claim.ticketId}\n${claim.route}\n${claim.bundleVersion}`);
 }
 
 export function verifyRouteSignature(claim: TRouteClaim, signature: string | null | undefined, key: string): boolean {
   if (!signature || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  return timingSafeEqual(Buffer.from(signRoute(claim, key), "hex"), Buffer.from(signature, "hex"));
+  return constantTimeEqual(signature, signRoute(claim, key));
 }
