@@ -6,7 +6,7 @@ import { db } from "../lib/db";
 import { findTicket } from "../lib/tickets/find-ticket";
 import { formatRun } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
-import { defaultPlannerChoice, plannerSetup, PlannerUnavailable, type TPlannerChoice } from "../lib/agent/choose-planner";
+import { defaultPlannerChoice, plannerSetup, PlannerUnavailable, type TPlannerChoice } from "../lib/llm/choose-planner";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { ticket: { type: "string" }, simulate: { type: "boolean", default: false }, json: { type: "boolean", default: false }, planner: { type: "string" } } });

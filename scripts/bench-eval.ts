@@ -3,6 +3,7 @@
 import { loadDataset } from "../lib/eval/load-dataset";
 import { gradeEpisodes, usesModel } from "../lib/eval/grade-episodes";
 import type { TDataset } from "../lib/eval/episode";
+import { seedDemo } from "../prisma/seed/demo";
 
 export async function benchEval(count = 1000): Promise<{ episodes: number; seconds: number; perEpisodeMs: number; passed: number }> {
   const source = await loadDataset("eval/episodes.jsonl");
@@ -12,6 +13,7 @@ export async function benchEval(count = 1000): Promise<{ episodes: number; secon
   const started = performance.now();
   let last = 0;
   const rows = await gradeEpisodes(dataset, {
+    world: seedDemo,
     onProgress: (done, total) => {
       if (process.stdout.isTTY && done - last >= 50) {
         last = done;

@@ -14,6 +14,7 @@ import { llmAvailability } from "../lib/llm/provider";
 import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
+import { seedDemo } from "../prisma/seed/demo";
 
 function commit(): string {
   try {
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
   const llm = llmAvailability();
   const modelEpisodes = dataset.episodes.filter(usesModel).length;
   if (modelEpisodes) console.log(`${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`);
-  const rows = await gradeEpisodes(dataset, { trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
+  const rows = await gradeEpisodes(dataset, { world: seedDemo, trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
   const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });

@@ -43,7 +43,7 @@ export const ZEpisode = z.strictObject({
   ticket: ZTicketSpec,
   /** "model": the configured model, or the local fake server answering like a well-behaved model when
    * none is configured. {model: {fake: [...]}}: the local fake server answers with these entries
-   * (decisions, drafts, raw content, HTTP errors, delays – see lib/llm/testing/fake-openai-server.ts),
+   * (decisions, drafts, raw content, HTTP errors, delays – see lib/llm/fake-openai-server.ts),
    * then like a well-behaved model. */
   planner: z.union([z.literal("rule"), z.literal("model"), ZScripted, z.strictObject({ model: z.strictObject({ fake: z.array(z.unknown()).min(1) }) })]),
   mode: z.enum(["live", "simulate"]).default("live"),

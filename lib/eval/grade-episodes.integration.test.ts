@@ -5,13 +5,14 @@ import { loadDataset } from "./load-dataset";
 import { gradeEpisodes } from "./grade-episodes";
 import { buildReceipt } from "./receipt";
 import { decideRelease } from "./decide-release";
+import { seedDemo } from "../../prisma/seed/demo";
 
 vi.mock("../agent/transitions", () => ({ transitionProblem: () => null }));
 
 describe("grading a broken runtime", () => {
   it("fails the transition episodes by name and holds the release", async () => {
     const dataset = await loadDataset("eval/episodes.jsonl");
-    const rows = await gradeEpisodes(dataset);
+    const rows = await gradeEpisodes(dataset, { world: seedDemo });
     const failed = rows.filter((r) => !r.passed).map((r) => r.episodeId);
     expect(failed).toEqual(expect.arrayContaining(["premature-draft", "draft-without-order", "refund-over-refundable"]));
     const premature = rows.find((r) => r.episodeId === "premature-draft")!;

@@ -6,7 +6,6 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { openDb, type DbHandle } from "../db";
 import { migrationSql } from "../db/migration-files";
 import { intakeBundleKey } from "../env";
-import { seedDemo } from "../../prisma/seed/demo";
 import { createTicket } from "../intake/create-ticket";
 import { classifyTicket, BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
 import { signRoute } from "../intake/route-signature";
@@ -14,7 +13,7 @@ import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "../agent/pl
 import { rulePlanner } from "../agent/rule-planner";
 import { runAgent } from "../agent/run-agent";
 import type { TToolSet } from "../agent/tools";
-import { plannerSetup } from "../agent/choose-planner";
+import { plannerSetup } from "../llm/choose-planner";
 import type { TLlmConfig } from "../llm/provider";
 import { startFakeOpenAI, type TFakeEntry, type TFakeOpenAI } from "../llm/fake-openai-server";
 import { decideApproval, DecisionRefused } from "../approvals/decide-approval";
@@ -48,7 +47,12 @@ export interface TEpisodeRow {
   explanation: string | null;
 }
 
+/** Writes the world the episodes are written against into a fresh grading database: for the dataset
+ * in eval/, the demo seed (prisma/seed/demo.ts). The caller's to give: the grader knows no seed data. */
+export type TGradingWorld = (client: PrismaClient) => Promise<unknown>;
+
 export interface TGradeOptions {
+  world: TGradingWorld;
   trials?: number;
   /** The configured model endpoint. Without one, model episodes run against the local fake server. */
   llm?: TLlmConfig;
@@ -58,12 +62,12 @@ export interface TGradeOptions {
 const TEMPLATE_ORDERS: Record<string, string> = { tablet: "ORD-1001", laptop: "ORD-1002", flagged: "ORD-1003", old: "ORD-1004" };
 const PRESET_OF_ORDER = Object.fromEntries(Object.entries(TEMPLATE_ORDERS).map(([k, v]) => [v, k]));
 
-/** A fresh in-memory database, migrated and seeded with the demo data. */
-export async function openGradingDatabase(): Promise<DbHandle> {
+/** A fresh in-memory database, migrated, with the episodes' world written into it. */
+export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandle> {
   const pglite = new PGlite();
   for (const { sql } of await migrationSql()) await pglite.exec(sql);
   const handle = openDb({ kind: "pglite", pglite });
-  await seedDemo(handle.client);
+  await world(handle.client);
   return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
 }
 
@@ -227,9 +231,9 @@ export function explainDifference(expected: TEpisode["expect"], actual: TActualO
   return problems.length ? problems.join("; ") : null;
 }
 
-export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions = {}): Promise<TEpisodeRow[]> {
+export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): Promise<TEpisodeRow[]> {
   const trials = options.trials ?? 1;
-  const handle = await openGradingDatabase();
+  const handle = await openGradingDatabase(options.world);
   const needsFake = dataset.episodes.some((e) => usesModel(e) && (e.planner !== "model" || !options.llm));
   const models: TModelEndpoints = { configured: options.llm, fake: needsFake ? await startFakeOpenAI() : null };
   const rows: TEpisodeRow[] = [];

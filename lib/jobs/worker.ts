@@ -18,7 +18,7 @@ import { expirePendingApprovals } from "../approvals/sweep-approvals";
 import { reconcileApprovedRefunds } from "../approvals/reconcile-refunds";
 import { interruptExpiredRuns } from "../agent/sweep-runs";
 import { failBatchItem, runBatchItem } from "../agent/batches";
-import { defaultPlannerChoice, plannerSetup } from "../agent/choose-planner";
+import { defaultPlannerChoice, plannerSetup } from "../llm/choose-planner";
 import { recordShadowDecisions } from "../eval/shadow";
 import { takeCheckpoint } from "../audit/checkpoint";
 import { subjectFields, withContext } from "../observability/context";

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { ticketId } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { plannerSetup } from "../agent/choose-planner";
+import { plannerSetup } from "./choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
 import { startFakeOpenAI, type TFakeOpenAI } from "./fake-openai-server";
 import { PLANNER_PROMPT_VERSION } from "./model-planner";

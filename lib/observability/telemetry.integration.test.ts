@@ -10,7 +10,7 @@ import { startOtlpReceiver, type TOtlpReceiver, type TReceivedPoint, type TRecei
 import { drainQueue, openJobs } from "../../testing/queue";
 import { approvalFor, freshOrder, tabletTicket, ticketId, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { plannerSetup } from "../agent/choose-planner";
+import { plannerSetup } from "../llm/choose-planner";
 import { runAgent } from "../agent/run-agent";
 import { decideApproval } from "../approvals/decide-approval";
 import { observeOperations } from "../jobs/metrics";

@@ -12,6 +12,7 @@ import { gradeEpisodes, GRADER_VERSION } from "../../lib/eval/grade-episodes";
 import { loadDataset } from "../../lib/eval/load-dataset";
 import { buildReceipt } from "../../lib/eval/receipt";
 import { storeEvalRun } from "../../lib/eval/store-eval-run";
+import { seedDemo } from "./demo";
 
 export const E2E_EVAL_DATASET = "e2e/fixtures/episodes-wrong-expectation.jsonl";
 
@@ -21,7 +22,7 @@ export async function seedE2eEvalRun(client: PrismaClient): Promise<string> {
   const existing = await client.evalRun.findFirst({ where: { datasetVersion: dataset.version, datasetHash: dataset.hash }, select: { id: true } });
   if (existing) return existing.id;
   const { agentVersion } = agentManifest();
-  const rows = await gradeEpisodes(dataset);
+  const rows = await gradeEpisodes(dataset, { world: seedDemo });
   const receipt = buildReceipt({ agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none (rule planner)", commit: "e2e-fixture", trials: 1, rows });
   const decision = decideRelease(receipt, { agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, episodeIds: dataset.episodes.map((e) => e.id) });
   const run = await storeEvalRun({ receipt, decision, client });

@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { AppError, authedAction } from "@/lib/auth/authed";
 import { runAgent } from "@/lib/agent/run-agent";
-import { defaultPlannerChoice, plannerSetup } from "@/lib/agent/choose-planner";
+import { defaultPlannerChoice, plannerSetup } from "@/lib/llm/choose-planner";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
 import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";

@@ -1,14 +1,15 @@
 // Which planner a run uses: the rule planner (the default, no network) or the model planner over the
-// configured OpenAI-compatible endpoint, with its drafter. Both are held to the same runtime.
+// configured OpenAI-compatible endpoint, with its drafter. Both are held to the same runtime. It sits
+// here, above the agent, because it puts the two together: the agent never imports the model side.
 import { AppError } from "../contracts/app-error";
 import type { Db } from "../db";
 import { loadPolicySettings } from "../policy/settings";
-import { llmAvailability, type TLlmConfig } from "../llm/provider";
-import { modelPlanner } from "../llm/model-planner";
-import { modelTools } from "../llm/model-tools";
-import type { TPlanner } from "./planner";
-import { rulePlanner } from "./rule-planner";
-import type { TToolSet } from "./tools";
+import { llmAvailability, type TLlmConfig } from "./provider";
+import { modelPlanner } from "./model-planner";
+import { modelTools } from "./model-tools";
+import type { TPlanner } from "../agent/planner";
+import { rulePlanner } from "../agent/rule-planner";
+import type { TToolSet } from "../agent/tools";
 
 export type TPlannerChoice = "rule" | "model";
 
