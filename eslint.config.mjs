@@ -1,11 +1,64 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+// ── Layers and import rules ───────────────────────────────────────────────────────────────────────
+// lib/ is layered, bottom to top; a part imports only the parts below it, never one above
+// (ARCHITECTURE.md, "Layers and import rules"). contracts holds the vocabulary every part shares
+// (reason codes, statuses, actions, the manifest and its pins, canonical JSON and digests, audit
+// action names, roles, citations), so nothing needs to import upward for a word.
+// lib/jobs/worker.ts is the worker's composition root – it hands each job to the part that owns the
+// effect – so it sits on top, apart from the queue it serves.
+// Test files are exempt from the layering (they drive parts from outside), not from the other rules.
+export const LAYERS = [
+  { name: "contracts", paths: ["lib/contracts"] },
+  { name: "observability", paths: ["lib/observability"] },
+  { name: "env", paths: ["lib/env.ts"] },
+  { name: "db", paths: ["lib/db"] },
+  { name: "tickets", paths: ["lib/tickets"] },
+  { name: "audit", paths: ["lib/audit"] },
+  { name: "jobs", paths: ["lib/jobs"], except: ["lib/jobs/worker.ts"] },
+  { name: "evidence", paths: ["lib/evidence"] },
+  { name: "policy", paths: ["lib/policy"] },
+  { name: "intake", paths: ["lib/intake"] },
+  { name: "agent", paths: ["lib/agent"] },
+  { name: "llm", paths: ["lib/llm"] },
+  { name: "ledger", paths: ["lib/ledger"] },
+  { name: "approvals", paths: ["lib/approvals"] },
+  { name: "eval", paths: ["lib/eval"] },
+  { name: "auth", paths: ["lib/auth"] },
+  { name: "worker", paths: ["lib/jobs/worker.ts"] },
+];
+
+const layerZones = LAYERS.slice(0, -1).map((layer, i) => {
+  const above = LAYERS.slice(i + 1);
+  return {
+    // A folder, or its files but the excepted ones (a glob: `lib/jobs/!(worker.ts)`).
+    target: layer.except ? layer.paths.map((p) => `${p}/!(${layer.except.map((e) => e.slice(p.length + 1)).join("|")})`) : layer.paths,
+    from: above.flatMap((l) => l.paths),
+    message: `lib/${layer.name} may import only the layers below it (${LAYERS.slice(0, i).map((l) => l.name).join(", ") || "none"}), never ${above.map((l) => l.name).join(", ")}: a shared word belongs in lib/contracts.`,
+  };
+});
+
+// The same rule (eslint-plugin-import's no-restricted-paths: imports resolved to files, so `../x`,
+// `@/lib/x` and type-only imports are all caught) under three names, so a failure says which promise
+// it breaks.
+const noRestrictedPaths = nextVitals.find((config) => config.plugins?.import).plugins.import.rules["no-restricted-paths"];
+const countersign = {
+  rules: {
+    layers: noRestrictedPaths,
+    "agent-never-imports-ledger": noRestrictedPaths,
+    "lib-imports-no-app-seed-or-testing": noRestrictedPaths,
+  },
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".next-*/**", ".data/**", "generated/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", ".next-*/**", ".data/**", "generated/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "testing/import-rules/fixtures/**"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -25,11 +78,33 @@ export default defineConfig([
     },
   },
   {
-    // Actions handle no errors of their own: a domain refusal is an AppError, which the wrapper
-    // (lib/auth/authed.ts) answers with its code; anything else is the wrapper's to log.
-    files: ["app/**/actions.ts"],
+    // The agent proposes; it can never move money. Tests included.
+    files: ["lib/agent/**/*.{ts,tsx}"],
+    plugins: { countersign },
     rules: {
-      "no-restricted-syntax": ["error", { selector: "TryStatement", message: "No try/catch in an action: throw AppError from the domain (lib/contracts/app-error.ts) and let authedAction answer it." }],
+      "countersign/agent-never-imports-ledger": [
+        "error",
+        { basePath: root, zones: [{ target: "lib/agent", from: "lib/ledger", message: "Nothing in lib/agent imports the ledger: a refund proposal is a row; only executeApprovedRefund, after a recorded approval, writes money." }] },
+      ],
+    },
+  },
+  {
+    // The domain does not depend on pages, seed data or test helpers; its tests may.
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["lib/**/*.test.ts", "lib/**/*.test.tsx"],
+    plugins: { countersign },
+    rules: {
+      "countersign/layers": ["error", { basePath: root, zones: layerZones }],
+      "countersign/lib-imports-no-app-seed-or-testing": [
+        "error",
+        {
+          basePath: root,
+          zones: [
+            { target: "lib", from: ["app", "prisma/seed"], message: "lib/ does not import app/ or prisma/seed/: pages and seed data sit above the domain (a caller passes what lib needs)." },
+            { target: "lib", from: ["**/testing/**"], except: ["**/node_modules/**"], message: "lib/ does not import test helpers (a testing/ folder) outside test files." },
+          ],
+        },
+      ],
     },
   },
 ]);
