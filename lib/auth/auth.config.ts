@@ -4,6 +4,7 @@
 import type { NextAuthConfig } from "next-auth";
 import { authSecret } from "../env";
 import { SIGN_IN_PATH } from "./public-paths";
+import { decodeSessionToken } from "./session-token";
 import { isRole } from "../contracts/roles";
 
 /** A reviewer's shift and a little more: sessions end after 12 hours, rolling while in use. */
@@ -32,6 +33,9 @@ export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
 export const authConfig = {
   pages: { signIn: SIGN_IN_PATH },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 60 * 60 },
+  // next-auth's own decode, once per token (session-token.ts): the proxy reads the same cookie on
+  // every request. Encoding is next-auth's, unchanged.
+  jwt: { decode: decodeSessionToken },
   // Self-hosted behind whatever proxy the operator has: take the host from the request.
   trustHost: true,
   logger: authLogger,
