@@ -2,10 +2,11 @@
 // to read the session cookie on every request; lib/auth/auth.ts adds the Credentials provider.
 // (proxy.ts runs on the Node.js runtime in Next 16, but it stays cheap: a cookie decode, no query.)
 import type { NextAuthConfig } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import { authSecret } from "../env";
 import { SIGN_IN_PATH } from "./public-paths";
 import { decodeSessionToken } from "./session-token";
-import { isRole } from "../contracts/roles";
+import { isRole, type Role } from "../contracts/roles";
 
 /** A reviewer's shift and a little more: sessions end after 12 hours, rolling while in use. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -30,6 +31,17 @@ export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
   debug() {},
 };
 
+export interface TTokenUser {
+  id: string;
+  role: Role;
+  sessionVersion: number;
+}
+
+/** What a session says of its user, from the token: id, role and session version, or null when one is missing. */
+export function tokenUser(token: JWT): TTokenUser | null {
+  return token.sub && isRole(token.role) && typeof token.sv === "number" ? { id: token.sub, role: token.role, sessionVersion: token.sv } : null;
+}
+
 export const authConfig = {
   pages: { signIn: SIGN_IN_PATH },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 60 * 60 },
@@ -51,9 +63,8 @@ export const authConfig = {
       return token;
     },
     session({ session, token }) {
-      if (token.sub && isRole(token.role) && typeof token.sv === "number") {
-        session.user = { ...session.user, id: token.sub, role: token.role, sessionVersion: token.sv };
-      }
+      const user = tokenUser(token);
+      if (user) session.user = { ...session.user, ...user };
       return session;
     },
   },

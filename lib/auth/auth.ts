@@ -1,6 +1,6 @@
 // The full next-auth setup: the light config plus the Credentials provider, which checks the User
-// table under the sign-in throttle. Used by the /api/auth route, the sign-in and sign-out actions,
-// and requireRole (through auth()).
+// table under the sign-in throttle. Used by the /api/auth route and the sign-in and sign-out actions;
+// pages, actions and routes read the session through currentUser (session.ts).
 import "server-only";
 import NextAuth, { AuthError, CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";

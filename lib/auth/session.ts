@@ -3,14 +3,16 @@
 // sessionVersion was bumped, is signed out. The role comes from the row too, so a role change takes
 // effect on the next request rather than at the next sign-in.
 import "server-only";
+import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { z } from "zod";
 import { db } from "../db";
+import { authSecret } from "../env";
 import { isAllowed, type TAccess } from "./access";
-import { auth } from "./auth";
 import { SIGN_IN_PATH } from "./public-paths";
 import type { Role } from "../contracts/roles";
+import { sessionUserOf } from "./session-cookie";
 
 export interface TSessionUser {
   id: string;
@@ -28,9 +30,13 @@ export function sessionClaims(session: unknown): z.infer<typeof ZClaims> | null 
   return parsed.success ? parsed.data : null;
 }
 
-/** The signed-in user, re-checked against the database; null when signed out or revoked. Once per request. */
+/**
+ * The signed-in user, re-checked against the database; null when signed out or revoked. Once per
+ * request. The cookie is read as next-auth's auth() reads it (session-cookie.ts), without its
+ * session endpoint's refreshed token and CSRF token, which nothing here could send back.
+ */
 export const currentUser = cache(async (): Promise<TSessionUser | null> => {
-  const claims = sessionClaims(await auth());
+  const claims = sessionClaims({ user: await sessionUserOf({ headers: await headers(), secret: authSecret() }) });
   if (!claims) return null;
   const row = await db().user.findUnique({
     where: { id: claims.id },
