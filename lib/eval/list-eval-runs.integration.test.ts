@@ -114,3 +114,32 @@ describe("listEpisodeResults", () => {
     expect((await listEpisodeResults({ evalRunId: runIds[4]!, filter: "failed", page: 0 })).rows).toEqual([]);
   });
 });
+
+// Last in the file: it adds a run and a decision the expectations above do not count.
+describe("names and the latest decision", () => {
+  it("joins who created a run and who decided, shows a run's latest decision, and counts beyond the last page", async () => {
+    const { client } = testDb();
+    const lead = await client.user.create({ data: { email: "lena.lead@example.test", name: "Lena Lead", role: "LEAD", passwordHash: "unused" } });
+    const id = await store(5, "refund-agent-v3", 2, 1);
+    await client.evalRun.update({ where: { id }, data: { createdById: lead.id } });
+    // A second decision on run 4, later than every stored one, by a person.
+    await client.releaseDecision.create({ data: { evalRunId: runIds[4]!, outcome: "hold", reason: "manual:hold", decidedById: lead.id, createdAt: new Date(DAY + 10 * 3_600_000) } });
+
+    const page = await listEvalRuns();
+    expect(page.total).toBe(6);
+    expect(page.rows[0]).toMatchObject({ commit: "c0ffee5", createdBy: "Lena Lead", decision: { outcome: "eligible_for_shadow", decidedBy: null } });
+    expect(page.rows[1]).toMatchObject({ commit: "c0ffee4", createdBy: null, decision: { outcome: "hold", reason: "manual:hold", decidedBy: "Lena Lead" } });
+    expect(page.rows[1]!.decision!.createdAt.toISOString()).toBe(new Date(DAY + 10 * 3_600_000).toISOString());
+
+    const history = await listReleaseDecisions({ take: 2 });
+    expect(history.total).toBe(7);
+    expect(history.rows.map((d) => [d.commit, d.outcome, d.decidedBy])).toEqual([
+      ["c0ffee4", "hold", "Lena Lead"],
+      ["c0ffee5", "eligible_for_shadow", null],
+    ]);
+    expect(history.rows[0]!.evalRunId).toBe(runIds[4]);
+
+    const beyond = await listEvalRuns({ cursor: { direction: "older", createdAt: new Date(DAY - 3_600_000), id: "00000000-0000-4000-8000-000000000000" } });
+    expect(beyond).toEqual({ rows: [], total: 6, newerCursor: null, olderCursor: null });
+  });
+});

@@ -1,10 +1,9 @@
 // Eval runs and release decisions as leads read them: runs newest first, one keyset page at a time,
 // each with the release decision stored beside it; the history of release decisions; and one run's
 // episode rows, failed first, a page at a time (a run may hold thousands of rows).
-import type { Prisma } from "../../generated/prisma/client";
 import type { ReleaseOutcome } from "../../generated/prisma/enums";
-import { db as defaultDb, type Db } from "../db";
-import { keysetOrder, keysetPage, keysetWhere, type TKeysetCursor } from "../db/keyset";
+import { db as defaultDb, Prisma, type Db } from "../db";
+import { keysetPage, type TKeysetCursor } from "../db/keyset";
 
 export const EVAL_RUNS_PAGE_SIZE = 20;
 export const RELEASE_DECISIONS_SHOWN = 20;
@@ -54,30 +53,64 @@ const RUN_SELECT = {
 } satisfies Prisma.EvalRunSelect;
 
 type TSelectedDecision = Prisma.ReleaseDecisionGetPayload<{ select: typeof DECISION_SELECT }>;
-type TSelectedRun = Prisma.EvalRunGetPayload<{ select: typeof RUN_SELECT }> & { decisions: TSelectedDecision[] };
 
 const toDecision = (d: TSelectedDecision): TDecisionSummary => ({ id: d.id, outcome: d.outcome, reason: d.reason, createdAt: d.createdAt, decidedBy: d.decidedBy?.name ?? null });
 
-function toRunRow({ createdBy, decisions, ...run }: TSelectedRun): TEvalRunRow {
-  return { ...run, createdBy: createdBy?.name ?? null, decision: decisions[0] ? toDecision(decisions[0]) : null };
+// The two lists the evaluations page reads on every view are one statement each: the page of rows
+// with the names and the latest decision joined in, and the total as a column of every row (one count
+// for the statement). Prisma's include would be three and two dependent round trips plus a count.
+
+/** A UTC timestamp literal for the "timestamp without time zone" columns (see handoffReasonsByDay). */
+const utcTimestamp = (at: Date) => at.toISOString().slice(0, 23).replace("T", " ");
+
+/** keysetWhere for the runs aliased `r`, with the same redundant bound that lets the scan start at the cursor. */
+function runsBeyond(cursor: TKeysetCursor | undefined): Prisma.Sql {
+  if (!cursor) return Prisma.sql`true`;
+  const at = utcTimestamp(cursor.createdAt);
+  return cursor.direction === "older"
+    ? Prisma.sql`r."createdAt" <= ${at}::timestamp AND (r."createdAt" < ${at}::timestamp OR (r."createdAt" = ${at}::timestamp AND r.id < ${cursor.id}::uuid))`
+    : Prisma.sql`r."createdAt" >= ${at}::timestamp AND (r."createdAt" > ${at}::timestamp OR (r."createdAt" = ${at}::timestamp AND r.id > ${cursor.id}::uuid))`;
 }
+
+interface TRunSqlRow extends Omit<TEvalRunRow, "decision"> {
+  decisionId: string | null;
+  outcome: ReleaseOutcome | null;
+  reason: string | null;
+  decidedAt: Date | null;
+  decidedBy: string | null;
+  total: number;
+}
+
+const runRow = ({ decisionId, outcome, reason, decidedAt, decidedBy, total: _total, ...run }: TRunSqlRow): TEvalRunRow => ({
+  ...run,
+  decision: decisionId && outcome && decidedAt ? { id: decisionId, outcome, reason, createdAt: decidedAt, decidedBy } : null,
+});
 
 /** Eval runs, newest first, one page beyond the cursor. */
 export async function listEvalRuns(input: { cursor?: TKeysetCursor; pageSize?: number; client?: Db } = {}): Promise<{ rows: TEvalRunRow[]; newerCursor: string | null; olderCursor: string | null; total: number }> {
   const client = input.client ?? defaultDb();
   const pageSize = input.pageSize ?? EVAL_RUNS_PAGE_SIZE;
-  const [fetched, total] = await Promise.all([
-    client.evalRun.findMany({
-      where: keysetWhere(input.cursor),
-      orderBy: keysetOrder(input.cursor?.direction),
-      take: pageSize + 1,
-      select: { ...RUN_SELECT, decisions: { orderBy: NEWEST_FIRST, take: 1, select: DECISION_SELECT } },
-    }),
-    client.evalRun.count(),
-  ]);
+  const direction = Prisma.raw(input.cursor?.direction === "newer" ? "ASC" : "DESC");
+  const fetched = await client.$queryRaw<TRunSqlRow[]>`
+    SELECT r.id, r."createdAt", r."agentVersion", r."datasetVersion", r."datasetHash", r."graderVersion", r."modelId", r."commit",
+      r.trials, r.passed, r.failed, creator.name AS "createdBy",
+      d.id AS "decisionId", d.outcome::text AS outcome, d.reason, d."createdAt" AS "decidedAt", decider.name AS "decidedBy",
+      (SELECT count(*) FROM "EvalRun")::int AS total
+    FROM "EvalRun" r
+    LEFT JOIN "User" creator ON creator.id = r."createdById"
+    LEFT JOIN LATERAL (
+      SELECT id, outcome, reason, "createdAt", "decidedById" FROM "ReleaseDecision"
+      WHERE "evalRunId" = r.id ORDER BY "createdAt" DESC, id DESC LIMIT 1
+    ) d ON true
+    LEFT JOIN "User" decider ON decider.id = d."decidedById"
+    WHERE ${runsBeyond(input.cursor)}
+    ORDER BY r."createdAt" ${direction}, r.id ${direction}
+    LIMIT ${pageSize + 1}`;
   const page = keysetPage(fetched, pageSize, input.cursor);
   if (page.reachedNewest && input.cursor) return listEvalRuns({ ...input, cursor: undefined });
-  return { rows: page.rows.map(toRunRow), newerCursor: page.newerCursor, olderCursor: page.olderCursor, total };
+  // No row to carry the total: without a cursor there are no runs at all; beyond one, count them.
+  const total = fetched[0]?.total ?? (input.cursor ? await client.evalRun.count() : 0);
+  return { rows: page.rows.map(runRow), newerCursor: page.newerCursor, olderCursor: page.olderCursor, total };
 }
 
 export interface TReleaseDecisionRow extends TDecisionSummary {
@@ -90,18 +123,18 @@ export interface TReleaseDecisionRow extends TDecisionSummary {
 /** The latest release decisions, newest first, and how many there are in all. */
 export async function listReleaseDecisions(input: { take?: number; client?: Db } = {}): Promise<{ rows: TReleaseDecisionRow[]; total: number }> {
   const client = input.client ?? defaultDb();
-  const [rows, total] = await Promise.all([
-    client.releaseDecision.findMany({
-      orderBy: NEWEST_FIRST,
-      take: input.take ?? RELEASE_DECISIONS_SHOWN,
-      select: { ...DECISION_SELECT, evalRun: { select: { id: true, agentVersion: true, datasetVersion: true, commit: true } } },
-    }),
-    client.releaseDecision.count(),
-  ]);
-  return {
-    rows: rows.map(({ evalRun, ...d }) => ({ ...toDecision(d), evalRunId: evalRun.id, agentVersion: evalRun.agentVersion, datasetVersion: evalRun.datasetVersion, commit: evalRun.commit })),
-    total,
-  };
+  const take = input.take ?? RELEASE_DECISIONS_SHOWN;
+  const fetched = await client.$queryRaw<(TReleaseDecisionRow & { total: number })[]>`
+    SELECT d.id, d.outcome::text AS outcome, d.reason, d."createdAt", decider.name AS "decidedBy",
+      r.id AS "evalRunId", r."agentVersion", r."datasetVersion", r."commit",
+      (SELECT count(*) FROM "ReleaseDecision")::int AS total
+    FROM "ReleaseDecision" d
+    JOIN "EvalRun" r ON r.id = d."evalRunId"
+    LEFT JOIN "User" decider ON decider.id = d."decidedById"
+    ORDER BY d."createdAt" DESC, d.id DESC
+    LIMIT ${take}`;
+  const total = fetched[0]?.total ?? (take > 0 ? 0 : await client.releaseDecision.count());
+  return { rows: fetched.map(({ total: _total, ...row }) => row), total };
 }
 
 export interface TEvalRunDetail extends Omit<TEvalRunRow, "decision"> {
