@@ -1,7 +1,9 @@
+import { PGlite } from "@electric-sql/pglite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
-import { budgetBucket, budgetUseDistribution, handoffReasonsByDay, HANDOFF_REASONS, passRateByAgentVersion } from "./dashboard-stats";
+import { openDb } from "../db";
+import { budgetBucket, budgetUseDistribution, DASHBOARD_MAX_AGE_MS, handoffReasonsByDay, HANDOFF_REASONS, passRateByAgentVersion, recentDashboardStats } from "./dashboard-stats";
 
 const testDb = useTestDb();
 const NOW = new Date("2026-11-22T15:00:00.000Z");
@@ -90,5 +92,51 @@ describe("handoffReasonsByDay", () => {
     ]);
     expect(HANDOFF_REASONS).toContain("step_budget_exhausted");
     expect(HANDOFF_REASONS).not.toContain("forbidden_action");
+  });
+});
+
+describe("recentDashboardStats", () => {
+  const at = (ms: number) => new Date(NOW.getTime() + ms);
+
+  it("reads the numbers once per maximum age, shares them meanwhile, then reads them again", async () => {
+    const { client, roundTrips } = testDb();
+    const first = await recentDashboardStats({ now: at(0) });
+    expect(first.asOf).toEqual(at(0));
+    await client.evalRun.create({ data: { datasetVersion: "d", datasetHash: "h", graderVersion: "g", modelId: "m", commit: "c", receipt: {}, agentVersion: "v-recent", passed: 1, failed: 0 } });
+
+    const before = roundTrips.count;
+    const shared = await recentDashboardStats({ now: at(DASHBOARD_MAX_AGE_MS - 1) });
+    expect(shared).toBe(first);
+    expect(roundTrips.count).toBe(before);
+
+    const fresh = await recentDashboardStats({ now: at(DASHBOARD_MAX_AGE_MS) });
+    expect(fresh.asOf).toEqual(at(DASHBOARD_MAX_AGE_MS));
+    expect(fresh.passRates.map((r) => r.agentVersion)).toContain("v-recent");
+    expect(first.passRates.map((r) => r.agentVersion)).not.toContain("v-recent");
+  });
+
+  it("shares a read in flight, and reads again when the clock is set back", async () => {
+    const later = at(10 * DASHBOARD_MAX_AGE_MS);
+    const a = recentDashboardStats({ now: later });
+    expect(recentDashboardStats({ now: new Date(later.getTime() + 1) })).toBe(a);
+    await a;
+    const back = await recentDashboardStats({ now: at(9 * DASHBOARD_MAX_AGE_MS) });
+    expect(back).not.toBe(await a);
+    expect(back.asOf).toEqual(at(9 * DASHBOARD_MAX_AGE_MS));
+  });
+
+  it("does not keep a failed read", async () => {
+    // A real database without the tables: every read fails.
+    const pglite = new PGlite();
+    const empty = openDb({ kind: "pglite", pglite });
+    try {
+      await expect(recentDashboardStats({ client: empty.client, now: NOW })).rejects.toThrow();
+      const before = empty.roundTrips.count;
+      await expect(recentDashboardStats({ client: empty.client, now: NOW })).rejects.toThrow();
+      expect(empty.roundTrips.count).toBeGreaterThan(before);
+    } finally {
+      await empty.close();
+      await pglite.close();
+    }
   });
 });

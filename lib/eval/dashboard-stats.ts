@@ -149,3 +149,46 @@ export async function handoffReasonsByDay(input: { days?: number; now?: Date; cl
   const reasons = [...totals].map(([reason, total]) => ({ reason, total })).sort((a, b) => b.total - a.total || HANDOFF_REASONS.indexOf(a.reason) - HANDOFF_REASONS.indexOf(b.reason));
   return { days: [...byDay.values()], reasons, total: reasons.reduce((n, r) => n + r.total, 0) };
 }
+
+// ─── the three together, shared for a few seconds ────────────────────────────────────────────────
+
+/** How old the charts' numbers may be when the evaluations page shows them. */
+export const DASHBOARD_MAX_AGE_MS = 10_000;
+
+export interface TDashboardStats {
+  /** When the numbers were read: the moment their queries were sent. */
+  asOf: Date;
+  passRates: TPassRate[];
+  budget: TBudgetDistribution;
+  handoffs: THandoffReasons;
+}
+
+/** The numbers behind all three charts, read now. */
+export async function dashboardStats(input: { now?: Date; client?: Db } = {}): Promise<TDashboardStats> {
+  const client = input.client ?? defaultDb();
+  const asOf = input.now ?? new Date();
+  const [passRates, budget, handoffs] = await Promise.all([passRateByAgentVersion(client), budgetUseDistribution({ client }), handoffReasonsByDay({ client, now: asOf })]);
+  return { asOf, passRates, budget, handoffs };
+}
+
+const recent = new WeakMap<Db, { asOf: number; stats: Promise<TDashboardStats> }>();
+
+/**
+ * dashboardStats, read at most once per `maxAgeMs` (DASHBOARD_MAX_AGE_MS) per database and shared by
+ * every view meanwhile, the read in flight included. The numbers are the same for everyone who may
+ * see them, and reading them scans every recent agent run: on each view that was most of the page's
+ * time at scale. A failed read is not kept.
+ */
+export function recentDashboardStats(input: { now?: Date; client?: Db; maxAgeMs?: number } = {}): Promise<TDashboardStats> {
+  const client = input.client ?? defaultDb();
+  const now = (input.now ?? new Date()).getTime();
+  const kept = recent.get(client);
+  // A clock set back makes an age below zero: read again rather than keep the numbers indefinitely.
+  if (kept && now - kept.asOf >= 0 && now - kept.asOf < (input.maxAgeMs ?? DASHBOARD_MAX_AGE_MS)) return kept.stats;
+  const stats = dashboardStats({ client, now: new Date(now) });
+  recent.set(client, { asOf: now, stats });
+  stats.catch(() => {
+    if (recent.get(client)?.stats === stats) recent.delete(client);
+  });
+  return stats;
+}

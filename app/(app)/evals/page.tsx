@@ -11,7 +11,7 @@ import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { decodeCursor } from "@/lib/db/keyset";
-import { budgetUseDistribution, handoffReasonsByDay, passRateByAgentVersion } from "@/lib/eval/dashboard-stats";
+import { DASHBOARD_MAX_AGE_MS, recentDashboardStats } from "@/lib/eval/dashboard-stats";
 import { listEvalRuns, listReleaseDecisions, type TEvalRunRow } from "@/lib/eval/list-eval-runs";
 
 export const metadata: Metadata = { title: "Evaluations" };
@@ -105,18 +105,25 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const cursorToken = first(params.cursor);
   const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
-  const [runs, decisions, passRates, budget, handoffs] = await Promise.all([listEvalRuns({ cursor }), listReleaseDecisions(), passRateByAgentVersion(), budgetUseDistribution(), handoffReasonsByDay()]);
+  // The charts' numbers are shared between views for up to DASHBOARD_MAX_AGE_MS (the page says so);
+  // the runs and decisions below are read on every view.
+  const [runs, decisions, stats] = await Promise.all([listEvalRuns({ cursor }), listReleaseDecisions(), recentDashboardStats()]);
 
   return (
     <div className="space-y-6">
       <PageHeader title="Evaluations" description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets." />
 
-      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 2xl:grid-cols-3">
-        <PassRateChart data={passRates} />
-        <HandoffReasonsChart data={handoffs} />
-        <div className="lg:col-span-2 2xl:col-span-1">
-          <BudgetHistogram data={budget} />
+      <div className="space-y-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 2xl:grid-cols-3">
+          <PassRateChart data={stats.passRates} />
+          <HandoffReasonsChart data={stats.handoffs} />
+          <div className="lg:col-span-2 2xl:col-span-1">
+            <BudgetHistogram data={stats.budget} />
+          </div>
         </div>
+        <p className="text-[12px] text-slate-500">
+          Charts as of <time dateTime={stats.asOf.toISOString()}>{formatUtc(stats.asOf)}</time>: their numbers are read at most once every {DASHBOARD_MAX_AGE_MS / 1000} seconds, so they may be up to that much behind.
+        </p>
       </div>
 
       <section aria-labelledby="runs-heading">
