@@ -1,9 +1,10 @@
-import { REASON_LABELS, type TStopReason } from "@/lib/contracts/reason-codes";
+import { REASON_LABELS, type TReasonOf, type TStopReason } from "@/lib/contracts/reason-codes";
 import type { THandoffReasons } from "@/lib/eval/dashboard-stats";
 import { ChartFigure } from "./chart-figure";
 import { EmptyState } from "./empty-state";
 
-/** One colour per needs_human reason (spelled out, so Tailwind keeps the classes). */
+/** One colour per needs_human reason (spelled out, so Tailwind keeps the classes); a new hand-over
+ * reason fails the typecheck here until it has one. */
 const COLOUR: Partial<Record<TStopReason, string>> = {
   draft_ready_for_review: "bg-indigo-500",
   no_approved_evidence: "bg-sky-500",
@@ -16,7 +17,7 @@ const COLOUR: Partial<Record<TStopReason, string>> = {
   tool_error: "bg-red-700",
   tool_invalid_output: "bg-lime-600",
   planner_error: "bg-slate-500",
-};
+} satisfies Record<TReasonOf<"needs_human">, string>;
 const colour = (reason: TStopReason) => COLOUR[reason] ?? "bg-slate-400";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -1,3 +1,5 @@
+import type { THoldReason } from "@/lib/eval/decide-release";
+
 /** A release decision's outcome: eligible for shadow, or hold. */
 export function ReleaseBadge({ outcome }: { outcome: string | null | undefined }) {
   if (!outcome) return <span className="text-slate-400">–</span>;
@@ -10,8 +12,9 @@ export function ReleaseBadge({ outcome }: { outcome: string | null | undefined }
   );
 }
 
-/** What each hold reason's prefix means (lib/eval/decide-release.ts), in words. */
-const HOLD_PREFIXES: Record<string, string> = {
+/** What each hold reason's prefix means (lib/eval/decide-release.ts), in words: a new hold reason
+ * fails the typecheck here until it has them. */
+const HOLD_PREFIXES: Readonly<Record<string, string>> = {
   agent_version: "The receipt names another agent version than the manifest pins",
   dataset_version: "The receipt names another dataset version than the manifest pins",
   dataset_hash: "The dataset's content differs from the file that was graded",
@@ -20,7 +23,10 @@ const HOLD_PREFIXES: Record<string, string> = {
   duplicate: "Episodes graded more than once in a trial",
   unexpected: "Rows for episodes the dataset does not have",
   failed: "Episodes that failed",
-};
+} satisfies Record<THoldReason, string>;
+
+/** The hold reasons whose detail is a list of episode ids. */
+const EPISODE_LISTS: readonly string[] = ["missing", "duplicate", "unexpected", "failed"] satisfies THoldReason[];
 
 /** A hold reason: its meaning in words, then the exact reason; a long list of episodes folds away. */
 export function HoldReason({ reason }: { reason: string | null }) {
@@ -29,7 +35,7 @@ export function HoldReason({ reason }: { reason: string | null }) {
   const prefix = colon > 0 ? reason.slice(0, colon) : reason;
   const rest = colon > 0 ? reason.slice(colon + 1) : "";
   const words = HOLD_PREFIXES[prefix];
-  const items = ["missing", "duplicate", "unexpected", "failed"].includes(prefix) ? rest.split(",").filter(Boolean) : [];
+  const items = EPISODE_LISTS.includes(prefix) ? rest.split(",").filter(Boolean) : [];
   if (items.length > 6) {
     return (
       <details className="min-w-0">

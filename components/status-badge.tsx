@@ -1,7 +1,9 @@
 import { REASON_LABELS, STATUS_LABELS, isStopReason } from "@/lib/contracts/reason-codes";
 import { LIFECYCLE_REASON_LABELS, isLifecycleReason } from "@/lib/tickets/lifecycle";
+import type { RunStatus, TicketStatus } from "@/generated/prisma/enums";
 
-const TONE: Record<string, string> = {
+/** A tone for every ticket and run status. */
+const TONE: Readonly<Record<string, string>> = {
   needs_human: "bg-amber-50 text-amber-800 ring-amber-200",
   blocked: "bg-red-50 text-red-800 ring-red-200",
   bypassed: "bg-slate-100 text-slate-700 ring-slate-200",
@@ -12,7 +14,7 @@ const TONE: Record<string, string> = {
   approved: "bg-indigo-50 text-indigo-800 ring-indigo-200",
   interrupted: "bg-red-50 text-red-800 ring-red-200",
   open: "bg-sky-50 text-sky-800 ring-sky-200",
-};
+} satisfies Record<TicketStatus | RunStatus, string>;
 
 /** A status in words with its code beside it, e.g. "Needs a person · needs_human". */
 export function StatusBadge({ status }: { status: string }) {

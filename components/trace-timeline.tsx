@@ -1,3 +1,4 @@
+import type { TTraceStep } from "@/lib/agent/run-journal";
 import { ReasonText } from "./status-badge";
 
 export interface TTraceRow {
@@ -14,7 +15,8 @@ export interface TTraceRow {
   model: string | null;
 }
 
-const OUTCOME_TONE: Record<string, string> = {
+/** A tone for every way a step can end (TTraceStep["outcome"]). */
+const OUTCOME_TONE: Readonly<Record<string, string>> = {
   ok: "text-emerald-700",
   rewritten: "text-amber-700",
   escalated: "text-amber-700",
@@ -22,7 +24,7 @@ const OUTCOME_TONE: Record<string, string> = {
   timeout: "text-red-700",
   error: "text-red-700",
   invalid_output: "text-red-700",
-};
+} satisfies Record<TTraceStep["outcome"], string>;
 
 function compact(value: unknown, max = 140): string {
   const text = JSON.stringify(value ?? null);

@@ -47,7 +47,7 @@ export const STOP_REASONS = [
 export type TStopReason = (typeof STOP_REASONS)[number];
 
 /** Which status each reason ends a run with: a reason never appears under another status. */
-export const STATUS_OF_REASON: Record<TStopReason, TStopStatus> = {
+export const STATUS_OF_REASON = {
   stale_intake_bundle: "bypassed",
   unverified_route: "bypassed",
   classifier_human_review: "bypassed",
@@ -72,10 +72,13 @@ export const STATUS_OF_REASON: Record<TStopReason, TStopStatus> = {
   tool_invalid_output: "needs_human",
   planner_error: "needs_human",
   refund_auto_approved: "auto_approved",
-};
+} as const satisfies Record<TStopReason, TStopStatus>;
+
+/** The reasons that end a run with status S (e.g. the hand-overs: TReasonOf<"needs_human">). */
+export type TReasonOf<S extends TStopStatus> = { [R in TStopReason]: (typeof STATUS_OF_REASON)[R] extends S ? R : never }[TStopReason];
 
 /** Words a reviewer understands; the code is shown beside them. */
-export const REASON_LABELS: Record<TStopReason, string> = {
+export const REASON_LABELS = {
   stale_intake_bundle: "Routed by an intake bundle that is no longer pinned",
   unverified_route: "Route signature missing or invalid",
   classifier_human_review: "Intake sent it straight to a person",
@@ -100,10 +103,10 @@ export const REASON_LABELS: Record<TStopReason, string> = {
   planner_error: "The planner failed",
   policy_denied: "The policy refused the action",
   refund_auto_approved: "Refund auto-approved within the autonomy dial",
-};
+} as const satisfies Record<TStopReason, string>;
 
 /** Every status a ticket or a run can have, in words. */
-export const STATUS_LABELS: Record<TicketStatus | RunStatus, string> = {
+export const STATUS_LABELS = {
   bypassed: "Bypassed",
   blocked: "Blocked",
   needs_human: "Needs a person",
@@ -114,7 +117,7 @@ export const STATUS_LABELS: Record<TicketStatus | RunStatus, string> = {
   resolved: "Resolved",
   approved: "Refund approved, executing",
   interrupted: "Interrupted",
-};
+} as const satisfies Record<TicketStatus | RunStatus, string>;
 
 export function isStopReason(value: unknown): value is TStopReason {
   return typeof value === "string" && (STOP_REASONS as readonly string[]).includes(value);

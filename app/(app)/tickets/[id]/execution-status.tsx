@@ -3,15 +3,17 @@
 // outcome, refreshed live meanwhile; then what happened, in words, with the code beside it.
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
+import type { TExecutionOutcome } from "@/lib/ledger/execute-approved-refund";
 
-export const EXECUTION_TEXT: Record<string, string> = {
+/** Every executor outcome in words: a new outcome fails the typecheck here until it has them. */
+export const EXECUTION_TEXT: Readonly<Record<string, string>> = {
   refund_created: "The refund was written to the ledger.",
   duplicate_ignored: "This refund had already been executed: nothing more was written.",
   "blocked:exceeds_refundable": "The refund was blocked: the order has no refundable amount left. No reply was sent.",
   "blocked:approval_expired": "The refund was blocked: the approval had expired. No reply was sent.",
   "blocked:approval_mismatch": "The refund was blocked: the proposal no longer matches what was approved. No reply was sent.",
   "blocked:not_approved": "The refund was blocked: it is not approved. No reply was sent.",
-};
+} satisfies Record<TExecutionOutcome, string>;
 
 export function ExecutionStatus({ outcome }: { outcome: string | null }) {
   const router = useRouter();

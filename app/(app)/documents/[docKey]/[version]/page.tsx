@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import type { DocumentStatus } from "@/generated/prisma/enums";
 import { requireRole } from "@/lib/auth/session";
 import { loadPolicyDocument } from "@/lib/evidence/load-document";
 
 export const metadata: Metadata = { title: "Policy document" };
 
-const STATUS_TONE: Record<string, string> = { approved: "bg-emerald-50 text-emerald-800", retired: "bg-slate-100 text-slate-700", draft: "bg-amber-50 text-amber-800" };
+const STATUS_TONE: Readonly<Record<string, string>> = { approved: "bg-emerald-50 text-emerald-800", retired: "bg-slate-100 text-slate-700", draft: "bg-amber-50 text-amber-800" } satisfies Record<DocumentStatus, string>;
 
 /** The page a citation opens: one version of a policy document, its passages addressable by anchor. */
 export default async function DocumentPage({ params }: { params: Promise<{ docKey: string; version: string }> }) {
