@@ -1,6 +1,6 @@
 import { ACCOUNTS, DEMO_PASSWORD, expect, test, type DemoRole } from "./fixtures";
 
-// What each role's navigation offers, from the roles table (lib/auth/roles.ts).
+// What each role's navigation offers, from the roles table (lib/contracts/roles.ts).
 const NAV: Record<DemoRole, { shows: string[]; hides: string[] }> = {
   REVIEWER: { shows: ["Queue", "New ticket"], hides: ["Ledger", "Audit", "Evaluations", "Autonomy", "Admin"] },
   SPECIALIST: { shows: ["Queue", "New ticket", "Ledger"], hides: ["Audit", "Evaluations", "Autonomy", "Admin"] },

@@ -13,7 +13,7 @@ export const PLANNER_PROMPT_VERSION = "planner-prompt-v1";
 export const DRAFTER_PROMPT_VERSION = "drafter-prompt-v1";
 
 /** The decision the model must answer with, built from the very argument schemas the runtime
- * validates with (lib/agent/actions.ts). */
+ * validates with (lib/contracts/actions.ts). */
 export const ZModelDecision = z.discriminatedUnion("action", [
   z.strictObject({ action: z.literal("get_policy_evidence"), args: ZGetPolicyEvidenceArgs }),
   z.strictObject({ action: z.literal("lookup_order"), args: ZLookupOrderArgs }),
