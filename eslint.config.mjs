@@ -107,4 +107,12 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Actions handle no errors of their own: a domain refusal is an AppError, which the wrapper
+    // (lib/auth/authed.ts) answers with its code; anything else is the wrapper's to log.
+    files: ["app/**/actions.ts"],
+    rules: {
+      "no-restricted-syntax": ["error", { selector: "TryStatement", message: "No try/catch in an action: throw AppError from the domain (lib/contracts/app-error.ts) and let authedAction answer it." }],
+    },
+  },
 ]);
