@@ -4,6 +4,7 @@
 import type { NextAuthConfig } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import { authSecret } from "../env";
+import { errorFields, logger } from "../observability/logger";
 import { SIGN_IN_PATH } from "./public-paths";
 import { decodeSessionToken } from "./session-token";
 import { isRole, type Role } from "../contracts/roles";
@@ -20,13 +21,13 @@ export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
     const type = (error as { type?: string }).type ?? error.name;
     if (QUIET_ERRORS.has(type)) {
       const code = (error as { code?: string }).code;
-      console.warn(`[auth] ${type}${code ? ` (${code})` : ""}`);
+      logger.warn({ type, code }, `auth: ${type}${code ? ` (${code})` : ""}`);
       return;
     }
-    console.error("[auth]", error);
+    logger.error(errorFields(error), "auth: error");
   },
   warn(code) {
-    console.warn(`[auth] warning: ${code}`);
+    logger.warn({ code }, `auth: warning ${code}`);
   },
   debug() {},
 };

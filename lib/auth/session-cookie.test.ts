@@ -1,6 +1,7 @@
 import { Auth, createActionURL } from "@auth/core";
 import { encode, type JWT } from "next-auth/jwt";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { logger } from "../observability/logger";
 import { authConfig } from "./auth.config";
 import { sessionCookieName, sessionToken, sessionUserOf } from "./session-cookie";
 
@@ -42,7 +43,7 @@ async function read(headers: Headers) {
 }
 
 beforeEach(() => {
-  vi.spyOn(console, "warn").mockImplementation(() => {});
+  vi.spyOn(logger, "warn").mockImplementation(() => {});
 });
 
 afterEach(() => {
@@ -92,7 +93,7 @@ describe("the session cookie, read as next-auth reads it", () => {
     expect(await read(request(`${NAME}=${tampered}`))).toBeNull();
     expect(await read(request(`${NAME}=${await mint({ sub: CLAIMS.sub, sv: 3 })}`))).toBeNull();
     expect(await read(request(`${NAME}=${await mint({ ...CLAIMS, sv: "3" as unknown as number })}`))).toBeNull();
-    expect(console.warn).toHaveBeenCalledWith("[auth] JWTSessionError");
+    expect(logger.warn).toHaveBeenCalledWith({ type: "JWTSessionError", code: undefined }, "auth: JWTSessionError");
   });
 
   it("accepts a token up to 15 seconds past its expiry, not later", async () => {

@@ -87,13 +87,13 @@ function intakeTicket(externalId: string) {
  * own "request" line (logged when it ends). The server does nothing between requests, and the
  * requests here go one at a time, so whatever falls in between is this request's.
  */
-async function logged(path: string, init: RequestInit = {}): Promise<{ response: Response; id: string; lines: TLine[] }> {
+async function logged(path: string, init: RequestInit = {}): Promise<{ response: Response; body: string; id: string; lines: TLine[] }> {
   const from = lines.length;
   const response = await fetch(`${origin}${path}`, { redirect: "manual", ...init });
-  await response.arrayBuffer();
+  const body = await response.text();
   const id = response.headers.get("x-request-id") ?? "";
   const end = await lineWhere((l) => l.msg === "request" && l.requestId === id);
-  return { response, id, lines: lines.slice(from, lines.indexOf(end) + 1) };
+  return { response, body, id, lines: lines.slice(from, lines.indexOf(end) + 1) };
 }
 
 describe("the log lines of a request", () => {
@@ -124,6 +124,20 @@ describe("the log lines of a request", () => {
       for (const line of c.lines) expect(line.requestId, JSON.stringify(line)).toBe(c.id);
     }
     expect(cases[0]!.lines.map((l) => l.msg)).toEqual(["intake delivery", "request"]);
+
+    // next-auth's own line for a refused sign-in is the request's too.
+    const csrf = cases[3]!;
+    const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+    const csrfCookie = csrf.response.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.includes("csrf-token="))!;
+    const refused = await logged("/api/auth/callback/credentials", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin, "x-request-id": "signin-req-0001" },
+      body: new URLSearchParams({ csrfToken, email: "reviewer@example.com", password: "not-the-password", callbackUrl: `${origin}/` }),
+    });
+    expect(refused.lines.map((l) => [l.msg, l.requestId])).toEqual([
+      ["auth: CredentialsSignin (invalid_credentials)", "signin-req-0001"],
+      ["request", "signin-req-0001"],
+    ]);
     expect(cases[0]!.lines[0]).toMatchObject({ level: "warn", status: 401, error: "invalid_signature" });
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
   });
