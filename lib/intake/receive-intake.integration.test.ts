@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { intakeTicket } from "../../testing/intake";
 import { auditVerifyReport } from "../audit/audit-verify-report";
 import { intakeBundleKey } from "../env";
 import { MAX_INTAKE_BYTES, receiveIntake, signIntakeBody } from "./receive-intake";
@@ -8,20 +9,6 @@ import { signRoute } from "./route-signature";
 const testDb = useTestDb();
 const SECRET = "intake-test-secret-0123456789abcdef0123";
 
-function ticket(externalId: string, overrides: Record<string, unknown> = {}) {
-  const route = { ticketId: externalId, route: "guarded_agent" as const, bundleVersion: "intake-rules-2026.11" };
-  return {
-    externalId,
-    subject: "Tablet arrived cracked",
-    body: "The screen is cracked. Can I get a refund?",
-    customerEmail: "dana.whitfield@example.net",
-    orderId: "ORD-1001",
-    route: route.route,
-    bundleVersion: route.bundleVersion,
-    routeSignature: signRoute(route, intakeBundleKey()),
-    ...overrides,
-  };
-}
 
 function deliver(body: unknown, options: { raw?: string; signature?: string | null } = {}) {
   const raw = Buffer.from(options.raw ?? JSON.stringify(body));
@@ -35,9 +22,9 @@ async function rows() {
 
 describe("intake API rules", () => {
   it("creates a signed ticket with its admission (201), and a repeat answers 200 with the same ticket", async () => {
-    const first = await deliver(ticket("hd-1001"));
+    const first = await deliver(intakeTicket("hd-1001"));
     expect(first).toMatchObject({ status: 201, body: { externalId: "hd-1001", admission: "admitted", reason: null, status: "open" } });
-    const again = await deliver(ticket("hd-1001"));
+    const again = await deliver(intakeTicket("hd-1001"));
     expect(again).toEqual({ status: 200, body: first.body });
     expect(await testDb().client.ticket.count({ where: { externalId: "hd-1001" } })).toBe(1);
   });
@@ -45,7 +32,7 @@ describe("intake API rules", () => {
   it("writes a new ticket and its audit event in one statement, as createTicket would, on a chain that verifies", async () => {
     const { client, roundTrips } = testDb();
     const before = roundTrips.count;
-    const res = await deliver(ticket("hd-one-statement", { routeSignature: undefined }));
+    const res = await deliver(intakeTicket("hd-one-statement", { routeSignature: undefined }));
     expect(roundTrips.count - before).toBe(1);
     expect(res).toMatchObject({ status: 201, body: { admission: "bypassed", reason: "unverified_route", status: "bypassed" } });
     const row = await client.ticket.findUniqueOrThrow({ where: { externalId: "hd-one-statement" } });
@@ -64,18 +51,18 @@ describe("intake API rules", () => {
 
   it("answers 409 idempotency_mismatch for the same externalId with another body, changing nothing", async () => {
     const before = await rows();
-    const res = await deliver(ticket("hd-1001", { body: "Actually, refund me twice." }));
+    const res = await deliver(intakeTicket("hd-1001", { body: "Actually, refund me twice." }));
     expect(res).toMatchObject({ status: 409, body: { error: "idempotency_mismatch" } });
     expect(await rows()).toEqual(before);
     expect((await testDb().client.ticket.findUniqueOrThrow({ where: { externalId: "hd-1001" } })).body).toBe("The screen is cracked. Can I get a refund?");
   });
 
   it("admits by the signed route: an unsigned or human route bypasses the agent", async () => {
-    expect(await deliver(ticket("hd-unsigned", { routeSignature: undefined }))).toMatchObject({ status: 201, body: { admission: "bypassed", reason: "unverified_route" } });
-    expect(await deliver(ticket("hd-forged", { route: "guarded_agent", routeSignature: "0".repeat(64) }))).toMatchObject({ status: 201, body: { reason: "unverified_route" } });
+    expect(await deliver(intakeTicket("hd-unsigned", { routeSignature: undefined }))).toMatchObject({ status: 201, body: { admission: "bypassed", reason: "unverified_route" } });
+    expect(await deliver(intakeTicket("hd-forged", { route: "guarded_agent", routeSignature: "0".repeat(64) }))).toMatchObject({ status: 201, body: { reason: "unverified_route" } });
     const human = { ticketId: "hd-human", route: "human_review_now" as const, bundleVersion: "intake-rules-2026.11" };
-    expect(await deliver(ticket("hd-human", { route: "human_review_now", routeSignature: signRoute(human, intakeBundleKey()) }))).toMatchObject({ status: 201, body: { reason: "classifier_human_review" } });
-    expect(await deliver(ticket("hd-old", { bundleVersion: "intake-rules-2026.08" }))).toMatchObject({ status: 201, body: { reason: "stale_intake_bundle" } });
+    expect(await deliver(intakeTicket("hd-human", { route: "human_review_now", routeSignature: signRoute(human, intakeBundleKey()) }))).toMatchObject({ status: 201, body: { reason: "classifier_human_review" } });
+    expect(await deliver(intakeTicket("hd-old", { bundleVersion: "intake-rules-2026.08" }))).toMatchObject({ status: 201, body: { reason: "stale_intake_bundle" } });
   });
 
   it.each([
@@ -83,17 +70,17 @@ describe("intake API rules", () => {
     ["a wrong signature", (b: string) => ({ raw: b, signature: signIntakeBody(b, "another-secret") }), 401, "invalid_signature"],
     ["a signature of another body", (b: string) => ({ raw: b, signature: signIntakeBody(b + " ", SECRET) }), 401, "invalid_signature"],
     ["malformed JSON", () => ({ raw: '{"externalId": "x",' }), 400, "invalid_json"],
-    ["an oversized body", () => ({ raw: JSON.stringify(ticket("big", { body: "x".repeat(MAX_INTAKE_BYTES) })) }), 413, "payload_too_large"],
+    ["an oversized body", () => ({ raw: JSON.stringify(intakeTicket("big", { body: "x".repeat(MAX_INTAKE_BYTES) })) }), 413, "payload_too_large"],
   ])("refuses %s and writes nothing", async (_label, make, status, error) => {
     const before = await rows();
-    const res = await deliver(null, make(JSON.stringify(ticket("hd-refused"))));
+    const res = await deliver(null, make(JSON.stringify(intakeTicket("hd-refused"))));
     expect(res).toMatchObject({ status, body: { error } });
     expect(await rows()).toEqual(before);
   });
 
   it("names every bad field, and writes nothing", async () => {
     const before = await rows();
-    const { routeSignature: _s, subject: _subject, ...rest } = ticket("hd-bad");
+    const { routeSignature: _s, subject: _subject, ...rest } = intakeTicket("hd-bad");
     const res = await deliver({ ...rest, customerEmail: "not-an-email", route: "anywhere", orderId: 1001, admin: true });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("invalid_fields");
@@ -102,7 +89,7 @@ describe("intake API rules", () => {
   });
 
   it("makes one ticket from concurrent deliveries of one externalId", async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, () => deliver(ticket("hd-burst"))));
+    const results = await Promise.all(Array.from({ length: 12 }, () => deliver(intakeTicket("hd-burst"))));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(11);
     expect(new Set(results.map((r) => r.body.ticketId)).size).toBe(1);

@@ -7,12 +7,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
+import { intakeTicket } from "../../testing/intake";
 import { signIn } from "../../testing/sign-in";
 import { killHard } from "../../testing/spawn-ts";
 import { DEMO_PASSWORD } from "../../prisma/seed/demo";
-import { intakeBundleKey, intakeSecret } from "../env";
+import { intakeSecret } from "../env";
 import { signIntakeBody } from "../intake/receive-intake";
-import { signRoute } from "../intake/route-signature";
 import { REQUEST_SIGNATURE_HEADER, signRequest, TIMESTAMP_HEADER } from "../intake/request-signature";
 
 type TLine = Record<string, unknown> & { msg?: string; requestId?: string };
@@ -68,19 +68,6 @@ afterAll(async () => {
   await database?.close();
 });
 
-function intakeTicket(externalId: string) {
-  const route = { ticketId: externalId, route: "guarded_agent" as const, bundleVersion: "intake-rules-2026.11" };
-  return JSON.stringify({
-    externalId,
-    subject: "Tablet arrived cracked",
-    body: "The screen is cracked. Can I get a refund?",
-    customerEmail: "dana.whitfield@example.net",
-    orderId: "ORD-1001",
-    route: route.route,
-    bundleVersion: route.bundleVersion,
-    routeSignature: signRoute(route, intakeBundleKey()),
-  });
-}
 
 /**
  * One request, and the lines it logged: everything from the previous request's last line to its
@@ -98,7 +85,7 @@ async function logged(path: string, init: RequestInit = {}): Promise<{ response:
 
 describe("the log lines of a request", () => {
   it("every line carries the request's id: the caller's when well-formed, a new one sent back otherwise", async () => {
-    const body = intakeTicket("hd-logs-1");
+    const body = JSON.stringify(intakeTicket("hd-logs-1"));
     const delivered = await logged("/api/intake/tickets", { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": signIntakeBody(body, intakeSecret()), "x-request-id": "helpdesk-req-0001" } });
     expect(delivered.response.status).toBe(201);
     expect(delivered.id).toBe("helpdesk-req-0001");
@@ -146,7 +133,7 @@ describe("the log lines of a request", () => {
     const sent = Array.from({ length: 8 }, (_, i) => ({ externalId: `hd-logs-c${i}`, requestId: `concurrent-req-${i}-0000` }));
     await Promise.all(
       sent.map(async ({ externalId, requestId }) => {
-        const body = intakeTicket(externalId);
+        const body = JSON.stringify(intakeTicket(externalId));
         const response = await fetch(`${origin}/api/intake/tickets`, { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": signIntakeBody(body, intakeSecret()), "x-request-id": requestId } });
         expect(response.status).toBe(201);
         expect(response.headers.get("x-request-id")).toBe(requestId);
@@ -168,7 +155,7 @@ describe("the log lines of a request", () => {
     expect(cookieValue.length).toBeGreaterThan(20);
     const bearer = `Bearer token-${Date.now().toString(36)}-0123456789abcdef`;
 
-    const body = intakeTicket("hd-logs-secrets");
+    const body = JSON.stringify(intakeTicket("hd-logs-secrets"));
     const signature = signIntakeBody(body, intakeSecret());
     const withSecrets = await logged("/api/intake/tickets", { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": signature, cookie: session, authorization: bearer } });
     expect(withSecrets.response.status).toBe(201);
