@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { configuredTarget, openDb } from "../lib/db";
+import { protectDataDir } from "../lib/db/data-dir";
 import { deployMigrations } from "../lib/db/migrate";
 import { authSecret, describeEnvError, env, intakeBundleKey, intakeSecret } from "../lib/env";
 import { agentManifest } from "../lib/contracts/manifest";
@@ -46,6 +47,8 @@ function run(args: string[], extraEnv: Record<string, string>): number {
 
 async function main(): Promise<number> {
   const e = env();
+  // Before the first secret is written: the data directory and everything in it private to its owner.
+  if (e.databaseKind === "pglite") protectDataDir(e.pgliteDir, e.DATA_DIR);
   agentManifest();
   const secret = authSecret((line) => step(line));
   // Made now rather than on first use, so the helpdesk (and the README's curl example) can read them

@@ -1,6 +1,6 @@
 // The Prisma client factory: embedded PGlite in the data directory by default, PostgreSQL when
 // DATABASE_URL is a postgres URL. Domain code calls db(); tests point it at their own database.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -10,6 +10,7 @@ import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
 import { canonicalJson } from "../contracts/canonical";
 import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TTextRow } from "./driver";
+import { privatePglite, protectDataDir } from "./data-dir";
 import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
 
 export { Prisma, PrismaClient };
@@ -17,7 +18,9 @@ export type Db = PrismaClient;
 /** A client or an interactive transaction: what domain functions write through. */
 export type DbTx = Prisma.TransactionClient;
 
-export type DbTarget = { kind: "postgres"; url: string; max?: number; /** A pool of the caller's (the bench records through its own). */ pool?: pg.Pool } | { kind: "pglite"; dir?: string; pglite?: PGlite };
+export type DbTarget =
+  | { kind: "postgres"; url: string; max?: number; /** A pool of the caller's (the bench records through its own). */ pool?: pg.Pool }
+  | { kind: "pglite"; dir?: string; pglite?: PGlite; /** The data directory around `dir` (DATA_DIR): kept private with it (data-dir.ts). */ dataDir?: string };
 
 export interface DbHandle {
   client: PrismaClient;
@@ -76,6 +79,15 @@ export function lockDataDir(dir: string): () => void {
   throw new Error(`Could not lock ${dir}`);
 }
 
+/**
+ * Every open of an embedded database on a directory passes through here (openDb, the migrations):
+ * the directory made private to its owner (data-dir.ts), then locked. Returns the release function.
+ */
+export function openDataDir(dir: string, dataDir?: string): () => void {
+  protectDataDir(dir, dataDir);
+  return lockDataDir(dir);
+}
+
 export function openDb(target: DbTarget): DbHandle {
   if (target.kind === "postgres") {
     const pool = target.pool ?? new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
@@ -84,9 +96,8 @@ export function openDb(target: DbTarget): DbHandle {
     drivers.set(client, pgDriver(pool));
     return { client, kind: "postgres", roundTrips, close: () => client.$disconnect() };
   }
-  if (target.dir) mkdirSync(target.dir, { recursive: true });
-  const release = target.dir && !target.pglite ? lockDataDir(target.dir) : () => {};
-  const pglite = target.pglite ?? new PGlite(target.dir);
+  const release = target.dir && !target.pglite ? openDataDir(target.dir, target.dataDir) : () => {};
+  const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir) : new PGlite());
   const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   drivers.set(client, pgliteDriver(pglite));
@@ -125,7 +136,7 @@ export function driverRows(client: PrismaClient, sql: string, params: readonly u
 
 export function configuredTarget(): DbTarget {
   const e = env();
-  return e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dir: e.pgliteDir };
+  return e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dir: e.pgliteDir, dataDir: e.DATA_DIR };
 }
 
 const g = globalThis as unknown as { __countersignDb?: DbHandle };

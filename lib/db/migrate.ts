@@ -12,7 +12,8 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { env } from "../env";
-import { lockDataDir, type DbTarget } from "./index";
+import { privatePglite } from "./data-dir";
+import { openDataDir, type DbTarget } from "./index";
 import { MIGRATIONS_DIR, migrationSql } from "./migration-files";
 import { grantAppRole, migrationUrl } from "./privileges";
 
@@ -121,9 +122,8 @@ async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory;
     return { factory, close: async () => void (await Promise.all(opened.map((a) => a.dispose()))) };
   }
   if (target.pglite) return { factory: new PrismaPGlite(target.pglite), close: async () => {} };
-  if (target.dir) await mkdir(target.dir, { recursive: true });
-  const release = target.dir ? lockDataDir(target.dir) : () => {};
-  const pglite = new PGlite(target.dir);
+  const release = target.dir ? openDataDir(target.dir, target.dataDir) : () => {};
+  const pglite = target.dir ? privatePglite(target.dir) : new PGlite();
   return {
     factory: new PrismaPGlite(pglite),
     close: async () => {
