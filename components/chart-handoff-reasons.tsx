@@ -9,6 +9,7 @@ const COLOUR: Partial<Record<TStopReason, string>> = {
   draft_ready_for_review: "bg-indigo-500",
   no_approved_evidence: "bg-sky-500",
   missing_order: "bg-amber-500",
+  order_customer_mismatch: "bg-fuchsia-600",
   planner_requested_handoff: "bg-violet-500",
   step_budget_exhausted: "bg-rose-500",
   token_budget_exceeded: "bg-pink-400",

@@ -5,7 +5,9 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "./planner";
 import { runAgent, type TRunAgentInput } from "./run-agent";
-import { DEFAULT_TOOLS, type TToolSet } from "./tools";
+import { DEFAULT_TOOLS, orderFactsOf, readOrder, type TToolSet } from "./tools";
+import { createTicket } from "../intake/create-ticket";
+import { freshOrder } from "../../testing/runs";
 
 const testDb = useTestDb();
 const tickets: Record<string, string> = {};
@@ -182,6 +184,67 @@ describe("the guarded runtime", () => {
       ]),
     });
     expect(result).toMatchObject({ status: "blocked", reason: "invalid_state_transition", proposal: null });
+  });
+
+  it("hands a stranger's ticket naming another customer's order to a person, and tells it nothing of the order", async () => {
+    const { client } = testDb();
+    const stranger = (subject: string) =>
+      client.$transaction((tx) =>
+        createTicket(
+          { subject, body: "Hi, my Aurora tablet (order ORD-1001) arrived with a cracked screen. Can I get a refund?", customerEmail: "mallory@attacker.example", orderRef: "ORD-1001", source: "form" },
+          { type: "system" },
+          tx,
+        ),
+      );
+    const ticket = await stranger("Tablet arrived with a cracked screen");
+    const result = await runAgent({ ticketId: ticket.id });
+    expect(result).toMatchObject({ status: "needs_human", reason: "order_customer_mismatch", path: ["get_policy_evidence", "lookup_order"], draft: null, proposal: null, approval: null });
+    expect(result.steps[1]).toMatchObject({ outcome: "blocked", reason: "order_customer_mismatch", result: { detail: "the order does not belong to the ticket's customer" } });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticket.id } })).toMatchObject({ status: "needs_human", reason: "order_customer_mismatch" });
+
+    // A planner that looks the order up by another spelling learns nothing either; and with a lookup
+    // that ignores the owner, propose_refund still refuses where it writes.
+    const spelled = await runAgent({ ticketId: (await stranger("Refund please")).id, ...blockedBy([{ action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } }, { action: "lookup_order", args: { order_id: " ord-1001 " } }]) });
+    expect(spelled).toMatchObject({ status: "needs_human", reason: "order_customer_mismatch", proposal: null });
+    const careless: Partial<TToolSet> = { lookup_order: async (args, { client: c }) => ({ found: true, order: orderFactsOf((await readOrder(c, (args as { order_id: string }).order_id))!) }) };
+    const written = await runAgent({ ticketId: (await stranger("Cracked tablet")).id, tools: careless });
+    expect(written).toMatchObject({ status: "needs_human", reason: "order_customer_mismatch", draft: null, citations: [], proposal: null, approval: null });
+    expect(await client.agentRun.findUniqueOrThrow({ where: { id: written.runId } })).toMatchObject({ draft: null });
+    expect(written.path.at(-1)).toBe("propose_refund");
+
+    const ticketIds = [ticket.id, spelled.ticketId];
+    const runIds = [result.runId, spelled.runId];
+    const shown = JSON.stringify({
+      results: [result, spelled],
+      trace: await client.traceEvent.findMany({ where: { runId: { in: runIds } } }),
+      runs: await client.agentRun.findMany({ where: { id: { in: runIds } } }),
+      outbox: await client.outboxMessage.findMany({ where: { ticketId: { in: ticketIds } } }),
+      audit: await client.auditEvent.findMany({ where: { ticketId: { in: ticketIds } } }),
+    }, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));
+    for (const detail of ["Dana", "Whitfield", "Aurora 10-inch tablet", "7900", "79.00", "dana.whitfield@example.net"]) expect(shown).not.toContain(detail);
+    expect(await client.outboxMessage.count({ where: { ticketId: { in: [...ticketIds, written.ticketId] } } })).toBe(0);
+    expect(await client.refundProposal.count({ where: { ticketId: { in: [...ticketIds, written.ticketId] } } })).toBe(0);
+    expect(await client.approvalRequest.count({ where: { ticketId: { in: [...ticketIds, written.ticketId] } } })).toBe(0);
+  });
+
+  it("counts the per-customer limit on the order's customer, whatever the ticket's email says", async () => {
+    const { client } = testDb();
+    const world = await freshOrder(client);
+    const ticketFrom = async (customerEmail: string) =>
+      (
+        await client.$transaction((tx) =>
+          createTicket(
+            { subject: "Tablet arrived with a cracked screen", body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`, customerEmail, orderRef: world.orderId, source: "form" },
+            { type: "system" },
+            tx,
+          ),
+        )
+      ).id;
+    // Three proposals today (the default limit), then the same customer writing in capitals.
+    for (let i = 0; i < 3; i++) expect(await runAgent({ ticketId: await ticketFrom(world.email) })).toMatchObject({ reason: "draft_ready_for_review" });
+    const capitals = await runAgent({ ticketId: await ticketFrom(world.email.toUpperCase()) });
+    expect(capitals).toMatchObject({ status: "blocked", reason: "policy_denied" });
+    expect(capitals.proposal).toMatchObject({ decision: "denied", reasons: expect.arrayContaining(["customer_rate_limited"]) });
   });
 
   it("keeps the audit chain intact across all of these runs", async () => {

@@ -2,7 +2,8 @@
 //   1. validate the decision          (blocked: invalid_decision … invalid_argument_types)
 //   2. validate the transition        (blocked: invalid_state_transition)
 //   3. ask the policy gate            (deny → blocked: policy_denied; rewrite; escalate → a person)
-//   4. run the tool with a timeout    (needs_human: tool_timeout, tool_error)
+//   4. run the tool with a timeout    (needs_human: tool_timeout, tool_error; order_customer_mismatch
+//                                      when the order is not the ticket's customer's)
 //   5. validate the observation       (needs_human: tool_invalid_output)
 //   6. record a trace event
 //   7. check budgets                  (needs_human: step/token/latency budget)
@@ -44,7 +45,7 @@ import { rulePlanner } from "./rule-planner";
 import { RunJournal, writeJournal, writeJournalEvents, type TTraceStep } from "./run-journal";
 import { endRunCte, insertDecisionCte, insertRequestCte, insertRunCte, readTicket } from "./run-rows";
 import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
-import { DEFAULT_TOOLS, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
+import { DEFAULT_TOOLS, OrderCustomerMismatch, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
 import { draftProblem } from "./draft-invariants";
 import { traceStep } from "./step-telemetry";
 import { enterContext } from "../observability/context";
@@ -325,7 +326,9 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
           observation = result;
         }
       } catch (error) {
-        failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
+        // Another customer's order: a person takes the ticket, and the trace says only that.
+        if (error instanceof OrderCustomerMismatch) failure = new Stop("order_customer_mismatch", error.message);
+        else failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
       }
       tokens += toolUsage.promptTokens + toolUsage.completionTokens;
 
@@ -343,7 +346,8 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       }
 
       // 6. the trace
-      const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] => (reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : "invalid_output");
+      const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] =>
+        reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : reason === "order_customer_mismatch" ? "blocked" : "invalid_output";
       record({
         step: stepNo,
         action: action.action,
@@ -441,8 +445,11 @@ async function finish(ctx: {
   const live = mode === "live";
   const steps = journal.steps;
   const status = STATUS_OF_REASON[stop.reason];
-  const draft = state.draft?.text ?? null;
-  const citations = state.draft?.citations ?? [];
+  // A run that met another customer's order keeps no draft, whatever wrote one before: it may hold
+  // that order's details.
+  const kept = stop.reason === "order_customer_mismatch" ? null : state.draft;
+  const draft = kept?.text ?? null;
+  const citations = kept?.citations ?? [];
   const now = new Date();
 
   // The exact operation an approval covers: the reply, and the refund if one was proposed.

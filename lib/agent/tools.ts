@@ -81,8 +81,29 @@ export type TToolOutput<K extends TActionName> = z.infer<(typeof TOOL_OUTPUTS)[K
 export type TToolImpl = (args: TAllowedAction["args"], ctx: TToolContext) => Promise<unknown>;
 export type TToolSet = Record<TActionName, TToolImpl>;
 
-/** An order as the tools read it, with what has been refunded on it so far. */
-export type TOrderRow = Omit<TOrderFacts, "daysSinceDelivery" | "refundableCents">;
+/** An order as the tools read it, with what has been refunded on it so far, and its customer's email
+ * (to hold it to the ticket's customer; never part of what the agent observes). */
+export type TOrderRow = Omit<TOrderFacts, "daysSinceDelivery" | "refundableCents"> & { customerEmail: string };
+
+/** What the trace and the run's end say when a ticket names another customer's order: nothing of it. */
+export const ORDER_CUSTOMER_MISMATCH = "the order does not belong to the ticket's customer";
+
+/**
+ * A tool was asked about an order that is not the ticket's customer's. The runtime stops the run with
+ * order_customer_mismatch; its message is the only thing recorded, so no detail of that order reaches
+ * the state, the planner, a draft or the trace.
+ */
+export class OrderCustomerMismatch extends Error {
+  constructor() {
+    super(ORDER_CUSTOMER_MISMATCH);
+    this.name = "OrderCustomerMismatch";
+  }
+}
+
+/** Whether an order is the ticket's customer's: the emails compared case-insensitively. */
+export function isTicketCustomers(row: { customerEmail: string }, ticket: { customerEmail: string }): boolean {
+  return row.customerEmail.trim().toLowerCase() === ticket.customerEmail.trim().toLowerCase();
+}
 
 /** Tools that write (a proposal row): the audit events of the run's calls so far go first. */
 export const WRITING_TOOLS: ReadonlySet<TActionName> = new Set(["propose_refund"]);
@@ -99,7 +120,7 @@ export function orderRowSql(ref: Prisma.Sql): Prisma.Sql {
              'id', o.id, 'item', o.item, 'category', o.category, 'amountCents', o."amountCents", 'currency', o.currency,
              'deliveredAt', to_char(o."deliveredAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'refundedCents', (SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = o.id),
-             'customerName', c.name, 'customerFlagged', c.flagged)
+             'customerName', c.name, 'customerFlagged', c.flagged, 'customerEmail', c.email)
     FROM "Order" o JOIN "Customer" c ON c.id = o."customerId"
     WHERE upper(o.id) = upper(${ref})
     ORDER BY o.id = ${ref} DESC, o.id
@@ -154,9 +175,11 @@ export const DEFAULT_TOOLS: TToolSet = {
     return answerPolicyQuestion(client, (args as { question: string }).question);
   },
 
-  async lookup_order(args, { client, ticketOrder }) {
+  async lookup_order(args, { client, state, ticketOrder }) {
     const orderId = (args as { order_id: string }).order_id;
     const row = ticketOrder && orderId.trim() === ticketOrder.ref ? ticketOrder.row : await readOrder(client, orderId);
+    // Another customer's order is not looked up for this ticket: whoever names it learns nothing of it.
+    if (row && !isTicketCustomers(row, state.ticket)) throw new OrderCustomerMismatch();
     return row ? { found: true, order: orderFactsOf(row) } : { found: false, orderId };
   },
 
@@ -178,7 +201,13 @@ export const DEFAULT_TOOLS: TToolSet = {
     // The day's auto-approved total is weighed only for an amount within the dial (the cap is
     // checked there, evaluate-refund.ts); above it, the total changes nothing and is not summed.
     const weighsDayTotal = amount_cents <= settings["autonomy.autoApproveLimitCents"];
-    const locks = [`refund-proposals:${state.ticket.customerEmail.toLowerCase()}`, ...(mayAutoApprove ? [`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`] : [])];
+    // The per-customer limit is the order's customer's, whoever wrote the ticket: keyed on the
+    // customer the order belongs to, never on the ticket's email, which anyone can choose.
+    const customerOfOrder = Prisma.sql`(SELECT "customerId" FROM "Order" WHERE id = ${order.id})`;
+    const locks = [
+      Prisma.sql`pg_advisory_xact_lock(hashtext('refund-proposals:' || ${customerOfOrder}))`,
+      ...(mayAutoApprove ? [Prisma.sql`pg_advisory_xact_lock(hashtext(${`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`}))`] : []),
+    ];
     // createdAt is a UTC timestamp without time zone: compared with a UTC timestamp, never with a
     // timestamptz the session's time zone would shift.
     const since = startOfDay.toISOString().slice(0, 23).replace("T", " ");
@@ -187,19 +216,23 @@ export const DEFAULT_TOOLS: TToolSet = {
       // transaction, under locks: concurrent runs for one customer queue on the customer's lock, and
       // runs that could auto-approve queue on the day's cap, so each sees the proposals before it.
       // Both locks in one statement, always the customer's first.
-      if (mode === "live") await tx.$executeRaw`SELECT ${Prisma.join(locks.map((key) => Prisma.sql`pg_advisory_xact_lock(hashtext(${key}))`))}`;
+      if (mode === "live") await tx.$executeRaw`SELECT ${Prisma.join(locks)}`;
       // A statement of its own after the locks: its snapshot has every proposal committed while we
       // waited for them.
-      const [counts] = await tx.$queryRaw<{ customer: number; autoApproved: number }[]>`
-        SELECT (SELECT count(*)::int FROM "RefundProposal" p
-                  JOIN "Order" o ON o.id = p."orderId" JOIN "Customer" c ON c.id = o."customerId"
-                 WHERE c.email = ${state.ticket.customerEmail} AND NOT p.simulated AND p."createdAt" >= ${since}::timestamp) AS customer,
+      // The order is held to the ticket's customer again here, where the proposal is written.
+      const [counts] = await tx.$queryRaw<{ ownOrder: boolean | null; customer: number; autoApproved: number }[]>`
+        SELECT (SELECT lower(trim(c.email)) = lower(trim(${state.ticket.customerEmail}))
+                  FROM "Order" o JOIN "Customer" c ON c.id = o."customerId" WHERE o.id = ${order.id}) AS "ownOrder",
+               (SELECT count(*)::int FROM "RefundProposal" p JOIN "Order" o ON o.id = p."orderId"
+                 WHERE o."customerId" = ${customerOfOrder} AND NOT p.simulated AND p."createdAt" >= ${since}::timestamp) AS customer,
                ${
                  weighsDayTotal
                    ? Prisma.sql`(SELECT coalesce(sum("amountCents"), 0)::float8 FROM "RefundProposal"
                                   WHERE decision = 'auto_approved' AND NOT simulated AND "createdAt" >= ${since}::timestamp)`
                    : Prisma.sql`0::float8`
                } AS "autoApproved"`;
+      if (counts!.ownOrder === null) throw new Error(`order ${order.id} no longer exists`);
+      if (!counts!.ownOrder) throw new OrderCustomerMismatch();
       const decision = evaluateRefund({ ...facts, customerProposalsToday: counts!.customer, autoApprovedTodayCents: counts!.autoApproved }, settings);
       const view = {
         orderId: order.id,

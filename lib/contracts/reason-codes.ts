@@ -28,6 +28,7 @@ export const STOP_REASONS = [
   // transitions and state
   "invalid_state_transition",
   "missing_order",
+  "order_customer_mismatch",
   "no_approved_evidence",
   "draft_ready_for_review",
   "planner_requested_handoff",
@@ -61,6 +62,7 @@ export const STATUS_OF_REASON = {
   invalid_state_transition: "blocked",
   policy_denied: "blocked",
   missing_order: "needs_human",
+  order_customer_mismatch: "needs_human",
   no_approved_evidence: "needs_human",
   draft_ready_for_review: "needs_human",
   planner_requested_handoff: "needs_human",
@@ -91,6 +93,7 @@ export const REASON_LABELS = {
   invalid_argument_types: "The action's arguments had the wrong types",
   invalid_state_transition: "The action came out of order",
   missing_order: "The order could not be found",
+  order_customer_mismatch: "The order belongs to another customer than the ticket's",
   no_approved_evidence: "No approved policy covers this ticket",
   draft_ready_for_review: "A cited draft is ready for review",
   planner_requested_handoff: "The agent handed the ticket to a person",
