@@ -25,6 +25,8 @@ const ZTicketSpec = z.union([
     route: z.enum(["guarded_agent", "human_review_now"]).optional(),
     bundleVersion: z.string().optional(),
     signature: z.enum(["valid", "missing", "forged"]).default("valid"),
+    /** Who writes the ticket: the order's customer, or a stranger naming that customer's order. */
+    from: z.enum(["customer", "stranger"]).default("customer"),
   }),
 ]);
 

@@ -80,6 +80,7 @@ interface TWorld {
 async function materialize(client: PrismaClient, episode: TEpisode, tag: string): Promise<TWorld> {
   let subject: string, body: string, preset: string, route: "guarded_agent" | "human_review_now" | undefined, bundleVersion: string | undefined;
   let signature: "valid" | "missing" | "forged" = "valid";
+  let from: "customer" | "stranger" = "customer";
   if ("seeded" in episode.ticket) {
     const seed = await client.ticket.findUnique({ where: { externalId: episode.ticket.seeded } });
     if (!seed) throw new Error(`no seeded ticket ${episode.ticket.seeded}`);
@@ -87,7 +88,7 @@ async function materialize(client: PrismaClient, episode: TEpisode, tag: string)
     preset = seed.orderRef ? (PRESET_OF_ORDER[seed.orderRef] ?? "missing") : "none";
     if (seed.orderRef && preset !== "missing") body = body.replaceAll(seed.orderRef, "{order}");
   } else {
-    ({ subject, body, route, bundleVersion, signature } = episode.ticket);
+    ({ subject, body, route, bundleVersion, signature, from } = episode.ticket);
     preset = episode.ticket.order;
   }
 
@@ -107,7 +108,7 @@ async function materialize(client: PrismaClient, episode: TEpisode, tag: string)
   const routeSignature = signature === "valid" ? signRoute(claim, intakeBundleKey()) : signature === "forged" ? "0".repeat(64) : null;
   const ticket = await client.$transaction((tx) =>
     createTicket(
-      { subject, body, customerEmail: `${tag.toLowerCase()}@eval.example`, orderRef: orderId, source: "seed", externalId, routed: { route: claim.route, bundleVersion: claim.bundleVersion, signature: routeSignature } },
+      { subject, body, customerEmail: from === "stranger" ? `stranger-${tag.toLowerCase()}@eval.example` : `${tag.toLowerCase()}@eval.example`, orderRef: orderId, source: "seed", externalId, routed: { route: claim.route, bundleVersion: claim.bundleVersion, signature: routeSignature } },
       { type: "system", id: GRADER_VERSION },
       tx,
     ),
