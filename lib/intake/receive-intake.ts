@@ -1,11 +1,11 @@
 // The intake API's rules (POST /api/intake/tickets), independent of HTTP plumbing. In order:
 // 413 too large → 401 bad signature → 400 malformed JSON or fields → 200/409 for a known externalId
 // → 201 created. Nothing is written unless the answer is 201.
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { insertTicket } from "./create-ticket";
+import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
 
 export const MAX_INTAKE_BYTES = 64 * 1024;
 export const SIGNATURE_HEADER = "x-countersign-signature";
@@ -28,14 +28,11 @@ export type TIntakeResponse = { status: 200 | 201 | 400 | 401 | 409 | 413; body:
 
 /** `sha256=<hex>` of the raw body, keyed with the intake secret. */
 export function signIntakeBody(rawBody: string | Buffer, secret: string): string {
-  return `sha256=${createHmac("sha256", secret).update(rawBody).digest("hex")}`;
+  return `sha256=${hmacSha256Hex(secret, rawBody)}`;
 }
 
 function signatureValid(rawBody: Buffer, header: string | null, secret: string): boolean {
-  if (!header) return false;
-  const expected = Buffer.from(signIntakeBody(rawBody, secret));
-  const given = Buffer.from(header.trim());
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return header !== null && constantTimeEqual(header.trim(), signIntakeBody(rawBody, secret));
 }
 
 function resultBody(ticket: { id: string; number: number; externalId: string | null; admission: string; admissionReason: string | null; status: string }) {
