@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
 import { openDb } from "../db";
-import { budgetBucket, budgetUseDistribution, DASHBOARD_MAX_AGE_MS, handoffReasonsByDay, HANDOFF_REASONS, passRateByAgentVersion, recentDashboardStats } from "./dashboard-stats";
+import { budgetBucket, DASHBOARD_MAX_AGE_MS, HANDOFF_REASONS } from "./dashboard-stats";
+import { budgetUseDistribution, handoffReasonsByDay, passRateByAgentVersion, recentDashboardStats } from "./read-dashboard-stats";
 
 const testDb = useTestDb();
 const NOW = new Date("2026-11-22T15:00:00.000Z");

@@ -1,9 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CellLabel } from "@/components/cell-label";
-import { BudgetHistogram } from "@/components/chart-budget-histogram";
-import { HandoffReasonsChart } from "@/components/chart-handoff-reasons";
-import { PassRateChart } from "@/components/chart-pass-rate";
 import { EmptyState } from "@/components/empty-state";
 import { HoldReason, ReleaseBadge } from "@/components/eval-decision";
 import { formatUtc } from "@/components/format";
@@ -11,8 +8,10 @@ import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { decodeCursor } from "@/lib/db/keyset";
-import { DASHBOARD_MAX_AGE_MS, recentDashboardStats } from "@/lib/eval/dashboard-stats";
+import { DASHBOARD_MAX_AGE_MS } from "@/lib/eval/dashboard-stats";
 import { listEvalRuns, listReleaseDecisions, type TEvalRunRow } from "@/lib/eval/list-eval-runs";
+import { recentDashboardStats } from "@/lib/eval/read-dashboard-stats";
+import { EvalCharts } from "./charts";
 
 export const metadata: Metadata = { title: "Evaluations" };
 
@@ -114,13 +113,7 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
       <PageHeader title="Evaluations" description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets." />
 
       <div className="space-y-2">
-        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 2xl:grid-cols-3">
-          <PassRateChart data={stats.passRates} />
-          <HandoffReasonsChart data={stats.handoffs} />
-          <div className="lg:col-span-2 2xl:col-span-1">
-            <BudgetHistogram data={stats.budget} />
-          </div>
-        </div>
+        <EvalCharts stats={{ passRates: stats.passRates, budget: stats.budget, handoffs: stats.handoffs }} />
         <p className="text-[12px] text-slate-500">
           Charts as of <time dateTime={stats.asOf.toISOString()}>{formatUtc(stats.asOf)}</time>: their numbers are read at most once every {DASHBOARD_MAX_AGE_MS / 1000} seconds, so they may be up to that much behind.
         </p>
