@@ -345,11 +345,11 @@ test.beforeAll(async ({ browser }) => {
   await page.getByLabel("Order number").fill("ORD-1004");
   captured.set("createTicketAction", await captureAction(page, () => page.getByRole("button", { name: "Create ticket" }).click()));
 
-  // A ticket of its own: fresh, it offers the run and resolving by hand; after a live run it has a
+  // A ticket of its own, from the order's customer: fresh, it offers the run and resolving by hand; after a live run it has a
   // pending approval (a reply to approve, no refund: no proposal counts against any customer's
   // daily limit), so it offers the decision.
   await page.goto("/tickets/new");
-  await page.getByLabel("Customer email").fill("access.table@example.net");
+  await page.getByLabel("Customer email").fill("priya.nair@example.net");
   await page.getByLabel("Order number").fill("ORD-1004");
   await page.getByLabel("Subject").fill("Access table: when does my refund arrive?");
   await page.getByLabel("Message").fill("How long until an approved refund reaches my card?");
