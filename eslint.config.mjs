@@ -16,6 +16,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export const LAYERS = [
   { name: "contracts", paths: ["lib/contracts"] },
   { name: "observability", paths: ["lib/observability"] },
+  { name: "http", paths: ["lib/http"] },
   { name: "env", paths: ["lib/env.ts"] },
   { name: "db", paths: ["lib/db"] },
   { name: "tickets", paths: ["lib/tickets"] },

@@ -9,11 +9,13 @@ import { dbHandle } from "./lib/db";
 import { describeEnvError, env } from "./lib/env";
 import { observeOperations } from "./lib/jobs/metrics";
 import { serverRunsWorker, setProcessWorker, signLastCheckpoint, startWorker } from "./lib/jobs/worker";
+import { normaliseForwarded } from "./lib/http/forwarded";
 import { installRequestContext } from "./lib/observability/http-requests";
 import { errorFields, logger } from "./lib/observability/logger";
 import { startTelemetry, stopTelemetry } from "./lib/observability/telemetry";
 
-installRequestContext();
+// TRUST_PROXY is read per request, after the check below has stopped a bad value at start-up.
+installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY) });
 
 try {
   env();

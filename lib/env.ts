@@ -35,6 +35,11 @@ export const ZEnv = z.object({
   INTAKE_SECRET: secret,
   PORT: z.coerce.number({ message: "must be a port number" }).int().min(1, "must be a port number").max(65535, "must be a port number").default(3000),
   HOSTNAME: z.string().min(1).optional(),
+  /**
+   * How many reverse proxies stand in front of the app (lib/http/forwarded.ts). 0, the default: the
+   * socket's address is the client and X-Forwarded-* headers are ignored.
+   */
+  TRUST_PROXY: z.coerce.number({ message: "must be a whole number of proxy hops (0 when clients connect directly)" }).int("must be a whole number of proxy hops").min(0, "must be 0 or more").max(10, "must be at most 10").default(0),
   DEMO_SEED: booleanFlag.optional(),
   SIGNIN_MAX_FAILURES: positiveInt.default(5),
   SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(30),

@@ -18,8 +18,10 @@ const QUIET_PATHS = [/^\/api\/health$/, /^\/_next\//, /^\/favicon\.ico$/];
 /**
  * Runs every HTTP request this process serves in a context of its own (context.ts), and logs one
  * line when it ends: method, path (never the query string), status and duration. Idempotent.
+ * `beforeRequest` sees each request first, before anything routes it (the server uses it to settle
+ * the forwarded headers: lib/http/forwarded.ts).
  */
-export function installRequestContext(): void {
+export function installRequestContext(options: { beforeRequest?: (req: http.IncomingMessage) => void } = {}): void {
   const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
@@ -27,6 +29,7 @@ export function installRequestContext(): void {
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event !== "request") return emit.call(this, event, ...args);
     const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+    options.beforeRequest?.(req);
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader(REQUEST_ID_HEADER, requestId);
