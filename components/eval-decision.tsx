@@ -17,7 +17,7 @@ export function ReleaseBadge({ outcome }: { outcome: string | null | undefined }
 const HOLD_PREFIXES: Readonly<Record<string, string>> = {
   agent_version: "The receipt names another agent version than the manifest pins",
   dataset_version: "The receipt names another dataset version than the manifest pins",
-  dataset_hash: "The dataset's content differs from the file that was graded",
+  dataset_drift: "The dataset graded is not the one the manifest pins (an episode removed, added or changed)",
   grader_version: "The receipt names another grader version than the manifest pins",
   missing: "Episodes missing from the receipt",
   duplicate: "Episodes graded more than once in a trial",

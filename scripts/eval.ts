@@ -12,7 +12,7 @@ import { loadDataset } from "../lib/eval/load-dataset";
 import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, usesModel } from "../lib/eval/grade-episodes";
 import { llmAvailability } from "../lib/llm/provider";
 import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
-import { decideRelease } from "../lib/eval/decide-release";
+import { decideRelease, releasePins } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
 import { seedDemo } from "../prisma/seed/demo";
 
@@ -52,13 +52,7 @@ async function main(): Promise<number> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
   const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });
-  const decision = decideRelease(receipt, {
-    agentVersion: manifest.agentVersion,
-    datasetVersion: manifest.evalDatasetVersion,
-    datasetHash: dataset.hash,
-    graderVersion: manifest.graderVersion,
-    episodeIds: dataset.episodes.map((e) => e.id),
-  });
+  const decision = decideRelease(receipt, releasePins(manifest), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
 
   const perEpisode = passAllTrials(receipt);
   console.log(`\n${"episode".padEnd(36)} ${"result".padEnd(8)} ${trials > 1 ? `pass^${trials}` : ""}`);

@@ -8,7 +8,7 @@ import { agentManifest, PINNED_IDENTITIES } from "./manifest";
 import { BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
 import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { GRADER_VERSION } from "../eval/grade-episodes";
-import { parseDataset } from "../eval/episode";
+import { datasetFromText } from "../eval/load-dataset";
 
 /** Where a pinned version may be written out: the code constant that names its own identity. */
 const DEFINED_IN: Record<(typeof PINNED_IDENTITIES)[number], string | null> = {
@@ -16,6 +16,7 @@ const DEFINED_IN: Record<(typeof PINNED_IDENTITIES)[number], string | null> = {
   intakeBundle: null,
   evidenceServiceVersion: "lib/evidence/retrieve-passages.ts",
   evalDatasetVersion: null,
+  evalDatasetHash: null,
   graderVersion: "lib/eval/grade-episodes.ts",
 };
 
@@ -35,12 +36,14 @@ describe("pinned identities", () => {
       intakeBundle: BUILTIN_BUNDLE_VERSION,
       evidenceServiceVersion: EVIDENCE_SERVICE_VERSION,
       graderVersion: GRADER_VERSION,
-      evalDatasetVersion: parseDataset(readFileSync("eval/episodes.jsonl", "utf8"), "sha256:-").version,
+      ...(({ version, hash, episodes }) => ({ evalDatasetVersion: version, evalDatasetHash: hash, evalDatasetEpisodes: episodes.length }))(datasetFromText(readFileSync("eval/episodes.jsonl", "utf8"))),
     }).toEqual({
       intakeBundle: manifest.intakeBundle,
       evidenceServiceVersion: manifest.evidenceServiceVersion,
       graderVersion: manifest.graderVersion,
       evalDatasetVersion: manifest.evalDatasetVersion,
+      evalDatasetHash: manifest.evalDatasetHash,
+      evalDatasetEpisodes: manifest.evalDatasetEpisodes,
     });
   });
 

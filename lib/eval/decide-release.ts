@@ -1,35 +1,68 @@
 // The release decision, exactly: eligible_for_shadow only when the receipt's identity matches what
-// is pinned, every expected episode appears exactly once per trial, nothing extra is padded in, and
-// every row passed. Otherwise hold, with the first reason found, in this order:
-//   agent_version:… dataset_version:… dataset_hash:… grader_version:… missing:… duplicate:… unexpected:… failed:…
+// the manifest pins, the dataset graded is the pinned one, every expected episode appears exactly once
+// per trial, nothing extra is padded in, and every row passed. Otherwise hold, with the first reason
+// found, in this order:
+//   agent_version:… dataset_version:… dataset_drift:… grader_version:… missing:… duplicate:… unexpected:… failed:…
+//
+// The pins come from contracts/agent_manifest.json (releasePins), never from the run's own inputs:
+// a dataset with an episode removed, added or edited hashes differently from the pin, so it holds as
+// `dataset_drift` whatever its version label says. Changing the dataset on purpose means changing the
+// pin in the same commit (`npm run eval:pin` prints it).
+import type { TAgentManifest } from "../contracts/manifest";
 import type { TReceipt } from "./receipt";
 
 /** Why a release holds: the part of its reason before the colon, checked in this order. */
-export const HOLD_REASONS = ["agent_version", "dataset_version", "dataset_hash", "grader_version", "missing", "duplicate", "unexpected", "failed"] as const;
+export const HOLD_REASONS = ["agent_version", "dataset_version", "dataset_drift", "grader_version", "missing", "duplicate", "unexpected", "failed"] as const;
 export type THoldReason = (typeof HOLD_REASONS)[number];
 
 export type TReleaseDecision = { outcome: "eligible_for_shadow"; reason: null } | { outcome: "hold"; reason: string };
 
-export interface TPinned {
+/** What a release is held to, all from the manifest. */
+export interface TReleasePins {
   agentVersion: string;
   datasetVersion: string;
-  /** The content hash of the dataset file the receipt claims to have graded. */
+  /** The content hash of the dataset file, over its exact bytes. */
   datasetHash: string;
+  datasetEpisodes: number;
   graderVersion: string;
-  /** The episode ids of that dataset. */
+}
+
+/** The dataset that was graded, as loaded: its hash computed from its bytes (load-dataset.ts). */
+export interface TGradedDataset {
+  hash: string;
   episodeIds: readonly string[];
+}
+
+export function releasePins(manifest: TAgentManifest): TReleasePins {
+  return {
+    agentVersion: manifest.agentVersion,
+    datasetVersion: manifest.evalDatasetVersion,
+    datasetHash: manifest.evalDatasetHash,
+    datasetEpisodes: manifest.evalDatasetEpisodes,
+    graderVersion: manifest.graderVersion,
+  };
 }
 
 const hold = (why: THoldReason, detail: string): TReleaseDecision => ({ outcome: "hold", reason: `${why}:${detail}` });
 const list = (ids: Iterable<string>) => [...new Set(ids)].sort().join(",");
+const shortHash = (hash: string) => (hash.length > 19 ? `${hash.slice(0, 19)}…` : hash);
 
-export function decideRelease(receipt: TReceipt, pinned: TPinned): TReleaseDecision {
-  if (receipt.agentVersion !== pinned.agentVersion) return hold("agent_version", receipt.agentVersion);
-  if (receipt.datasetVersion !== pinned.datasetVersion) return hold("dataset_version", receipt.datasetVersion);
-  if (receipt.datasetHash !== pinned.datasetHash) return hold("dataset_hash", receipt.datasetHash);
-  if (receipt.graderVersion !== pinned.graderVersion) return hold("grader_version", receipt.graderVersion);
+/** What differs between the dataset (and the receipt's claim about it) and the pin; null when nothing. */
+function datasetDrift(receipt: TReceipt, pins: TReleasePins, dataset: TGradedDataset): string | null {
+  if (dataset.episodeIds.length !== pins.datasetEpisodes) return `episodes ${dataset.episodeIds.length}, pinned ${pins.datasetEpisodes}`;
+  if (dataset.hash !== pins.datasetHash) return `content ${shortHash(dataset.hash)}, pinned ${shortHash(pins.datasetHash)}`;
+  if (receipt.datasetHash !== pins.datasetHash) return `receipt names ${shortHash(receipt.datasetHash)}, pinned ${shortHash(pins.datasetHash)}`;
+  return null;
+}
 
-  const expected = new Set(pinned.episodeIds);
+export function decideRelease(receipt: TReceipt, pins: TReleasePins, dataset: TGradedDataset): TReleaseDecision {
+  if (receipt.agentVersion !== pins.agentVersion) return hold("agent_version", receipt.agentVersion);
+  if (receipt.datasetVersion !== pins.datasetVersion) return hold("dataset_version", receipt.datasetVersion);
+  const drift = datasetDrift(receipt, pins, dataset);
+  if (drift) return hold("dataset_drift", drift);
+  if (receipt.graderVersion !== pins.graderVersion) return hold("grader_version", receipt.graderVersion);
+
+  const expected = new Set(dataset.episodeIds);
   const counts = new Map<string, number>();
   for (const row of receipt.rows) {
     const key = `${row.episodeId}#${row.trial}`;

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from "vitest";
 import { loadDataset } from "./load-dataset";
 import { gradeEpisodes } from "./grade-episodes";
 import { buildReceipt } from "./receipt";
-import { decideRelease } from "./decide-release";
+import { decideRelease, releasePins } from "./decide-release";
+import { agentManifest } from "../contracts/manifest";
 import { seedDemo } from "../../prisma/seed/demo";
 
 vi.mock("../agent/transitions", () => ({ transitionProblem: () => null }));
@@ -20,7 +21,7 @@ describe("grading a broken runtime", () => {
     expect(premature.explanation).toContain("reason: expected \"invalid_state_transition\"");
 
     const receipt = buildReceipt({ agentVersion: "refund-agent-v2", datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: "trajectory-gate-v1", modelId: "none", commit: "test", trials: 1, rows });
-    const decision = decideRelease(receipt, { agentVersion: "refund-agent-v2", datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: "trajectory-gate-v1", episodeIds: dataset.episodes.map((e) => e.id) });
+    const decision = decideRelease(receipt, releasePins(agentManifest()), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
     expect(decision.outcome).toBe("hold");
     expect(decision.reason).toMatch(/^failed:.*premature-draft/);
   }, 120_000);

@@ -28,7 +28,8 @@ async function store(i: number, agentVersion: string, episodes: number, trials: 
   const ids = Array.from({ length: episodes }, (_, n) => `ep-${String(n).padStart(4, "0")}`);
   const rows = ids.flatMap((id) => Array.from({ length: trials }, (_, t) => row(id, t + 1, !failing.includes(id))));
   const receipt = buildReceipt({ agentVersion, datasetVersion: "ds-v1", datasetHash: "sha256:abc", graderVersion: "trajectory-gate-v1", modelId: "none", commit: `c0ffee${i}`, trials, rows });
-  const decision = decideRelease(receipt, { agentVersion, datasetVersion: "ds-v1", datasetHash: "sha256:abc", graderVersion: "trajectory-gate-v1", episodeIds: ids });
+  const pins = { agentVersion, datasetVersion: "ds-v1", datasetHash: "sha256:abc", datasetEpisodes: episodes, graderVersion: "trajectory-gate-v1" };
+  const decision = decideRelease(receipt, pins, { hash: "sha256:abc", episodeIds: ids });
   const run = await storeEvalRun({ receipt, decision, client });
   // Distinct times, in insertion order (both rows may be rewritten: neither is append-only).
   await client.evalRun.update({ where: { id: run.id }, data: { createdAt: new Date(DAY + i * 3_600_000) } });

@@ -24,7 +24,8 @@ export async function seedE2eEvalRun(client: PrismaClient): Promise<string> {
   const { agentVersion } = agentManifest();
   const rows = await gradeEpisodes(dataset, { world: seedDemo });
   const receipt = buildReceipt({ agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none (rule planner)", commit: "e2e-fixture", trials: 1, rows });
-  const decision = decideRelease(receipt, { agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, episodeIds: dataset.episodes.map((e) => e.id) });
+  const pins = { agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, datasetEpisodes: dataset.episodes.length, graderVersion: GRADER_VERSION };
+  const decision = decideRelease(receipt, pins, { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
   const run = await storeEvalRun({ receipt, decision, client });
   return run.id;
 }
