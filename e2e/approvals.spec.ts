@@ -1,7 +1,8 @@
 // The approval flows end to end: real Chromium, real server, fresh database with one scenario
 // ticket per test (prisma/seed/e2e.ts), so tests never share an order or an approval.
 import type { Browser, Page } from "@playwright/test";
-import { ACCOUNTS, DEMO_PASSWORD, expect, test, type DemoRole } from "./fixtures";
+import { createHmac } from "node:crypto";
+import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, expect, test, type DemoRole } from "./fixtures";
 
 async function openTicket(page: Page, externalId: string) {
   await page.goto(`/tickets/${externalId}`);
@@ -11,6 +12,21 @@ async function openTicket(page: Page, externalId: string) {
 async function runAgent(page: Page, mode: "live" | "simulate" = "live") {
   await page.getByRole("button", { name: mode === "live" ? "Run agent" : "Run in simulate mode" }).click();
   await expect(page.getByRole("button", { name: mode === "live" ? "Run agent" : "Run in simulate mode" })).toBeEnabled({ timeout: 20_000 });
+}
+
+/** Every outbox message, read as the helpdesk reads them: a signed GET, a page at a time. */
+async function readOutbox(page: Page): Promise<{ externalId: string; body: string }[]> {
+  const messages: { id: string; externalId: string; body: string }[] = [];
+  for (;;) {
+    const pathAndQuery = `/api/outbox?limit=100${messages.length ? `&after=${messages.at(-1)!.id}` : ""}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(`${timestamp}\nGET\n${pathAndQuery}`).digest("hex")}`;
+    const response = await page.request.get(pathAndQuery, { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
+    expect(response.status()).toBe(200);
+    const batch = ((await response.json()) as { messages: { id: string; externalId: string; body: string }[] }).messages;
+    messages.push(...batch);
+    if (batch.length < 100) return messages;
+  }
 }
 
 const ledgerLines = (page: Page) => page.getByText(/^Ledger: /);
@@ -43,12 +59,25 @@ test("a reviewer runs the agent, opens the cited passage, approves, and exactly 
   await expect(page.locator(":target")).toContainText("within 30 days of delivery");
   await page.goto(ticketUrl);
 
+  // The reviewer sees what the customer will receive: the same words without the citations.
+  const customerText = page.getByTestId("customer-text");
+  await expect(customerText).toContainText("within 30 days of delivery.");
+  await expect(customerText).not.toContainText("return-policy-us@2");
+
+  // Approved untouched: the browser sends the textarea back with CRLF line endings.
   await decision(page).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
   await expect(ledgerLines(page)).toHaveCount(1);
   await expect(ledgerLines(page)).toContainText("79.00 USD refunded on ORD-E2E-01");
   await page.reload();
   await expect(ledgerLines(page)).toHaveCount(1);
+  await expect(page.getByText("The reply was edited before approval")).toHaveCount(0);
+
+  // The outbox, as the helpdesk reads it: clean text, worded for after the refund.
+  const sent = (await readOutbox(page)).filter((m) => m.externalId === "e2e-approve");
+  expect(sent).toHaveLength(1);
+  expect(sent[0]!.body).toContain("we have refunded 79.00 USD to your original payment method.");
+  expect(sent[0]!.body).not.toMatch(/\[[a-z0-9-]+@\d+\]|once a member|approved it|\r/);
 });
 
 test("a double click on Approve still gives one ledger row", async ({ page, signInAs }) => {

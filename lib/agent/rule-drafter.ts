@@ -20,7 +20,7 @@ export function draftReply(state: TAgentState): TDraft {
     lines.push(`I'm sorry it arrived damaged. Electronics that arrive damaged may be returned for a full refund within ${window.days} days of delivery [${window.citation}].`);
     if (refundSupported(state)) {
       lines.push(
-        `Your order was delivered ${order.daysSinceDelivery} days ago, so it qualifies: we will refund ${formatMoney(order.refundableCents, order.currency)} to your original payment method once a member of our team has approved it.`,
+        `Your order was delivered ${order.daysSinceDelivery} days ago, so it qualifies: we have refunded ${formatMoney(order.refundableCents, order.currency)} to your original payment method.`,
       );
     } else if (order.refundableCents <= 0) {
       lines.push("This order has already been refunded in full.");

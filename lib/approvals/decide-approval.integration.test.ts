@@ -6,6 +6,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { updatePolicySettings } from "../policy/update-settings";
 import { decideApproval } from "./decide-approval";
 import { refusalCode } from "../../testing/refusals";
+import { customerReply } from "../contracts/customer-reply";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -21,7 +22,11 @@ describe("decideApproval", () => {
     await drainQueue(testDb());
     const ledger = await client.ledgerEntry.findMany({ where: { approvalRequestId: request.id } });
     expect(ledger).toMatchObject([{ amountCents: 7900, orderId: "ORD-1001" }]);
-    expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    const [sent] = await client.outboxMessage.findMany({ where: { approvalRequestId: request.id } });
+    // The customer reads the reply as sent after the refund: no citation tokens, no "once approved".
+    expect(request.draft).toMatch(/\[[a-z0-9-]+@\d+\]/);
+    expect(sent!.body).toBe(customerReply(request.draft!));
+    expect(sent!.body).not.toMatch(/\[[a-z0-9-]+@\d+\]|approved it|\r/);
     expect(await client.auditEvent.count({ where: { action: "approval.approved", actorId: reviewer.id, subjectId: request.id } })).toBe(1);
     expect(await client.auditEvent.count({ where: { action: "refund.executed", subjectId: request.id, actorType: "system" } })).toBe(1);
 
@@ -60,7 +65,21 @@ describe("decideApproval", () => {
     const edited = `${request.draft}\n\nP.S. We have also sent a prepaid label.`;
     await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, editedReply: edited, actor: await user(client, "REVIEWER") });
     expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: edited });
-    expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body).toBe(edited);
+    expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body).toBe(customerReply(edited));
+  });
+
+  it("does not count a reply sent back untouched from a browser (CRLF line endings) as edited", async () => {
+    const { client } = testDb();
+    const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
+    const reviewer = await user(client, "REVIEWER");
+    await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, editedReply: request.draft!.replaceAll("\n", "\r\n"), actor: reviewer });
+    await drainQueue(testDb());
+    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: null });
+    const event = await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } });
+    expect(event.inputs).toMatchObject({ replyEdited: false });
+    const body = (await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body;
+    expect(body).toBe(customerReply(request.draft!));
+    expect(body).not.toMatch(/\r|\[[a-z0-9-]+@\d+\]/);
   });
 
   it("refuses a request made stale by a policy change, an expired one, and a digest the person never saw", async () => {

@@ -14,6 +14,7 @@ import { TicketMoveRefused } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
 import { mayUse, roleSatisfies } from "../contracts/roles";
+import { customerReply, replyEdit } from "../contracts/customer-reply";
 
 export type TDecisionRefusal = Extract<TErrorCode, "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "reply_required" | "operation_changed" | "ticket_busy">;
 
@@ -110,9 +111,10 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   }
   if (input.decision === "reject" && !note) throw new DecisionRefused("note_required", "Say why you reject it: a note is required.");
 
-  const edited = input.editedReply?.trim() && input.editedReply.trim() !== request.draft?.trim() ? input.editedReply.trim() : null;
+  const edited = replyEdit(request.draft, input.editedReply);
   const refund = input.decision === "approve" && request.kind === "refund";
-  const reply = input.decision === "approve" && !refund ? (edited ?? request.draft) : null;
+  const draft = edited ?? request.draft;
+  const reply = input.decision === "approve" && !refund && draft ? customerReply(draft) : null;
   const audit = auditAppendArgument([
     {
       actorType: "user",

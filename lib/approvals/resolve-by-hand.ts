@@ -8,13 +8,14 @@ import { loadPolicySettings, policyVersion } from "../policy/settings";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS } from "../contracts/approval-operation";
 import { DecisionRefused } from "./decide-approval";
 import { mayUse } from "../contracts/roles";
+import { customerReply, normaliseLineEndings } from "../contracts/customer-reply";
 import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
 export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
-  const reply = input.reply.trim();
+  const reply = normaliseLineEndings(input.reply).trim();
   if (!reply) throw new DecisionRefused("reply_required", "Write the reply the customer will receive.");
   if (!mayUse(input.actor.role, "approve")) throw new DecisionRefused("role_insufficient", "Leads cannot resolve tickets.");
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
@@ -45,7 +46,7 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
       // visible, and its pending request refuses this resolution.
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
       if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } })) throw new DecisionRefused("operation_changed", PENDING_REQUEST);
-      await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: reply } });
+      await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: customerReply(reply) } });
       return { approvalId: request.id };
     });
   } catch (error) {

@@ -8,6 +8,7 @@ import { prismaSqlTx } from "../db/driver";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { executeInTransaction, type TExecutionOutcome } from "../ledger/execute-approved-refund";
 import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+import { customerReply } from "../contracts/customer-reply";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
 
@@ -42,7 +43,8 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
 
         let replyReleased = false;
         if (refundHappened(result.outcome)) {
-          const reply = request.decision?.editedReply ?? request.draft;
+          const draft = request.decision?.editedReply ?? request.draft;
+          const reply = draft ? customerReply(draft) : null;
           if (reply && !request.outbox) {
             await recordAuditEvent(tx, { actorType: REFUND_WORKER_ACTOR.type, actorId: REFUND_WORKER_ACTOR.id, action: "reply.released", subjectType: "approval", subjectId: request.id, ticketId: request.ticketId, inputs: { outcome: result.outcome, replyLength: reply.length } });
             await tx.outboxMessage.create({ data: { ticketId: request.ticketId, approvalRequestId: request.id, body: reply } });

@@ -1,12 +1,15 @@
 // An approval is bound to the exact operation a person saw: a digest over the canonical proposal,
-// the draft, and the versions of the policy, intake bundle and agent that produced them. Change any
+// the draft and the text the customer will receive for it, and the versions of the policy, intake bundle and agent that produced them. Change any
 // of them and the digest no longer matches: the approval is stale.
 import { canonicalJson, sha256Hex } from "./canonical";
+import { customerReply } from "./customer-reply";
 import { agentManifest } from "./manifest";
 
 export interface TApprovalOperation {
   proposal: { orderId: string; amountCents: number; currency: string; reason: string } | null;
   draft: string | null;
+  /** What the customer receives for the draft (customer-reply.ts): a change in how it is made makes the approval stale. */
+  customerText: string | null;
   policyVersion: string;
   bundleVersion: string;
   agentVersion: string;
@@ -22,6 +25,7 @@ export function approvalOperation(input: { proposal: TApprovalOperation["proposa
   return {
     proposal: p ? { orderId: p.orderId, amountCents: p.amountCents, currency: p.currency, reason: p.reason } : null,
     draft: input.draft,
+    customerText: input.draft === null ? null : customerReply(input.draft),
     policyVersion: input.policyVersion,
     bundleVersion: input.bundleVersion,
     agentVersion: agentManifest().agentVersion,

@@ -1,7 +1,8 @@
 "use client";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
+import { customerReply } from "@/lib/contracts/customer-reply";
 import { formMessage, type TFormMessage } from "@/components/action-message";
 import { RunButton } from "./run-buttons";
 import { decideApprovalAction } from "./actions";
@@ -26,6 +27,7 @@ const FRESH_RUN_ANSWERS: ReadonlySet<TErrorCode> = new Set<TErrorCode>(["stale",
 
 export function ApprovalForm(props: { approvalId: string; ticketId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string; mayRunAgent: boolean }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
+  const [reply, setReply] = useState(props.draft);
   const shown = message(state);
   const done = state?.status === "ok";
   const runAgain = props.mayRunAgent && state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code);
@@ -38,7 +40,15 @@ export function ApprovalForm(props: { approvalId: string; ticketId: string; dige
         <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
           Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
         </label>
-        <textarea id="editedReply" name="editedReply" defaultValue={props.draft} rows={5} disabled={!props.canDecide || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+        <textarea id="editedReply" name="editedReply" value={reply} onChange={(e) => setReply(e.target.value)} rows={5} disabled={!props.canDecide || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+      </div>
+      <div>
+        <h3 id="customer-text-label" className="text-[12px] font-medium text-slate-700">
+          What the customer receives <span className="font-normal text-slate-500">(sent on approval; citations are for you, not them)</span>
+        </h3>
+        <p aria-labelledby="customer-text-label" data-testid="customer-text" className="mt-1 whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-slate-50 p-2 text-[13px] leading-relaxed text-slate-800">
+          {customerReply(reply)}
+        </p>
       </div>
       <div>
         <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">

@@ -1,0 +1,27 @@
+// The reply as the customer reads it. A draft is written for the reviewer: every policy sentence
+// carries its citation (`[return-policy-us@2]`), so the reviewer can check it against the passage.
+// The customer gets the same words without them – citations name internal document versions, and a
+// footnote would add nothing the customer can open – with line endings and trailing spaces tidied.
+// The approval digest covers this text (approval-operation.ts), and every outbox message is it.
+import { withoutCitations } from "./citations";
+
+/** `\r\n` and lone `\r` as `\n`: a browser's textarea sends CRLF, so an untouched reply is not an edit. */
+export function normaliseLineEndings(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
+/** The text the customer receives for a draft: citations taken out, the spaces they leave closed up. */
+export function customerReply(draft: string): string {
+  return withoutCitations(normaliseLineEndings(draft))
+    .split("\n")
+    .map((line) => line.replace(/[ \t]+([.,;:!?)])/g, "$1").replace(/[ \t]{2,}/g, " ").trimEnd())
+    .join("\n")
+    .trim();
+}
+
+/** The person's edit of a draft, or null when it is the draft itself (up to line endings and outer space). */
+export function replyEdit(draft: string | null, edited: string | null | undefined): string | null {
+  const mine = normaliseLineEndings(edited ?? "").trim();
+  if (!mine) return null;
+  return mine === normaliseLineEndings(draft ?? "").trim() ? null : mine;
+}
