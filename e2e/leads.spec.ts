@@ -17,7 +17,7 @@ test("a lead opens an eval run and sees the failed episode's expected and actual
 
   // The charts carry their numbers for screen readers too.
   await expect(page.getByRole("figure", { name: "Pass rate by agent version" })).toBeVisible();
-  await expect(page.getByRole("figure", { name: "Pass rate by agent version" }).getByRole("table")).toContainText("refund-agent-v2");
+  await expect(page.getByRole("figure", { name: "Pass rate by agent version" }).getByRole("table")).toContainText("refund-agent-v3");
 
   const run = page.getByRole("table", { name: "Eval runs, newest first" }).getByRole("row").filter({ hasText: FIXTURE_DATASET });
   await expect(run).toHaveCount(1);

@@ -6,7 +6,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { runScript } from "./run-script";
-import { agentManifest } from "../lib/contracts/manifest";
+import { agentManifest, MANIFEST_PATH } from "../lib/contracts/manifest";
+import { describeRetrieval, gradeRetrieval, loadQuestionSet } from "../lib/eval/grade-retrieval";
 import { DatasetError } from "../lib/eval/episode";
 import { loadDataset } from "../lib/eval/load-dataset";
 import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, usesModel } from "../lib/eval/grade-episodes";
@@ -34,7 +35,7 @@ function progress(done: number, total: number, label: string) {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, "no-store": { type: "boolean", default: false } },
+    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, "no-store": { type: "boolean", default: false } },
   });
   const trials = Number(values.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) {
@@ -54,6 +55,11 @@ async function main(): Promise<number> {
   const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });
   const decision = decideRelease(receipt, releasePins(manifest), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
 
+  // Retrieval on the labelled questions, as the rule planner asks them.
+  const questions = await loadQuestionSet(values.questions!);
+  const retrieval = await gradeRetrieval(questions, { world: seedDemo });
+  const questionsDrift = questions.hash !== manifest.evalQuestionsHash || questions.questions.length !== manifest.evalQuestionsCount;
+
   const perEpisode = passAllTrials(receipt);
   console.log(`\n${"episode".padEnd(36)} ${"result".padEnd(8)} ${trials > 1 ? `pass^${trials}` : ""}`);
   for (const episode of dataset.episodes) {
@@ -63,6 +69,10 @@ async function main(): Promise<number> {
   for (const row of rows.filter((r) => !r.passed)) console.log(`\n✗ ${row.episodeId} (trial ${row.trial}): ${row.explanation}`);
   const passAll = [...perEpisode.values()].filter((e) => e.passAll).length;
   console.log(`\n${passAll}/${perEpisode.size} episodes passed${trials > 1 ? ` in all ${trials} trials (pass^${trials} = ${(passAll / perEpisode.size).toFixed(3)})` : ""} in ${seconds}s.`);
+
+  console.log("");
+  for (const line of describeRetrieval(retrieval)) console.log(line);
+  if (questionsDrift) console.log(`The question set is not the one ${MANIFEST_PATH} pins (${questions.questions.length} questions, ${questions.hash.slice(0, 19)}…; pinned ${manifest.evalQuestionsCount}, ${manifest.evalQuestionsHash.slice(0, 19)}…): npm run eval:pin.`);
 
   if (values.out) {
     await mkdir(dirname(values.out), { recursive: true });
@@ -80,7 +90,7 @@ async function main(): Promise<number> {
     }
   }
   console.log(`Release decision: ${decision.outcome}${decision.reason ? ` (${decision.reason})` : ""}`);
-  return decision.outcome === "eligible_for_shadow" ? 0 : 1;
+  return decision.outcome === "eligible_for_shadow" && !questionsDrift ? 0 : 1;
 }
 
 runScript(main, (error) => (error instanceof DatasetError ? `Dataset error: ${error.message}` : undefined));

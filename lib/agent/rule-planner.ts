@@ -2,34 +2,44 @@
 // looks up the order the customer named, drafts, proposes a refund when the cited policy supports
 // one, and hands the ticket to a person. It is held to exactly the same checks as a model planner.
 import type { TPlanner } from "./planner";
+import { detectLanguage, isCoveredLanguage } from "../evidence/language";
 import type { TAgentState } from "./state";
 
 const DAMAGE_WORDS = /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
-const REFUND_TIMING = /\b(how long|when will|how many days|how soon)\b/i;
 
-export type TTicketIntent = "damaged_item" | "refund_timing" | "other";
+/**
+ * What a ticket asks, and the question the evidence service is asked for it: one fixed question per
+ * intent, in the policies' own words, never the ticket's text. A ticket cannot steer retrieval by
+ * naming documents, and an ordinary question finds the passage that answers it. The first intent
+ * whose pattern matches wins; a ticket that matches none asks nothing answerable and is handed over.
+ */
+const INTENTS = [
+  { intent: "damaged_item", pattern: DAMAGE_WORDS, question: "refund for damaged electronics that arrive damaged, returned within days of delivery" },
+  { intent: "return_window", pattern: /\b(return window|return period|return policy|days to return|time to return|can i (still )?(return|send)|still (return|eligible)|eligible for a (refund|return)|too late to return|how long do i have)\b/i, question: "within how many days of delivery may an item be returned for a refund, and is an order delivered more than 30 days ago eligible" },
+  { intent: "refund_timing", pattern: /\b(how long|when will|how many days|how soon|when do i get|when can i expect)\b.*\b(refund|money|credit)|\b(refund|money)\b.*\b(arrive|reach|take|back|show up)\b/i, question: "how long until an approved refund reaches the original payment method, in business days" },
+  { intent: "refund_method", pattern: /\b(payment method|credit card|debit card|paypal|store credit|gift card|bank account|which card|original payment)\b/i, question: "refunds are issued to the original payment method" },
+  { intent: "refund_approval", pattern: /\b(who (approves|decides|signs off)|needs? approval|approved by|manager|supervisor|specialist)\b/i, question: "who must approve a refund: a support reviewer or a support specialist" },
+  { intent: "response_time", pattern: /\b(response time|first response|hear back|respond|reply|answer)\b.*\b(how long|when|hours|soon)\b|\b(how long|when)\b.*\b(respond|reply|hear back|answer)\b/i, question: "how soon does every ticket receive a first response, in hours" },
+] as const;
+
+export type TTicketIntent = (typeof INTENTS)[number]["intent"] | "other";
+
+const textOf = (ticket: { subject: string; body: string }) => `${ticket.subject}\n${ticket.body}`;
 
 export function ticketIntent(ticket: { subject: string; body: string }): TTicketIntent {
-  const text = `${ticket.subject}\n${ticket.body}`;
-  if (text.match(DAMAGE_WORDS)) return "damaged_item";
-  if (REFUND_TIMING.test(text)) return "refund_timing";
-  return "other";
+  const text = textOf(ticket);
+  return INTENTS.find((i) => text.match(new RegExp(i.pattern.source, "i")))?.intent ?? "other";
 }
 
-/** The question asked of the evidence service: focused on what the customer reports, never the
- * ticket's instructions, so a ticket cannot steer retrieval by naming documents. */
+/** The question asked of the evidence service, built from the ticket's intent (INTENTS). For a
+ * ticket with none, the ticket's own words – capped – so the service can still say why it abstains
+ * (nothing approved covers it, or a language no policy is written in). */
 export function evidenceQuestion(ticket: { subject: string; body: string }): string {
-  const text = `${ticket.subject}\n${ticket.body}`;
-  switch (ticketIntent(ticket)) {
-    case "damaged_item": {
-      const reported = [...new Set((text.match(DAMAGE_WORDS) ?? []).map((w) => w.toLowerCase()))];
-      return `refund for damaged electronics: ${reported.join(", ")}`.slice(0, 500);
-    }
-    case "refund_timing":
-      return "how long until an approved refund reaches the payment method";
-    default:
-      return text.slice(0, 500);
-  }
+  // A ticket in a language no policy is written in asks in its own words: the service says so.
+  if (!isCoveredLanguage(detectLanguage(textOf(ticket)))) return textOf(ticket).slice(0, 500);
+  const intent = ticketIntent(ticket);
+  const known = INTENTS.find((i) => i.intent === intent);
+  return known ? known.question : textOf(ticket).slice(0, 500);
 }
 
 /** The refund window the cited policy states ("within 30 days of delivery"), if it states one. */

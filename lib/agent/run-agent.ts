@@ -113,7 +113,7 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): 
 
 
 function handoffReason(state: TAgentState): TStopReason {
-  if (state.evidence?.status === "abstain") return "no_approved_evidence";
+  if (state.evidence?.status === "abstain") return state.evidence.reason;
   if (state.order?.found === false) return "missing_order";
   if (state.draft) return "draft_ready_for_review";
   return "planner_requested_handoff";

@@ -4,7 +4,7 @@
 // is not imported here, and propose_refund writes a typed proposal, nothing more.
 import { z } from "zod";
 import { Prisma, type Db, type DbTx } from "../db";
-import { answerPolicyQuestion } from "../evidence/answer-policy-question";
+import { ABSTAIN_REASONS, answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { numbersIn } from "../evidence/check-draft";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { evaluateRefund } from "../policy/evaluate-refund";
@@ -59,7 +59,7 @@ const ZOrderFacts = z.strictObject({
 export const TOOL_OUTPUTS = {
   get_policy_evidence: z.discriminatedUnion("status", [
     z.object({ status: z.literal("grounded"), question: z.string(), passages: z.array(ZPassage).min(1), citations: z.array(z.string()).min(1) }),
-    z.object({ status: z.literal("abstain"), question: z.string(), passages: z.array(ZPassage).length(0), citations: z.array(z.string()).length(0), reason: z.literal("no_approved_evidence") }),
+    z.object({ status: z.literal("abstain"), question: z.string(), passages: z.array(ZPassage).length(0), citations: z.array(z.string()).length(0), reason: z.enum(ABSTAIN_REASONS) }),
   ]),
   lookup_order: z.discriminatedUnion("found", [z.strictObject({ found: z.literal(false), orderId: z.string() }), z.strictObject({ found: z.literal(true), order: ZOrderFacts })]),
   draft_reply: z.strictObject({ text: z.string().min(1).max(8000), citations: z.array(z.string().regex(CITATION_ID)).min(1) }),

@@ -15,6 +15,9 @@ export const ZAgentManifest = z.strictObject({
   /** The content hash of eval/episodes.jsonl (sha256 of its bytes) and its episode count: `npm run eval:pin` prints both. */
   evalDatasetHash: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 hex digits> (npm run eval:pin prints it)"),
   evalDatasetEpisodes: z.number().int().positive(),
+  /** The labelled retrieval questions (eval/questions.jsonl): content hash and count, printed by `npm run eval:pin` too. */
+  evalQuestionsHash: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 hex digits> (npm run eval:pin prints it)"),
+  evalQuestionsCount: z.number().int().positive(),
   graderVersion: z.string().min(1),
   forbiddenAutonomousActions: z.array(z.string().min(1)).min(1),
   budgets: z.strictObject({
@@ -27,7 +30,7 @@ export const ZAgentManifest = z.strictObject({
 export type TAgentManifest = z.infer<typeof ZAgentManifest>;
 
 /** The manifest's fields that name a pinned identity (a version string). */
-export const PINNED_IDENTITIES = ["agentVersion", "intakeBundle", "evidenceServiceVersion", "evalDatasetVersion", "evalDatasetHash", "graderVersion"] as const satisfies readonly (keyof TAgentManifest)[];
+export const PINNED_IDENTITIES = ["agentVersion", "intakeBundle", "evidenceServiceVersion", "evalDatasetVersion", "evalDatasetHash", "evalQuestionsHash", "graderVersion"] as const satisfies readonly (keyof TAgentManifest)[];
 
 export const MANIFEST_PATH = "contracts/agent_manifest.json";
 

@@ -9,6 +9,7 @@ import { BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
 import { EVIDENCE_SERVICE_VERSION } from "../evidence/retrieve-passages";
 import { GRADER_VERSION } from "../eval/grade-episodes";
 import { datasetFromText } from "../eval/load-dataset";
+import { parseQuestionSet } from "../eval/grade-retrieval";
 
 /** Where a pinned version may be written out: the code constant that names its own identity. */
 const DEFINED_IN: Record<(typeof PINNED_IDENTITIES)[number], string | null> = {
@@ -17,6 +18,7 @@ const DEFINED_IN: Record<(typeof PINNED_IDENTITIES)[number], string | null> = {
   evidenceServiceVersion: "lib/evidence/retrieve-passages.ts",
   evalDatasetVersion: null,
   evalDatasetHash: null,
+  evalQuestionsHash: null,
   graderVersion: "lib/eval/grade-episodes.ts",
 };
 
@@ -37,6 +39,7 @@ describe("pinned identities", () => {
       evidenceServiceVersion: EVIDENCE_SERVICE_VERSION,
       graderVersion: GRADER_VERSION,
       ...(({ version, hash, episodes }) => ({ evalDatasetVersion: version, evalDatasetHash: hash, evalDatasetEpisodes: episodes.length }))(datasetFromText(readFileSync("eval/episodes.jsonl", "utf8"))),
+      ...(({ hash, questions }) => ({ evalQuestionsHash: hash, evalQuestionsCount: questions.length }))(parseQuestionSet(readFileSync("eval/questions.jsonl", "utf8"))),
     }).toEqual({
       intakeBundle: manifest.intakeBundle,
       evidenceServiceVersion: manifest.evidenceServiceVersion,
@@ -44,6 +47,8 @@ describe("pinned identities", () => {
       evalDatasetVersion: manifest.evalDatasetVersion,
       evalDatasetHash: manifest.evalDatasetHash,
       evalDatasetEpisodes: manifest.evalDatasetEpisodes,
+      evalQuestionsHash: manifest.evalQuestionsHash,
+      evalQuestionsCount: manifest.evalQuestionsCount,
     });
   });
 

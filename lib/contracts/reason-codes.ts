@@ -30,6 +30,7 @@ export const STOP_REASONS = [
   "missing_order",
   "order_customer_mismatch",
   "no_approved_evidence",
+  "unsupported_language",
   "draft_ready_for_review",
   "planner_requested_handoff",
   // budgets
@@ -64,6 +65,7 @@ export const STATUS_OF_REASON = {
   missing_order: "needs_human",
   order_customer_mismatch: "needs_human",
   no_approved_evidence: "needs_human",
+  unsupported_language: "needs_human",
   draft_ready_for_review: "needs_human",
   planner_requested_handoff: "needs_human",
   step_budget_exhausted: "needs_human",
@@ -95,6 +97,7 @@ export const REASON_LABELS = {
   missing_order: "The order could not be found",
   order_customer_mismatch: "The order belongs to another customer than the ticket's",
   no_approved_evidence: "No approved policy covers this ticket",
+  unsupported_language: "The ticket is in a language no approved policy is written in",
   draft_ready_for_review: "A cited draft is ready for review",
   planner_requested_handoff: "The agent handed the ticket to a person",
   step_budget_exhausted: "Step budget used up",

@@ -2,6 +2,7 @@
 // abstention. Abstaining is a normal answer: the agent then hands the ticket to a person.
 import type { Db, DbTx } from "../db";
 import { retrievePassages, type TRetrievedPassage } from "./retrieve-passages";
+import { detectLanguage, isCoveredLanguage } from "./language";
 
 export interface TContextPackLimits {
   /** Lowest normalised rank a passage may have. */
@@ -17,7 +18,11 @@ export const CONTEXT_PACK_LIMITS: TContextPackLimits = { minScore: 0.1, minCover
 
 export type TEvidenceAnswer =
   | { status: "grounded"; question: string; passages: TRetrievedPassage[]; citations: string[] }
-  | { status: "abstain"; question: string; passages: []; citations: []; reason: "no_approved_evidence" };
+  | { status: "abstain"; question: string; passages: []; citations: []; reason: TAbstainReason };
+
+/** Why the service abstains: nothing approved answers it, or it is asked in a language no approved document is written in. */
+export const ABSTAIN_REASONS = ["no_approved_evidence", "unsupported_language"] as const;
+export type TAbstainReason = (typeof ABSTAIN_REASONS)[number];
 
 export function buildContextPack(candidates: TRetrievedPassage[], limits: TContextPackLimits = CONTEXT_PACK_LIMITS): TRetrievedPassage[] {
   const eligible = candidates
@@ -34,6 +39,7 @@ export function buildContextPack(candidates: TRetrievedPassage[], limits: TConte
 }
 
 export async function answerPolicyQuestion(client: Db | DbTx, question: string, limits: TContextPackLimits = CONTEXT_PACK_LIMITS): Promise<TEvidenceAnswer> {
+  if (!isCoveredLanguage(detectLanguage(question))) return { status: "abstain", question, passages: [], citations: [], reason: "unsupported_language" };
   const pack = buildContextPack(await retrievePassages(client, question), limits);
   if (!pack.length) return { status: "abstain", question, passages: [], citations: [], reason: "no_approved_evidence" };
   return { status: "grounded", question, passages: pack, citations: [...new Set(pack.map((p) => p.citation))] };

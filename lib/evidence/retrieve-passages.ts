@@ -6,7 +6,7 @@ import { citationOf } from "../contracts/citations";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
-export const EVIDENCE_SERVICE_VERSION = "policy-fts-v1";
+export const EVIDENCE_SERVICE_VERSION = "policy-fts-v2";
 
 export interface TRetrievedPassage {
   chunkId: string;

@@ -88,7 +88,7 @@ export const POLICY_DOCUMENTS = [
 
 type SeedTicket = Omit<TNewTicket, "source" | "routed"> & { externalId: string; ageMinutes: number; staleBundle?: string };
 
-const TICKETS: SeedTicket[] = [
+export const TICKETS: SeedTicket[] = [
   {
     externalId: "demo-cracked-tablet",
     subject: "Tablet arrived with a cracked screen",
