@@ -383,7 +383,7 @@ test.beforeAll(async ({ browser }) => {
 
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();
-  captured.set("signOutAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out" }).click()));
+  captured.set("signOutAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out", exact: true }).click()));
   await page.close();
 });
 
