@@ -56,9 +56,10 @@ export default async function AdminPage() {
               <thead>
                 <tr className="border-b border-slate-100 text-[12px] text-slate-500">
                   <th scope="col" className="py-2 pr-3 font-medium">Email</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Name</th>
+                  {/* Narrow screens: the name and an inactive mark go under the email, so the sign-out control fits. */}
+                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">Name</th>
                   <th scope="col" className="py-2 pr-3 font-medium">Role</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Active</th>
+                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">Active</th>
                   <th scope="col" className="py-2 pr-3 text-right font-medium">Sessions</th>
                   <th scope="col" className="py-2 text-right font-medium">
                     <span className="sr-only">Sign out</span>
@@ -68,11 +69,19 @@ export default async function AdminPage() {
               <tbody className="divide-y divide-slate-100">
                 {users.map((u) => (
                   <tr key={u.id} className={u.active ? "" : "text-slate-400"}>
-                    <td className="py-1.5 pr-3 font-mono text-[12px]">{u.email}</td>
-                    <td className="py-1.5 pr-3">{u.name}</td>
+                    <td className="py-1.5 pr-3">
+                      <span className="block font-mono text-[12px] break-all sm:break-normal">{u.email}</span>
+                      <span className="block text-[12px] text-slate-500 sm:hidden">
+                        {u.name}
+                        {u.active ? "" : " · inactive"}
+                      </span>
+                    </td>
+                    <td className="hidden py-1.5 pr-3 sm:table-cell">{u.name}</td>
                     <td className="py-1.5 pr-3">{ROLE_LABELS[u.role]}</td>
-                    <td className="py-1.5 pr-3">{u.active ? "Yes" : "No"}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{u.liveSessions}</td>
+                    <td className="hidden py-1.5 pr-3 sm:table-cell">{u.active ? "Yes" : "No"}</td>
+                    <td data-testid="live-sessions" className="py-1.5 pr-3 text-right tabular-nums">
+                      {u.liveSessions}
+                    </td>
                     <td className="py-1.5">
                       <RevokeSessionsForm userId={u.id} email={u.email} liveSessions={u.liveSessions} />
                     </td>

@@ -15,10 +15,10 @@ export function RevokeSessionsForm({ userId, email, liveSessions }: { userId: st
     { forbidden: "Your role may not sign people out.", invalid: "That user could not be read." },
   );
   return (
-    <form action={action} className="flex items-center justify-end gap-2">
+    <form action={action} className="flex flex-col-reverse items-end gap-1">
       <input type="hidden" name="userId" value={userId} />
       {shown ? (
-        <span role="status" className={`text-[12px] ${shown.tone === "ok" ? "text-emerald-700" : "text-red-700"}`}>
+        <span role="status" className={`max-w-44 text-right text-[12px] ${shown.tone === "ok" ? "text-emerald-700" : "text-red-700"}`}>
           {shown.text}
         </span>
       ) : null}
