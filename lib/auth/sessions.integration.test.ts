@@ -5,9 +5,11 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { drainQueue } from "../../testing/queue";
 import { refusalCode } from "../../testing/refusals";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { db, openDb } from "../db";
+import { enqueue, QUEUES } from "../jobs/queue";
 import { verifySignIn } from "./credentials";
 import { endSession } from "./end-session";
 import { loadSessionUser, type TSessionClaims } from "./load-session-user";
@@ -187,6 +189,15 @@ describe("the sweep", () => {
     expect(left.has(freshRevoked.sessionId)).toBe(true);
     expect(await load(old, now)).toBeNull();
     expect(await load(fresh, now)).not.toBeNull();
+  });
+});
+
+describe("the sweep, as the worker runs it", () => {
+  it("deletes an idle session when a sweep-sessions job is worked", async () => {
+    const idle = await signIn("reviewer", new Date(Date.now() - (SESSION_MAX_AGE_SECONDS + 600) * 1000));
+    await db().$transaction((tx) => enqueue(tx, QUEUES.sweepSessions, {}));
+    await drainQueue(testDb());
+    expect(await db().userSession.findUnique({ where: { id: idle.sessionId } })).toBeNull();
   });
 });
 
