@@ -13,6 +13,7 @@
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
 //   action retryJobAction          (/admin/jobs)  admin       refused     refused   refused     refused  allowed
+//   action revokeUserSessionsAction (/admin)      admin       refused     refused   refused     refused  allowed
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
@@ -21,6 +22,7 @@
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
+//   action signOutEverywhereAction (any page)     account     refused     allowed   allowed     allowed  allowed   (near last: it ends every session of the caller)
 //   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
 //
 // How a server action is called: a signed-in admin's real click (or the signed-out sign-in form's) is
@@ -72,6 +74,8 @@ type TActionName =
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
   | "retryJobAction"
+  | "revokeUserSessionsAction"
+  | "signOutEverywhereAction"
   | "signOutAction";
 
 interface TActionRow {
@@ -157,6 +161,19 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "admin",
     harmless: { field: "jobId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^There is no such job/) }),
+  },
+  {
+    name: "revokeUserSessionsAction",
+    gate: "admin",
+    harmless: { field: "userId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    // Ends every session of the caller (the rows after it only need sign-out, which works for anyone):
+    // an allowed caller is redirected to /signin.
+    name: "signOutEverywhereAction",
+    gate: "account",
+    allowedAnswer: ({ redirect }) => expect(redirect).toMatch(/\/signin;/),
   },
   {
     // Not behind authedAction by design (app/(app)/actions.ts): ending a session must work even for
@@ -378,12 +395,19 @@ test.beforeAll(async ({ browser }) => {
   await page.getByLabel("Daily cap on auto-approved refunds").fill("not money");
   captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
 
+  await page.goto("/admin");
+  const reviewerRow = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });
+  captured.set("revokeUserSessionsAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Sign out .* everywhere$/ }).click()));
+
   await page.goto("/admin/jobs?view=failed");
   captured.set("retryJobAction", await captureAction(page, () => page.getByRole("button", { name: "Retry" }).first().click()));
 
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();
-  captured.set("signOutAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out" }).click()));
+  captured.set("signOutAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out", exact: true }).click()));
+  await page.goto("/");
+  await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();
+  captured.set("signOutEverywhereAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out everywhere" }).click()));
   await page.close();
 });
 

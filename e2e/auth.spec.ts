@@ -48,7 +48,7 @@ test("a role that may not open a page gets 403", async ({ page, signInAs }) => {
 test("signing out ends the session", async ({ page, signInAs }) => {
   await signInAs("LEAD");
   await page.getByRole("button", { name: /Lee Lead/ }).click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/signin/);
   await page.goto("/evals");
   await expect(page).toHaveURL(/\/signin/);

@@ -11,7 +11,19 @@ export interface TShellUser {
 }
 
 /** The frame around every signed-in page: brand, the areas this user may open, the user menu. */
-export function AppShell({ user, nav, signOutAction, children }: { user: TShellUser; nav: readonly TNavLink[]; signOutAction: () => Promise<void>; children: ReactNode }) {
+export function AppShell({
+  user,
+  nav,
+  signOutAction,
+  signOutEverywhereAction,
+  children,
+}: {
+  user: TShellUser;
+  nav: readonly TNavLink[];
+  signOutAction: () => Promise<void>;
+  signOutEverywhereAction: (form: FormData) => Promise<unknown>;
+  children: ReactNode;
+}) {
   return (
     <div className="flex min-h-dvh flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
@@ -27,7 +39,7 @@ export function AppShell({ user, nav, signOutAction, children }: { user: TShellU
             <NavBar items={nav} />
           </div>
           <div className="order-2 ml-auto flex h-12 items-center sm:order-3">
-            <UserMenu name={user.name} email={user.email} roleLabel={user.roleLabel} signOutAction={signOutAction} />
+            <UserMenu name={user.name} email={user.email} roleLabel={user.roleLabel} signOutAction={signOutAction} signOutEverywhereAction={signOutEverywhereAction} />
           </div>
         </div>
       </header>

@@ -7,16 +7,35 @@ function initials(name: string): string {
   return ((parts[0]?.[0] ?? "?") + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? "") : "")).toUpperCase();
 }
 
+const ITEM =
+  "flex cursor-default flex-col rounded px-2 py-1.5 text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900";
+
 /**
- * The signed-in user's menu: who they are, in which role, and Sign out. Sign out submits a form that
- * sits outside the menu: the menu unmounts as it closes, and a submit button inside it would be gone
- * before the browser submitted anything.
+ * The signed-in user's menu: who they are, in which role, Sign out (this browser) and Sign out
+ * everywhere (every session they hold, this one included). Each submits a form that sits outside the
+ * menu: the menu unmounts as it closes, and a submit button inside it would be gone before the
+ * browser submitted anything.
  */
-export function UserMenu({ name, email, roleLabel, signOutAction }: { name: string; email: string; roleLabel: string; signOutAction: () => Promise<void> }) {
+export function UserMenu({
+  name,
+  email,
+  roleLabel,
+  signOutAction,
+  signOutEverywhereAction,
+}: {
+  name: string;
+  email: string;
+  roleLabel: string;
+  signOutAction: () => Promise<void>;
+  signOutEverywhereAction: (form: FormData) => Promise<unknown>;
+}) {
   const signOutForm = useRef<HTMLFormElement>(null);
+  const everywhereForm = useRef<HTMLFormElement>(null);
   return (
     <>
       <form ref={signOutForm} action={signOutAction} hidden />
+      {/* On success the action redirects to sign-in; a refusal leaves the person where they are. */}
+      <form ref={everywhereForm} action={async (form) => void (await signOutEverywhereAction(form))} hidden />
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           aria-label={`Account: ${name}, ${roleLabel}`}
@@ -45,11 +64,15 @@ export function UserMenu({ name, email, roleLabel, signOutAction }: { name: stri
               <span className="mt-1 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700">{roleLabel}</span>
             </DropdownMenu.Label>
             <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-            <DropdownMenu.Item
-              onSelect={() => signOutForm.current?.requestSubmit()}
-              className="flex cursor-default items-center rounded px-2 py-1.5 text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
-            >
+            <DropdownMenu.Item onSelect={() => signOutForm.current?.requestSubmit()} className={ITEM}>
               Sign out
+            </DropdownMenu.Item>
+            <DropdownMenu.Item onSelect={() => everywhereForm.current?.requestSubmit()} aria-describedby="sign-out-everywhere-help" className={ITEM}>
+              Sign out everywhere
+              {/* A description, not part of the name: the item is called "Sign out everywhere". */}
+              <span id="sign-out-everywhere-help" aria-hidden="true" className="text-[11px] text-slate-500">
+                Ends your sessions on every device
+              </span>
             </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>

@@ -8,9 +8,7 @@ import { errorFields, logger } from "../observability/logger";
 import { SIGN_IN_PATH } from "./public-paths";
 import { decodeSessionToken } from "./session-token";
 import { isRole, type Role } from "../contracts/roles";
-
-/** A reviewer's shift and a little more: sessions end after 12 hours, rolling while in use. */
-export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+import { SESSION_MAX_AGE_SECONDS } from "./session-lifetime";
 
 // Refusals the app expects (a wrong password, a stale or foreign cookie) are one line each; anything
 // else keeps its stack.
@@ -36,11 +34,19 @@ export interface TTokenUser {
   id: string;
   role: Role;
   sessionVersion: number;
+  /** The UserSession row the token was minted with; the server refuses the token once it is revoked. */
+  sessionId: string;
 }
 
-/** What a session says of its user, from the token: id, role and session version, or null when one is missing. */
+/**
+ * What a session says of its user, from the token: id, role, session version and session id, or null
+ * when one is missing. A token minted before sessions had ids carries no `sid`: it counts as signed
+ * out, and its holder signs in again.
+ */
 export function tokenUser(token: JWT): TTokenUser | null {
-  return token.sub && isRole(token.role) && typeof token.sv === "number" ? { id: token.sub, role: token.role, sessionVersion: token.sv } : null;
+  return token.sub && isRole(token.role) && typeof token.sv === "number" && typeof token.sid === "string" && token.sid
+    ? { id: token.sub, role: token.role, sessionVersion: token.sv, sessionId: token.sid }
+    : null;
 }
 
 export const authConfig = {
@@ -60,6 +66,7 @@ export const authConfig = {
         token.sub = user.id;
         token.role = user.role;
         token.sv = user.sessionVersion;
+        token.sid = user.sessionId;
       }
       return token;
     },

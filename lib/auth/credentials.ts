@@ -1,6 +1,7 @@
 // Checks an email and password against the User table, under the sign-in throttle. Plain function,
 // explicit inputs; next-auth's Credentials provider (lib/auth/auth.ts) is a thin shell around it.
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db } from "../db";
 import { decoyHash, verifyPassword } from "./password";
@@ -13,6 +14,8 @@ export interface TVerifiedUser {
   name: string;
   role: Role;
   sessionVersion: number;
+  /** The UserSession row this sign-in opened: the cookie names it, sign-out revokes it. */
+  sessionId: string;
 }
 
 export type TSignInOutcome =
@@ -24,11 +27,15 @@ export type TSignInOutcome =
 // Longer input is refused before any hashing: scrypt on a megabyte is a cheap denial of service.
 const MAX_EMAIL = 320;
 const MAX_PASSWORD = 1024;
+// A user agent is shown to the person beside their session, nothing more: a long one is cut.
+const MAX_USER_AGENT = 300;
 
 export async function verifySignIn(input: {
   email: string;
   password: string;
   address?: string | null;
+  /** The browser's User-Agent, kept with the session so its holder can tell their sessions apart. */
+  userAgent?: string | null;
   now: Date;
   limits: TThrottleLimits;
 }): Promise<TSignInOutcome> {
@@ -65,15 +72,19 @@ export async function verifySignIn(input: {
   }
 
   await recordSignInSuccess({ email });
-  await db().$transaction((tx) =>
-    recordAuditEvent(tx, {
+  // The session's row is the server's half of the cookie: it exists before the cookie does, and the
+  // sign-in's event names it.
+  const sessionId = randomUUID();
+  await db().$transaction(async (tx) => {
+    await recordAuditEvent(tx, {
       actorType: "user",
       actorId: user.id,
       action: "auth.signed_in",
       subjectType: "user",
       subjectId: user.id,
-      inputs: { address: input.address ?? null },
-    }),
-  );
-  return { status: "ok", user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion } };
+      inputs: { address: input.address ?? null, session: sessionId },
+    });
+    await tx.userSession.create({ data: { id: sessionId, userId: user.id, createdAt: input.now, lastSeenAt: input.now, userAgent: input.userAgent?.slice(0, MAX_USER_AGENT) || null } });
+  });
+  return { status: "ok", user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId } };
 }

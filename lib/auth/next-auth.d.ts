@@ -1,12 +1,15 @@
-// What Countersign keeps in the session. The JWT carries the user id (sub), the role and the
-// sessionVersion it was minted with; requireRole compares that version with the User row, so bumping
-// User.sessionVersion revokes every session the user holds.
+// What Countersign keeps in the session. The JWT carries the user id (sub), the role, the
+// sessionVersion it was minted with and the id of its UserSession row (sid); currentUser compares the
+// version with the User row (bumping it revokes every session the user holds) and refuses a session
+// whose row is revoked, missing or idle past its lifetime.
 import type { Role } from "../contracts/roles";
 
 declare module "@auth/core/types" {
   interface User {
     role?: Role;
     sessionVersion?: number;
+    /** The UserSession row minted at sign-in. */
+    sessionId?: string;
   }
   interface Session {
     user: {
@@ -15,6 +18,7 @@ declare module "@auth/core/types" {
       name: string;
       role: Role;
       sessionVersion: number;
+      sessionId: string;
     };
   }
 }
@@ -24,5 +28,7 @@ declare module "@auth/core/jwt" {
     role?: Role;
     /** User.sessionVersion when the token was minted. */
     sv?: number;
+    /** The id of the UserSession row minted with the token. */
+    sid?: string;
   }
 }

@@ -8,8 +8,8 @@ import { sessionCookieName, sessionToken, sessionUserOf } from "./session-cookie
 const SECRET = "session-cookie-test-secret-0123456789abcdef";
 const NAME = "authjs.session-token";
 const SECURE_NAME = `__Secure-${NAME}`;
-const CLAIMS = { sub: "5f0c6b1e-8d2a-4c3b-9e1f-0a1b2c3d4e5f", role: "LEAD", sv: 3, name: "Lea Lead", email: "lead@example.com" } satisfies JWT;
-const USER = { id: CLAIMS.sub, role: "LEAD", sessionVersion: 3 };
+const CLAIMS = { sub: "5f0c6b1e-8d2a-4c3b-9e1f-0a1b2c3d4e5f", role: "LEAD", sv: 3, sid: "0b6d1f3a-2c4e-4a5b-8c7d-9e0f1a2b3c4d", name: "Lea Lead", email: "lead@example.com" } satisfies JWT;
+const USER = { id: CLAIMS.sub, role: "LEAD", sessionVersion: 3, sessionId: CLAIMS.sid };
 
 const mint = (token: JWT = CLAIMS, options: { salt?: string; secret?: string; maxAge?: number } = {}) =>
   encode({ token, salt: options.salt ?? NAME, secret: options.secret ?? SECRET, maxAge: options.maxAge ?? 3_600 });
@@ -30,8 +30,8 @@ async function nextAuthUser(headers: Headers, decode: "next-auth" | "configured"
   const config = { ...authConfig, secret: SECRET, basePath: "/api/auth", ...(decode === "next-auth" ? { jwt: undefined } : {}) };
   const response = await Auth(new Request(url, { headers: { cookie: headers.get("cookie") ?? "" } }), config);
   if (!response.ok) return null;
-  const user = ((await response.json()) as { user?: { id?: string; role?: string; sessionVersion?: number } } | null)?.user;
-  return user?.id ? { id: user.id, role: user.role, sessionVersion: user.sessionVersion } : null;
+  const user = ((await response.json()) as { user?: { id?: string; role?: string; sessionVersion?: number; sessionId?: string } } | null)?.user;
+  return user?.id ? { id: user.id, role: user.role, sessionVersion: user.sessionVersion, sessionId: user.sessionId } : null;
 }
 
 /** The three readings of the same request – ours, next-auth's, the proxy's – which must agree. */
@@ -93,6 +93,8 @@ describe("the session cookie, read as next-auth reads it", () => {
     expect(await read(request(`${NAME}=${tampered}`))).toBeNull();
     expect(await read(request(`${NAME}=${await mint({ sub: CLAIMS.sub, sv: 3 })}`))).toBeNull();
     expect(await read(request(`${NAME}=${await mint({ ...CLAIMS, sv: "3" as unknown as number })}`))).toBeNull();
+    // A token minted before sessions had ids: its holder signs in again.
+    expect(await read(request(`${NAME}=${await mint({ sub: CLAIMS.sub, role: CLAIMS.role, sv: CLAIMS.sv })}`))).toBeNull();
     expect(logger.warn).toHaveBeenCalledWith({ type: "JWTSessionError", code: undefined }, "auth: JWTSessionError");
   });
 

@@ -1,30 +1,25 @@
-// The signed-in user, as every page, action and route sees it. The JWT says who signed in; the User
-// row says whether that still counts: an inactive user, or a token minted before the user's
-// sessionVersion was bumped, is signed out. The role comes from the row too, so a role change takes
-// effect on the next request rather than at the next sign-in.
+// The signed-in user, as every page, action and route sees it. The JWT says who signed in; the rows
+// say whether that still counts (load-session-user.ts): a revoked, missing or idle session, an
+// inactive user, or a token minted before the user's sessionVersion was bumped, is signed out. The
+// role comes from the row too, so a role change takes effect on the next request rather than at the
+// next sign-in.
 import "server-only";
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { z } from "zod";
-import { db } from "../db";
 import { authSecret } from "../env";
 import { isAllowed, type TAccess } from "./access";
+import { loadSessionUser, type TSessionClaims, type TSessionUser } from "./load-session-user";
 import { SIGN_IN_PATH } from "./public-paths";
-import type { Role } from "../contracts/roles";
 import { sessionUserOf } from "./session-cookie";
 
-export interface TSessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-}
+export type { TSessionUser };
 
-const ZClaims = z.object({ id: z.uuid(), sessionVersion: z.number().int() });
+const ZClaims = z.object({ id: z.uuid(), sessionVersion: z.number().int(), sessionId: z.uuid() });
 
-/** The id and session version a session carries, or null when it carries none (or garbage). */
-export function sessionClaims(session: unknown): z.infer<typeof ZClaims> | null {
+/** The id, session version and session id a session carries, or null when it lacks one (or carries garbage). */
+export function sessionClaims(session: unknown): TSessionClaims | null {
   const user = (session as { user?: unknown } | null | undefined)?.user;
   const parsed = ZClaims.safeParse(user);
   return parsed.success ? parsed.data : null;
@@ -38,12 +33,7 @@ export function sessionClaims(session: unknown): z.infer<typeof ZClaims> | null 
 export const currentUser = cache(async (): Promise<TSessionUser | null> => {
   const claims = sessionClaims({ user: await sessionUserOf({ headers: await headers(), secret: authSecret() }) });
   if (!claims) return null;
-  const row = await db().user.findUnique({
-    where: { id: claims.id },
-    select: { id: true, email: true, name: true, role: true, active: true, sessionVersion: true },
-  });
-  if (!row || !row.active || row.sessionVersion !== claims.sessionVersion) return null;
-  return { id: row.id, email: row.email, name: row.name, role: row.role };
+  return loadSessionUser({ claims, now: new Date() });
 });
 
 /** For pages: the signed-in user, or a redirect to /signin. */

@@ -37,7 +37,9 @@ export const AUDIT_ACTIONS = [
   // people and operations
   "auth.signed_in",
   "auth.sign_in_locked",
+  "auth.signed_out",
   "user.created",
+  "user.sessions_revoked",
   "job.retried",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -25,6 +25,8 @@ export const AREAS = {
   evals: ["LEAD", "ADMIN"],
   autonomy: ["LEAD", "ADMIN"],
   admin: ["ADMIN"],
+  /** The signed-in person's own account: their sessions ("sign out everywhere"). */
+  account: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Area = keyof typeof AREAS;

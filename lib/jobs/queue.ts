@@ -26,6 +26,8 @@ export const QUEUES = {
   reconcileRefunds: "reconcile-refunds",
   /** Sign a checkpoint of the audit chain (lib/audit/checkpoint.ts), when something is new. */
   auditCheckpoint: "audit-checkpoint",
+  /** Sessions idle past their lifetime are deleted (lib/auth/sweep-sessions.ts). */
+  sweepSessions: "sweep-sessions",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

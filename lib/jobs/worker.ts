@@ -7,6 +7,7 @@
 //   sweep-approvals   pending requests past their expiry → expired                     (every minute)
 //   reconcile-refunds approved refunds with no outcome and no job → a job again, audited (every minute)
 //   audit-checkpoint  sign the audit chain's state with the key outside the database    (every minute)
+//   sweep-sessions    sessions idle past their lifetime → deleted (refused already)      (every hour)
 // On PostgreSQL the worker has its own connection pool; on the embedded database it shares the
 // server's one PGlite (one process), through pgliteRunner.
 import PgBoss from "pg-boss";
@@ -21,6 +22,7 @@ import { failBatchItem, runBatchItem } from "../agent/batches";
 import { defaultPlannerChoice, plannerSetup } from "../llm/choose-planner";
 import { recordShadowDecisions } from "../eval/shadow";
 import { takeCheckpoint } from "../audit/checkpoint";
+import { deleteExpiredSessions } from "../auth/sweep-sessions";
 import { subjectFields, withContext } from "../observability/context";
 import { errorFields, logger, logLine } from "../observability/logger";
 import { activeSpan, contextFromCarrier, inSpan, SpanKind } from "../observability/tracing";
@@ -52,7 +54,7 @@ export interface TWorkerOptions {
 type TJob<T> = PgBoss.JobWithMetadata<T>;
 
 // Every minute, and done in an instant: their lines are at debug.
-const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.auditCheckpoint]);
+const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.auditCheckpoint, QUEUES.sweepSessions]);
 
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const { client } = options;
@@ -147,9 +149,12 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   await work(QUEUES.sweepApprovals, async () => expirePendingApprovals({ client }), { pollingIntervalSeconds: 5 });
   await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), { pollingIntervalSeconds: 5 });
   await work(QUEUES.auditCheckpoint, async () => takeCheckpoint(client, { log }), { pollingIntervalSeconds: 5 });
+  await work(QUEUES.sweepSessions, async () => deleteExpiredSessions({ client }), { pollingIntervalSeconds: 30 });
   if (options.schedule ?? true) {
     for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds]) await boss.schedule(queue, "* * * * *");
     await boss.schedule(QUEUES.auditCheckpoint, "* * * * *", {}, jobOptions(QUEUES.auditCheckpoint));
+    // Hourly: a swept row changes no answer (an idle session is refused either way), it only frees space.
+    await boss.schedule(QUEUES.sweepSessions, "17 * * * *");
   }
 
   let stopping: Promise<void> | undefined;
