@@ -100,7 +100,8 @@ test("a resubmitted approval form is refused and still gives one ledger row", as
   await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
 
   // The same request again, byte for byte, with the same session: what a browser resubmit sends.
-  const replay = await page.request.fetch(original.url(), { method: "POST", headers: original.headers(), data: original.postDataBuffer() ?? undefined });
+  // allHeaders(): headers() leaves out Origin, which every browser sends and the proxy requires.
+  const replay = await page.request.fetch(original.url(), { method: "POST", headers: await original.allHeaders(), data: original.postDataBuffer() ?? undefined });
   expect(await replay.text()).toContain("already been decided");
   await page.reload();
   await expect(ledgerLines(page)).toHaveCount(1);

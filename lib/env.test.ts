@@ -23,6 +23,11 @@ describe("parseEnv", () => {
     [{ LLM_BASE_URL: "localhost:11434" }, "LLM_BASE_URL"],
     [{ LLM_BASE_URL: "ftp://models.example/v1" }, "LLM_BASE_URL"],
     [{ LLM_TIMEOUT_MS: "soon" }, "LLM_TIMEOUT_MS"],
+    [{ APP_URL: "countersign.example.com" }, "APP_URL"],
+    [{ APP_URL: "javascript:alert(1)" }, "APP_URL"],
+    [{ ALLOWED_ORIGINS: "https://a.example, https://b.example/admin" }, "ALLOWED_ORIGINS"],
+    [{ ALLOWED_ORIGINS: "*" }, "ALLOWED_ORIGINS"],
+    [{ ALLOWED_ORIGINS: "https://user:pw@a.example" }, "ALLOWED_ORIGINS"],
   ])("names the bad variable in one line: %o", (source, variable) => {
     let caught: unknown;
     try {
@@ -38,6 +43,14 @@ describe("parseEnv", () => {
 
   it("accepts an OpenAI-compatible endpoint", () => {
     expect(parseEnv({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1:8b" })).toMatchObject({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_TIMEOUT_MS: 20_000 });
+  });
+
+  it("allows the origins of APP_URL and ALLOWED_ORIGINS to call actions, in canonical form; none set, the request's own host", () => {
+    expect(parseEnv({}).allowedOrigins).toEqual([]);
+    expect(parseEnv({ APP_URL: "https://Countersign.example.com:443/queue", ALLOWED_ORIGINS: "http://support.example:8080/, https://countersign.example.com" }).allowedOrigins).toEqual([
+      "https://countersign.example.com",
+      "http://support.example:8080",
+    ]);
   });
 
   it("treats an empty variable as unset", () => {

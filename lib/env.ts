@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { parseOriginSetting } from "./http/action-origin";
 import { LOG_LEVELS, logLine } from "./observability/logger";
 
 const booleanFlag = z
@@ -40,6 +41,29 @@ export const ZEnv = z.object({
    * socket's address is the client and X-Forwarded-* headers are ignored.
    */
   TRUST_PROXY: z.coerce.number({ message: "must be a whole number of proxy hops (0 when clients connect directly)" }).int("must be a whole number of proxy hops").min(0, "must be 0 or more").max(10, "must be at most 10").default(0),
+  /**
+   * The address people reach the app at (https://countersign.example.com): only pages from its
+   * origin may call server actions, and an https one turns on HSTS. Unset: the host each request
+   * was addressed to (lib/http/action-origin.ts).
+   */
+  APP_URL: z.url({ message: "must be the app's public http(s) URL, e.g. https://countersign.example.com" }).regex(/^https?:\/\//i, "must be the app's public http(s) URL, e.g. https://countersign.example.com").optional(),
+  /** More origins whose pages may call server actions, comma-separated (another name of the same app). */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const entry of value.split(",").map((s) => s.trim()).filter(Boolean)) {
+        // An origin is scheme, host and port: a path or a query would never match a browser's Origin.
+        const origin = parseOriginSetting(entry);
+        if (!origin) {
+          ctx.addIssue({ code: "custom", message: `"${entry}" is not an origin (scheme://host[:port], e.g. https://support.example.com)` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    })
+    .optional(),
   DEMO_SEED: booleanFlag.optional(),
   SIGNIN_MAX_FAILURES: positiveInt.default(5),
   SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(30),
@@ -71,6 +95,8 @@ export type TEnv = z.infer<typeof ZEnv> & {
   databaseKind: "pglite" | "postgres";
   /** Whether the demo users, orders, documents and tickets are seeded on start. */
   demoSeed: boolean;
+  /** APP_URL's origin and ALLOWED_ORIGINS, canonical; empty: each request's own host. */
+  allowedOrigins: string[];
 };
 
 export class EnvError extends Error {
@@ -96,6 +122,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     pgliteDir: env.PGLITE_DATA_DIR ?? join(env.DATA_DIR, "pglite"),
     databaseKind,
     demoSeed: env.DEMO_SEED ?? databaseKind === "pglite",
+    allowedOrigins: [...new Set([...(env.APP_URL ? [new URL(env.APP_URL).origin] : []), ...(env.ALLOWED_ORIGINS ?? [])])],
   };
 }
 

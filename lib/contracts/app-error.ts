@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   invalid: { http: 400, meaning: "The input does not have the right shape or values; fieldErrors say where." },
   note_required: { http: 400, meaning: "A rejection needs a note saying why." },
   reply_required: { http: 400, meaning: "Resolving a ticket by hand needs the reply the customer will receive." },
+  foreign_origin: { http: 403, meaning: "A server action was sent from a page of another site (or with no Origin at all); it did not run. Reload the app from its own address." },
   not_found: { http: 404, meaning: "The ticket, approval, job or other item named does not exist." },
 
   // The state moved on

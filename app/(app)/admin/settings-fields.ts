@@ -5,6 +5,11 @@
 import { z } from "zod";
 import type { TPolicySettings } from "@/lib/policy/settings";
 
+// This module reaches the browser (the admin form), where zod would probe `new Function` to compile
+// its object parsers; the Content-Security-Policy refuses eval, and Chromium reports the caught probe
+// as a violation. In the browser zod interprets instead. Before the first schema below is built.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 type TKey = keyof TPolicySettings;
 export interface TSettingField {
   key: TKey;
