@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   // people and operations
   "auth.signed_in",
   "auth.sign_in_locked",
+  "auth.sign_in_burst_noticed",
   "user.created",
   "job.retried",
 ] as const;
