@@ -21,6 +21,7 @@ const { seedDemo } = await import("../prisma/seed/demo");
 const { installRequestContext } = await import("../lib/observability/http-requests");
 const { normaliseForwarded } = await import("../lib/http/forwarded");
 const { env } = await import("../lib/env");
+const { shedSignIn } = await import("../lib/auth/shed-sign-in");
 const { logger } = await import("../lib/observability/logger");
 
 if (process.env.DATABASE_URL) {
@@ -47,8 +48,9 @@ const ROUTES: { method: string; path: RegExp; handler: THandler }[] = [
 ];
 
 // The same entry hook as the production server (instrumentation-node.ts): the forwarded headers are
-// settled under TRUST_PROXY before any handler reads them.
-installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY) });
+// settled under TRUST_PROXY before any handler reads them, and sign-ins beyond the bound on password
+// checks are shed.
+installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY), answerEarly: (req, res) => shedSignIn(req, res) });
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   const route = ROUTES.find((r) => r.method === req.method && r.path.test(url.pathname));

@@ -45,6 +45,10 @@ export async function verifySignIn(input: {
   const email = normalizeEmail(input.email);
   if (!email || !input.password || email.length > MAX_EMAIL || input.password.length > MAX_PASSWORD) return { status: "invalid" };
   const subject = { email, address: input.address, now: input.now, limits: input.limits };
+  // Under a flood most attempts end here, before any query: on the embedded database every query
+  // runs on the server's one thread, so even the throttle's reads would take time from signed-in users.
+  const gate = input.gate ?? signInHashGate();
+  if (gate.full()) return { status: "busy" };
 
   const before = await checkSignInThrottle(subject);
   if (before.locked) return { status: "locked", retryAfterMinutes: before.retryAfterMinutes };
@@ -59,7 +63,7 @@ export async function verifySignIn(input: {
   // Always run one scrypt comparison, against a decoy when there is no such user, so the time
   // taken does not tell which emails have accounts.
   const stored = user?.passwordHash ?? (await decoyHash());
-  const checked = await (input.gate ?? signInHashGate()).run(() => verifyPassword(input.password, stored));
+  const checked = await gate.run(() => verifyPassword(input.password, stored));
   if (!checked.ran) return { status: "busy" };
 
   if (!user || !user.active || !checked.value) {

@@ -26,6 +26,7 @@ describe("the bound on password checks", () => {
     expect(gate.load()).toEqual({ running: 2, waiting: 1 });
 
     // The queue is full: refused without waiting for anything, and the task never runs.
+    expect(gate.full()).toBe(true);
     let ranRefused = false;
     expect(await gate.run(async () => (ranRefused = true))).toEqual({ ran: false });
     expect(ranRefused).toBe(false);
@@ -36,6 +37,7 @@ describe("the bound on password checks", () => {
     await settle();
     expect(c.started()).toBe(true);
     expect(gate.load()).toEqual({ running: 2, waiting: 0 });
+    expect(gate.full()).toBe(false);
     b.finish("b");
     c.finish("c");
     expect(await Promise.all([runB, runC])).toEqual([{ ran: true, value: "b" }, { ran: true, value: "c" }]);

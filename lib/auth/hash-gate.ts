@@ -11,6 +11,8 @@ export type TGated<T> = { ran: true; value: T } | { ran: false };
 export interface THashGate {
   /** Runs `task` when a turn is free; refuses at once (`ran: false`) when the queue is full too. */
   run<T>(task: () => Promise<T>): Promise<TGated<T>>;
+  /** Would `run` refuse right now? Lets a caller turn an attempt away before doing any other work for it. */
+  full(): boolean;
   /** Checks running and waiting now (for tests and metrics). */
   load(): { running: number; waiting: number };
 }
@@ -36,6 +38,7 @@ export function createHashGate(options: { concurrency: number; queue: number }):
         release();
       }
     },
+    full: () => running >= options.concurrency && waiting.length >= options.queue,
     load: () => ({ running, waiting: waiting.length }),
   };
 }
