@@ -4,6 +4,7 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT is set (and is not even loaded otherwise). Then the job worker starts
 // in this process unless WORKER=off: on the embedded database it must (one process owns the data
 // directory); on PostgreSQL, `npm run worker` can run workers as separate processes instead.
+import { shedSignIn } from "./lib/auth/shed-sign-in";
 import { agentManifest } from "./lib/contracts/manifest";
 import { dbHandle } from "./lib/db";
 import { describeEnvError, env } from "./lib/env";
@@ -14,8 +15,9 @@ import { installRequestContext } from "./lib/observability/http-requests";
 import { errorFields, logger } from "./lib/observability/logger";
 import { startTelemetry, stopTelemetry } from "./lib/observability/telemetry";
 
-// TRUST_PROXY is read per request, after the check below has stopped a bad value at start-up.
-installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY) });
+// TRUST_PROXY is read per request, after the check below has stopped a bad value at start-up. A
+// sign-in that the bound on password checks would refuse anyway is refused before Next.js sees it.
+installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY), answerEarly: (req, res) => shedSignIn(req, res) });
 
 try {
   env();

@@ -20,6 +20,9 @@ describe("parseEnv", () => {
     [{ AUTH_SECRET: "short" }, "AUTH_SECRET"],
     [{ DEMO_SEED: "maybe" }, "DEMO_SEED"],
     [{ SIGNIN_MAX_FAILURES: "0" }, "SIGNIN_MAX_FAILURES"],
+    [{ SIGNIN_ACCOUNT_DELAY_MAX_SECONDS: "61" }, "SIGNIN_ACCOUNT_DELAY_MAX_SECONDS"],
+    [{ SIGNIN_HASH_CONCURRENCY: "0" }, "SIGNIN_HASH_CONCURRENCY"],
+    [{ SIGNIN_HASH_QUEUE: "-1" }, "SIGNIN_HASH_QUEUE"],
     [{ LLM_BASE_URL: "localhost:11434" }, "LLM_BASE_URL"],
     [{ LLM_BASE_URL: "ftp://models.example/v1" }, "LLM_BASE_URL"],
     [{ LLM_TIMEOUT_MS: "soon" }, "LLM_TIMEOUT_MS"],
@@ -39,6 +42,18 @@ describe("parseEnv", () => {
     const line = describeEnvError(caught)!;
     expect(line).toContain(`Invalid setting ${variable}:`);
     expect(line).not.toContain("\n");
+  });
+
+  it("defaults the sign-in limits to a design in which no account is ever locked outright", () => {
+    expect(parseEnv({})).toMatchObject({
+      SIGNIN_MAX_FAILURES: 5,
+      SIGNIN_MAX_FAILURES_PER_ADDRESS: 30,
+      SIGNIN_ACCOUNT_DELAY_AFTER: 10,
+      SIGNIN_ACCOUNT_DELAY_MAX_SECONDS: 5,
+      SIGNIN_HASH_CONCURRENCY: 1,
+      SIGNIN_HASH_QUEUE: 8,
+    });
+    expect(parseEnv({ SIGNIN_HASH_QUEUE: "0" }).SIGNIN_HASH_QUEUE).toBe(0);
   });
 
   it("accepts an OpenAI-compatible endpoint", () => {

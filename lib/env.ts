@@ -65,9 +65,19 @@ export const ZEnv = z.object({
     })
     .optional(),
   DEMO_SEED: booleanFlag.optional(),
+  /** Failed sign-ins for one account from one address, inside the window, before that pair is locked. */
   SIGNIN_MAX_FAILURES: positiveInt.default(5),
+  /** Failed sign-ins from one address, across accounts, before the address is locked. */
   SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(30),
   SIGNIN_WINDOW_MINUTES: positiveInt.default(15),
+  /** Failed sign-ins on one account, from any address, after which each attempt on it waits (never a lock). */
+  SIGNIN_ACCOUNT_DELAY_AFTER: positiveInt.default(10),
+  /** The longest that wait grows to. */
+  SIGNIN_ACCOUNT_DELAY_MAX_SECONDS: positiveInt.max(60, "must be at most 60").default(5),
+  /** Password checks (scrypt, 32 MiB each) one process runs at once; the rest wait in a short queue. */
+  SIGNIN_HASH_CONCURRENCY: positiveInt.max(64, "must be at most 64").default(1),
+  /** Password checks that may wait for a turn; beyond them a sign-in is refused at once ("try again"). */
+  SIGNIN_HASH_QUEUE: z.coerce.number({ message: "must be a whole number" }).int("must be a whole number").min(0, "must be 0 or more").max(1000, "must be at most 1000").default(8),
   /** Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server). */
   LLM_BASE_URL: z.url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:11434/v1" }).regex(/^https?:\/\//, "must be an http(s) URL").optional(),
   LLM_API_KEY: z.string().min(1).optional(),

@@ -1,7 +1,8 @@
-// Child process for lib/observability/request-logs.integration.test.ts: the app's own route handlers
-// (intake, outbox, health, next-auth) behind Node's HTTP server, with the request context the
-// production server installs (installRequestContext, as instrumentation-node.ts does), and the app's
-// logger on standard output – the lines the test reads. Its first line names the port.
+// Child process for the tests that need real HTTP (request-logs.integration.test.ts, through
+// testing/app-server.ts the sign-in limits): the app's own route handlers (intake, outbox, health,
+// next-auth) behind Node's HTTP server, with the request entry hook the production server installs
+// (installRequestContext settling the forwarded headers, as instrumentation-node.ts does), and the
+// app's logger on standard output – the lines the test reads. Its first line names the port.
 // The database: DATABASE_URL's when set (the test's own clone), otherwise an in-memory PGlite.
 import { register } from "node:module";
 
@@ -18,6 +19,9 @@ const { openDb, useDb } = await import("../lib/db");
 const { migrationSql } = await import("../lib/db/migrate");
 const { seedDemo } = await import("../prisma/seed/demo");
 const { installRequestContext } = await import("../lib/observability/http-requests");
+const { normaliseForwarded } = await import("../lib/http/forwarded");
+const { env } = await import("../lib/env");
+const { shedSignIn } = await import("../lib/auth/shed-sign-in");
 const { logger } = await import("../lib/observability/logger");
 
 if (process.env.DATABASE_URL) {
@@ -43,7 +47,10 @@ const ROUTES: { method: string; path: RegExp; handler: THandler }[] = [
   { method: "POST", path: /^\/api\/auth\//, handler: auth.POST as unknown as THandler },
 ];
 
-installRequestContext();
+// The same entry hook as the production server (instrumentation-node.ts): the forwarded headers are
+// settled under TRUST_PROXY before any handler reads them, and sign-ins beyond the bound on password
+// checks are shed.
+installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY), answerEarly: (req, res) => shedSignIn(req, res) });
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   const route = ROUTES.find((r) => r.method === req.method && r.path.test(url.pathname));

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { signInWithPassword } from "@/lib/auth/auth";
 import { safeCallbackUrl } from "@/lib/auth/public-paths";
-import { INVALID_CREDENTIALS_MESSAGE, lockedMessage } from "./messages";
+import { BUSY_MESSAGE, INVALID_CREDENTIALS_MESSAGE, lockedMessage } from "./messages";
 
 export type TSignInState = { status: "idle" } | { status: "error"; message: string };
 
@@ -24,5 +24,6 @@ export async function signInAction(_previous: TSignInState, form: FormData): Pro
   if (!parsed.success) return { status: "error", message: "Enter your email and password." };
   // On success this does not return: next-auth's redirect takes the browser on.
   const refusal = await signInWithPassword({ email: parsed.data.email, password: parsed.data.password, redirectTo: safeCallbackUrl(parsed.data.callbackUrl) });
-  return { status: "error", message: refusal.refused === "locked" ? lockedMessage(refusal.retryAfterMinutes) : INVALID_CREDENTIALS_MESSAGE };
+  if (refusal.refused === "locked") return { status: "error", message: lockedMessage(refusal.retryAfterMinutes) };
+  return { status: "error", message: refusal.refused === "busy" ? BUSY_MESSAGE : INVALID_CREDENTIALS_MESSAGE };
 }

@@ -20,12 +20,17 @@ export class InvalidCredentials extends CredentialsSignin {
   code = "invalid_credentials";
 }
 
-/** The account or the address is locked after too many failures. */
+/** This account from this address, or the address, is locked after too many failures. */
 export class SignInLocked extends CredentialsSignin {
   code = "locked";
   constructor(readonly retryAfterMinutes: number) {
     super(`Sign-in locked for ${retryAfterMinutes} minute(s)`);
   }
+}
+
+/** Too many password checks running and waiting in this process; nothing was counted. */
+export class SignInBusy extends CredentialsSignin {
+  code = "busy";
 }
 
 const ZCredentials = z.object({ email: z.string(), password: z.string() });
@@ -71,6 +76,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           limits: throttleLimits(),
         });
         if (outcome.status === "locked") throw new SignInLocked(outcome.retryAfterMinutes);
+        if (outcome.status === "busy") throw new SignInBusy();
         if (outcome.status !== "ok") throw new InvalidCredentials();
         return outcome.user;
       },
@@ -79,7 +85,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
 }));
 
 /** Why a password sign-in was refused; on success next-auth redirects (it throws Next's redirect). */
-export type TSignInRefusal = { refused: "invalid_credentials" } | { refused: "locked"; retryAfterMinutes: number };
+export type TSignInRefusal = { refused: "invalid_credentials" } | { refused: "locked"; retryAfterMinutes: number } | { refused: "busy" };
 
 /**
  * Signs in with email and password through next-auth and answers a refusal as a value, so the form's
@@ -91,6 +97,7 @@ export async function signInWithPassword(input: { email: string; password: strin
     await signIn("credentials", input);
   } catch (error) {
     if (error instanceof SignInLocked) return { refused: "locked", retryAfterMinutes: error.retryAfterMinutes };
+    if (error instanceof SignInBusy) return { refused: "busy" };
     if (error instanceof AuthError) return { refused: "invalid_credentials" };
     throw error;
   }

@@ -1,9 +1,12 @@
-// Checks an email and password against the User table, under the sign-in throttle. Plain function,
-// explicit inputs; next-auth's Credentials provider (lib/auth/auth.ts) is a thin shell around it.
+// Checks an email and password against the User table, under the sign-in throttle (throttle.ts) and
+// the bound on password checks (hash-gate.ts). Plain function, explicit inputs; next-auth's
+// Credentials provider (lib/auth/auth.ts) is a thin shell around it.
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db } from "../db";
+import { signInHashGate, type THashGate } from "./hash-gate";
 import { decoyHash, verifyPassword } from "./password";
 import type { Role } from "../contracts/roles";
 import { checkSignInThrottle, normalizeEmail, recordSignInFailure, recordSignInSuccess, type TThrottleLimits } from "./throttle";
@@ -22,7 +25,10 @@ export type TSignInOutcome =
   | { status: "ok"; user: TVerifiedUser }
   /** Unknown email, wrong password or inactive account: deliberately one answer for all three. */
   | { status: "invalid" }
-  | { status: "locked"; retryAfterMinutes: number };
+  /** This account from this address, or this address, failed too often: refused before any comparison. */
+  | { status: "locked"; retryAfterMinutes: number }
+  /** Too many password checks running and waiting in this process: refused at once, nothing counted. */
+  | { status: "busy" };
 
 // Longer input is refused before any hashing: scrypt on a megabyte is a cheap denial of service.
 const MAX_EMAIL = 320;
@@ -38,13 +44,24 @@ export async function verifySignIn(input: {
   userAgent?: string | null;
   now: Date;
   limits: TThrottleLimits;
+  /** Where password checks wait their turn; the process's own by default. */
+  gate?: THashGate;
+  /** How the account's wait is spent; a real timer by default (tests record it instead). */
+  wait?: (ms: number) => Promise<unknown>;
 }): Promise<TSignInOutcome> {
   const email = normalizeEmail(input.email);
   if (!email || !input.password || email.length > MAX_EMAIL || input.password.length > MAX_PASSWORD) return { status: "invalid" };
   const subject = { email, address: input.address, now: input.now, limits: input.limits };
+  // Under a flood most attempts end here, before any query: on the embedded database every query
+  // runs on the server's one thread, so even the throttle's reads would take time from signed-in users.
+  const gate = input.gate ?? signInHashGate();
+  if (gate.full()) return { status: "busy" };
 
   const before = await checkSignInThrottle(subject);
   if (before.locked) return { status: "locked", retryAfterMinutes: before.retryAfterMinutes };
+  // An account many addresses are guessing at: every attempt on it waits, the owner's too, but the
+  // owner's right password still works afterwards. The wait holds no CPU and no turn at the gate.
+  if (before.delayMs > 0) await (input.wait ?? sleep)(before.delayMs);
 
   const user = await db().user.findFirst({
     where: { email: { equals: email, mode: "insensitive" } },
@@ -52,26 +69,44 @@ export async function verifySignIn(input: {
   });
   // Always run one scrypt comparison, against a decoy when there is no such user, so the time
   // taken does not tell which emails have accounts.
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+  const stored = user?.passwordHash ?? (await decoyHash());
+  const checked = await gate.run(() => verifyPassword(input.password, stored));
+  if (!checked.ran) return { status: "busy" };
 
-  if (!user || !user.active || !passwordOk) {
+  if (!user || !user.active || !checked.value) {
     const after = await recordSignInFailure(subject);
-    if (after.lockedNow.length > 0) {
-      await db().$transaction((tx) =>
-        recordAuditEvent(tx, {
-          actorType: "system",
-          action: "auth.sign_in_locked",
-          // A real account is named by its id; an unknown email is not recorded at all.
-          subjectType: user ? "user" : "sign_in",
-          subjectId: user ? user.id : null,
-          inputs: { scopes: after.lockedNow, address: input.address ?? null, until: after.locked ? after.until.toISOString() : null },
-        }),
-      );
+    if (after.lockedNow.length > 0 || after.burst) {
+      // A real account is named by its id; an unknown email is not recorded at all.
+      const subjectOf = { subjectType: user ? "user" : "sign_in", subjectId: user ? user.id : null } as const;
+      await db().$transaction(async (tx) => {
+        if (after.lockedNow.length > 0) {
+          await recordAuditEvent(tx, {
+            actorType: "system",
+            action: "auth.sign_in_locked",
+            ...subjectOf,
+            inputs: { scopes: after.lockedNow, address: input.address ?? null, until: after.locked ? after.until.toISOString() : null },
+          });
+        }
+        if (after.burst) {
+          await recordAuditEvent(tx, {
+            actorType: "system",
+            action: "auth.sign_in_burst_noticed",
+            ...subjectOf,
+            inputs: {
+              failures: after.burst.failures,
+              addresses: after.burst.addresses,
+              since: after.burst.since.toISOString(),
+              lastAddress: input.address ?? null,
+              delayUpToSeconds: input.limits.accountDelayMaxSeconds,
+            },
+          });
+        }
+      });
     }
     return after.locked ? { status: "locked", retryAfterMinutes: after.retryAfterMinutes } : { status: "invalid" };
   }
 
-  await recordSignInSuccess({ email });
+  await recordSignInSuccess(subject);
   // The session's row is the server's half of the cookie: it exists before the cookie does, and the
   // sign-in's event names it.
   const sessionId = randomUUID();

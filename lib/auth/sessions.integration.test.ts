@@ -21,7 +21,7 @@ import type { TThrottleLimits } from "./throttle";
 
 const testDb = useTestDb();
 
-const limits: TThrottleLimits = { maxFailures: 50, maxFailuresPerAddress: 500, windowMinutes: 15 };
+const limits: TThrottleLimits = { maxFailures: 50, maxFailuresPerAddress: 500, windowMinutes: 15, accountDelayAfter: 1_000, accountDelayMaxSeconds: 5 };
 const PASSWORD = "correct horse battery staple";
 const ROLES = { reviewer: "REVIEWER", specialist: "SPECIALIST", lead: "LEAD", admin: "ADMIN" } as const;
 const ids: Record<keyof typeof ROLES, string> = { reviewer: "", specialist: "", lead: "", admin: "" };

@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   "auth.signed_in",
   "auth.sign_in_locked",
   "auth.signed_out",
+  "auth.sign_in_burst_noticed",
   "user.created",
   "user.sessions_revoked",
   "job.retried",

@@ -19,9 +19,14 @@ const QUIET_PATHS = [/^\/api\/health$/, /^\/_next\//, /^\/favicon\.ico$/];
  * Runs every HTTP request this process serves in a context of its own (context.ts), and logs one
  * line when it ends: method, path (never the query string), status and duration. Idempotent.
  * `beforeRequest` sees each request first, before anything routes it (the server uses it to settle
- * the forwarded headers: lib/http/forwarded.ts).
+ * the forwarded headers: lib/http/forwarded.ts). `answerEarly` may then answer a request itself and
+ * return true, and Next.js never sees it (the server sheds sign-ins it has no capacity for:
+ * lib/auth/shed-sign-in.ts); such a request is logged at debug, since a flood of them is what it
+ * is there for.
  */
-export function installRequestContext(options: { beforeRequest?: (req: http.IncomingMessage) => void } = {}): void {
+export function installRequestContext(
+  options: { beforeRequest?: (req: http.IncomingMessage) => void; answerEarly?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean } = {},
+): void {
   const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
@@ -35,17 +40,19 @@ export function installRequestContext(options: { beforeRequest?: (req: http.Inco
     res.setHeader(REQUEST_ID_HEADER, requestId);
     return withContext({ requestId }, () => {
       const started = performance.now();
+      let answeredEarly = false;
       // Bound to the request's context: the line carries what the request learned (its user, …).
       res.once(
         "close",
         AsyncResource.bind(() => {
           const path = (req.url ?? "/").split("?")[0]!;
           const fields = { method: req.method, path, status: res.statusCode, durationMs: Math.round(performance.now() - started), ...(res.writableFinished ? {} : { aborted: true }) };
-          if (QUIET_PATHS.some((p) => p.test(path))) logger.debug(fields, "request");
+          if (answeredEarly || QUIET_PATHS.some((p) => p.test(path))) logger.debug(fields, "request");
           else logger.info(fields, "request");
         }),
       );
-      return emit.call(this, event, ...args);
+      answeredEarly = options.answerEarly?.(req, res) === true;
+      return answeredEarly || emit.call(this, event, ...args);
     });
   } as typeof proto.emit;
 }

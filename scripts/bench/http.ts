@@ -5,6 +5,7 @@
 //      on the demo data and again after the 100k-ticket scale set is added; flat between the scale
 //      database and a demo-only one, measured by turns
 //   5. the /evals page for a signed-in lead vs health, one connection each
+//   6. /api/queue for a signed-in reviewer under a flood of bogus sign-ins vs at rest (sign-in-flood.ts)
 // The intake route has no rate limiter today; if one is added, give each request its own key or raise
 // the limit here, so the limiter does not decide the figure.
 import { randomUUID } from "node:crypto";
@@ -20,6 +21,7 @@ import type { TBenchDb } from "./bench-db";
 import { fmt, progress, type Report } from "./report";
 import { BENCH_SECRETS } from "./secrets";
 import { load, signIn, startServer, type TServer } from "./server";
+import { benchSignInFlood } from "./sign-in-flood";
 
 const WARMUP_SECONDS = 2;
 const LEAD = "lead@example.com";
@@ -218,12 +220,14 @@ async function intakeVsHealth(server: TServer, report: Report, kind: TBenchDb["k
   report.add({ measure: `intake p99, ${connections} connections, closed loop`, value: `${fmt(i.p99Ms)} ms`, baseline: `health: ${fmt(h.p99Ms)} ms`, ratio: "", target: `(mean ${fmt(i.meanMs)} ms ≈ ${connections} / rate)`, verdict: "" });
 }
 
-/** Items 3–5 on the demo data. */
+/** Items 3–6 on the demo data. */
 export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttpOptions): Promise<void> {
   progress(`runAgent: ${opts.runs} cracked-tablet runs, one caller, on the demo data…`);
   const [agentMs] = await runAgentLatency([bench], opts.runs);
   progress("starting the production build on the bench database…");
-  const server = await startServer(bench);
+  // Behind one "proxy" (the bench itself), so the sign-in flood can come from many addresses; the
+  // other figures send no X-Forwarded-For and are served as before, from the socket's address.
+  const server = await startServer(bench, { TRUST_PROXY: "1" });
   try {
     await intakeVsHealth(server, report, bench.kind, opts.seconds);
     progress(`health and /evals at one connection, ${opts.seconds} s each…`);
@@ -231,6 +235,7 @@ export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttp
     report.multiple({ measure: "runAgent, 1 caller, demo data", value: agentMs!, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 10 });
     const evals = await evalsPage(server, opts.seconds);
     report.multiple({ measure: "/evals page, lead, demo data", value: evals, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    await benchSignInFlood(server, report, opts.seconds);
   } finally {
     await server.stop();
   }

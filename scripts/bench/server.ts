@@ -34,10 +34,11 @@ export interface TServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(bench: TBenchDb): Promise<TServer> {
+/** `settings`: the server's own on top of the bench's (e.g. TRUST_PROXY). */
+export async function startServer(bench: TBenchDb, settings: Record<string, string> = {}): Promise<TServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "countersign-bench-server-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, ...BENCH_SECRETS, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, DATA_DIR: dataDir, DEMO_SEED: "false", NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...BENCH_SECRETS, ...settings, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, DATA_DIR: dataDir, DEMO_SEED: "false", NODE_ENV: "production" };
   if (bench.kind === "postgres") {
     env.DATABASE_URL = bench.url;
     // The refund jobs the write path's decisions enqueued must not be worked off during the figures.
