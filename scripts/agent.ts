@@ -6,7 +6,8 @@ import { db } from "../lib/db";
 import { findTicket } from "../lib/tickets/find-ticket";
 import { formatRun } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
-import { defaultPlannerChoice, plannerSetup, PlannerUnavailable, type TPlannerChoice } from "../lib/llm/choose-planner";
+import { defaultPlannerChoice, plannerSetup, type TPlannerChoice } from "../lib/llm/choose-planner";
+import { isAppError } from "../lib/contracts/app-error";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { ticket: { type: "string" }, simulate: { type: "boolean", default: false }, json: { type: "boolean", default: false }, planner: { type: "string" } } });
@@ -28,7 +29,7 @@ async function main(): Promise<number> {
   try {
     setup = plannerSetup((values.planner as TPlannerChoice | undefined) ?? (await defaultPlannerChoice(db())));
   } catch (error) {
-    if (error instanceof PlannerUnavailable) {
+    if (isAppError(error, "planner_unavailable")) {
       console.error(error.message);
       return 2;
     }

@@ -5,7 +5,7 @@
 // jobs are spans of their own), and what is buffered is exported before the process exits.
 import { basename } from "node:path";
 import { closeDb, DataDirInUse } from "../lib/db";
-import { TicketMoveRefused } from "../lib/tickets/lifecycle";
+import { isAppError } from "../lib/contracts/app-error";
 import { describeEnvError } from "../lib/env";
 import { inSpan } from "../lib/observability/tracing";
 import { startTelemetry, stopTelemetry } from "../lib/observability/telemetry";
@@ -27,8 +27,9 @@ export function runScript(main: () => Promise<number>, describe: (error: unknown
       process.exit(code);
     })
     .catch(async (error) => {
-      // Expected refusals are one line for a person; anything else keeps its stack.
-      const expected = error instanceof DataDirInUse || error instanceof TicketMoveRefused ? error.message : undefined;
+      // Expected refusals (an AppError, a data directory in use) are one line for a person; anything
+      // else keeps its stack.
+      const expected = error instanceof DataDirInUse || isAppError(error) ? error.message : undefined;
       console.error(describe(error) ?? expected ?? describeEnvError(error) ?? error);
       await closeDb().catch(() => {});
       await stopTelemetry();

@@ -4,7 +4,7 @@
 // shell history and process listings.
 import { parseArgs } from "node:util";
 import { runScript } from "./run-script";
-import { addUser, UserInputError } from "../lib/auth/add-user";
+import { addUser, invalidUserInput } from "../lib/auth/add-user";
 
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -38,7 +38,7 @@ async function readPassword(): Promise<string> {
     });
   const first = await ask("Password: ");
   const second = await ask("Repeat password: ");
-  if (first !== second) throw new UserInputError("password", "the two passwords differ");
+  if (first !== second) throw invalidUserInput("password", "the two passwords differ");
   return first;
 }
 
@@ -61,4 +61,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runScript(main, (error) => (error instanceof UserInputError ? error.message : undefined));
+runScript(main);

@@ -1,10 +1,10 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { CellLabel } from "@/components/cell-label";
 import { EmptyState } from "@/components/empty-state";
 import { formatAge, formatAmount, formatUtc } from "@/components/format";
 import { hrefWith, Pager } from "@/components/pager";
+import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import type { TQueuePageJson } from "@/lib/intake/list-tickets";
 
@@ -32,7 +32,7 @@ async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQ
   return response.json();
 }
 
-const COLUMNS = ["Ticket", "Customer", "Status", "Reason", "Proposed refund", "Waiting", "Assignee"] as const;
+const COLUMNS: readonly TColumn[] = ["Ticket", "Customer", "Status", "Reason", { label: "Proposed refund", align: "right" }, "Waiting", "Assignee"];
 
 /**
  * The queue table, refreshed every 5 seconds from GET /api/queue. The server renders the first
@@ -78,67 +78,45 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
           <EmptyState title="Nothing is waiting for a person">When the agent hands a ticket over, it appears here within a few seconds.</EmptyState>
         )
       ) : (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-[13px]">
-            <caption className="sr-only">Tickets waiting for a person, newest first</caption>
-            {/* Below md the header row is hidden visually (rows become cards with their own labels) but
-                stays in the accessibility tree, so cells keep their column names. */}
-            <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {data.rows.map((row) => (
-                <tr key={row.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
-                  <td className="col-span-2 md:min-w-64 md:px-3 md:py-2">
-                    {/* No prefetch: fifty ticket pages rendered on the server for every queue view (and
-                        each a session refresh) would cost more than the click they might save. */}
-                    <Link href={`/tickets/${row.id}`} prefetch={false} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
-                      <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>{" "}
-                      <span className="font-medium text-slate-900 group-hover:text-indigo-700 group-hover:underline">{row.subject}</span>
-                    </Link>
-                  </td>
-                  <td className="min-w-0 md:px-3 md:py-2">
-                    <CellLabel>Customer</CellLabel>
-                    {row.customerName ? <span className="block truncate text-slate-900">{row.customerName}</span> : null}
-                    <span className="block truncate text-[12px] text-slate-500">{row.customerEmail}</span>
-                  </td>
-                  <td className="md:px-3 md:py-2 md:whitespace-nowrap">
-                    <CellLabel>Status</CellLabel>
-                    <StatusBadge status={row.status} />
-                  </td>
-                  <td className="col-span-2 md:col-span-1 md:px-3 md:py-2">
-                    <CellLabel>Reason</CellLabel>
-                    <ReasonText reason={row.reason} />
-                  </td>
-                  <td className="md:px-3 md:py-2 md:text-right md:whitespace-nowrap">
-                    <CellLabel>Proposed refund</CellLabel>
-                    {row.proposed ? (
-                      <span className="font-medium text-slate-900 tabular-nums">{formatAmount(row.proposed.amountCents, row.proposed.currency)}</span>
-                    ) : (
-                      <span className="text-slate-400">–</span>
-                    )}
-                  </td>
-                  <td className="md:px-3 md:py-2 md:whitespace-nowrap">
-                    <CellLabel>Waiting</CellLabel>
-                    <time dateTime={row.createdAt} title={`Arrived ${formatUtc(row.createdAt)}`} className="tabular-nums text-slate-700">
-                      {formatAge(row.createdAt, data.asOf)}
-                    </time>
-                  </td>
-                  <td className="md:px-3 md:py-2">
-                    <CellLabel>Assignee</CellLabel>
-                    {row.assigneeName ? <span className="text-slate-900">{row.assigneeName}</span> : <span className="text-slate-400">Unassigned</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ResponsiveTable caption="Tickets waiting for a person, newest first" columns={COLUMNS}>
+          {data.rows.map((row) => (
+            <CardRow key={row.id} className="hover:bg-slate-50">
+              <Cell className="col-span-2 md:min-w-64">
+                {/* No prefetch: fifty ticket pages rendered on the server for every queue view (and
+                    each a session refresh) would cost more than the click they might save. */}
+                <Link href={`/tickets/${row.id}`} prefetch={false} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
+                  <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>{" "}
+                  <span className="font-medium text-slate-900 group-hover:text-indigo-700 group-hover:underline">{row.subject}</span>
+                </Link>
+              </Cell>
+              <Cell label="Customer" className="min-w-0">
+                {row.customerName ? <span className="block truncate text-slate-900">{row.customerName}</span> : null}
+                <span className="block truncate text-[12px] text-slate-500">{row.customerEmail}</span>
+              </Cell>
+              <Cell label="Status" className="md:whitespace-nowrap">
+                <StatusBadge status={row.status} />
+              </Cell>
+              <Cell label="Reason" className="col-span-2 md:col-span-1">
+                <ReasonText reason={row.reason} />
+              </Cell>
+              <Cell label="Proposed refund" className="md:text-right md:whitespace-nowrap">
+                {row.proposed ? (
+                  <span className="font-medium text-slate-900 tabular-nums">{formatAmount(row.proposed.amountCents, row.proposed.currency)}</span>
+                ) : (
+                  <span className="text-slate-400">–</span>
+                )}
+              </Cell>
+              <Cell label="Waiting" className="md:whitespace-nowrap">
+                <time dateTime={row.createdAt} title={`Arrived ${formatUtc(row.createdAt)}`} className="tabular-nums text-slate-700">
+                  {formatAge(row.createdAt, data.asOf)}
+                </time>
+              </Cell>
+              <Cell label="Assignee">
+                {row.assigneeName ? <span className="text-slate-900">{row.assigneeName}</span> : <span className="text-slate-400">Unassigned</span>}
+              </Cell>
+            </CardRow>
+          ))}
+        </ResponsiveTable>
       )}
 
       <Pager label="Queue pages" previous={newer} next={older}>

@@ -6,7 +6,7 @@ import type { RunMode } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { enqueueMany, QUEUES } from "../jobs/queue";
-import { TicketMoveRefused } from "../tickets/lifecycle";
+import { isMoveRefusal } from "../tickets/lifecycle";
 import { runAgent, type TRunAgentInput, type TRunResult } from "./run-agent";
 
 export type TBatchKind = "bulk" | "shadow";
@@ -72,7 +72,7 @@ export async function runBatchItem(input: {
   try {
     run = await runAgent({ ...input.run, ticketId: input.ticketId, mode: item.batch.mode, startedBy: item.batch.createdById, batchId: input.batchId, client });
   } catch (error) {
-    if (!(error instanceof TicketMoveRefused)) throw error;
+    if (!isMoveRefusal(error)) throw error;
     await client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status: "refused", detail: error.message } });
     return "refused";
   }

@@ -9,7 +9,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import type { TPlanner } from "./planner";
 import { runAgent } from "./run-agent";
 import { interruptExpiredRuns } from "./sweep-runs";
-import { batchProgress, startBatch, type TBatchProgress } from "./batches";
+import { batchProgress, runBatchItem, startBatch, type TBatchProgress } from "./batches";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -91,7 +91,21 @@ describe("batches of runs through the job queue", () => {
     expect(seen.some((p) => p.done > 0 && p.done < 50)).toBe(true);
     expect(await db.client.agentRun.count({ where: { batchId, mode: "live", status: { not: "running" } } })).toBe(50);
     // A retried job finds its item settled and runs nothing.
-    const { runBatchItem } = await import("./batches");
     expect(await runBatchItem({ batchId, ticketId: tickets[0]! })).toBe("skipped");
   }, 120_000);
+
+  it("marks an item refused in the lifecycle's words, not failed, when its ticket was resolved meanwhile", async () => {
+    const db = testDb();
+    const tId = await tabletTicket(db.client, await freshOrder(db.client));
+    const { batchId } = await startBatch({ ticketIds: [tId], kind: "bulk", mode: "live", actor: await user(db.client, "REVIEWER") });
+    await db.client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${tId}::uuid`;
+    // What the item's job does; the refusal is an outcome of the item, not an error of the job.
+    expect(await runBatchItem({ batchId, ticketId: tId })).toBe("refused");
+    expect(await db.client.agentBatchItem.findUniqueOrThrow({ where: { batchId_ticketId: { batchId, ticketId: tId } } })).toMatchObject({
+      status: "refused",
+      detail: "This ticket is resolved: run it in simulate mode to see what the agent would do.",
+    });
+    expect(await batchProgress(batchId)).toMatchObject({ total: 1, refused: 1, failed: 0, finished: true });
+    expect(await db.client.agentRun.count({ where: { ticketId: tId } })).toBe(0);
+  });
 });

@@ -7,7 +7,7 @@ import { freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { Prisma } from "../db";
 import { updatePolicySettings } from "../policy/update-settings";
-import { TicketMoveRefused } from "../tickets/lifecycle";
+import { refusalCode } from "../../testing/refusals";
 import type { TPlanner } from "./planner";
 import { runAgent, RunInterrupted } from "./run-agent";
 import { interruptExpiredRuns } from "./sweep-runs";
@@ -55,13 +55,30 @@ describe("a run's steps are written however it ends", () => {
     expect(await client.approvalRequest.count({ where: { ticketId: tId } })).toBe(0);
   });
 
+  it("interrupts a run whose ticket was taken from under it, and leaves the ticket where it is", async () => {
+    const { client } = testDb();
+    const tId = await tabletTicket(client, await freshOrder(client));
+    // Something outside the lifecycle resolves the ticket; then a sweep finds the run's lease run out.
+    let swept: string[] = [];
+    const resolveThenSweep = async () => {
+      await client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${tId}::uuid`;
+      swept = (await interruptExpiredRuns({ now: new Date(Date.now() + 3_600_000) })).interrupted;
+    };
+    const error = await runAgent({ ticketId: tId, planner: plannerThat(resolveThenSweep) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunInterrupted);
+    const runId = (error as RunInterrupted).runId;
+    expect(swept).toContain(runId);
+    expect(await client.agentRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "interrupted", reason: "run_interrupted" });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "resolved" });
+    expect(await client.auditEvent.count({ where: { action: "run.interrupted", subjectId: runId } })).toBe(1);
+  });
+
   it("keeps the trace and the calls' events of a run whose end throws", async () => {
     const { client } = testDb();
     const tId = await tabletTicket(client, await freshOrder(client));
     // Something outside the lifecycle takes the ticket from under the run: its end is refused.
     const grab = async () => void (await client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${tId}::uuid`);
-    const error = await runAgent({ ticketId: tId, planner: plannerThat(grab) }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TicketMoveRefused);
+    expect(await refusalCode(runAgent({ ticketId: tId, planner: plannerThat(grab) }))).toBe("ticket_resolved");
     const run = await client.agentRun.findFirstOrThrow({ where: { ticketId: tId } });
     expect(await written(run.id)).toEqual({
       trace: ["1:get_policy_evidence:ok", "2:request_human_approval:ok"],

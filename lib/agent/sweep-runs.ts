@@ -4,7 +4,7 @@
 // server restarts.
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 
 export const RUN_SWEEPER = { type: "system", id: "run-sweeper" } as const;
 
@@ -34,7 +34,7 @@ export async function interruptExpiredRuns(input: { client?: Db; now?: Date; lim
           try {
             await moveTicket(tx, { ticketId: run.ticketId, move: "interrupt_run", reason: "run_interrupted" });
           } catch (error) {
-            if (!(error instanceof TicketMoveRefused)) throw error;
+            if (!isMoveRefusal(error)) throw error;
           }
         }
       });

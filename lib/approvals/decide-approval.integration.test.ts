@@ -82,6 +82,19 @@ describe("decideApproval", () => {
     expect(body).not.toMatch(/\r|\[[a-z0-9-]+@\d+\]/);
   });
 
+  it("refuses a request whose ticket moved on outside the lifecycle: resolved is already_decided, running is ticket_busy; nothing is written", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    for (const [status, code] of [["resolved", "already_decided"], ["running", "ticket_busy"]] as const) {
+      const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
+      await client.$executeRaw`UPDATE "Ticket" SET "status" = ${status}::"TicketStatus" WHERE id = ${request.ticketId}::uuid`;
+      expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer }))).toBe(code);
+      expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(0);
+      expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
+      expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status });
+    }
+  });
+
   it("refuses a request made stale by a policy change, an expired one, and a digest the person never saw", async () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");

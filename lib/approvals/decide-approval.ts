@@ -10,20 +10,19 @@ import { preparedSql, timestampFromText } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
 import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
 import { enqueue, QUEUES } from "../jobs/queue";
-import { TicketMoveRefused } from "../tickets/lifecycle";
+import { isMoveRefusal } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
 import { mayUse, roleSatisfies } from "../contracts/roles";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
 
-export type TDecisionRefusal = Extract<TErrorCode, "not_found" | "already_decided" | "expired" | "stale" | "superseded" | "role_insufficient" | "note_required" | "reply_required" | "operation_changed" | "ticket_busy">;
+/** The codes a refused decision carries (lib/contracts/app-error.ts); the page branches on them. */
+export const DECISION_REFUSALS = ["not_found", "already_decided", "expired", "stale", "superseded", "role_insufficient", "note_required", "reply_required", "operation_changed", "ticket_busy"] as const satisfies readonly TErrorCode[];
+export type TDecisionRefusal = (typeof DECISION_REFUSALS)[number];
 
-/** A decision refused, with a code the page branches on (lib/contracts/app-error.ts). */
-export class DecisionRefused extends AppError<TDecisionRefusal> {
-  constructor(code: TDecisionRefusal, message: string) {
-    super(code, message);
-    this.name = "DecisionRefused";
-  }
+/** A decision refused: an AppError whose code is one of DECISION_REFUSALS. */
+export function decisionRefused(code: TDecisionRefusal, message: string): AppError<TDecisionRefusal> {
+  return new AppError(code, message);
 }
 
 export interface TDecideInput {
@@ -89,27 +88,27 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const now = input.now ?? new Date();
   const note = input.note?.trim() || null;
   const request = await loadRequest(client, input.approvalId);
-  if (!request) throw new DecisionRefused("not_found", "This approval request does not exist.");
-  if (request.status === "superseded") throw new DecisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
+  if (!request) throw decisionRefused("not_found", "This approval request does not exist.");
+  if (request.status === "superseded") throw decisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
   const expiresAt = timestampFromText(request.expiresAt);
-  if (request.status === "expired") throw new DecisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  if (request.decided === "true" || request.status !== "pending") throw new DecisionRefused("already_decided", "This request has already been decided.");
+  if (request.status === "expired") throw decisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
+  if (request.decided === "true" || request.status !== "pending") throw decisionRefused("already_decided", "This request has already been decided.");
   if (!roleSatisfies(input.actor.role, request.requiredRole)) {
-    throw new DecisionRefused(
+    throw decisionRefused(
       "role_insufficient",
       !mayUse(input.actor.role, "approve") ? "Leads cannot approve or reject requests." : `This ${request.kind} needs a ${request.requiredRole.toLowerCase()} to decide it.`,
     );
   }
-  if (input.digest !== request.digest) throw new DecisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
-  if (now > expiresAt) throw new DecisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
+  if (input.digest !== request.digest) throw decisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
+  if (now > expiresAt) throw decisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
   // The digest the request would have if it were made now: a policy, bundle or agent change shows.
   const operation = JSON.parse(request.operation) as TApprovalOperation;
   const settings = JSON.parse(request.settings) as { key: string; value: unknown }[];
   const current = approvalDigest(approvalOperation({ proposal: operation.proposal, draft: operation.draft, policyVersion: policyVersion(policySettingsFrom(settings)), bundleVersion: request.bundleVersion }));
   if (current !== request.digest) {
-    throw new DecisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
+    throw decisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
   }
-  if (input.decision === "reject" && !note) throw new DecisionRefused("note_required", "Say why you reject it: a note is required.");
+  if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
 
   const edited = replyEdit(request.draft, input.editedReply);
   const refund = input.decision === "approve" && request.kind === "refund";
@@ -158,15 +157,15 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   try {
     decisionId = await driverOf(client).transaction(async (tx) => {
       const [row] = await tx.rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
-      if (!row?.decisionId) throw new DecisionRefused("already_decided", "This request has already been decided.");
+      if (!row?.decisionId) throw decisionRefused("already_decided", "This request has already been decided.");
       move.result(row);
       // The reply waits for the executor's outcome: it is released by the refund job.
       if (refund) await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
       return row.decisionId;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DecisionRefused("already_decided", "This request has already been decided.");
-    if (error instanceof TicketMoveRefused) throw new DecisionRefused(error.code === "ticket_resolved" ? "already_decided" : "ticket_busy", error.message);
+    if (isUniqueViolation(error)) throw decisionRefused("already_decided", "This request has already been decided.");
+    if (isMoveRefusal(error)) throw decisionRefused(error.code === "ticket_resolved" ? "already_decided" : "ticket_busy", error.message);
     throw error;
   }
   return { decisionId, decision: input.decision, refundJobEnqueued: input.decision === "approve" && request.kind === "refund" };

@@ -81,6 +81,19 @@ describe("an approved refund goes through the job queue", () => {
     expect(await db.client.auditEvent.count({ where: { action: "refund.reenqueued", subjectId: request.id } })).toBe(1);
   });
 
+  it("settles an approval whose ticket is resolved already (decided before the lifecycle): the refund and the reply once, the ticket left resolved", async () => {
+    const db = testDb();
+    const request = await approvalFor(await tabletTicket(await freshOrder()));
+    await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") });
+    await db.client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${request.ticketId}::uuid`;
+    // What the refund job does; the lifecycle refuses refund_executed from resolved, and that is fine.
+    expect(await settleApprovedRefund({ approvalId: request.id })).toMatchObject({ outcome: "refund_created", settledNow: true, replyReleased: true });
+    await drainQueue(db);
+    expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(await db.client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved" });
+  });
+
   it("executes a refund auto-approved within the dial: a recorded system approval and exactly one ledger row", async () => {
     const db = testDb();
     const admin = await user(db.client, "ADMIN");

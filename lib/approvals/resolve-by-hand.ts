@@ -6,22 +6,22 @@ import { db as defaultDb, isUniqueViolation, toJson, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { loadPolicySettings, policyVersion } from "../policy/settings";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS } from "../contracts/approval-operation";
-import { DecisionRefused } from "./decide-approval";
+import { decisionRefused } from "./decide-approval";
 import { mayUse } from "../contracts/roles";
 import { customerReply, normaliseLineEndings } from "../contracts/customer-reply";
-import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
 export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
   const reply = normaliseLineEndings(input.reply).trim();
-  if (!reply) throw new DecisionRefused("reply_required", "Write the reply the customer will receive.");
-  if (!mayUse(input.actor.role, "approve")) throw new DecisionRefused("role_insufficient", "Leads cannot resolve tickets.");
+  if (!reply) throw decisionRefused("reply_required", "Write the reply the customer will receive.");
+  if (!mayUse(input.actor.role, "approve")) throw decisionRefused("role_insufficient", "Leads cannot resolve tickets.");
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
-  if (!ticket) throw new DecisionRefused("not_found", "This ticket does not exist.");
-  if (ticket.status === "resolved") throw new DecisionRefused("already_decided", "This ticket is already resolved.");
-  if (ticket.approvals.length) throw new DecisionRefused("operation_changed", PENDING_REQUEST);
+  if (!ticket) throw decisionRefused("not_found", "This ticket does not exist.");
+  if (ticket.status === "resolved") throw decisionRefused("already_decided", "This ticket is already resolved.");
+  if (ticket.approvals.length) throw decisionRefused("operation_changed", PENDING_REQUEST);
 
   const settings = await loadPolicySettings(client);
   const operation = approvalOperation({ proposal: null, draft: reply, policyVersion: policyVersion(settings), bundleVersion: ticket.bundleVersion });
@@ -45,13 +45,13 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
       // starting meanwhile – one wins. Once it holds the lock, a run that finished in between is
       // visible, and its pending request refuses this resolution.
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
-      if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } })) throw new DecisionRefused("operation_changed", PENDING_REQUEST);
+      if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } })) throw decisionRefused("operation_changed", PENDING_REQUEST);
       await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: customerReply(reply) } });
       return { approvalId: request.id };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DecisionRefused("already_decided", "This ticket is already resolved.");
-    if (error instanceof TicketMoveRefused) throw new DecisionRefused(error.code === "ticket_resolved" ? "already_decided" : error.code === "ticket_busy" ? "ticket_busy" : "operation_changed", error.message);
+    if (isUniqueViolation(error)) throw decisionRefused("already_decided", "This ticket is already resolved.");
+    if (isMoveRefusal(error)) throw decisionRefused(error.code === "ticket_resolved" ? "already_decided" : error.code === "ticket_busy" ? "ticket_busy" : "operation_changed", error.message);
     throw error;
   }
 }

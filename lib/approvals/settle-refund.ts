@@ -7,7 +7,8 @@ import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { prismaSqlTx } from "../db/driver";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { executeInTransaction, type TExecutionOutcome } from "../ledger/execute-approved-refund";
-import { moveTicket, TicketMoveRefused } from "../tickets/lifecycle";
+import { moveTicket } from "../tickets/lifecycle";
+import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
@@ -70,7 +71,7 @@ async function settleTicket(move: () => Promise<unknown>) {
   try {
     await move();
   } catch (error) {
-    if (error instanceof TicketMoveRefused && error.code === "ticket_resolved") return;
+    if (isAppError(error, "ticket_resolved")) return;
     throw error;
   }
 }

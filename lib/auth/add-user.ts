@@ -6,11 +6,9 @@ import { recordAuditEvent, type ActorType } from "../audit/record-audit-event";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
 import { ROLES } from "../contracts/roles";
 
-export class UserInputError extends AppError<"invalid"> {
-  constructor(field: string, problem: string) {
-    super("invalid", `Invalid ${field}: ${problem}`, field);
-    this.name = "UserInputError";
-  }
+/** A refused input, named by its field: an AppError `invalid` whose message says which field. */
+export function invalidUserInput(field: string, problem: string): AppError<"invalid"> {
+  return new AppError("invalid", `Invalid ${field}: ${problem}`, field);
 }
 
 export const ZNewUser = z.object({
@@ -24,7 +22,7 @@ export async function addUser(input: { email: string; role: string; name?: strin
   const parsed = ZNewUser.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserInputError(String(issue.path[0]), issue.message);
+    throw invalidUserInput(String(issue.path[0]), issue.message);
   }
   const { email, role, password } = parsed.data;
   const name = parsed.data.name ?? email.split("@")[0]!;
@@ -36,7 +34,7 @@ export async function addUser(input: { email: string; role: string; name?: strin
       return user;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new UserInputError("email", `a user with ${email} already exists`);
+    if (isUniqueViolation(error)) throw invalidUserInput("email", `a user with ${email} already exists`);
     throw error;
   }
 }

@@ -3,15 +3,14 @@ import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
-import { SettingsError, updatePolicySettings } from "../policy/update-settings";
+import { updatePolicySettings } from "../policy/update-settings";
+import { refusalCode } from "../../testing/refusals";
 import { loadDialStatus } from "./dial-status";
 import { drainQueue } from "../../testing/queue";
 import { CANDIDATE_LIMITS_CENTS, setAutonomyLimit, startShadowPass } from "./shadow";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
-
-const outcome = (p: Promise<unknown>) => p.then(() => "accepted", (e) => (e instanceof SettingsError ? e.code : `error: ${e}`));
 
 describe("loadDialStatus", () => {
   it("starts at zero with no evidence: every raise is short of agreements", async () => {
@@ -46,7 +45,7 @@ describe("loadDialStatus", () => {
 
     // The verdict and the domain function agree, limit by limit (the dial is put back each time).
     for (const c of status.candidates) {
-      const result = await outcome(setAutonomyLimit({ limitCents: c.limitCents, actor: lead }));
+      const result = await refusalCode(setAutonomyLimit({ limitCents: c.limitCents, actor: lead }));
       expect([c.limitCents, result]).toEqual([c.limitCents, c.verdict === "allowed" ? "accepted" : "insufficient_evidence"]);
       await setAutonomyLimit({ limitCents: 0, actor: lead });
     }
@@ -63,6 +62,6 @@ describe("loadDialStatus", () => {
     await decideApproval({ approvalId: large.id, decision: "reject", note: "Ask for photos first.", digest: large.digest, actor: await user(client, "REVIEWER") });
     status = await loadDialStatus();
     expect(status.candidates.at(-1)).toMatchObject({ verdict: "disputed", agreed: 1, disagreed: 1, missing: 0 });
-    expect(await outcome(setAutonomyLimit({ limitCents: 49_999, actor: lead }))).toBe("insufficient_evidence");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 49_999, actor: lead }))).toBe("insufficient_evidence");
   });
 });

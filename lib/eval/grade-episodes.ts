@@ -16,7 +16,8 @@ import type { TToolSet } from "../agent/tools";
 import { plannerSetup } from "../llm/choose-planner";
 import type { TLlmConfig } from "../llm/provider";
 import { startFakeOpenAI, type TFakeEntry, type TFakeOpenAI } from "../llm/fake-openai-server";
-import { decideApproval, DecisionRefused } from "../approvals/decide-approval";
+import { decideApproval, DECISION_REFUSALS } from "../approvals/decide-approval";
+import { isAppError } from "../contracts/app-error";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 import { settleApprovedRefund } from "../approvals/settle-refund";
 import type { TDataset, TEpisode } from "./episode";
@@ -183,17 +184,21 @@ async function play(client: PrismaClient, episode: TEpisode, tag: string, models
       const request = await client.approvalRequest.findUniqueOrThrow({ where: { id: run.approval.id } });
       const actor = await client.user.findFirstOrThrow({ where: { role: a.as } });
       const now = a.afterExpiry ? new Date(request.expiresAt.getTime() + 1000) : undefined;
-      try {
-        const decided = await decideApproval({ approvalId: request.id, decision: a.decision, digest: request.digest, note: a.note ?? (a.decision === "reject" ? "Rejected by the grader." : null), actor: { id: actor.id, role: actor.role }, client, now });
+      // A refused decision is an outcome to grade; anything else, and anything the execution throws, fails.
+      const decided = await decideApproval({ approvalId: request.id, decision: a.decision, digest: request.digest, note: a.note ?? (a.decision === "reject" ? "Rejected by the grader." : null), actor: { id: actor.id, role: actor.role }, client, now }).catch(
+        (error: unknown) => {
+          if (!isAppError(error, ...DECISION_REFUSALS)) throw error;
+          actual.approval = error.code;
+          return null;
+        },
+      );
+      if (decided) {
         actual.approval = "decided";
         if (decided.refundJobEnqueued) {
           // What the refund job does, done here: the grading database runs no worker.
           actual.executions = [(await settleApprovedRefund({ approvalId: request.id, client, now })).outcome];
           for (let i = 1; i < a.executions; i++) actual.executions.push((await executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: actor.id }, client, now })).outcome);
         }
-      } catch (error) {
-        if (!(error instanceof DecisionRefused)) throw error;
-        actual.approval = error.code;
       }
     }
   }

@@ -4,15 +4,14 @@ import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "..
 import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
 import { loadPolicySettings } from "../policy/settings";
-import { SettingsError, updatePolicySettings } from "../policy/update-settings";
+import { updatePolicySettings } from "../policy/update-settings";
+import { refusalCode } from "../../testing/refusals";
 import { drainQueue } from "../../testing/queue";
 import { batchProgress } from "../agent/batches";
 import { dialEvidence, setAutonomyLimit, startShadowPass } from "./shadow";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
-
-const refusal = (p: Promise<unknown>) => p.then(() => "accepted", (e) => (e instanceof SettingsError ? e.code : `error: ${e}`));
 
 describe("shadow evidence and the autonomy dial", () => {
   it("records what the policy would auto-approve at each candidate limit, and the person's decision beside it", async () => {
@@ -51,18 +50,18 @@ describe("shadow evidence and the autonomy dial", () => {
     const { client } = testDb();
     const lead = await user(client, "LEAD");
     const admin = await user(client, "ADMIN");
-    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
     expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(0);
 
     await updatePolicySettings({ changes: { "autonomy.requiredAgreements": 1 }, actor: admin });
-    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: await user(client, "REVIEWER") }))).toBe("forbidden");
-    expect(await refusal(setAutonomyLimit({ limitCents: 7777, actor: lead }))).toBe("invalid");
-    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("accepted");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 10000, actor: await user(client, "REVIEWER") }))).toBe("forbidden");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 7777, actor: lead }))).toBe("invalid");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("accepted");
     expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(10000);
     const event = await client.auditEvent.findFirstOrThrow({ where: { action: "settings.changed", actorId: lead.id }, orderBy: { seq: "desc" } });
     expect(event.inputs).toEqual({ before: { "autonomy.autoApproveLimitCents": 0 }, after: { "autonomy.autoApproveLimitCents": 10000 } });
     // Lowering needs no evidence.
-    expect(await refusal(setAutonomyLimit({ limitCents: 0, actor: lead }))).toBe("accepted");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 0, actor: lead }))).toBe("accepted");
   });
 
   it("refuses any raise to a level where a person disagreed", async () => {
@@ -81,7 +80,7 @@ describe("shadow evidence and the autonomy dial", () => {
     await drainQueue(testDb());
     await decideApproval({ approvalId: tablet.id, decision: "reject", note: "Not without the old tablet back.", digest: tablet.digest, actor: await user(client, "REVIEWER") });
     expect((await dialEvidence(client)).find((e) => e.limitCents === 10000)).toMatchObject({ agreed: 1, disagreed: 1 });
-    expect(await refusal(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
+    expect(await refusalCode(setAutonomyLimit({ limitCents: 10000, actor: lead }))).toBe("insufficient_evidence");
     // Nothing is written back to the shadow rows: the person's decision is read from ApprovalDecision.
     expect(await client.shadowDecision.count({ where: { OR: [{ humanDecision: { not: null } }, { agreed: { not: null } }] } })).toBe(0);
   });

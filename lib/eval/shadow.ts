@@ -5,13 +5,14 @@
 // auto-approved is agreement, rejecting it is disagreement. Nothing is written back to the shadow
 // rows (their humanDecision and agreed columns are no longer filled).
 import { mayUse, type Role } from "../contracts/roles";
+import { AppError } from "../contracts/app-error";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { startBatch } from "../agent/batches";
 import type { TRunResult } from "../agent/run-agent";
 import { evaluateRefund } from "../policy/evaluate-refund";
 import { loadPolicySettings } from "../policy/settings";
-import { SettingsError, updatePolicySettings } from "../policy/update-settings";
+import { updatePolicySettings } from "../policy/update-settings";
 
 /** The dial positions the evidence is gathered for, in cents. */
 export const CANDIDATE_LIMITS_CENTS = [2_500, 5_000, 10_000, 25_000, 49_999] as const;
@@ -30,7 +31,7 @@ export interface TShadowPass {
  */
 export async function startShadowPass(input: { actor: { id: string; role: Role }; limit?: number; client?: Db }): Promise<TShadowPass> {
   const client = input.client ?? defaultDb();
-  if (!mayUse(input.actor.role, "autonomy")) throw new SettingsError("forbidden", "Only leads and admins run shadow passes.");
+  if (!mayUse(input.actor.role, "autonomy")) throw new AppError("forbidden", "Only leads and admins run shadow passes.");
   const waiting = await client.approvalRequest.findMany({
     where: { kind: "refund", status: "pending", ticket: { shadows: { none: {} } } },
     orderBy: { createdAt: "desc" },
@@ -101,15 +102,15 @@ export async function dialEvidence(client: Db = defaultDb()): Promise<TDialEvide
  */
 export async function setAutonomyLimit(input: { limitCents: number; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
-  if (!mayUse(input.actor.role, "autonomy")) throw new SettingsError("forbidden", "Only leads and admins move the autonomy dial.");
+  if (!mayUse(input.actor.role, "autonomy")) throw new AppError("forbidden", "Only leads and admins move the autonomy dial.");
   const settings = await loadPolicySettings(client);
   const current = settings["autonomy.autoApproveLimitCents"];
   if (input.limitCents > current) {
     const required = settings["autonomy.requiredAgreements"];
     const evidence = (await dialEvidence(client)).find((e) => e.limitCents === input.limitCents);
-    if (!evidence) throw new SettingsError("invalid", `The dial moves to one of the candidate limits: ${CANDIDATE_LIMITS_CENTS.map((c) => (c / 100).toFixed(2)).join(", ")} USD.`);
+    if (!evidence) throw new AppError("invalid", `The dial moves to one of the candidate limits: ${CANDIDATE_LIMITS_CENTS.map((c) => (c / 100).toFixed(2)).join(", ")} USD.`);
     if (evidence.disagreed > 0 || evidence.agreed < required) {
-      throw new SettingsError(
+      throw new AppError(
         "insufficient_evidence",
         `Not enough evidence to raise the dial to ${(input.limitCents / 100).toFixed(2)} USD: ${evidence.agreed} of ${required} agreeing shadow decisions, ${evidence.disagreed} disagreeing (none allowed).`,
       );

@@ -7,28 +7,21 @@ import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { prismaRunner, QUEUES, QUEUE_SCHEMA, queueClient } from "./queue";
 
-export class JobRetryRefused extends AppError<"forbidden" | "not_found" | "not_failed"> {
-  constructor(code: JobRetryRefused["code"], message: string) {
-    super(code, message);
-    this.name = "JobRetryRefused";
-  }
-}
-
 export async function retryFailedJob(input: { queue: string; jobId: string; actor: { id: string; role: Role }; client?: Db }): Promise<void> {
   const client = input.client ?? defaultDb();
-  if (!mayUse(input.actor.role, "admin")) throw new JobRetryRefused("forbidden", "Only admins retry jobs.");
-  if (!(Object.values(QUEUES) as string[]).includes(input.queue)) throw new JobRetryRefused("not_found", "There is no such job.");
+  if (!mayUse(input.actor.role, "admin")) throw new AppError("forbidden", "Only admins retry jobs.");
+  if (!(Object.values(QUEUES) as string[]).includes(input.queue)) throw new AppError("not_found", "There is no such job.");
   await client.$transaction(async (tx) => {
     const [job] = await tx.$queryRawUnsafe<{ state: string; retryCount: number }[]>(
       `SELECT state::text AS state, retry_count AS "retryCount" FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND id = $2::uuid FOR UPDATE`,
       input.queue,
       input.jobId,
     );
-    if (!job) throw new JobRetryRefused("not_found", "There is no such job (finished jobs are cleaned up after a week).");
-    if (job.state !== "failed") throw new JobRetryRefused("not_failed", `This job is ${job.state}, not failed: only failed jobs can be retried.`);
+    if (!job) throw new AppError("not_found", "There is no such job (finished jobs are cleaned up after a week).");
+    if (job.state !== "failed") throw new AppError("not_failed", `This job is ${job.state}, not failed: only failed jobs can be retried.`);
     await recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "job.retried", subjectType: "job", subjectId: input.jobId, inputs: { queue: input.queue, retryCount: job.retryCount } });
     // pg-boss answers { affected } though its types say void.
     const result = (await queueClient().retry(input.queue, input.jobId, { db: prismaRunner(tx) } as never)) as unknown as { affected: number };
-    if (result.affected !== 1) throw new JobRetryRefused("not_failed", "This job changed meanwhile: reload the page.");
+    if (result.affected !== 1) throw new AppError("not_failed", "This job changed meanwhile: reload the page.");
   });
 }

@@ -13,13 +13,6 @@ import type { TToolSet } from "../agent/tools";
 
 export type TPlannerChoice = "rule" | "model";
 
-export class PlannerUnavailable extends AppError<"planner_unavailable"> {
-  constructor(message: string) {
-    super("planner_unavailable", message);
-    this.name = "PlannerUnavailable";
-  }
-}
-
 export interface TPlannerSetup {
   planner: TPlanner;
   tools: Partial<TToolSet>;
@@ -30,7 +23,7 @@ export function plannerSetup(choice: TPlannerChoice, config?: TLlmConfig): TPlan
   if (choice === "rule") return { planner: rulePlanner, tools: {}, model: null };
   const resolved = config ?? (() => {
     const availability = llmAvailability();
-    if (!availability.available) throw new PlannerUnavailable(`The model planner is unavailable. ${availability.reason}`);
+    if (!availability.available) throw new AppError("planner_unavailable", `The model planner is unavailable. ${availability.reason}`);
     return availability.config;
   })();
   return { planner: modelPlanner(resolved), tools: modelTools(resolved), model: resolved.model };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { loadPolicySettings, policyVersion, DEFAULT_SETTINGS } from "./settings";
-import { SettingsError, updatePolicySettings } from "./update-settings";
+import { updatePolicySettings } from "./update-settings";
+import { refusalCode } from "../../testing/refusals";
 
 const testDb = useTestDb();
 
@@ -21,9 +22,9 @@ describe("updatePolicySettings", () => {
   it("refuses a role that may not change a setting, and an invalid value, changing nothing", async () => {
     const { client } = testDb();
     const before = await client.auditEvent.count();
-    await expect(updatePolicySettings({ changes: { "policy.dailyCapCents": 1 }, actor: { id: "00000000-0000-4000-8000-000000000002", role: "LEAD" } })).rejects.toThrow(SettingsError);
+    expect(await refusalCode(updatePolicySettings({ changes: { "policy.dailyCapCents": 1 }, actor: { id: "00000000-0000-4000-8000-000000000002", role: "LEAD" } }))).toBe("forbidden");
     await expect(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": -5 }, actor: { id: "00000000-0000-4000-8000-000000000001", role: "ADMIN" } })).rejects.toThrow(/autoApproveLimitCents/);
-    await expect(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 1 }, actor: { id: "x", role: "REVIEWER" } })).rejects.toThrow(SettingsError);
+    expect(await refusalCode(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 1 }, actor: { id: "x", role: "REVIEWER" } }))).toBe("forbidden");
     expect(await client.auditEvent.count()).toBe(before);
     expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(0);
   });

@@ -7,15 +7,9 @@ import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { loadPolicySettings, policyVersion, ZPolicySettings, type TPolicySettings } from "./settings";
 
-export class SettingsError extends AppError<"forbidden" | "invalid" | "stale" | "insufficient_evidence"> {
-  /** forbidden: the role may not change a key; invalid: unknown key or a value out of range;
-   * stale: the settings changed since the caller read them (expectedPolicyVersion no longer holds);
-   * insufficient_evidence: the autonomy dial may not be raised without shadow evidence (lib/eval/shadow.ts). */
-  constructor(code: SettingsError["code"], message: string) {
-    super(code, message);
-    this.name = "SettingsError";
-  }
-}
+// Refusals are AppErrors: forbidden, the role may not change a key; invalid, an unknown key or a
+// value out of range; stale, the settings changed since the caller read them (expectedPolicyVersion
+// no longer holds). The dial's own refusals (insufficient_evidence) are in lib/eval/shadow.ts.
 
 /** Who may change what, as the area whose roles may: the dial itself is the leads' evidence-backed
  * decision (the autonomy area); every other setting is an admin's. */
@@ -41,19 +35,19 @@ export async function updatePolicySettings(input: {
 }) {
   const keys = Object.keys(input.changes) as (keyof TPolicySettings)[];
   for (const key of keys) {
-    if (!(key in EDITORS)) throw new SettingsError("invalid", `Unknown setting ${String(key)}.`);
-    if (!mayUse(input.actor.role, EDITORS[key])) throw new SettingsError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
+    if (!(key in EDITORS)) throw new AppError("invalid", `Unknown setting ${String(key)}.`);
+    if (!mayUse(input.actor.role, EDITORS[key])) throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
   }
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 0)`;
     const before = await loadPolicySettings(tx);
     if (input.expectedPolicyVersion !== undefined && policyVersion(before) !== input.expectedPolicyVersion) {
-      throw new SettingsError("stale", `Someone changed the settings after you read them (policy ${policyVersion(before)} is in force now), so nothing was saved. Reload to see the settings in force, then make your change again.`);
+      throw new AppError("stale", `Someone changed the settings after you read them (policy ${policyVersion(before)} is in force now), so nothing was saved. Reload to see the settings in force, then make your change again.`);
     }
     const parsed = ZPolicySettings.safeParse({ ...before, ...input.changes });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new SettingsError("invalid", `${issue.path.join(".")}: ${issue.message}`);
+      throw new AppError("invalid", `${issue.path.join(".")}: ${issue.message}`);
     }
     const after = parsed.data;
     const changed = keys.filter((k) => before[k] !== after[k]);

@@ -3,7 +3,7 @@
 // ticketMoveSql, the same move inside a larger statement), and only through them: each move is a
 // compare-and-set on the status it expects, so two callers racing for one ticket (a person
 // resolving it by hand while a live run starts, two runs, a retried job) cannot both win – the
-// loser gets TicketMoveRefused and changes nothing.
+// loser gets a move refusal (an AppError, isMoveRefusal) and changes nothing.
 //
 //   open ─┬─ start_run ──▶ running ── finish_run ──▶ bypassed | blocked | needs_human | auto_approved
 //         │                   └───── interrupt_run ─▶ needs_human (run_interrupted)
@@ -19,7 +19,7 @@
 //
 // Client components import this file (the status badge's words), so it imports no runtime code;
 // ticketMoveSql, which builds SQL, is in ticket-move-sql.ts.
-import { AppError } from "../contracts/app-error";
+import { AppError, isAppError, type TErrorCode } from "../contracts/app-error";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import type { DbTx } from "../db";
 
@@ -55,25 +55,22 @@ export function isLifecycleReason(value: unknown): value is TLifecycleReason {
   return typeof value === "string" && (LIFECYCLE_REASONS as readonly string[]).includes(value);
 }
 
-/** Why a move was refused, in words a reviewer understands. */
-export class TicketMoveRefused extends AppError<"not_found" | "ticket_resolved" | "ticket_busy" | "invalid_ticket_state"> {
-  constructor(
-    code: TicketMoveRefused["code"],
-    readonly status: TicketStatus | null,
-    message: string,
-  ) {
-    super(code, message);
-    this.name = "TicketMoveRefused";
-  }
+/** The codes a refused move carries (lib/contracts/app-error.ts). */
+export const MOVE_REFUSALS = ["not_found", "ticket_resolved", "ticket_busy", "invalid_ticket_state"] as const satisfies readonly TErrorCode[];
+export type TMoveRefusal = (typeof MOVE_REFUSALS)[number];
+
+/** A refused move, as a caller that handles it itself recognises it: an AppError with a move's code. */
+export function isMoveRefusal(error: unknown): error is AppError<TMoveRefusal> {
+  return isAppError(error, ...MOVE_REFUSALS);
 }
 
-/** The refusal of a move from a status (null: no such ticket). */
-export function moveRefusal(move: TTicketMove, status: TicketStatus | null): TicketMoveRefused {
-  if (status === null) return new TicketMoveRefused("not_found", null, "This ticket does not exist.");
-  if (status === "resolved") return new TicketMoveRefused("ticket_resolved", status, move === "start_run" ? "This ticket is resolved: run it in simulate mode to see what the agent would do." : "This ticket is already resolved.");
-  if (status === "running") return new TicketMoveRefused("ticket_busy", status, "The agent is working on this ticket right now: wait for its run to finish.");
-  if (status === "approved" || status === "auto_approved") return new TicketMoveRefused("ticket_busy", status, "An approved refund is being executed for this ticket: wait for its outcome.");
-  return new TicketMoveRefused("invalid_ticket_state", status, `A ticket that is ${status.replace("_", " ")} cannot ${move.replace("_", " ")}.`);
+/** Why a move from a status was refused (null: no such ticket), in words a reviewer understands. */
+export function moveRefusal(move: TTicketMove, status: TicketStatus | null): AppError<TMoveRefusal> {
+  if (status === null) return new AppError("not_found", "This ticket does not exist.");
+  if (status === "resolved") return new AppError("ticket_resolved", move === "start_run" ? "This ticket is resolved: run it in simulate mode to see what the agent would do." : "This ticket is already resolved.");
+  if (status === "running") return new AppError("ticket_busy", "The agent is working on this ticket right now: wait for its run to finish.");
+  if (status === "approved" || status === "auto_approved") return new AppError("ticket_busy", "An approved refund is being executed for this ticket: wait for its outcome.");
+  return new AppError("invalid_ticket_state", `A ticket that is ${status.replace("_", " ")} cannot ${move.replace("_", " ")}.`);
 }
 
 /** Where a move ends (`to` is needed only where it has several targets) and where it may start. */
@@ -85,7 +82,7 @@ export function moveRule(input: { move: TTicketMove; to?: TicketStatus }): { to:
 }
 
 /**
- * Moves a ticket, or throws TicketMoveRefused. `to` is needed only where a move has several targets
+ * Moves a ticket, or throws its refusal (moveRefusal). `to` is needed only where a move has several targets
  * (finish_run). The update is the check: it matches only while the status is one the move starts
  * from, so whatever raced us first is what the refusal reports.
  */

@@ -19,7 +19,7 @@ export interface TTicketMoveSql {
   ctes: Prisma.Sql;
   /** Select-list items reading them, named as in TTicketMoveColumns. */
   columns: Prisma.Sql;
-  /** The move made, or TicketMoveRefused with the status the locked row had. */
+  /** The move made, or the refusal (moveRefusal) for the status the locked row had. */
   result(row: TTicketMoveColumns): { from: TicketStatus; to: TicketStatus };
 }
 

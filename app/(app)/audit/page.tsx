@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
-import { CellLabel } from "@/components/cell-label";
+import { Cell, CardRow, ResponsiveTable } from "@/components/responsive-table";
 import { EmptyState } from "@/components/empty-state";
 import { formatUtc } from "@/components/format";
 import { JsonDetails } from "@/components/json-details";
@@ -173,81 +173,56 @@ function Actor({ e }: { e: TAuditRow }) {
 
 function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bigint | null }) {
   const columns = ["#", "Time", "Actor", "Action", "Subject", "Inputs", "Policy decision"];
-  const cell = "min-w-0 md:px-3 md:py-2";
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-left text-[13px]">
-        <caption className="sr-only">Audit events in chain order</caption>
-        {/* Below md the header row is hidden visually and rows become cards; it stays for screen readers. */}
-        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {events.map((e) => {
-            const decision = decisionWord(e.policyDecision);
-            return (
-              <tr
-                key={e.seq.toString()}
-                className={`grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 align-top md:table-row md:p-0 ${e.seq === brokenSeq ? "bg-red-50" : "hover:bg-slate-50"}`}
-              >
-                <td className={`${cell} font-mono text-[12px] text-slate-500 tabular-nums`}>
-                  <CellLabel>Event</CellLabel>#{e.seq.toString()}
-                  {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Broken here</span> : null}
-                </td>
-                <td className={`${cell} whitespace-nowrap tabular-nums text-slate-700`}>
-                  <CellLabel>Time</CellLabel>
-                  <time dateTime={e.at.toISOString()}>{formatUtc(e.at)}</time>
-                </td>
-                <td className={cell}>
-                  <CellLabel>Actor</CellLabel>
-                  <Actor e={e} />
-                </td>
-                <td className={cell}>
-                  <CellLabel>Action</CellLabel>
-                  <code className="font-mono text-[12px] font-medium break-words text-slate-900 md:whitespace-nowrap">{e.action}</code>
-                </td>
-                <td className={`${cell} col-span-2 md:col-span-1`}>
-                  <CellLabel>Subject</CellLabel>
-                  <span className="block text-slate-700">
-                    {e.subjectType}
-                    {e.subjectId ? (
-                      <code className="ml-1 inline-block max-w-36 truncate align-bottom font-mono text-[11px] text-slate-500" title={e.subjectId}>
-                        {e.subjectId}
-                      </code>
-                    ) : null}
-                  </span>
-                  {e.ticket ? (
-                    <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="text-[12px] text-indigo-700 hover:underline">
-                      Ticket #{e.ticket.number}
-                    </Link>
-                  ) : null}
-                </td>
-                <td className={`${cell} col-span-2 md:col-span-1 md:max-w-80`}>
-                  <CellLabel>Inputs</CellLabel>
-                  <JsonDetails value={e.inputs} label={`the inputs of event ${e.seq}`} />
-                </td>
-                <td className={`${cell} col-span-2 md:col-span-1 md:max-w-72`}>
-                  <CellLabel>Policy decision</CellLabel>
-                  {decision ? <span className="mb-0.5 block text-[12px] font-semibold text-slate-900">{decision}</span> : null}
-                  <JsonDetails value={e.policyDecision} label={`the policy decision of event ${e.seq}`} max={48} />
-                  {e.idempotencyKey ? (
-                    <code className="mt-0.5 block max-w-64 truncate font-mono text-[11px] text-slate-500" title={e.idempotencyKey}>
-                      key {e.idempotencyKey}
-                    </code>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <ResponsiveTable caption="Audit events in chain order" columns={columns}>
+      {events.map((e) => {
+        const decision = decisionWord(e.policyDecision);
+        return (
+          <CardRow key={e.seq.toString()} className={`align-top ${e.seq === brokenSeq ? "bg-red-50" : "hover:bg-slate-50"}`}>
+            <Cell label="Event" className="min-w-0 font-mono text-[12px] text-slate-500 tabular-nums">
+              #{e.seq.toString()}
+              {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Broken here</span> : null}
+            </Cell>
+            <Cell label="Time" className="min-w-0 whitespace-nowrap tabular-nums text-slate-700">
+              <time dateTime={e.at.toISOString()}>{formatUtc(e.at)}</time>
+            </Cell>
+            <Cell label="Actor" className="min-w-0">
+              <Actor e={e} />
+            </Cell>
+            <Cell label="Action" className="min-w-0">
+              <code className="font-mono text-[12px] font-medium break-words text-slate-900 md:whitespace-nowrap">{e.action}</code>
+            </Cell>
+            <Cell label="Subject" className="col-span-2 min-w-0 md:col-span-1">
+              <span className="block text-slate-700">
+                {e.subjectType}
+                {e.subjectId ? (
+                  <code className="ml-1 inline-block max-w-36 truncate align-bottom font-mono text-[11px] text-slate-500" title={e.subjectId}>
+                    {e.subjectId}
+                  </code>
+                ) : null}
+              </span>
+              {e.ticket ? (
+                <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="text-[12px] text-indigo-700 hover:underline">
+                  Ticket #{e.ticket.number}
+                </Link>
+              ) : null}
+            </Cell>
+            <Cell label="Inputs" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
+              <JsonDetails value={e.inputs} label={`the inputs of event ${e.seq}`} />
+            </Cell>
+            <Cell label="Policy decision" className="col-span-2 min-w-0 md:col-span-1 md:max-w-72">
+              {decision ? <span className="mb-0.5 block text-[12px] font-semibold text-slate-900">{decision}</span> : null}
+              <JsonDetails value={e.policyDecision} label={`the policy decision of event ${e.seq}`} max={48} />
+              {e.idempotencyKey ? (
+                <code className="mt-0.5 block max-w-64 truncate font-mono text-[11px] text-slate-500" title={e.idempotencyKey}>
+                  key {e.idempotencyKey}
+                </code>
+              ) : null}
+            </Cell>
+          </CardRow>
+        );
+      })}
+    </ResponsiveTable>
   );
 }
 

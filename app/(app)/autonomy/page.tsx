@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Card } from "@/components/card";
-import { CellLabel } from "@/components/cell-label";
 import { PageHeader } from "@/components/page-header";
+import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { requireRole } from "@/lib/auth/session";
 import { loadDialStatus, type TDialCandidate } from "@/lib/eval/dial-status";
 import { DialForm } from "./dial-form";
@@ -39,57 +39,38 @@ function Verdict({ c, required }: { c: TDialCandidate; required: number }) {
 }
 
 function EvidenceTable({ candidates, required }: { candidates: TDialCandidate[]; required: number }) {
-  const columns = ["Candidate limit", "Would auto-approve", "Agreed", "Disagreed", "Awaiting a person", "Raise allowed?"];
-  const cell = "md:px-3 md:py-2";
+  const right = (label: string): TColumn => ({ label, align: "right" });
+  const columns: TColumn[] = ["Candidate limit", right("Would auto-approve"), right("Agreed"), right("Disagreed"), right("Awaiting a person"), "Raise allowed?"];
   const numeric = "tabular-nums md:text-right";
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-left text-[13px]">
-        <caption className="sr-only">Shadow evidence for each candidate limit</caption>
-        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
-          <tr>
-            {columns.map((c, i) => (
-              <th key={c} scope="col" className={`px-3 py-2 font-medium ${i > 0 && i < 5 ? "text-right" : ""}`}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {candidates.map((c) => (
-            <tr key={c.limitCents} className={`grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 sm:grid-cols-4 md:table-row md:p-0 ${c.verdict === "current" ? "bg-indigo-50/50" : ""}`}>
-              <th scope="row" className={`${cell} col-span-2 font-semibold whitespace-nowrap tabular-nums text-slate-900 sm:col-span-4 md:col-span-1`}>
-                {usd(c.limitCents)}
-              </th>
-              <td className={`${cell} ${numeric}`}>
-                <CellLabel>Would auto-approve</CellLabel>
-                {c.wouldAutoApprove.toLocaleString("en-US")}
-              </td>
-              <td className={`${cell} ${numeric}`}>
-                <CellLabel>Agreed</CellLabel>
-                <span className="text-emerald-700">{c.agreed.toLocaleString("en-US")}</span>
-                <span className="text-slate-400"> / {required.toLocaleString("en-US")}</span>
-                <div aria-hidden="true" className="mt-1 h-1 overflow-hidden rounded-full bg-slate-100 md:ml-auto md:w-24">
-                  <div className="h-full bg-emerald-500" style={{ width: `${Math.min(100, (c.agreed / Math.max(1, required)) * 100)}%` }} />
-                </div>
-              </td>
-              <td className={`${cell} ${numeric} ${c.disagreed ? "font-medium text-red-700" : ""}`}>
-                <CellLabel>Disagreed</CellLabel>
-                {c.disagreed.toLocaleString("en-US")}
-              </td>
-              <td className={`${cell} ${numeric} text-slate-600`}>
-                <CellLabel>Awaiting a person</CellLabel>
-                {c.awaiting.toLocaleString("en-US")}
-              </td>
-              <td className={`${cell} col-span-2 sm:col-span-4 md:col-span-1`}>
-                <CellLabel>Raise allowed?</CellLabel>
-                <Verdict c={c} required={required} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ResponsiveTable caption="Shadow evidence for each candidate limit" columns={columns} wrapHeaders>
+      {candidates.map((c) => (
+        <CardRow key={c.limitCents} className={`sm:grid-cols-4 ${c.verdict === "current" ? "bg-indigo-50/50" : ""}`}>
+          <Cell rowHeader className="col-span-2 font-semibold whitespace-nowrap tabular-nums text-slate-900 sm:col-span-4 md:col-span-1">
+            {usd(c.limitCents)}
+          </Cell>
+          <Cell label="Would auto-approve" className={numeric}>
+            {c.wouldAutoApprove.toLocaleString("en-US")}
+          </Cell>
+          <Cell label="Agreed" className={numeric}>
+            <span className="text-emerald-700">{c.agreed.toLocaleString("en-US")}</span>
+            <span className="text-slate-400"> / {required.toLocaleString("en-US")}</span>
+            <div aria-hidden="true" className="mt-1 h-1 overflow-hidden rounded-full bg-slate-100 md:ml-auto md:w-24">
+              <div className="h-full bg-emerald-500" style={{ width: `${Math.min(100, (c.agreed / Math.max(1, required)) * 100)}%` }} />
+            </div>
+          </Cell>
+          <Cell label="Disagreed" className={`${numeric} ${c.disagreed ? "font-medium text-red-700" : ""}`}>
+            {c.disagreed.toLocaleString("en-US")}
+          </Cell>
+          <Cell label="Awaiting a person" className={`${numeric} text-slate-600`}>
+            {c.awaiting.toLocaleString("en-US")}
+          </Cell>
+          <Cell label="Raise allowed?" className="col-span-2 sm:col-span-4 md:col-span-1">
+            <Verdict c={c} required={required} />
+          </Cell>
+        </CardRow>
+      ))}
+    </ResponsiveTable>
   );
 }
 

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CellLabel } from "@/components/cell-label";
 import { EmptyState } from "@/components/empty-state";
 import { HoldReason, ReleaseBadge } from "@/components/eval-decision";
 import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
+import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { decodeCursor } from "@/lib/db/keyset";
@@ -23,79 +23,55 @@ const shortHash = (hash: string) => hash.replace(/^sha256:/, "").slice(0, 8);
 const shortCommit = (commit: string) => (/^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 7) : commit);
 
 function RunsTable({ rows }: { rows: TEvalRunRow[] }) {
-  const columns = ["Run", "Agent", "Dataset", "Grader", "Model", "Commit", "Trials", "Rows", "Release decision"];
-  const cell = "md:px-3 md:py-2";
+  const columns: TColumn[] = ["Run", "Agent", "Dataset", "Grader", "Model", "Commit", { label: "Trials", align: "right" }, { label: "Rows", align: "right" }, "Release decision"];
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-left text-[13px]">
-        <caption className="sr-only">Eval runs, newest first</caption>
-        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${c === "Trials" || c === "Rows" ? "md:text-right" : ""}`}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 align-top hover:bg-slate-50 md:table-row md:p-0">
-              <td className={`${cell} col-span-2 whitespace-nowrap md:col-span-1`}>
-                <CellLabel>Run</CellLabel>
-                <Link href={`/evals/${r.id}`} className="font-medium text-indigo-700 tabular-nums hover:underline">
-                  <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
-                </Link>
-                {r.createdBy ? <span className="block text-[11px] text-slate-500">by {r.createdBy}</span> : null}
-              </td>
-              <td className={cell}>
-                <CellLabel>Agent</CellLabel>
-                <code className="font-mono text-[12px] break-all">{r.agentVersion}</code>
-              </td>
-              <td className={cell}>
-                <CellLabel>Dataset</CellLabel>
-                <code className="font-mono text-[12px] break-all">{r.datasetVersion}</code>
-                <code className="block font-mono text-[11px] text-slate-500" title={r.datasetHash}>
-                  {shortHash(r.datasetHash)}
-                </code>
-              </td>
-              <td className={cell}>
-                <CellLabel>Grader</CellLabel>
-                <code className="font-mono text-[12px] break-all">{r.graderVersion}</code>
-              </td>
-              <td className={`${cell} text-[12px] text-slate-700`}>
-                <CellLabel>Model</CellLabel>
-                {r.modelId}
-              </td>
-              <td className={cell}>
-                <CellLabel>Commit</CellLabel>
-                <code className="font-mono text-[12px]" title={r.commit}>
-                  {shortCommit(r.commit)}
-                </code>
-              </td>
-              <td className={`${cell} tabular-nums md:text-right`}>
-                <CellLabel>Trials</CellLabel>
-                {r.trials}
-              </td>
-              <td className={`${cell} whitespace-nowrap tabular-nums md:text-right`}>
-                <CellLabel>Rows</CellLabel>
-                <span className="text-emerald-700">{r.passed.toLocaleString("en-US")} passed</span>
-                <span className={`block ${r.failed ? "font-medium text-red-700" : "text-slate-500"}`}>{r.failed.toLocaleString("en-US")} failed</span>
-              </td>
-              <td className={`${cell} col-span-2 min-w-0 md:col-span-1 md:max-w-80`}>
-                <CellLabel>Release decision</CellLabel>
-                <ReleaseBadge outcome={r.decision?.outcome} />
-                {r.decision?.reason ? (
-                  <div className="mt-1 text-[12px] text-slate-600">
-                    <HoldReason reason={r.decision.reason} />
-                  </div>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ResponsiveTable caption="Eval runs, newest first" columns={columns}>
+      {rows.map((r) => (
+        <CardRow key={r.id} className="align-top hover:bg-slate-50">
+          <Cell label="Run" className="col-span-2 whitespace-nowrap md:col-span-1">
+            <Link href={`/evals/${r.id}`} className="font-medium text-indigo-700 tabular-nums hover:underline">
+              <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
+            </Link>
+            {r.createdBy ? <span className="block text-[11px] text-slate-500">by {r.createdBy}</span> : null}
+          </Cell>
+          <Cell label="Agent">
+            <code className="font-mono text-[12px] break-all">{r.agentVersion}</code>
+          </Cell>
+          <Cell label="Dataset">
+            <code className="font-mono text-[12px] break-all">{r.datasetVersion}</code>
+            <code className="block font-mono text-[11px] text-slate-500" title={r.datasetHash}>
+              {shortHash(r.datasetHash)}
+            </code>
+          </Cell>
+          <Cell label="Grader">
+            <code className="font-mono text-[12px] break-all">{r.graderVersion}</code>
+          </Cell>
+          <Cell label="Model" className="text-[12px] text-slate-700">
+            {r.modelId}
+          </Cell>
+          <Cell label="Commit">
+            <code className="font-mono text-[12px]" title={r.commit}>
+              {shortCommit(r.commit)}
+            </code>
+          </Cell>
+          <Cell label="Trials" className="tabular-nums md:text-right">
+            {r.trials}
+          </Cell>
+          <Cell label="Rows" className="whitespace-nowrap tabular-nums md:text-right">
+            <span className="text-emerald-700">{r.passed.toLocaleString("en-US")} passed</span>
+            <span className={`block ${r.failed ? "font-medium text-red-700" : "text-slate-500"}`}>{r.failed.toLocaleString("en-US")} failed</span>
+          </Cell>
+          <Cell label="Release decision" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
+            <ReleaseBadge outcome={r.decision?.outcome} />
+            {r.decision?.reason ? (
+              <div className="mt-1 text-[12px] text-slate-600">
+                <HoldReason reason={r.decision.reason} />
+              </div>
+            ) : null}
+          </Cell>
+        </CardRow>
+      ))}
+    </ResponsiveTable>
   );
 }
 

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
-import { CellLabel } from "@/components/cell-label";
 import { EmptyState } from "@/components/empty-state";
 import { formatAmount, formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
+import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { decodeCursor } from "@/lib/db/keyset";
@@ -94,65 +94,43 @@ function Actor({ row }: { row: TLedgerRow }) {
 }
 
 function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
-  const columns = ["Date", "Order", "Amount", "Actor", "Ticket", "Idempotency key"];
-  const cell = "md:px-3 md:py-2";
+  const columns: TColumn[] = ["Date", "Order", { label: "Amount", align: "right" }, "Actor", "Ticket", "Idempotency key"];
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-left text-[13px]">
-        <caption className="sr-only">Ledger entries, newest first</caption>
-        {/* Below md the header row is hidden visually and rows become cards; it stays for screen readers. */}
-        <thead className="sr-only border-b border-slate-200 bg-slate-50 text-xs text-slate-500 md:not-sr-only md:table-header-group">
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${c === "Amount" ? "text-right" : ""}`}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.id} className="grid grid-cols-2 gap-x-3 gap-y-2 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
-              <td className={`${cell} whitespace-nowrap tabular-nums text-slate-700`}>
-                <CellLabel>Date</CellLabel>
-                <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
-              </td>
-              <td className={`${cell} order-first col-span-2 md:order-none md:col-span-1`}>
-                <CellLabel>Order</CellLabel>
-                <Link href={hrefWith("/ledger", { orderId: r.orderId })} prefetch={false} className="font-mono text-[12px] break-all text-indigo-700 hover:underline" title={`Only entries of ${r.orderId}`}>
-                  {r.orderId}
-                </Link>
-              </td>
-              <td className={`${cell} font-medium whitespace-nowrap tabular-nums text-slate-900 md:text-right`}>
-                <CellLabel>Amount</CellLabel>
-                {formatAmount(r.amountCents, r.currency)}
-                {r.kind !== "refund" ? <span className="ml-1 text-[11px] font-normal text-slate-500">{r.kind}</span> : null}
-              </td>
-              <td className={cell}>
-                <CellLabel>Actor</CellLabel>
-                <Actor row={r} />
-              </td>
-              <td className={cell}>
-                <CellLabel>Ticket</CellLabel>
-                {r.ticket ? (
-                  <Link href={`/tickets/${r.ticket.id}`} prefetch={false} className="text-indigo-700 hover:underline">
-                    #{r.ticket.number}
-                  </Link>
-                ) : (
-                  <span className="text-slate-400">–</span>
-                )}
-              </td>
-              <td className={`${cell} col-span-2 min-w-0 md:col-span-1 md:max-w-56`}>
-                <CellLabel>Idempotency key</CellLabel>
-                <code className="block truncate font-mono text-[11px] text-slate-500" title={r.idempotencyKey}>
-                  {r.idempotencyKey}
-                </code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ResponsiveTable caption="Ledger entries, newest first" columns={columns}>
+      {rows.map((r) => (
+        <CardRow key={r.id} className="hover:bg-slate-50">
+          <Cell label="Date" className="whitespace-nowrap tabular-nums text-slate-700">
+            <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
+          </Cell>
+          <Cell label="Order" className="order-first col-span-2 md:order-none md:col-span-1">
+            <Link href={hrefWith("/ledger", { orderId: r.orderId })} prefetch={false} className="font-mono text-[12px] break-all text-indigo-700 hover:underline" title={`Only entries of ${r.orderId}`}>
+              {r.orderId}
+            </Link>
+          </Cell>
+          <Cell label="Amount" className="font-medium whitespace-nowrap tabular-nums text-slate-900 md:text-right">
+            {formatAmount(r.amountCents, r.currency)}
+            {r.kind !== "refund" ? <span className="ml-1 text-[11px] font-normal text-slate-500">{r.kind}</span> : null}
+          </Cell>
+          <Cell label="Actor">
+            <Actor row={r} />
+          </Cell>
+          <Cell label="Ticket">
+            {r.ticket ? (
+              <Link href={`/tickets/${r.ticket.id}`} prefetch={false} className="text-indigo-700 hover:underline">
+                #{r.ticket.number}
+              </Link>
+            ) : (
+              <span className="text-slate-400">–</span>
+            )}
+          </Cell>
+          <Cell label="Idempotency key" className="col-span-2 min-w-0 md:col-span-1 md:max-w-56">
+            <code className="block truncate font-mono text-[11px] text-slate-500" title={r.idempotencyKey}>
+              {r.idempotencyKey}
+            </code>
+          </Cell>
+        </CardRow>
+      ))}
+    </ResponsiveTable>
   );
 }
 

@@ -2,9 +2,9 @@
 // keep a copy off this machine. Machine callers sign each request as for the outbox (no session; see
 // lib/intake/request-signature.ts and the README). The answer is signed too, over the request's own
 // timestamp, its path and the body, so a copy of an older answer cannot pass for this one.
-import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { intakeSecret } from "@/lib/env";
+import { hmacSha256Hex } from "@/lib/contracts/signatures";
 import { listCheckpoints, ZCheckpointQuery } from "@/lib/audit/list-checkpoints";
 import { REQUEST_SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignedRequest } from "@/lib/intake/request-signature";
 
@@ -20,7 +20,7 @@ export async function GET(request: Request) {
 
   const answer = (status: number, body: unknown) => {
     const text = JSON.stringify(body);
-    const signature = `sha256=${createHmac("sha256", secret).update(`${timestamp}\n${pathAndQuery}\n${text}`).digest("hex")}`;
+    const signature = `sha256=${hmacSha256Hex(secret, `${timestamp}\n${pathAndQuery}\n${text}`)}`;
     return new Response(text, { status, headers: { "content-type": "application/json", "cache-control": "no-store", [REQUEST_SIGNATURE_HEADER]: signature } });
   };
   const query = ZCheckpointQuery.safeParse(Object.fromEntries(url.searchParams));
