@@ -60,7 +60,7 @@ describe("Standard Webhooks signatures", () => {
     ["another timestamp", (h: Record<string, string>) => ({ headers: { ...h, "webhook-timestamp": String(Number(h["webhook-timestamp"]) - 1) } })],
     ["a v2 signature", (h: Record<string, string>) => ({ headers: { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "v2,") } })],
     ["another secret", () => ({ headers: signWebhook({ secret: "a-third-secret-0123456789abcdef0123456789", id: "msg_s", timestamp: new Date(), payload: BODY }) })],
-  ])("refuses a signature over %s", (_label, change) => {
+  ] as [string, (h: Record<string, string>) => { headers: Record<string, string>; payload?: string }][])("refuses a signature over %s", (_label, change) => {
     const { headers, payload } = change(signWebhook({ secret: NEW, id: "msg_s", timestamp: new Date(), payload: BODY }));
     expect(verify(headers, { payload })).toMatchObject({ ok: false, reason: "no_matching_signature" });
   });
