@@ -12,11 +12,12 @@ const OLD = "http-old-intake-secret-0123456789abcdef0123";
 // A key of its own for the rate-limit test, so that the other tests' deliveries do not count against it.
 const METERED = "http-metered-secret-0123456789abcdef012345";
 const LIMIT = 25;
+const OUTBOX_LIMIT = 4;
 
 let server: TRouteServer;
 
 beforeAll(async () => {
-  server = await startRouteServer({ INTAKE_SECRET: "", INTAKE_SECRETS: `${NEW},${OLD},${METERED}`, INTAKE_RATE_LIMIT: String(LIMIT), INTAKE_RATE_LIMIT_PER_ADDRESS: "1000" });
+  server = await startRouteServer({ INTAKE_SECRET: "", INTAKE_SECRETS: `${NEW},${OLD},${METERED}`, INTAKE_RATE_LIMIT: String(LIMIT), INTAKE_RATE_LIMIT_PER_ADDRESS: "1000", OUTBOX_RATE_LIMIT: String(OUTBOX_LIMIT), OUTBOX_RATE_LIMIT_PER_ADDRESS: "1000" });
 }, 120_000);
 
 afterAll(async () => {
@@ -127,6 +128,20 @@ describe("the outbox over HTTP", () => {
       const expected = createHmac("sha256", NEW).update(`${id}.${timestamp}.${text}`).digest("base64");
       expect(response.headers.get("webhook-signature")).toBe(`v1,${expected}`);
     }
+  });
+
+  it(`answers 429 with Retry-After past ${OUTBOX_LIMIT} reads a window from one key, itself signed`, async () => {
+    const read = () => fetch(`${server.origin}/api/outbox`, { headers: outboxHeaders("/api/outbox", METERED) });
+    for (let i = 0; i < OUTBOX_LIMIT; i++) expect((await read()).status).toBe(200);
+    const over = await read();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const text = await over.text();
+    expect(JSON.parse(text)).toMatchObject({ error: "rate_limited" });
+    const expected = createHmac("sha256", NEW).update(`${over.headers.get("webhook-id")}.${over.headers.get("webhook-timestamp")}.${text}`).digest("base64");
+    expect(over.headers.get("webhook-signature")).toBe(`v1,${expected}`);
+    // Another key reads on.
+    expect((await fetch(`${server.origin}/api/outbox`, { headers: outboxHeaders("/api/outbox", NEW) })).status).toBe(200);
   });
 
   it("refuses an unsigned read with 401 and an unsigned answer", async () => {
