@@ -34,8 +34,9 @@ const nextConfig = {
   // never replaces the build `npm start` serves.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // PGlite loads its .wasm relative to its own module URL; bundling breaks that, and the
-  // database drivers gain nothing from being bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg"],
+  // database drivers gain nothing from being bundled (nor the rate limiter, whose index loads every
+  // store it ships, nor the webhook signatures).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "rate-limiter-flexible", "standardwebhooks"],
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {

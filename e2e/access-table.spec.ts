@@ -17,7 +17,7 @@
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
-//   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the HMAC)
+//   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the signature)
 //   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
@@ -38,7 +38,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
 import { AREAS, ROLES, type Area, type Role } from "../lib/contracts/roles";
-import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, SignInPage, expect, test } from "./fixtures";
+import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, SignInPage, expect, test, webhookHeaders } from "./fixtures";
 
 type TCaller = Role | "SIGNED_OUT";
 const CALLERS: readonly TCaller[] = [...ROLES, "SIGNED_OUT"];
@@ -439,11 +439,10 @@ for (const row of ROUTES) {
 }
 
 test("POST /api/intake/tickets × a valid signature (control): passes the gate", async () => {
-  // The refusals above are not vacuous: the same route with the intake HMAC gets past the signature
-  // to the field check (an empty object creates nothing).
+  // The refusals above are not vacuous: the same route with a Standard Webhooks signature gets past
+  // the signature to the field check (an empty object creates nothing).
   const raw = "{}";
-  const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(raw).digest("hex")}`;
-  const response = await contexts.get("SIGNED_OUT")!.request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: { "content-type": "application/json", "x-countersign-signature": signature } });
+  const response = await contexts.get("SIGNED_OUT")!.request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: webhookHeaders(raw) });
   expect(response.status()).toBe(400);
   expect(await response.json()).toMatchObject({ error: "invalid_fields" });
 });

@@ -1,5 +1,6 @@
 // Shared Playwright fixtures: the demo accounts and a page object for signing in through the real
 // form (no cookies forged, no API shortcuts).
+import { createHmac, randomUUID } from "node:crypto";
 import { test as base, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "countersign-demo";
@@ -43,3 +44,14 @@ export { expect };
 /** The secrets scripts/e2e-server.ts gives the server under test. */
 export const E2E_INTAKE_SECRET = "e2e-only-intake-secret-0123456789abcdef012";
 export const E2E_BUNDLE_KEY = "e2e-only-bundle-key-0123456789abcdef012345";
+
+/**
+ * Standard Webhooks headers for an intake delivery, signed by hand as a helpdesk would:
+ * v1,base64(HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<raw body>")).
+ */
+export function webhookHeaders(raw: string | Buffer, options: { secret?: string; id?: string; timestamp?: number } = {}): Record<string, string> {
+  const id = options.id ?? `msg_${randomUUID()}`;
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const signature = createHmac("sha256", options.secret ?? E2E_INTAKE_SECRET).update(`${id}.${timestamp}.`).update(raw).digest("base64");
+  return { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` };
+}

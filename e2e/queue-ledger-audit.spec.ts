@@ -2,7 +2,7 @@
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
-import { E2E_BUNDLE_KEY, E2E_INTAKE_SECRET, expect, test } from "./fixtures";
+import { E2E_BUNDLE_KEY, expect, test, webhookHeaders } from "./fixtures";
 
 const BUNDLE = "intake-rules-2026.11";
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
@@ -23,7 +23,7 @@ async function deliver(request: APIRequestContext, input: { subject: string; rou
   });
   const response = await request.post("/api/intake/tickets", {
     data: Buffer.from(raw),
-    headers: { "content-type": "application/json", "x-countersign-signature": `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(raw).digest("hex")}` },
+    headers: webhookHeaders(raw),
   });
   expect(response.status()).toBe(201);
   return response.json() as Promise<{ ticketId: string; number: number; status: string }>;

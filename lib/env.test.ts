@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, describeEnvError, parseEnv } from "./env";
+import { EnvError, LEGACY_SIGNATURE_DEFAULT_UNTIL, describeEnvError, parseEnv } from "./env";
 
 describe("parseEnv", () => {
   it("needs no settings for the embedded demo", () => {
@@ -31,6 +31,15 @@ describe("parseEnv", () => {
     [{ ALLOWED_ORIGINS: "https://a.example, https://b.example/admin" }, "ALLOWED_ORIGINS"],
     [{ ALLOWED_ORIGINS: "*" }, "ALLOWED_ORIGINS"],
     [{ ALLOWED_ORIGINS: "https://user:pw@a.example" }, "ALLOWED_ORIGINS"],
+    [{ INTAKE_SECRETS: `${"n".repeat(40)},short` }, "INTAKE_SECRETS"],
+    [{ INTAKE_SECRETS: "x".repeat(40), INTAKE_SECRET: "y".repeat(40) }, "INTAKE_SECRETS"],
+    [{ INTAKE_SIGNATURE_TOLERANCE_SECONDS: "600" }, "INTAKE_SIGNATURE_TOLERANCE_SECONDS"],
+    [{ INTAKE_SIGNATURE_TOLERANCE_SECONDS: "0" }, "INTAKE_SIGNATURE_TOLERANCE_SECONDS"],
+    [{ INTAKE_LEGACY_SIGNATURE_UNTIL: "next spring" }, "INTAKE_LEGACY_SIGNATURE_UNTIL"],
+    [{ INTAKE_LEGACY_SIGNATURE_UNTIL: "2027-02-30" }, "INTAKE_LEGACY_SIGNATURE_UNTIL"],
+    [{ INTAKE_RATE_LIMIT: "-1" }, "INTAKE_RATE_LIMIT"],
+    [{ OUTBOX_RATE_LIMIT_PER_ADDRESS: "many" }, "OUTBOX_RATE_LIMIT_PER_ADDRESS"],
+    [{ HELPDESK_RATE_WINDOW_SECONDS: "0" }, "HELPDESK_RATE_WINDOW_SECONDS"],
   ])("names the bad variable in one line: %o", (source, variable) => {
     let caught: unknown;
     try {
@@ -70,5 +79,18 @@ describe("parseEnv", () => {
 
   it("treats an empty variable as unset", () => {
     expect(parseEnv({ DATABASE_URL: "", PORT: "" })).toMatchObject({ databaseKind: "pglite", PORT: 3000 });
+  });
+
+  it("reads the intake secrets in rotation, newest first, and the helpdesk's limits", () => {
+    const env = parseEnv({ INTAKE_SECRETS: ` ${"n".repeat(40)} , ${"o".repeat(40)}` });
+    expect(env.INTAKE_SECRETS).toEqual(["n".repeat(40), "o".repeat(40)]);
+    expect(env).toMatchObject({ INTAKE_SIGNATURE_TOLERANCE_SECONDS: 300, INTAKE_RATE_LIMIT: 600, INTAKE_RATE_LIMIT_PER_ADDRESS: 600, OUTBOX_RATE_LIMIT: 120, OUTBOX_RATE_LIMIT_PER_ADDRESS: 120, HELPDESK_RATE_WINDOW_SECONDS: 60 });
+    expect(parseEnv({ INTAKE_RATE_LIMIT: "0" }).INTAKE_RATE_LIMIT).toBe(0);
+  });
+
+  it("accepts the deprecated intake signature until a date (UTC midnight), or not at all", () => {
+    expect(parseEnv({}).INTAKE_LEGACY_SIGNATURE_UNTIL).toEqual(new Date(`${LEGACY_SIGNATURE_DEFAULT_UNTIL}T00:00:00Z`));
+    expect(parseEnv({ INTAKE_LEGACY_SIGNATURE_UNTIL: "2026-12-31" }).INTAKE_LEGACY_SIGNATURE_UNTIL).toEqual(new Date("2026-12-31T00:00:00Z"));
+    expect(parseEnv({ INTAKE_LEGACY_SIGNATURE_UNTIL: "off" }).INTAKE_LEGACY_SIGNATURE_UNTIL).toBeNull();
   });
 });

@@ -13,6 +13,11 @@ const booleanFlag = z
 
 const positiveInt = z.coerce.number({ message: "must be a whole number" }).int("must be a whole number").positive("must be positive");
 
+const rateLimit = z.coerce.number({ message: "must be a whole number (0: no limit)" }).int("must be a whole number (0: no limit)").min(0, "must be 0 (no limit) or more");
+
+/** Until when the deprecated X-Countersign-Signature on intake bodies is accepted by default. */
+export const LEGACY_SIGNATURE_DEFAULT_UNTIL = "2027-03-01";
+
 const secret = z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").optional();
 
 export const ZEnv = z.object({
@@ -34,6 +39,35 @@ export const ZEnv = z.object({
   AUTH_SECRET: secret,
   INTAKE_BUNDLE_KEY: secret,
   INTAKE_SECRET: secret,
+  /**
+   * The intake secrets in rotation, newest first, comma-separated: a delivery signed with any of them
+   * is accepted; the first signs what the app sends (outbox answers, checkpoint answers). Instead of
+   * INTAKE_SECRET, never beside it. A `whsec_…` secret is base64 after its prefix, as Standard
+   * Webhooks issues them; any other is used as its UTF-8 bytes (lib/intake/webhook-signature.ts).
+   */
+  INTAKE_SECRETS: z
+    .string()
+    .transform((value) => value.split(",").map((s) => s.trim()))
+    .pipe(z.array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)")).min(1).max(5, "at most 5 secrets at once"))
+    .optional(),
+  /** How far a Standard Webhooks delivery's timestamp may be from the server's clock, in seconds. */
+  INTAKE_SIGNATURE_TOLERANCE_SECONDS: positiveInt.max(300, "must be at most 300 (the Standard Webhooks window the library enforces)").default(300),
+  /**
+   * The last day the deprecated X-Countersign-Signature body signature is accepted on intake: a date
+   * (YYYY-MM-DD, accepted until that day begins, UTC), or `off` to refuse it now.
+   */
+  INTAKE_LEGACY_SIGNATURE_UNTIL: z
+    .union([z.literal("off"), z.iso.date({ message: "must be a date (YYYY-MM-DD) or off" })], { message: "must be a date (YYYY-MM-DD) or off" })
+    .default(LEGACY_SIGNATURE_DEFAULT_UNTIL)
+    .transform((value) => (value === "off" ? null : new Date(`${value}T00:00:00Z`))),
+  /** Requests per rate window on the intake API per signing key, and per client address (0: no limit). */
+  INTAKE_RATE_LIMIT: rateLimit.default(600),
+  INTAKE_RATE_LIMIT_PER_ADDRESS: rateLimit.default(600),
+  /** The same for the outbox (GET /api/outbox). */
+  OUTBOX_RATE_LIMIT: rateLimit.default(120),
+  OUTBOX_RATE_LIMIT_PER_ADDRESS: rateLimit.default(120),
+  /** The window the helpdesk's rate limits count over. */
+  HELPDESK_RATE_WINDOW_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(60),
   PORT: z.coerce.number({ message: "must be a port number" }).int().min(1, "must be a port number").max(65535, "must be a port number").default(3000),
   HOSTNAME: z.string().min(1).optional(),
   /**
@@ -126,6 +160,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(String(issue.path[0] ?? "environment"), issue.message);
   }
   const env = parsed.data;
+  if (env.INTAKE_SECRET && env.INTAKE_SECRETS) throw new EnvError("INTAKE_SECRETS", "set INTAKE_SECRETS or INTAKE_SECRET, not both (put the old INTAKE_SECRET last in INTAKE_SECRETS to rotate it out)");
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,
@@ -176,8 +211,16 @@ function generatedSecret(variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE
 export const authSecret = (log: (line: string) => void = logLine) => generatedSecret("AUTH_SECRET", "a session secret", log);
 /** The built-in intake classifier bundle's key: it signs the routes the bundle assigns. */
 export const intakeBundleKey = (log: (line: string) => void = logLine) => generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
-/** Shared with the helpdesk: signs intake API bodies and outbox responses. */
-export const intakeSecret = (log: (line: string) => void = logLine) => generatedSecret("INTAKE_SECRET", "the intake API secret", log);
+/**
+ * Shared with the helpdesk: the secrets in rotation, newest first (INTAKE_SECRETS; otherwise
+ * INTAKE_SECRET or the generated one alone). A signed request is accepted with any of them.
+ */
+export function intakeSecrets(log: (line: string) => void = logLine): readonly string[] {
+  const rotation = env().INTAKE_SECRETS;
+  return rotation ?? [generatedSecret("INTAKE_SECRET", "the intake API secret", log)];
+}
+/** The newest intake secret: it signs what the app sends the helpdesk (outbox and checkpoint answers). */
+export const intakeSecret = (log: (line: string) => void = logLine) => intakeSecrets(log)[0]!;
 
 /** One line for a person: the variable and what is wrong with it. */
 export function describeEnvError(error: unknown): string | undefined {

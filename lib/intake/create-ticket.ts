@@ -21,6 +21,9 @@ export interface TNewTicket {
   /** A route minted elsewhere (the helpdesk's classifier, an older bundle, a test). Absent: the
    * built-in bundle classifies and signs. Its signature covers routeClaimId(ticket). */
   routed?: { route: TicketRoute; bundleVersion: string; signature: string | null };
+  /** How an intake API delivery was signed, recorded on the ticket's audit event: the Standard
+   * Webhooks message id, or the deprecated body signature (no id). */
+  delivery?: { webhookId: string | null; signature: "standard_webhooks" | "legacy" };
 }
 
 export interface TActor {
@@ -49,7 +52,14 @@ function admitNew(input: TNewTicket, actor: TActor) {
     subjectType: "ticket",
     subjectId: id,
     ticketId: id,
-    inputs: { source: input.source, externalId: input.externalId ?? null, route: routed.route, bundleVersion: routed.bundleVersion, risks },
+    inputs: {
+      source: input.source,
+      externalId: input.externalId ?? null,
+      route: routed.route,
+      bundleVersion: routed.bundleVersion,
+      risks,
+      ...(input.delivery ? { webhookId: input.delivery.webhookId, signature: input.delivery.signature } : {}),
+    },
     policyDecision: admission,
   };
   const status: TicketStatus = admission.admission === "bypassed" ? "bypassed" : "open";

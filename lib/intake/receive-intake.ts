@@ -1,66 +1,175 @@
 // The intake API's rules (POST /api/intake/tickets), independent of HTTP plumbing. In order:
-// 413 too large → 401 bad signature → 400 malformed JSON or fields → 200/409 for a known externalId
-// → 201 created. Nothing is written unless the answer is 201.
+// 415 not JSON → 413 too large → 400 not UTF-8 → 401 bad signature → 429 over a rate limit → 400
+// malformed JSON or fields → 200/409 for a known externalId → 201 created. Nothing is written unless
+// the answer is 201 (a 429's and a 2xx's request is counted by the rate limiter, nothing else).
+//
+// The body is read as sent: no key given twice, no prototype key, UTF-8 only, no control characters
+// in text, and the subject and body stored exactly as received (validation looks at a trimmed copy
+// for blankness; nothing trimmed is stored).
 import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
+import { env, intakeSecrets } from "../env";
 import { insertTicket } from "./create-ticket";
 import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
+import { configuredLimiter, retryAfterHeader, type THelpdeskLimiter } from "./rate-limits";
+import { decodeUtf8, parseStrictJson, type TJsonProblem } from "./strict-json";
+import { secretFingerprint, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from "./webhook-signature";
 
 export const MAX_INTAKE_BYTES = 64 * 1024;
+/** The deprecated body signature (sha256=<hex HMAC of the raw body>), accepted until INTAKE_LEGACY_SIGNATURE_UNTIL. */
 export const SIGNATURE_HEADER = "x-countersign-signature";
+
+// Control characters (C0, DEL, C1): a single line allows tab; a text allows tab and line breaks.
+const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+// A UTF-16 surrogate without its pair: JSON's \ud800 escape makes one; no database text can hold it.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A string field of text from outside: well-formed, without control characters, not blank unless optional. Never trimmed. */
+function text(max: number, options: { multiline?: boolean; blankAllowed?: boolean } = {}) {
+  return z
+    .string()
+    .max(max)
+    .superRefine((value, ctx) => {
+      if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: "custom", message: "is not valid Unicode text (it holds half of a surrogate pair)" });
+      const control = (options.multiline ? CONTROL_IN_TEXT : CONTROL_IN_LINE).exec(value);
+      if (control) ctx.addIssue({ code: "custom", message: `must not contain control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")})` });
+      if (!options.blankAllowed && value.trim().length === 0) ctx.addIssue({ code: "custom", message: "must not be blank" });
+    });
+}
 
 export const ZIntakeTicket = z.strictObject({
   externalId: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "may contain letters, digits and . _ : - only"),
-  subject: z.string().trim().min(1).max(300),
-  body: z.string().trim().min(1).max(20_000),
-  customerEmail: z.email(),
-  orderId: z.string().trim().min(1).max(64).nullish(),
+  subject: text(300),
+  body: text(20_000, { multiline: true }),
+  customerEmail: z.email().max(254),
+  orderId: z.string().max(64).regex(/^\S(?:.*\S)?$/, "must not be blank or begin or end with spaces").pipe(text(64)).nullish(),
   route: z.enum(["guarded_agent", "human_review_now"]),
-  bundleVersion: z.string().min(1).max(100),
+  bundleVersion: text(100),
   /** HMAC-SHA256 (hex) over externalId, route and bundleVersion with the bundle's key. Absent or
    * wrong, the ticket is accepted but bypasses the agent (unverified_route). */
-  routeSignature: z.string().max(128).nullish(),
+  routeSignature: text(128, { blankAllowed: true }).nullish(),
 });
 export type TIntakeTicket = z.infer<typeof ZIntakeTicket>;
 
-export type TIntakeResponse = { status: 200 | 201 | 400 | 401 | 409 | 413; body: Record<string, unknown> };
+export type TIntakeResponse = {
+  status: 200 | 201 | 400 | 401 | 409 | 413 | 415 | 429;
+  body: Record<string, unknown>;
+  /** Headers the answer carries: Retry-After on a 429, Sunset on a delivery signed the deprecated way. */
+  headers?: Record<string, string>;
+};
 
-/** `sha256=<hex>` of the raw body, keyed with the intake secret. */
-export function signIntakeBody(rawBody: string | Buffer, secret: string): string {
-  return `sha256=${hmacSha256Hex(secret, rawBody)}`;
+/** What the HTTP request brought: the raw body (null past the size limit), its headers, the client's address. */
+export interface TIntakeDelivery {
+  rawBody: Buffer | null;
+  headers: { get(name: string): string | null };
+  address: string | null;
 }
 
-function signatureValid(rawBody: Buffer, header: string | null, secret: string): boolean {
-  return header !== null && constantTimeEqual(header.trim(), signIntakeBody(rawBody, secret));
+export interface TIntakeConfig {
+  /** The secrets in rotation, newest first. */
+  secrets: readonly string[];
+  toleranceSeconds: number;
+  /** Until when the deprecated X-Countersign-Signature is accepted; null: refused. */
+  legacyUntil: Date | null;
+  /** null: no rate limits. */
+  limiter: THelpdeskLimiter | null;
+  now?: Date;
+}
+
+/** The configuration the settings give (INTAKE_SECRETS, INTAKE_SIGNATURE_TOLERANCE_SECONDS, …). */
+export function configuredIntake(): TIntakeConfig {
+  const e = env();
+  return { secrets: intakeSecrets(), toleranceSeconds: e.INTAKE_SIGNATURE_TOLERANCE_SECONDS, legacyUntil: e.INTAKE_LEGACY_SIGNATURE_UNTIL, limiter: configuredLimiter("intake") };
+}
+
+/** `sha256=<hex>` of the raw body, keyed with an intake secret: the deprecated X-Countersign-Signature. */
+export function signIntakeBody(rawBody: string | Buffer, secret: string): string {
+  return `sha256=${hmacSha256Hex(secret, rawBody)}`;
 }
 
 function resultBody(ticket: { id: string; number: number; externalId: string | null; admission: string; admissionReason: string | null; status: string }) {
   return { ticketId: ticket.id, number: ticket.number, externalId: ticket.externalId, admission: ticket.admission, reason: ticket.admissionReason, status: ticket.status };
 }
 
-export async function receiveIntake(input: { rawBody: Buffer | null; signature: string | null; secret: string }): Promise<TIntakeResponse> {
-  const { rawBody, signature, secret } = input;
+/** `application/json`, with no charset or UTF-8's. */
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [type, ...parameters] = value.split(";").map((part) => part.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  return parameters.every((p) => !p.startsWith("charset=") || /^charset="?utf-8"?$/.test(p));
+}
+
+/** Field errors keyed by field: a null-prototype object, so that a field named `__proto__` is a field like any other. */
+function fieldErrorsOf(entries: Iterable<[string, string]>): Record<string, string[]> {
+  const out = Object.create(null) as Record<string, string[]>;
+  for (const [field, message] of entries) (out[field || "(body)"] ??= []).push(message);
+  return out;
+}
+
+function invalidFields(entries: Iterable<[string, string]>): TIntakeResponse {
+  return { status: 400, body: { error: "invalid_fields", message: "Some fields are missing or invalid.", fieldErrors: fieldErrorsOf(entries) } };
+}
+
+function refusedJson(problem: TJsonProblem): TIntakeResponse {
+  return problem.kind === "syntax" ? { status: 400, body: { error: "invalid_json", message: `The body is not valid JSON: ${problem.message}` } } : invalidFields([[problem.path, problem.message]]);
+}
+
+type TSigned = { ok: true; secret: string; delivery: { webhookId: string | null; signature: "standard_webhooks" | "legacy" }; headers?: Record<string, string> } | { ok: false; response: TIntakeResponse };
+
+function checkSignature(delivery: TIntakeDelivery, rawBody: Buffer, payload: string, config: TIntakeConfig): TSigned {
+  const now = config.now ?? new Date();
+  const refuse = (message: string): TSigned => ({ ok: false, response: { status: 401, body: { error: "invalid_signature", message } } });
+  // Standard Webhooks whenever its signature header is present: never a fallback to the old one.
+  if (delivery.headers.get(WEBHOOK_SIGNATURE_HEADER) !== null || delivery.headers.get(SIGNATURE_HEADER) === null) {
+    const verdict = verifyWebhook({ secrets: config.secrets, headers: delivery.headers, payload, toleranceSeconds: config.toleranceSeconds, now });
+    return verdict.ok ? { ok: true, secret: verdict.secret, delivery: { webhookId: verdict.webhookId, signature: "standard_webhooks" } } : refuse(verdict.message);
+  }
+  if (!config.legacyUntil || now >= config.legacyUntil) {
+    return refuse(`${SIGNATURE_HEADER} is no longer accepted${config.legacyUntil ? ` (since ${config.legacyUntil.toISOString().slice(0, 10)})` : ""}: sign with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).`);
+  }
+  const header = delivery.headers.get(SIGNATURE_HEADER)!.trim();
+  const secret = config.secrets.find((s) => constantTimeEqual(header, signIntakeBody(rawBody, s)));
+  if (!secret) return refuse(`Sign the delivery with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks); ${SIGNATURE_HEADER} (deprecated) must be sha256=<hex HMAC-SHA256 of the raw body>.`);
+  return { ok: true, secret, delivery: { webhookId: null, signature: "legacy" }, headers: { sunset: config.legacyUntil.toUTCString() } };
+}
+
+export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeConfig = configuredIntake()): Promise<TIntakeResponse> {
+  const { rawBody } = delivery;
+  if (!isJsonContentType(delivery.headers.get("content-type"))) {
+    return { status: 415, body: { error: "unsupported_media_type", message: "Send the ticket as Content-Type: application/json (UTF-8)." } };
+  }
   if (rawBody === null || rawBody.length > MAX_INTAKE_BYTES) {
     return { status: 413, body: { error: "payload_too_large", message: `The body must be at most ${MAX_INTAKE_BYTES} bytes.` } };
   }
-  if (!signatureValid(rawBody, signature, secret)) {
-    return { status: 401, body: { error: "invalid_signature", message: `Sign the raw body: ${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 with the intake secret>.` } };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody.toString("utf8"));
-  } catch (error) {
-    return { status: 400, body: { error: "invalid_json", message: `The body is not valid JSON: ${(error as Error).message}` } };
-  }
-  const parsed = ZIntakeTicket.safeParse(json);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const keys = issue.code === "unrecognized_keys" ? issue.keys : [issue.path.join(".") || "(body)"];
-      for (const key of keys) (fieldErrors[key] ??= []).push(issue.code === "unrecognized_keys" ? "is not a known field" : issue.message);
+  // Decoded strictly before the signature is checked: the signature covers the bytes, and text that
+  // is not UTF-8 has no faithful string to check it on (nor to store).
+  const decoded = decodeUtf8(rawBody);
+  if (!decoded.ok) return refusedJson(decoded.problem);
+
+  const signed = checkSignature(delivery, rawBody, decoded.text, config);
+  if (!signed.ok) return signed.response;
+  const answer = (response: TIntakeResponse): TIntakeResponse => (signed.headers ? { ...response, headers: { ...signed.headers, ...response.headers } } : response);
+
+  if (config.limiter) {
+    const verdict = await config.limiter.consume({ keyId: secretFingerprint(signed.secret), address: delivery.address });
+    if (!verdict.ok) {
+      return answer({ status: 429, body: { error: "rate_limited", message: `Too many deliveries ${verdict.limit === "key" ? "signed with this key" : "from this address"}; retry after ${verdict.retryAfterSeconds} s.` }, headers: retryAfterHeader(verdict) });
     }
-    return { status: 400, body: { error: "invalid_fields", message: "Some fields are missing or invalid.", fieldErrors } };
+  }
+
+  const json = parseStrictJson(decoded.text);
+  if (!json.ok) return answer(refusedJson(json.problem));
+  const parsed = ZIntakeTicket.safeParse(json.value);
+  if (!parsed.success) {
+    return answer(
+      invalidFields(
+        parsed.error.issues.flatMap((issue): [string, string][] =>
+          issue.code === "unrecognized_keys" ? issue.keys.map((key): [string, string] => [key, "is not a known field"]) : [[issue.path.join("."), issue.message]],
+        ),
+      ),
+    );
   }
   const ticket = parsed.data;
   const payloadHash = sha256Hex(canonicalJson(ticket));
@@ -87,15 +196,16 @@ export async function receiveIntake(input: { rawBody: Buffer | null; signature: 
         externalId: ticket.externalId,
         payloadHash,
         routed: { route: ticket.route, bundleVersion: ticket.bundleVersion, signature: ticket.routeSignature ?? null },
+        delivery: signed.delivery,
       },
       { type: "api", id: "intake" },
     );
-    return { status: 201, body: resultBody(created) };
+    return answer({ status: 201, body: resultBody(created) });
   } catch (error) {
     // A repeat, or a concurrent delivery of the same externalId that won the insert.
     if (isUniqueViolation(error)) {
-      const answer = await known();
-      if (answer) return answer;
+      const repeat = await known();
+      if (repeat) return answer(repeat);
     }
     throw error;
   }

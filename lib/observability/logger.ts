@@ -36,6 +36,7 @@ const SECRET_FIELDS = [
   // Settings, should someone log the environment or a slice of it (DATABASE_URL may hold a password).
   "AUTH_SECRET",
   "INTAKE_SECRET",
+  "INTAKE_SECRETS",
   "INTAKE_BUNDLE_KEY",
   "AUDIT_SIGNING_KEY",
   "LLM_API_KEY",
@@ -44,7 +45,7 @@ const SECRET_FIELDS = [
 ];
 
 /** Headers that carry a credential, in a logged request's or response's `headers`. */
-const SECRET_HEADERS = ["cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key", "x-countersign-signature"];
+const SECRET_HEADERS = ["cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key", "x-countersign-signature", "webhook-signature"];
 
 export const REDACTED = "[redacted]";
 

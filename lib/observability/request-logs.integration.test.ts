@@ -7,12 +7,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
-import { intakeTicket } from "../../testing/intake";
+import { intakeTicket, webhookHeaders } from "../../testing/intake";
 import { signIn } from "../../testing/sign-in";
 import { killHard } from "../../testing/spawn-ts";
 import { DEMO_PASSWORD } from "../../prisma/seed/demo";
 import { intakeSecret } from "../env";
-import { signIntakeBody } from "../intake/receive-intake";
 import { REQUEST_SIGNATURE_HEADER, signRequest, TIMESTAMP_HEADER } from "../intake/request-signature";
 
 type TLine = Record<string, unknown> & { msg?: string; requestId?: string };
@@ -86,7 +85,7 @@ async function logged(path: string, init: RequestInit = {}): Promise<{ response:
 describe("the log lines of a request", () => {
   it("every line carries the request's id: the caller's when well-formed, a new one sent back otherwise", async () => {
     const body = JSON.stringify(intakeTicket("hd-logs-1"));
-    const delivered = await logged("/api/intake/tickets", { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": signIntakeBody(body, intakeSecret()), "x-request-id": "helpdesk-req-0001" } });
+    const delivered = await logged("/api/intake/tickets", { method: "POST", body, headers: { ...webhookHeaders(body, intakeSecret()), "x-request-id": "helpdesk-req-0001" } });
     expect(delivered.response.status).toBe(201);
     expect(delivered.id).toBe("helpdesk-req-0001");
     expect(delivered.lines.map((l) => l.msg)).toEqual(["intake delivery", "request"]);
@@ -96,7 +95,7 @@ describe("the log lines of a request", () => {
     expect(delivered.lines[1]).toMatchObject({ requestId: "helpdesk-req-0001", ticketId, method: "POST", path: "/api/intake/tickets", status: 201 });
 
     const cases = [
-      await logged("/api/intake/tickets", { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": "sha256=00", "x-request-id": "short" } }),
+      await logged("/api/intake/tickets", { method: "POST", body, headers: { ...webhookHeaders(body, intakeSecret()), "webhook-signature": "v1,AAAA", "x-request-id": "short" } }),
       await logged("/api/health", { headers: { "x-request-id": "a b c d e f g h" } }),
       await logged(`/api/outbox?limit=5`, { headers: outboxHeaders("/api/outbox?limit=5") }),
       await logged("/api/auth/csrf"),
@@ -134,7 +133,7 @@ describe("the log lines of a request", () => {
     await Promise.all(
       sent.map(async ({ externalId, requestId }) => {
         const body = JSON.stringify(intakeTicket(externalId));
-        const response = await fetch(`${origin}/api/intake/tickets`, { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": signIntakeBody(body, intakeSecret()), "x-request-id": requestId } });
+        const response = await fetch(`${origin}/api/intake/tickets`, { method: "POST", body, headers: { ...webhookHeaders(body, intakeSecret()), "x-request-id": requestId } });
         expect(response.status).toBe(201);
         expect(response.headers.get("x-request-id")).toBe(requestId);
       }),
@@ -156,8 +155,8 @@ describe("the log lines of a request", () => {
     const bearer = `Bearer token-${Date.now().toString(36)}-0123456789abcdef`;
 
     const body = JSON.stringify(intakeTicket("hd-logs-secrets"));
-    const signature = signIntakeBody(body, intakeSecret());
-    const withSecrets = await logged("/api/intake/tickets", { method: "POST", body, headers: { "content-type": "application/json", "x-countersign-signature": signature, cookie: session, authorization: bearer } });
+    const signed = webhookHeaders(body, intakeSecret());
+    const withSecrets = await logged("/api/intake/tickets", { method: "POST", body, headers: { ...signed, cookie: session, authorization: bearer } });
     expect(withSecrets.response.status).toBe(201);
     const outboxPath = "/api/outbox?limit=1";
     const outbox = outboxHeaders(outboxPath);
@@ -167,7 +166,7 @@ describe("the log lines of a request", () => {
     const secrets = {
       "the intake secret": intakeSecret(),
       "the session secret": process.env.AUTH_SECRET!,
-      "an intake body's signature": signature.slice("sha256=".length),
+      "an intake body's signature": signed["webhook-signature"]!.slice("v1,".length),
       "an outbox request's signature": outbox[REQUEST_SIGNATURE_HEADER]!.slice("sha256=".length),
       "the demo password": DEMO_PASSWORD,
       "a wrong password": wrongPassword,

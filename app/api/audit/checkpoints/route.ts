@@ -3,10 +3,10 @@
 // lib/intake/request-signature.ts and the README). The answer is signed too, over the request's own
 // timestamp, its path and the body, so a copy of an older answer cannot pass for this one.
 import { z } from "zod";
-import { intakeSecret } from "@/lib/env";
+import { intakeSecret, intakeSecrets } from "@/lib/env";
 import { hmacSha256Hex } from "@/lib/contracts/signatures";
 import { listCheckpoints, ZCheckpointQuery } from "@/lib/audit/list-checkpoints";
-import { REQUEST_SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignedRequest } from "@/lib/intake/request-signature";
+import { REQUEST_SIGNATURE_HEADER, signingSecret, TIMESTAMP_HEADER } from "@/lib/intake/request-signature";
 
 export const dynamic = "force-dynamic";
 
@@ -14,8 +14,9 @@ export async function GET(request: Request) {
   const url = new URL(request.url);
   const pathAndQuery = url.pathname + url.search;
   const timestamp = request.headers.get(TIMESTAMP_HEADER);
+  // Any secret in rotation signs the request; the answer is signed with the newest.
+  const signed = signingSecret({ secrets: intakeSecrets(), method: "GET", pathAndQuery, timestamp, signature: request.headers.get(REQUEST_SIGNATURE_HEADER) });
   const secret = intakeSecret();
-  const signed = verifySignedRequest({ secret, method: "GET", pathAndQuery, timestamp, signature: request.headers.get(REQUEST_SIGNATURE_HEADER) });
   if (!signed) return Response.json({ error: "invalid_signature", message: "Sign the request: x-countersign-timestamp (unix seconds) and x-countersign-signature: sha256=<HMAC of timestamp, method and path with query>." }, { status: 401, headers: { "cache-control": "no-store" } });
 
   const answer = (status: number, body: unknown) => {
