@@ -36,9 +36,10 @@
 import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
+import type { APIRequestContext, APIResponse, BrowserContext } from "@playwright/test";
 import { AREAS, ROLES, type Area, type Role } from "../lib/contracts/roles";
 import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, SignInPage, expect, test, webhookHeaders } from "./fixtures";
+import { captureAction, type TCapturedAction } from "./actions";
 
 type TCaller = Role | "SIGNED_OUT";
 const CALLERS: readonly TCaller[] = [...ROLES, "SIGNED_OUT"];
@@ -58,11 +59,7 @@ const NO_SUCH_ID = "00000000-0000-4000-8000-00000000acce";
 
 // ─── server actions ──────────────────────────────────────────────────────────────────────────────
 
-interface TCaptured {
-  url: string;
-  headers: Record<string, string>;
-  body: Buffer;
-}
+type TCaptured = TCapturedAction;
 
 type TActionName =
   | "signInAction"
@@ -215,21 +212,6 @@ async function callAction(request: APIRequestContext, captured: TCaptured): Prom
   return { http: response.status(), result: actionResult(text), redirect: response.headers()["x-action-redirect"] ?? null };
 }
 
-const isActionCall = (method: string, headers: Record<string, string>) => method === "POST" && !!headers["next-action"];
-
-/** Clicks through `trigger` with the action's request held back: captured, aborted, never executed. */
-async function captureAction(page: Page, trigger: () => Promise<void>): Promise<TCaptured> {
-  await page.route("**/*", (route) => (isActionCall(route.request().method(), route.request().headers()) ? route.abort() : route.fallback()));
-  const pending = page.waitForRequest((r) => isActionCall(r.method(), r.headers()));
-  await trigger();
-  const request = await pending;
-  await page.unrouteAll({ behavior: "ignoreErrors" });
-  const all = await request.allHeaders();
-  const headers: Record<string, string> = {};
-  // What Next reads from an action call; cookies come from each caller's own context instead.
-  for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"]) if (all[name]) headers[name] = all[name];
-  return { url: request.url(), headers, body: request.postDataBuffer() ?? Buffer.alloc(0) };
-}
 
 // ─── route handlers ──────────────────────────────────────────────────────────────────────────────
 

@@ -8,29 +8,16 @@
 import { createServer } from "node:http";
 import type { APIRequestContext, Browser, Page, Response } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, SignInPage, expect, test, type DemoRole } from "./fixtures";
+import { captureAction, type TCapturedAction } from "./actions";
 
 // ─── server actions and their origin ─────────────────────────────────────────────────────────────
 
-interface TCaptured {
-  url: string;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-const isActionCall = (method: string, headers: Record<string, string>) => method === "POST" && !!headers["next-action"];
+type TCaptured = TCapturedAction;
 
 /** The sign-in form's action call with empty fields (refused by the form's own check: no account is tried), held back before it reaches the server. */
 async function captureSignInAction(page: Page): Promise<TCaptured> {
   await page.goto("/signin");
-  await page.route("**/*", (route) => (isActionCall(route.request().method(), route.request().headers()) ? route.abort() : route.fallback()));
-  const pending = page.waitForRequest((r) => isActionCall(r.method(), r.headers()));
-  await page.getByRole("button", { name: "Sign in" }).click();
-  const request = await pending;
-  await page.unrouteAll({ behavior: "ignoreErrors" });
-  const all = await request.allHeaders();
-  const headers: Record<string, string> = {};
-  for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"]) if (all[name]) headers[name] = all[name];
-  return { url: request.url(), headers, body: request.postDataBuffer() ?? Buffer.alloc(0) };
+  return captureAction(page, () => page.getByRole("button", { name: "Sign in" }).click());
 }
 
 async function replay(request: APIRequestContext, captured: TCaptured, headers: Record<string, string | undefined>) {
@@ -93,20 +80,15 @@ test.describe("server actions from another origin", () => {
     const page = await context.newPage();
     await signIn(page, "REVIEWER");
     await page.goto("/tickets/new");
-    await page.route("**/*", (route) => (isActionCall(route.request().method(), route.request().headers()) ? route.abort() : route.fallback()));
-    const pending = page.waitForRequest((r) => isActionCall(r.method(), r.headers()));
     const subject = `Forged from another origin ${Date.now()}`;
     await page.getByLabel("Customer email").fill("dana@example.com");
     await page.getByLabel("Subject").fill(subject);
     await page.getByLabel("Message").fill("Please refund order ORD-1001, it arrived broken.");
-    await page.getByRole("button", { name: "Create ticket" }).click();
-    const call = await pending;
-    await page.unrouteAll({ behavior: "ignoreErrors" });
-    const headers = await call.allHeaders();
+    const call = await captureAction(page, () => page.getByRole("button", { name: "Create ticket" }).click());
     const send = (origin: string) =>
-      context.request.post(call.url(), {
-        headers: { "next-action": headers["next-action"]!, "content-type": headers["content-type"]!, accept: "text/x-component", origin },
-        data: call.postDataBuffer()!,
+      context.request.post(call.url, {
+        headers: { "next-action": call.headers["next-action"]!, "content-type": call.headers["content-type"]!, accept: "text/x-component", origin },
+        data: call.body,
         maxRedirects: 0,
       });
     const queueText = async () => (await context.request.get(`${baseURL}/api/queue?status=all`)).text();

@@ -3,27 +3,9 @@
 // other browsers; an admin signs a person out everywhere from the users table.
 import type { APIRequestContext, Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, SignInPage, expect, test, type DemoRole } from "./fixtures";
+import { captureAction, type TCapturedAction } from "./actions";
 
-interface TCapturedAction {
-  url: string;
-  headers: Record<string, string>;
-  body: Buffer;
-}
 
-const isActionCall = (method: string, headers: Record<string, string>) => method === "POST" && !!headers["next-action"];
-
-/** A server action call as the page makes it, held back: captured and aborted, never executed. */
-async function captureAction(page: Page, trigger: () => Promise<void>): Promise<TCapturedAction> {
-  await page.route("**/*", (route) => (isActionCall(route.request().method(), route.request().headers()) ? route.abort() : route.fallback()));
-  const pending = page.waitForRequest((r) => isActionCall(r.method(), r.headers()));
-  await trigger();
-  const request = await pending;
-  await page.unrouteAll({ behavior: "ignoreErrors" });
-  const all = await request.allHeaders();
-  const headers: Record<string, string> = {};
-  for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"]) if (all[name]) headers[name] = all[name];
-  return { url: request.url(), headers, body: request.postDataBuffer() ?? Buffer.alloc(0) };
-}
 
 /** The action's answer in its RSC response: the row that is a result object with a status. */
 async function replayAction(request: APIRequestContext, action: TCapturedAction, cookie: string): Promise<Record<string, unknown> | null> {

@@ -89,15 +89,15 @@ export interface TDataset {
 export class DatasetError extends Error {}
 
 /**
- * Parses a JSON Lines dataset. The first line may be a header `{"datasetVersion": "…"}`; every other
- * non-empty line is an episode. Errors name the line and the field.
+ * Parses a JSON Lines file of labelled items: a header line `{"<headerKey>": "…"}` naming its
+ * version, then one item per non-empty line, each checked by `schema`, ids unique. Errors name the
+ * line and the field. The episode dataset and the retrieval questions are both read with it.
  */
-export function parseDataset(text: string, hash: string): TDataset {
-  const lines = text.split(/\r?\n/);
+export function parseJsonLines<T extends { id: string }>(text: string, options: { headerKey: string; schema: z.ZodType<T>; noun: string }): { version: string; items: T[] } {
   let version: string | null = null;
-  const episodes: TEpisode[] = [];
+  const items: T[] = [];
   const seen = new Set<string>();
-  lines.forEach((line, i) => {
+  text.split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     let json: unknown;
     try {
@@ -105,19 +105,25 @@ export function parseDataset(text: string, hash: string): TDataset {
     } catch (error) {
       throw new DatasetError(`line ${i + 1}: not JSON (${(error as Error).message})`);
     }
-    if (json && typeof json === "object" && "datasetVersion" in json) {
-      version = String((json as { datasetVersion: unknown }).datasetVersion);
+    if (json && typeof json === "object" && options.headerKey in json) {
+      version = String((json as Record<string, unknown>)[options.headerKey]);
       return;
     }
-    const parsed = ZEpisode.safeParse(json);
+    const parsed = options.schema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new DatasetError(`line ${i + 1}: ${issue.path.join(".") || "(episode)"}: ${issue.message}`);
+      throw new DatasetError(`line ${i + 1}: ${issue.path.join(".") || `(${options.noun})`}: ${issue.message}`);
     }
-    if (seen.has(parsed.data.id)) throw new DatasetError(`line ${i + 1}: episode id ${parsed.data.id} appears twice`);
+    if (seen.has(parsed.data.id)) throw new DatasetError(`line ${i + 1}: ${options.noun} id ${parsed.data.id} appears twice`);
     seen.add(parsed.data.id);
-    episodes.push(parsed.data);
+    items.push(parsed.data);
   });
-  if (!version) throw new DatasetError('the first line must be a header: {"datasetVersion": "…"}');
-  return { version, hash, episodes };
+  if (!version) throw new DatasetError(`the first line must be a header: {"${options.headerKey}": "…"}`);
+  return { version, items };
+}
+
+/** Parses the episode dataset (a header `{"datasetVersion": "…"}`, then one episode per line). */
+export function parseDataset(text: string, hash: string): TDataset {
+  const { version, items } = parseJsonLines(text, { headerKey: "datasetVersion", schema: ZEpisode, noun: "episode" });
+  return { version, hash, episodes: items };
 }

@@ -11,7 +11,7 @@ import { CITATION_ID } from "../contracts/citations";
 import { evidenceQuestion } from "../agent/rule-planner";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { datasetHash } from "./load-dataset";
-import { DatasetError } from "./episode";
+import { parseJsonLines } from "./episode";
 import { openGradingDatabase, type TGradingWorld } from "./grade-episodes";
 
 const ZQuestion = z.strictObject({
@@ -33,29 +33,8 @@ export interface TQuestionSet {
 }
 
 export function parseQuestionSet(text: string): TQuestionSet {
-  let version: string | null = null;
-  const questions: TQuestion[] = [];
-  const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (!line.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      throw new DatasetError(`line ${i + 1}: not JSON (${(error as Error).message})`);
-    }
-    if (json && typeof json === "object" && "questionSetVersion" in json) {
-      version = String((json as { questionSetVersion: unknown }).questionSetVersion);
-      return;
-    }
-    const parsed = ZQuestion.safeParse(json);
-    if (!parsed.success) throw new DatasetError(`line ${i + 1}: ${parsed.error.issues[0]!.path.join(".") || "(question)"}: ${parsed.error.issues[0]!.message}`);
-    if (seen.has(parsed.data.id)) throw new DatasetError(`line ${i + 1}: question id ${parsed.data.id} appears twice`);
-    seen.add(parsed.data.id);
-    questions.push(parsed.data);
-  });
-  if (!version) throw new DatasetError('the first line must name the set: {"questionSetVersion": "…"}');
-  return { version, hash: datasetHash(text), questions };
+  const { version, items } = parseJsonLines(text, { headerKey: "questionSetVersion", schema: ZQuestion, noun: "question" });
+  return { version, hash: datasetHash(text), questions: items };
 }
 
 export async function loadQuestionSet(path: string): Promise<TQuestionSet> {
