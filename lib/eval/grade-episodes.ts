@@ -140,8 +140,13 @@ function plannerFor(episode: TEpisode, world: TWorld, models: TModelEndpoints): 
     const scripted = episode.planner !== "model";
     const fake = models.fake!;
     fake.reset();
-    if (scripted) fake.push(...(withOrder((episode.planner as { model: { fake: unknown[] } }).model.fake, world.orderId ?? "") as TFakeEntry[]));
-    const config = !scripted && models.configured ? models.configured : { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: 2_000 };
+    const entries = scripted ? (withOrder((episode.planner as { model: { fake: unknown[] } }).model.fake, world.orderId ?? "") as TFakeEntry[]) : [];
+    fake.push(...entries);
+    // The fake answers at once unless an entry says to wait: only an episode about a slow model gets
+    // the short client timeout it is written against. The rest get room, so a busy machine (a test
+    // run on two cores) cannot turn a prompt local answer into a planner_error.
+    const slow = entries.some((entry) => entry !== "auto" && "delayMs" in entry);
+    const config = !scripted && models.configured ? models.configured : { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: slow ? 2_000 : 12_000 };
     return plannerSetup("model", config);
   }
   const { scripted, usagePerStep, delayMs } = episode.planner;
