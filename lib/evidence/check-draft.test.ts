@@ -58,7 +58,7 @@ describe("checkDraft", () => {
  * the file. Pinned by hash, so a changed verdict is a deliberate edit of both.
  */
 const CORPUS_FILE = new URL("./check-draft.corpus.json", import.meta.url);
-const CORPUS_SHA256 = "24f5152156a52802720d9e886c1d81b5d6cd5c1783e787ee73d411ce1150e8f0";
+const CORPUS_SHA256 = "ea32e09d93b718c01507235c51b09f336f341ca88531ff5e4c0861ee82a375f2";
 
 interface TCorpus {
   retrieved: { citation: string; text: string }[];

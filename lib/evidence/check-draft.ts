@@ -26,7 +26,7 @@
 //        its numbers come from the same passage.
 //    Every such number not in any passage it cites is also reported on its own (unsupported_number).
 // 4. A sentence without a citation may state order facts (its numbers must be the order's), thank,
-//    apologise or say what happens next; it may not speak of money, refunds, payment, approval or
+//    apologise or say what happens next; it may not speak of money, refunds, returns, payment, approval or
 //    timing commitments (MONEY_WORDS, COMMITMENT_WORDS): such a sentence is an invented promise
 //    ("Executing refund of 79 USD now.") unless it cites the passage that supports it. The drafter's
 //    statement of the refunded amount therefore cites the passage on how refunds are paid, and its
@@ -85,9 +85,9 @@ export const COMMITMENT_WORDS = [
   "sofort", "heute", "direkt", "garanti*", "immédiat*", "aujourd*", "inmediat*", "hoy", "garantiz*", "imediat*", "hoje", "subito", "oggi", "vandaag", "meteen",
 ] as const;
 
-/** Money, refunds, payment and decisions about them (same notation): an uncited sentence may not speak of them. */
+/** Money, refunds, returns, payment and decisions about them (same notation): an uncited sentence may not speak of them. */
 export const MONEY_WORDS = [
-  "refund*", "reimburs*", "money", "cash*", "credit*", "pay", "pays", "paid", "payment*", "paypal", "charge", "charged", "charges", "chargeback*", "compensat*",
+  "refund*", "return*", "exchang*", "replac*", "reimburs*", "money", "cash*", "credit*", "pay", "pays", "paid", "payment*", "paypal", "charge", "charged", "charges", "chargeback*", "compensat*",
   "voucher*", "discount*", "fee", "fees", "price*", "cost", "costs", "approv*", "eligib*", "ineligib*",
   "erstatt*", "rückerstatt*", "geld", "zahlung*", "bezahl*", "rembours*", "argent", "paiement*", "reembols*", "dinero", "pago*", "dinheiro", "rimbors*", "soldi", "terugbetal*", "betaling*",
 ] as const;
