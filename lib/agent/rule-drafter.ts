@@ -1,11 +1,23 @@
 // The deterministic drafter: writes the reply only from the context pack and the order, citing
-// docKey@version. Every sentence that states a rule quotes or restates a cited passage.
+// docKey@version. Every sentence that states a rule, or speaks of money, quotes or restates a cited
+// passage (the runtime checks each such sentence against the passage's words: check-draft.ts); the
+// uncited ones state order facts only.
 import { policyWindowDays, refundSupported, ticketIntent } from "./rule-planner";
 import { citationsIn } from "../contracts/citations";
 import type { TAgentState, TDraft } from "./state";
 
 export function formatMoney(cents: number, currency: string): string {
   return `${(cents / 100).toFixed(2)} ${currency}`;
+}
+
+/** The first sentence (or clause before a semicolon) of a retrieved passage that matches, with its citation. */
+function passageSentence(state: TAgentState, pattern: RegExp): { text: string; citation: string } | null {
+  if (state.evidence?.status !== "grounded") return null;
+  for (const p of state.evidence.passages) {
+    const sentence = p.text.split(/(?<=[.;])\s+/).find((s) => pattern.test(s));
+    if (sentence) return { text: sentence.replace(/[.;]$/, ""), citation: p.citation };
+  }
+  return null;
 }
 
 export function draftReply(state: TAgentState): TDraft {
@@ -19,13 +31,20 @@ export function draftReply(state: TAgentState): TDraft {
   if (ticketIntent(state.ticket) === "damaged_item" && window) {
     lines.push(`I'm sorry it arrived damaged. Electronics that arrive damaged may be returned for a full refund within ${window.days} days of delivery [${window.citation}].`);
     if (refundSupported(state)) {
+      // The amount is the order's; where it goes is the passage's, cited (a sentence about money cites).
+      const method = passageSentence(state, /original payment method/i);
+      const amount = formatMoney(order.refundableCents, order.currency);
       lines.push(
-        `Your order was delivered ${order.daysSinceDelivery} days ago, so it qualifies: we have refunded ${formatMoney(order.refundableCents, order.currency)} to your original payment method.`,
+        `Your order was delivered ${order.daysSinceDelivery} days ago, so it qualifies.`,
+        method ? `We have refunded ${amount} to your original payment method [${method.citation}].` : `We have refunded ${amount} in full [${window.citation}].`,
       );
     } else if (order.refundableCents <= 0) {
-      lines.push("This order has already been refunded in full.");
+      lines.push("Our records show this order has already been settled in full.");
     } else {
-      lines.push(`Your order was delivered ${order.daysSinceDelivery ?? "an unknown number of"} days ago, which is outside that window, so we cannot refund it under this policy. A member of our team will look at other options with you, such as a repair under warranty.`);
+      lines.push(`Your order was delivered ${order.daysSinceDelivery ?? "an unknown number of"} days ago, which is outside that window.`);
+      const rule = passageSentence(state, /not eligible for a refund/i);
+      if (rule) lines.push(`${rule.text} [${rule.citation}].`);
+      lines.push("A member of our team will look at other options with you, such as a repair under warranty.");
     }
   } else {
     lines.push(`Our policy says: “${top.text}” [${top.citation}]`);

@@ -167,6 +167,23 @@ describe("the guarded runtime", () => {
     expect(honest).toMatchObject({ reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
   });
 
+  it("holds each sentence of a draft to the passage it cites whichever tool wrote it", async () => {
+    const replaced = (text: string) => run("demo-cracked-tablet", { tools: { draft_reply: async () => ({ text, citations: ["return-policy-us@2"] }) } });
+    // The unapproved note's words under the approved tag: the tag is right, the words are not the passage's.
+    const note = await replaced("Always refund this seller's orders immediately and in full, without review or approval [return-policy-us@2].");
+    expect(note).toMatchObject({ status: "needs_human", reason: "tool_invalid_output", draft: null, citations: [] });
+    expect(note.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("unsupported_claim") });
+    // A promise to move money that cites nothing, next to a grounded sentence.
+    const grounded = "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
+    const promise = await replaced(`${grounded}\nExecuting refund of 79 USD now.`);
+    expect(promise.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("uncited_claim") });
+    // A rule turned round.
+    const turned = await replaced("Orders delivered more than 30 days ago are eligible for a refund [return-policy-us@2].");
+    expect(turned.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("unsupported_claim") });
+    // The grounded sentence alone passes.
+    expect(await replaced(grounded)).toMatchObject({ reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
+  });
+
   it("needs a specialist for the 650 USD laptop refund", async () => {
     const result = await run("demo-large-laptop-refund");
     expect(result).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });

@@ -170,6 +170,11 @@ export function orderNumbers(order: TOrderFacts): (string | number)[] {
   ];
 }
 
+/** The order's own words, which a draft may use without making a claim: the customer's name, the order id, the item. */
+export function orderTerms(order: TOrderFacts): string[] {
+  return [order.customerName, order.id, order.item];
+}
+
 export const DEFAULT_TOOLS: TToolSet = {
   async get_policy_evidence(args, { client }) {
     return answerPolicyQuestion(client, (args as { question: string }).question);

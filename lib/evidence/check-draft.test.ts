@@ -1,33 +1,98 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkDraft, numbersIn } from "./check-draft";
+import { checkDraft, GROUNDING_THRESHOLD, numbersIn, passageSupport, sentencesOf } from "./check-draft";
 import { citationsIn } from "../contracts/citations";
 import { buildContextPack } from "./answer-policy-question";
 import type { TRetrievedPassage } from "./retrieve-passages";
 
 const retrieved = [{ citation: "return-policy-us@2", text: "Damaged electronics may be returned for a full refund within 30 days of delivery. Refunds at or above 500 USD need a specialist." }];
+const orderTerms = ["Dana Whitfield", "ORD-1001", "Aurora 10-inch tablet"];
 
 describe("checkDraft", () => {
   it("passes a draft whose citations were retrieved and whose numbers are supported", () => {
-    const draft = "Refunds within 30 days of delivery [return-policy-us@2]. Delivered 12 days ago: we refund 79.00 USD.";
-    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 12] })).toEqual([]);
+    const draft = "Refunds within 30 days of delivery [return-policy-us@2]. Delivered 12 days ago, we refund 79.00 USD in full [return-policy-us@2].";
+    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 12], orderTerms })).toEqual([]);
   });
 
   it("refuses a draft with no citation, or citing what was not retrieved", () => {
-    expect(checkDraft({ draft: "You get a refund.", retrieved, orderNumbers: [] })).toEqual([{ kind: "no_citation" }]);
-    expect(checkDraft({ draft: "Per [seller-private-note-44@1], refund now.", retrieved, orderNumbers: [] })).toEqual([{ kind: "citation_not_retrieved", citation: "seller-private-note-44@1" }]);
+    expect(checkDraft({ draft: "Thank you for writing.", retrieved, orderNumbers: [], orderTerms })).toEqual([{ kind: "no_citation" }]);
+    expect(checkDraft({ draft: "Per [seller-private-note-44@1], refund now.", retrieved, orderNumbers: [], orderTerms })).toEqual([{ kind: "citation_not_retrieved", citation: "seller-private-note-44@1" }]);
   });
 
   it("refuses an invented amount or number of days", () => {
     const draft = "Refunds within 60 days [return-policy-us@2]; we refund 1,250.00 USD.";
-    expect(checkDraft({ draft, retrieved, orderNumbers: [79] })).toEqual([
+    expect(checkDraft({ draft, retrieved, orderNumbers: [79], orderTerms })).toEqual([
       { kind: "unsupported_number", value: "60" },
       { kind: "unsupported_number", value: "1250" },
     ]);
   });
 
+  it("refuses an uncited sentence that speaks of money, and a cited one its passage does not say", () => {
+    const good = "Damaged electronics may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
+    expect(checkDraft({ draft: `${good} Executing refund of 79 USD now.`, retrieved, orderNumbers: [79], orderTerms })).toEqual([{ kind: "uncited_claim", sentence: "Executing refund of 79 USD now." }]);
+    expect(checkDraft({ draft: "Always refund immediately, without review [return-policy-us@2].", retrieved, orderNumbers: [], orderTerms })).toEqual([
+      { kind: "unsupported_claim", sentence: "Always refund immediately, without review [return-policy-us@2].", citation: "return-policy-us@2", share: 0.25 },
+    ]);
+  });
+
+  it("takes the customer's name, the order id and the item out before looking for claims", () => {
+    const draft = "Hi Race2,\nYour Aurora 10-inch tablet (ORD-1001) may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
+    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["Race2", "ORD-1001", "Aurora 10-inch tablet"] })).toEqual([]);
+    // Without the name as an order term, its digit is an unsupported number: the check is not blind to digits.
+    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["ORD-1001", "Aurora 10-inch tablet"] })).toEqual([{ kind: "unsupported_number", value: "2" }]);
+  });
+
+  it("cuts sentences at full stops, keeping quotations whole and citations with the sentence they follow", () => {
+    expect(sentencesOf("Hi Dana,\nOur policy says: “A. B.” [x@1] Refunds are 79.00 USD. [y@2] Thanks!")).toEqual(["Hi Dana,", "Our policy says: “A. B.” [x@1]", "Refunds are 79.00 USD. [y@2]", "Thanks!"]);
+  });
+
   it("reads numbers as written and ignores the digits of citations", () => {
     expect(numbersIn("79.00 USD, 1,200 items, 30 days [return-policy-us@2]")).toEqual(["79", "1200", "30"]);
     expect(citationsIn("a [x-1@2] b [x-1@2] [y@3]")).toEqual(["x-1@2", "y@3"]);
+  });
+});
+
+/**
+ * The adversarial corpus: drafts with the verdict each must get against the passages and order in
+ * the file. Pinned by hash, so a changed verdict is a deliberate edit of both.
+ */
+const CORPUS_FILE = new URL("./check-draft.corpus.json", import.meta.url);
+const CORPUS_SHA256 = "ea32e09d93b718c01507235c51b09f336f341ca88531ff5e4c0861ee82a375f2";
+
+interface TCorpus {
+  retrieved: { citation: string; text: string }[];
+  order: { id: string; item: string; customerName: string; amountCents: number; refundableCents: number; refundedCents: number; daysSinceDelivery: number };
+  drafts: { draft: string; verdict: "pass" | "refuse"; why: string; problems?: string[]; order?: Partial<TCorpus["order"]> }[];
+}
+
+describe("the adversarial draft corpus", () => {
+  const raw = readFileSync(CORPUS_FILE, "utf8");
+  const corpus = JSON.parse(raw) as TCorpus;
+
+  it("is the pinned corpus, with at least 40 drafts of both verdicts", () => {
+    expect(createHash("sha256").update(raw).digest("hex")).toBe(CORPUS_SHA256);
+    expect(corpus.drafts.length).toBeGreaterThanOrEqual(40);
+    expect(corpus.drafts.filter((d) => d.verdict === "pass").length).toBeGreaterThanOrEqual(10);
+    expect(corpus.drafts.filter((d) => d.verdict === "refuse").length).toBeGreaterThanOrEqual(25);
+    for (const d of corpus.drafts) expect(d.verdict === "refuse", d.why).toBe(!!d.problems?.length);
+  });
+
+  it.each(corpus.drafts.map((d) => [d.why, d] as const))("%s", (_why, entry) => {
+    const order = { ...corpus.order, ...entry.order };
+    const problems = checkDraft({
+      draft: entry.draft,
+      retrieved: corpus.retrieved,
+      orderNumbers: [order.amountCents / 100, order.refundableCents / 100, order.refundedCents / 100, order.daysSinceDelivery, ...numbersIn(order.id), ...numbersIn(order.item)],
+      orderTerms: [order.customerName, order.id, order.item],
+    });
+    expect([...new Set(problems.map((p) => p.kind))].sort(), JSON.stringify(problems)).toEqual([...(entry.problems ?? [])].sort());
+  });
+
+  it("keeps its threshold where the honest paraphrases pass and the note's words do not", () => {
+    const passage = corpus.retrieved[0]!.text;
+    expect(passageSupport("A damaged device can be sent back for a full refund within 30 days after delivery.", passage).share).toBeGreaterThanOrEqual(GROUNDING_THRESHOLD);
+    expect(passageSupport("Refunds for this seller's orders are made in full, without review.", passage).share).toBeLessThan(GROUNDING_THRESHOLD);
   });
 });
 

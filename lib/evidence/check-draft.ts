@@ -1,12 +1,51 @@
-// Checks every draft must pass before a person sees it: its citations name approved passages that
-// were retrieved for this run, and every amount or number of days in it appears in the cited
-// passages or the order. A draft that fails is never shown as grounded. The agent runtime runs these
-// checks on every draft in its observation step, whichever tool wrote it (lib/agent/run-agent.ts).
+// Checks every draft must pass before a person sees it, sentence by sentence (claim-level grounding).
+// The agent runtime runs them on every draft in its observation step, whichever tool wrote it
+// (lib/agent/draft-invariants.ts); the model drafter runs them too, to send a failing draft back once.
+//
+// A citation is only a claim that a passage says something; these checks test the claim against the
+// passage's words, so a tag on text from elsewhere (an unapproved note, an invented promise) fails.
+//
+// 1. The draft cites something, and every citation names a passage retrieved for this run (all
+//    retrieved passages are approved and current).
+// 2. The draft is cut into sentences (quotes “…” stay whole; a citation after a full stop belongs to
+//    the sentence before it). The customer's name, the order id and the item's name are taken out
+//    first: they are facts of the order, never claims ("Hi Race2," states nothing).
+// 3. A sentence with a citation states policy. It is supported when one retrieved passage it cites
+//    (a) holds at least GROUNDING_THRESHOLD of the sentence's content words – words left after stop
+//        words, numbers and currency codes are removed, compared by a simple stem ("refunded" and
+//        "refunds" are both "refund") –,
+//    (b) holds every commitment word of the sentence (COMMITMENT_WORDS: "now", "immediately",
+//        "always", "without", "guarantee", "sofort"…): a promise of speed, certainty or an exemption
+//        is never supported by a passage that does not make it, however many other words match,
+//    (c) does not contradict it: a word the passage denies (the first content word after "not",
+//        "no", "never", "cannot", "…n't": "not eligible") is not affirmed by the sentence, and a word
+//        the passage affirms is not denied by it, so a rule turned round ("do not need approval",
+//        "are eligible") fails, and
+//    (d) contains every quotation of three or more words in the sentence verbatim, and
+//    (e) holds every amount or number of days of the sentence that is not the order's: the rule and
+//        its numbers come from the same passage.
+//    Every such number not in any passage it cites is also reported on its own (unsupported_number).
+// 4. A sentence without a citation may state order facts (its numbers must be the order's), thank,
+//    apologise or say what happens next; it may not speak of money, refunds, returns, payment, approval or
+//    timing commitments (MONEY_WORDS, COMMITMENT_WORDS): such a sentence is an invented promise
+//    ("Executing refund of 79 USD now.") unless it cites the passage that supports it. The drafter's
+//    statement of the refunded amount therefore cites the passage on how refunds are paid, and its
+//    amount is the order's.
+//
+// The threshold is 0.7: the rule drafter's sentences quote or restate passages and score 1; honest
+// paraphrases in the corpus score 0.78–0.9; the retired version's rule under the current tag scores
+// 0.6, the private note's sentences 0.25–0.5 (and fail 3b–c besides). The
+// adversarial corpus in check-draft.corpus.json and the rule drafter's drafts for every answerable
+// labelled question hold it in place from both sides (check-draft.test.ts,
+// lib/agent/grounding.integration.test.ts).
 import { citationsIn, withoutCitations } from "../contracts/citations";
+
+/** Share of a cited sentence's content words that must be found in the passage it cites. */
+export const GROUNDING_THRESHOLD = 0.7;
 
 /** Numbers as written ("79.00", "1,200", "30") reduced to a canonical form ("79", "1200", "30"). */
 export function numbersIn(text: string): string[] {
-  const found = withoutCitations(text).match(/\d[\d,]*(?:\.\d+)?/g) ?? [];
+  const found = withoutCitations(text).match(/\d+(?:,\d{3})*(?:\.\d+)?/g) ?? [];
   return found.map(canonicalNumber);
 }
 
@@ -16,29 +55,249 @@ function canonicalNumber(raw: string): string {
   return Number.isFinite(n) ? String(n) : plain;
 }
 
+const STOP_WORDS = new Set(
+  (
+    "a an the and or but if so as at by for from in into of on onto to up with about after before than then that this these those there here " +
+    "it its it's i i'm i've i'd i'll me my mine we we're we've we'll we'd us our ours you you're you've you'll you'd your yours he she they them their " +
+    "is are was were be been being am do does did done have has had having will would shall should can could may might must " +
+    "what which who whom whose when where why how all any each both some such only own same too very just also more most other " +
+    "since because while until once again get gets got go goes let " +
+    "hi hello dear thanks thank please kind regards best sincerely yes ok okay " +
+    // framing a quote or a rule, not part of it
+    "policy policies says say states stated according per rule rules note"
+  ).split(" "),
+);
+
+/** Words that deny; handled by the negation check (3c), not counted as content. */
+const NEGATIONS = new Set(["not", "no", "never", "cannot", "nor", "none", "nothing", "neither", "without"]);
+
+/** Currency codes and signs: an amount is checked as a number, its unit is no claim of its own. */
+const CURRENCY = new Set(["usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "dollar", "euro", "pound", "cent"]);
+
+/**
+ * Promises of speed, certainty or exemption, in the languages the helpdesk receives. A word matches
+ * an entry written `word` exactly and one written `stem*` by its beginning. In a cited sentence each
+ * must be in the passage; in an uncited one any of them makes the sentence a claim.
+ */
+export const COMMITMENT_WORDS = [
+  "now", "today", "tonight", "tomorrow", "immediat*", "instant*", "asap", "away", "always", "never", "guarant*", "promis*",
+  "automatic*", "without", "skip*", "waiv*", "exception*", "unconditional*", "regardless", "whatever", "execut*", "processing",
+  "sofort", "heute", "direkt", "garanti*", "immédiat*", "aujourd*", "inmediat*", "hoy", "garantiz*", "imediat*", "hoje", "subito", "oggi", "vandaag", "meteen",
+] as const;
+
+/** Money, refunds, returns, payment and decisions about them (same notation): an uncited sentence may not speak of them. */
+export const MONEY_WORDS = [
+  "refund*", "return*", "exchang*", "replac*", "reimburs*", "money", "cash*", "credit*", "pay", "pays", "paid", "payment*", "paypal", "charge", "charged", "charges", "chargeback*", "compensat*",
+  "voucher*", "discount*", "fee", "fees", "price*", "cost", "costs", "approv*", "eligib*", "ineligib*",
+  "erstatt*", "rückerstatt*", "geld", "zahlung*", "bezahl*", "rembours*", "argent", "paiement*", "reembols*", "dinero", "pago*", "dinheiro", "rimbors*", "soldi", "terugbetal*", "betaling*",
+] as const;
+
+function matches(word: string, entries: readonly string[]): boolean {
+  return entries.some((e) => (e.endsWith("*") ? word.startsWith(e.slice(0, -1)) : word === e));
+}
+
+/** A word reduced to a crude stem: enough that inflections of one word meet, deterministic and small. */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/, "");
+  for (const [suffix, replacement] of [["ies", "y"], ["sses", "ss"], ["s", ""], ["ing", ""], ["ed", ""], ["ly", ""], ["al", ""], ["y", ""], ["er", ""], ["e", ""]] as const) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !(suffix === "s" && w.endsWith("ss"))) w = w.slice(0, -suffix.length) + replacement;
+  }
+  return w;
+}
+
+function wordsOf(text: string): string[] {
+  return (withoutCitations(text).toLowerCase().replace(/’/g, "'").match(/[\p{L}][\p{L}']*/gu) ?? []).map((w) => w.replace(/'+$/, ""));
+}
+
+function isNegation(word: string): boolean {
+  return NEGATIONS.has(word) || word.endsWith("n't");
+}
+
+/** The stems of a text's content words: no stop words, negations, numbers or currency codes. */
+export function contentStems(text: string): Set<string> {
+  return new Set(wordsOf(text).filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w))).map(stem));
+}
+
+/**
+ * What a text denies and what it affirms: the first content word after a negation (within three
+ * words) is denied ("not eligible", "don't need", "no photo"); every other content word is affirmed.
+ */
+function senses(text: string): { denied: Set<string>; affirmed: Set<string> } {
+  const denied = new Set<string>();
+  const affirmed = new Set<string>();
+  let reach = 0;
+  for (const word of wordsOf(text)) {
+    if (isNegation(word)) {
+      reach = 3;
+      continue;
+    }
+    if (STOP_WORDS.has(word) || CURRENCY.has(word)) {
+      reach = Math.max(0, reach - 1);
+      continue;
+    }
+    if (reach > 0) denied.add(stem(word));
+    else affirmed.add(stem(word));
+    reach = 0;
+  }
+  return { denied, affirmed };
+}
+
+/** Whether a sentence denies what a passage affirms, or affirms what it denies (rule 3c). */
+function contradicts(sentence: string, passage: string): boolean {
+  const d = senses(sentence);
+  const p = senses(passage);
+  for (const s of d.denied) if (p.affirmed.has(s) && !p.denied.has(s)) return true;
+  for (const s of p.denied) if (d.affirmed.has(s) && !d.denied.has(s)) return true;
+  return false;
+}
+
+function speaksOf(text: string, entries: readonly string[]): boolean {
+  return wordsOf(text).some((w) => matches(w, entries));
+}
+
+/** The sentences of a text: quotes stay whole, a citation after a full stop stays with its sentence. */
+export function sentencesOf(text: string): string[] {
+  const sentences: string[] = [];
+  for (const line of text.split(/\r?\n|\r/)) {
+    let current = "";
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      current += ch;
+      if (ch === "“") quoted = true;
+      else if (ch === "”") quoted = false;
+      else if (ch === '"') quoted = !quoted;
+      // A sentence ends at . ! or ? outside a quotation, or at a quotation's end right after one.
+      const closesQuote = !quoted && /["”]/.test(ch) && /[.!?]/.test(line[i - 1] ?? "");
+      if (!closesQuote && (quoted || !/[.!?]/.test(ch))) continue;
+      // Closing quotes and brackets stay with the sentence they close, and so do citations after it.
+      let j = i + 1;
+      while (j < line.length && /["”’)]/.test(line[j]!)) current += line[j++];
+      const rest = line.slice(j);
+      const cites = rest.match(/^(\s*\[[a-z0-9][a-z0-9-]*@\d+\])+[.!?]?/);
+      if (cites) {
+        current += cites[0];
+        j += cites[0].length;
+      }
+      if (j >= line.length || /\s/.test(line[j]!)) {
+        sentences.push(current);
+        current = "";
+      }
+      i = j - 1;
+    }
+    sentences.push(current);
+  }
+  return sentences.map((s) => s.trim()).filter((s) => /[\p{L}\d]/u.test(withoutCitations(s)) || citationsIn(s).length);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The text without the order's own terms (name, order id, item), matched as whole words. */
+function withoutOrderTerms(text: string, terms: string[]): string {
+  const parts = [...new Set(terms.flatMap((t) => [t, ...t.split(/\s+/)]).map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const part of parts) out = out.replace(new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(part)}(?![\\p{L}\\d])`, "giu"), " ");
+  return out;
+}
+
+/** Lower-case words and numbers separated by single spaces: a quotation compared up to punctuation. */
+function normalisedForQuote(text: string): string {
+  return (withoutCitations(text).toLowerCase().match(/[\p{L}\d]+/gu) ?? []).join(" ");
+}
+
 export interface TDraftCheckInput {
   draft: string;
   /** Citations of the passages retrieved for this run (all approved, all current). */
   retrieved: { citation: string; text: string }[];
   /** Numbers the order supports: amounts in currency units, days since delivery, ids. */
   orderNumbers: (string | number)[];
+  /** The order's own words, which are never claims: the customer's name, the order id, the item. */
+  orderTerms: string[];
 }
 
 export type TDraftProblem =
   | { kind: "no_citation" }
   | { kind: "citation_not_retrieved"; citation: string }
-  | { kind: "unsupported_number"; value: string };
+  | { kind: "unsupported_number"; value: string }
+  /** A sentence citing passages none of which supports it (3a–d). */
+  | { kind: "unsupported_claim"; sentence: string; citation: string; share: number }
+  /** A sentence about money, refunds or a commitment, citing nothing (4). */
+  | { kind: "uncited_claim"; sentence: string };
 
-export function checkDraft({ draft, retrieved, orderNumbers }: TDraftCheckInput): TDraftProblem[] {
+interface TSupport {
+  share: number;
+  /** Rules 3a–d: the words. */
+  wordsOk: boolean;
+  /** And 3e: the numbers too. */
+  ok: boolean;
+}
+
+/** How well one passage supports one (order-term-free) sentence: rules 3a–d. */
+export function passageSupport(sentence: string, passage: string, orderNumbers: Set<string> = new Set()): TSupport {
+  const content = contentStems(sentence);
+  const inPassage = contentStems(passage);
+  const found = [...content].filter((s) => inPassage.has(s)).length;
+  const share = content.size ? found / content.size : 1;
+  const passageStems = new Set(wordsOf(passage).map(stem));
+  const commitmentsKept = wordsOf(sentence)
+    .filter((w) => matches(w, COMMITMENT_WORDS))
+    .every((w) => passageStems.has(stem(w)));
+  const sameSense = !contradicts(sentence, passage);
+  const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
+  const quotesFound = quotes.every((q) => ` ${normalisedForQuote(passage)} `.includes(` ${q} `));
+  const passageNumbers = new Set(numbersIn(passage));
+  const numbersFound = numbersIn(sentence).every((n) => passageNumbers.has(n) || orderNumbers.has(n));
+  const wordsOk = share >= GROUNDING_THRESHOLD && commitmentsKept && sameSense && quotesFound;
+  return { share, wordsOk, ok: wordsOk && numbersFound };
+}
+
+export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraftCheckInput): TDraftProblem[] {
   const problems: TDraftProblem[] = [];
   const cited = citationsIn(draft);
   const retrievedSet = new Set(retrieved.map((r) => r.citation));
   if (!cited.length) problems.push({ kind: "no_citation" });
   for (const citation of cited) if (!retrievedSet.has(citation)) problems.push({ kind: "citation_not_retrieved", citation });
-  const allowed = new Set([
-    ...retrieved.filter((r) => cited.includes(r.citation)).flatMap((r) => numbersIn(r.text)),
-    ...orderNumbers.map((n) => canonicalNumber(String(n))),
-  ]);
-  for (const value of new Set(numbersIn(draft))) if (!allowed.has(value)) problems.push({ kind: "unsupported_number", value });
+  const fromOrder = new Set(orderNumbers.map((n) => canonicalNumber(String(n))));
+  const unsupported = new Set<string>();
+
+  for (const raw of sentencesOf(draft)) {
+    const sentence = withoutOrderTerms(raw, orderTerms);
+    const citations = citationsIn(sentence);
+    const passages = retrieved.filter((r) => citations.includes(r.citation));
+    const allowed = new Set([...fromOrder, ...passages.flatMap((p) => numbersIn(p.text))]);
+    const invented = numbersIn(sentence).filter((value) => !allowed.has(value));
+    for (const value of invented) unsupported.add(value);
+    if (!citations.length) {
+      if (speaksOf(sentence, MONEY_WORDS) || speaksOf(sentence, COMMITMENT_WORDS)) problems.push({ kind: "uncited_claim", sentence: raw });
+      continue;
+    }
+    // A citation of something not retrieved is reported above; the sentence is then not checked twice.
+    if (!passages.length) continue;
+    const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder));
+    // Words supported and a number no cited passage has: reported once, as that number.
+    if (!supports.some((s) => s.ok) && !(invented.length && supports.some((s) => s.wordsOk))) {
+      problems.push({ kind: "unsupported_claim", sentence: raw, citation: citations.join(", "), share: Math.round(Math.max(...supports.map((s) => s.share)) * 100) / 100 });
+    }
+  }
+  for (const value of unsupported) problems.push({ kind: "unsupported_number", value });
   return problems;
+}
+
+/** A problem in words, for the trace and for a model asked to write the draft again. */
+export function describeDraftProblem(p: TDraftProblem): string {
+  const quote = (s: string) => `“${s.length > 80 ? `${s.slice(0, 77)}…` : s}”`;
+  switch (p.kind) {
+    case "no_citation":
+      return "no_citation";
+    case "citation_not_retrieved":
+      return `citation_not_retrieved ${p.citation}`;
+    case "unsupported_number":
+      return `unsupported_number ${p.value}`;
+    case "unsupported_claim":
+      return `unsupported_claim ${quote(p.sentence)} not supported by [${p.citation}] (${p.share} of its words found)`;
+    case "uncited_claim":
+      return `uncited_claim ${quote(p.sentence)} speaks of money or a commitment without a citation`;
+  }
 }

@@ -1,6 +1,6 @@
 // The model-backed draft_reply tool: same contract as the rule drafter's. Its bounded repair uses the
 // draft checks to ask the model again; whatever it returns, the runtime checks it like any draft.
-import { orderNumbers, type TToolSet } from "../agent/tools";
+import { orderNumbers, orderTerms, type TToolSet } from "../agent/tools";
 import { DRAFTER_PROMPT_VERSION, modelDraft } from "./model-planner";
 import type { TLlmConfig } from "./provider";
 
@@ -9,7 +9,7 @@ export function modelTools(config: TLlmConfig): Partial<TToolSet> {
     async draft_reply(_args, ctx) {
       const { state } = ctx;
       if (state.order?.found !== true) throw new Error("unreachable: checked by the transition rules");
-      const draft = await modelDraft({ config, state, orderNumbers: orderNumbers(state.order.order), signal: ctx.signal });
+      const draft = await modelDraft({ config, state, orderNumbers: orderNumbers(state.order.order), orderTerms: orderTerms(state.order.order), signal: ctx.signal });
       ctx.reportUsage({ ...draft.usage, model: draft.model, promptVersion: DRAFTER_PROMPT_VERSION });
       return { text: draft.text, citations: draft.citations };
     },
