@@ -6,12 +6,13 @@ import { BUSY_LOCATION, CREDENTIALS_CALLBACK_PATH, shedSignIn } from "./shed-sig
 
 // A real HTTP server whose only handler after the shedding answers 404 "reached the app".
 const gate = createHashGate({ concurrency: 1, queue: 0 });
+const HOLD_MS = 300;
 let server: Server;
 let origin = "";
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (shedSignIn(req, res, gate)) return;
+    if (shedSignIn(req, res, gate, HOLD_MS)) return;
     req.resume();
     res.writeHead(404).end("reached the app");
   });
@@ -42,9 +43,12 @@ describe("shedding sign-ins where requests enter", () => {
     expect(await response.text()).toBe("reached the app");
   });
 
-  it("answers a credentials sign-in as busy, as next-auth would, when the password checks are full", async () => {
+  it("answers a credentials sign-in as busy, as next-auth would, when the password checks are full, after holding it", async () => {
     await whileFull(async () => {
+      const sent = Date.now();
       const response = await signInPost();
+      // Held for its hold, not answered at once: a flood's connections each wait before the next try.
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(HOLD_MS - 20);
       expect(response.status).toBe(302);
       expect(response.headers.get("location")).toBe(BUSY_LOCATION);
       expect(response.headers.get("retry-after")).toBe("1");

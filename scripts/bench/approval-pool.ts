@@ -10,7 +10,7 @@
 // Ids are derived from a 12-digit number k (a uuid's last group), so a pgbench script can name clone k
 // by substituting k into the text: `a0000000-0000-4000-8000-:k`.
 import type { PrismaClient } from "../../generated/prisma/client";
-import { approvalDigest, type TApprovalOperation } from "../../lib/contracts/approval-operation";
+import { approvalDigest, approvalOperation, type TApprovalOperation } from "../../lib/contracts/approval-operation";
 import { decideApproval } from "../../lib/approvals/decide-approval";
 import { intakeBundleKey } from "../../lib/env";
 import { routeClaimId, signRoute } from "../../lib/intake/route-signature";
@@ -96,8 +96,14 @@ export async function clonePool(client: PrismaClient, templateId: string, pool: 
   for (let i = from; i < from + count; i++) {
     const k = kOf(pool, i);
     const ids = poolIds(k);
-    // The draft names the order; the clone's draft names its own, and the digest covers both.
-    const op: TApprovalOperation = { ...operation, proposal: { ...operation.proposal!, orderId: ids.order }, draft: operation.draft === null ? null : operation.draft.replaceAll(templateOrder, ids.order) };
+    // The draft names the order; the clone's draft names its own, and the digest covers both (and the
+    // customer's text made from the draft), built by the one builder the decision checks against.
+    const op: TApprovalOperation = approvalOperation({
+      proposal: { ...operation.proposal!, orderId: ids.order },
+      draft: operation.draft === null ? null : operation.draft.replaceAll(templateOrder, ids.order),
+      policyVersion: operation.policyVersion,
+      bundleVersion: operation.bundleVersion,
+    });
     ks.push(k);
     digests.push(approvalDigest(op));
     operations.push(JSON.stringify(op));
