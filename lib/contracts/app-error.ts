@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   invalid_ticket_state: { http: 409, meaning: "The ticket's status does not allow this move." },
   insufficient_evidence: { http: 409, meaning: "Raising the autonomy dial needs more agreeing shadow decisions, and no disagreement." },
   not_failed: { http: 409, meaning: "Only a failed job can be retried." },
+  user_inactive: { http: 409, meaning: "The person is deactivated: reactivate them first." },
+  last_admin: { http: 409, meaning: "The change would leave no active admin; make someone else an admin first." },
 
   // Something the app depends on
   planner_unavailable: { http: 503, meaning: "The chosen planner cannot run (no model configured or reachable)." },

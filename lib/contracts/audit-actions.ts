@@ -40,6 +40,12 @@ export const AUDIT_ACTIONS = [
   "auth.signed_out",
   "auth.sign_in_burst_noticed",
   "user.created",
+  "user.invited",
+  "user.password_link_issued",
+  "user.password_set",
+  "user.role_changed",
+  "user.deactivated",
+  "user.reactivated",
   "user.sessions_revoked",
   "job.retried",
 ] as const;
