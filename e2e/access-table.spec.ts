@@ -13,7 +13,12 @@
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
 //   action retryJobAction          (/admin/jobs)  admin       refused     refused   refused     refused  allowed
-//   action revokeUserSessionsAction (/admin)      admin       refused     refused   refused     refused  allowed
+//   action revokeUserSessionsAction (/admin/users) admin      refused     refused   refused     refused  allowed
+//   action inviteUserAction        (/admin/users) admin       refused     refused   refused     refused  allowed
+//   action reissuePasswordLinkAction (/admin/users) admin     refused     refused   refused     refused  allowed
+//   action changeUserRoleAction    (/admin/users) admin       refused     refused   refused     refused  allowed
+//   action setUserActiveAction     (/admin/users) admin       refused     refused   refused     refused  allowed
+//   action setPasswordAction       (/set-password/:token) public allowed  allowed   allowed     allowed  allowed   (the link's token is the credential)
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
@@ -72,6 +77,11 @@ type TActionName =
   | "updatePolicySettingsAction"
   | "retryJobAction"
   | "revokeUserSessionsAction"
+  | "inviteUserAction"
+  | "reissuePasswordLinkAction"
+  | "changeUserRoleAction"
+  | "setUserActiveAction"
+  | "setPasswordAction"
   | "signOutEverywhereAction"
   | "signOutAction";
 
@@ -164,6 +174,41 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "admin",
     harmless: { field: "userId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "inviteUserAction",
+    gate: "admin",
+    harmless: { field: "role", value: "ROOT" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["role"]);
+    },
+  },
+  {
+    name: "reissuePasswordLinkAction",
+    gate: "admin",
+    harmless: { field: "userId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "changeUserRoleAction",
+    gate: "admin",
+    harmless: { field: "userId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "setUserActiveAction",
+    gate: "admin",
+    harmless: { field: "userId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    // Not behind authedAction by design (app/set-password): the person has no session yet; the link's
+    // token is the credential. Replayed with a token that is no link: refused, nothing set.
+    name: "setPasswordAction",
+    gate: "public",
+    harmless: { field: "token", value: "A".repeat(43) },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^This link no longer works/) }),
   },
   {
     // Ends every session of the caller (the rows after it only need sign-out, which works for anyone):
@@ -377,9 +422,36 @@ test.beforeAll(async ({ browser }) => {
   await page.getByLabel("Daily cap on auto-approved refunds").fill("not money");
   captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
 
-  await page.goto("/admin");
+  // Each capture on a freshly loaded page: an aborted call leaves its form in an error state.
   const reviewerRow = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });
+  await page.goto("/admin/users");
   captured.set("revokeUserSessionsAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Sign out .* everywhere$/ }).click()));
+  await page.goto("/admin/users");
+  captured.set("reissuePasswordLinkAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^New set-password link for / }).click()));
+  await page.goto("/admin/users");
+  await reviewerRow.getByLabel(/^Role of /).selectOption("SPECIALIST");
+  captured.set("changeUserRoleAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: "Change role" }).click()));
+  await page.goto("/admin/users");
+  await reviewerRow.getByRole("button", { name: /^Deactivate / }).click();
+  captured.set("setUserActiveAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Confirm: deactivate / }).click()));
+  const addForm = page.getByRole("form", { name: "Add a person" });
+  const fillAddForm = async () => {
+    await page.goto("/admin/users");
+    await addForm.getByLabel("Email").fill("access-table@example.com");
+    await addForm.getByLabel("Name").fill("Access Table");
+  };
+  await fillAddForm();
+  captured.set("inviteUserAction", await captureAction(page, () => addForm.getByRole("button", { name: "Add person" }).click()));
+  // A real person added (the one addition this file makes), for a real link whose form is captured.
+  await fillAddForm();
+  await addForm.getByRole("button", { name: "Add person" }).click();
+  const link = await page.getByRole("textbox", { name: "Set-password link for access-table@example.com" }).inputValue();
+  const invitee = await contexts.get("SIGNED_OUT")!.newPage();
+  await invitee.goto(link);
+  await invitee.getByLabel("New password").fill("one password typed here");
+  await invitee.getByLabel("The same password again").fill("one password typed here");
+  captured.set("setPasswordAction", await captureAction(invitee, () => invitee.getByRole("button", { name: "Set password" }).click()));
+  await invitee.close();
 
   await page.goto("/admin/jobs?view=failed");
   captured.set("retryJobAction", await captureAction(page, () => page.getByRole("button", { name: "Retry" }).first().click()));

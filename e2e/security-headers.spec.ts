@@ -110,6 +110,7 @@ type TVisitor = DemoRole | "SIGNED_OUT";
 /** Every page, and who may open it (the others get the 403 page, visited too). */
 const PAGES: { path: string; who: readonly TVisitor[] }[] = [
   { path: "/signin", who: ["SIGNED_OUT"] },
+  { path: "/set-password/not-a-link", who: ["SIGNED_OUT"] },
   { path: "/", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/tickets/new", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/tickets/e2e-laptop", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
@@ -120,6 +121,7 @@ const PAGES: { path: string; who: readonly TVisitor[] }[] = [
   { path: "/evals/:first", who: ["LEAD", "ADMIN"] },
   { path: "/autonomy", who: ["LEAD", "ADMIN"] },
   { path: "/admin", who: ["ADMIN"] },
+  { path: "/admin/users", who: ["ADMIN"] },
   { path: "/admin/jobs", who: ["ADMIN"] },
   { path: "/admin/jobs?view=failed", who: ["ADMIN"] },
   { path: "/no-such-page", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },

@@ -120,7 +120,7 @@ test("sign out everywhere ends the person's session in a second browser, and nob
 test("an admin signs a person out everywhere from the users table", async ({ browser, page, signInAs }) => {
   const reviewer = await signedInContext(browser, "REVIEWER");
   await signInAs("ADMIN");
-  await page.goto("/admin");
+  await page.goto("/admin/users");
   const row = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });
   const signOut = row.getByRole("button", { name: `Sign out ${ACCOUNTS.REVIEWER.email} everywhere` });
   await expect(signOut).toBeEnabled();

@@ -1,5 +1,5 @@
-// Every user, for the admin page's list, with how many sessions each holds. Users are created with
-// `npm run user:add` (add-user.ts); nothing here changes them.
+// Every user, for the Users page's list, with how many sessions each holds. Admins add people there
+// (invite-user.ts) or with `npm run user:add` (add-user.ts); nothing here changes them.
 import "server-only";
 import { db } from "../db";
 import { ROLES } from "../contracts/roles";

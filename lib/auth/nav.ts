@@ -17,6 +17,7 @@ export const NAV_ITEMS: readonly TNavItem[] = [
   { href: "/evals", label: "Evaluations", area: "evals" },
   { href: "/autonomy", label: "Autonomy", area: "autonomy" },
   { href: "/admin", label: "Admin", area: "admin" },
+  { href: "/admin/users", label: "Users", area: "admin" },
   { href: "/admin/jobs", label: "Jobs", area: "admin" },
 ];
 

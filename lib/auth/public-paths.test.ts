@@ -4,6 +4,7 @@ import { PUBLIC_PATHS, isPublicPath, proxyDecision, safeCallbackUrl } from "./pu
 describe("isPublicPath", () => {
   it.each([
     "/signin",
+    "/set-password/abc",
     "/api/health",
     "/api/auth/session",
     "/api/auth/callback/credentials",
@@ -12,7 +13,7 @@ describe("isPublicPath", () => {
     "/api/audit/checkpoints",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
-  it.each(["/", "/ledger", "/signin-help", "/api/authority", "/api/healthz", "/api/outboxes", "/api/audit", "/api/audit/checkpoints-all", "/api/tickets", "/admin/api/health"])(
+  it.each(["/", "/ledger", "/signin-help", "/set-passwords", "/api/authority", "/api/healthz", "/api/outboxes", "/api/audit", "/api/audit/checkpoints-all", "/api/tickets", "/admin/api/health"])(
     "%s is not public",
     (path) => expect(isPublicPath(path)).toBe(false),
   );

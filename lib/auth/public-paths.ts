@@ -6,13 +6,14 @@
  * Paths open without a session. Each entry matches itself and everything below it
  * ("/api/auth" matches "/api/auth/session", not "/api/authority").
  * - /signin: the sign-in form and its server action.
+ * - /set-password: a set-password link's page and its action; the link's token is the credential.
  * - /api/health: probes from load balancers and `npm start`.
  * - /api/auth: next-auth's own endpoints (session, csrf, sign-out).
  * - /api/intake, /api/outbox, /api/audit/checkpoints: machine callers that authenticate each request
  *   by an HMAC signature.
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
-export const PUBLIC_PATHS = ["/signin", "/api/health", "/api/auth", "/api/intake", "/api/outbox", "/api/audit/checkpoints"] as const;
+export const PUBLIC_PATHS = ["/signin", "/set-password", "/api/health", "/api/auth", "/api/intake", "/api/outbox", "/api/audit/checkpoints"] as const;
 
 export const SIGN_IN_PATH = "/signin";
 

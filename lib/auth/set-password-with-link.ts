@@ -20,6 +20,15 @@ export type TSetPasswordOutcome =
   | { status: "link_unusable" }
   | { status: "link_expired" };
 
+/** What the link's page shows before anything is typed: whose link it is, or why it no longer works. Spends nothing. */
+export async function describePasswordLink(input: { token: string; now: Date; client?: Db }): Promise<{ status: "usable"; email: string } | { status: "link_unusable" } | { status: "link_expired" }> {
+  if (!isLinkToken(input.token)) return { status: "link_unusable" };
+  const link = await (input.client ?? defaultDb()).passwordLink.findUnique({ where: { tokenHash: hashLinkToken(input.token) }, select: { expiresAt: true, usedAt: true, user: { select: { email: true, active: true } } } });
+  if (!link || link.usedAt || !link.user.active) return { status: "link_unusable" };
+  if (link.expiresAt.getTime() <= input.now.getTime()) return { status: "link_expired" };
+  return { status: "usable", email: link.user.email };
+}
+
 /**
  * Sets the password and spends the link in one transaction; every session the person held ends with
  * it (a reset password should not leave an old session signed in). The link's row is locked, so two

@@ -1,14 +1,13 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { Card } from "@/components/card";
 import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { listUsers } from "@/lib/auth/list-users";
-import { ROLE_LABELS } from "@/lib/contracts/roles";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { loadSettingChanges } from "@/lib/policy/settings-changes";
 import { loadPolicySettings, policyVersion } from "@/lib/policy/settings";
-import { RevokeSessionsForm } from "./revoke-sessions-form";
 import { SettingsForm } from "./settings-form";
 import { settingsToValues } from "./settings-fields";
 
@@ -40,56 +39,14 @@ export default async function AdminPage() {
           <SettingsForm initial={settingsToValues(settings)} policyVersion={version} lastChanged={lastChanged} />
         </Card>
 
-        <Card
-          bodyClassName="px-4 pb-3"
-          id="users-heading"
-          title={`Users (${users.length})`}
-          description={
-            <p>
-              An admin can sign a person out everywhere: each session they hold ends at its next request. New users are added from the command line with <code className="font-mono text-slate-800">npm run user:add</code>, for example{" "}
-              <code className="font-mono text-slate-800">npm run user:add -- --email dana@yourco.example --role SPECIALIST</code>; the password is read from a prompt.
-            </p>
-          }
-        >
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-[13px]">
-              <thead>
-                <tr className="border-b border-slate-100 text-[12px] text-slate-500">
-                  <th scope="col" className="py-2 pr-3 font-medium">Email</th>
-                  {/* Narrow screens: the name and an inactive mark go under the email, so the sign-out control fits. */}
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">Name</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Role</th>
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">Active</th>
-                  <th scope="col" className="py-2 pr-3 text-right font-medium">Sessions</th>
-                  <th scope="col" className="py-2 text-right font-medium">
-                    <span className="sr-only">Sign out</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {users.map((u) => (
-                  <tr key={u.id} className={u.active ? "" : "text-slate-400"}>
-                    <td className="py-1.5 pr-3">
-                      <span className="block font-mono text-[12px] break-all sm:break-normal">{u.email}</span>
-                      <span className="block text-[12px] text-slate-500 sm:hidden">
-                        {u.name}
-                        {u.active ? "" : " · inactive"}
-                      </span>
-                    </td>
-                    <td className="hidden py-1.5 pr-3 sm:table-cell">{u.name}</td>
-                    <td className="py-1.5 pr-3">{ROLE_LABELS[u.role]}</td>
-                    <td className="hidden py-1.5 pr-3 sm:table-cell">{u.active ? "Yes" : "No"}</td>
-                    <td data-testid="live-sessions" className="py-1.5 pr-3 text-right tabular-nums">
-                      {u.liveSessions}
-                    </td>
-                    <td className="py-1.5">
-                      <RevokeSessionsForm userId={u.id} email={u.email} liveSessions={u.liveSessions} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        <Card bodyClassName="px-4 py-3 text-[13px] text-slate-700" id="users-heading" title={`People (${users.length})`}>
+          <p>
+            {users.filter((u) => u.active).length} active, {users.filter((u) => u.role === "ADMIN" && u.active).length} of them admins.{" "}
+            <Link href="/admin/users" className="font-medium text-slate-900 underline underline-offset-2">
+              Manage people
+            </Link>
+            : add someone with a set-password link, change a role, deactivate, sign out everywhere.
+          </p>
         </Card>
       </div>
     </>
