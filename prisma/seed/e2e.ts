@@ -3,7 +3,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createTicket } from "../../lib/intake/create-ticket";
 
-export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop"] as const;
+export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history"] as const;
 
 export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
   let created = 0;
@@ -34,6 +34,18 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
           orderRef: order.id,
           source: "seed",
         },
+        { type: "system", id: "e2e-fixtures" },
+        tx,
+      ),
+    );
+    created++;
+  }
+  // The "history" order's second ticket, from the same customer: its page shows what the first one got.
+  if (!(await client.ticket.findUnique({ where: { externalId: "e2e-history-followup" }, select: { id: true } }))) {
+    const order = await client.order.findFirstOrThrow({ where: { customer: { email: "e2e-history@example.net" } } });
+    await client.$transaction((tx) =>
+      createTicket(
+        { externalId: "e2e-history-followup", subject: "Following up on my tablet", body: `Any news about order ${order.id}?`, customerEmail: "e2e-history@example.net", orderRef: order.id, source: "seed" },
         { type: "system", id: "e2e-fixtures" },
         tx,
       ),

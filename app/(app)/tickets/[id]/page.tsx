@@ -10,12 +10,14 @@ import { mayUse, ROLE_LABELS, roleSatisfies } from "@/lib/contracts/roles";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { findTicket } from "@/lib/tickets/find-ticket";
+import { loadCustomerHistory } from "@/lib/intake/load-customer-history";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { llmAvailability } from "@/lib/llm/provider";
 import { ApprovalForm } from "./approval-form";
 import { ResolveForm } from "./resolve-form";
 import { RunButtons } from "./run-buttons";
+import { CustomerHistory } from "./customer-history";
 import { ExecutionStatus } from "./execution-status";
 
 export const metadata: Metadata = { title: "Ticket" };
@@ -67,6 +69,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const detail = await loadTicketDetail({ ticketId: id });
   if (!detail) notFound();
   const { ticket, runs, runCount, approvals, auditEvents, order } = detail;
+  const history = await loadCustomerHistory({ ticket, order });
 
   const llm = llmAvailability();
   const modelChoice = llm.available ? { available: true, name: llm.config.model } : { available: false, reason: llm.reason };
@@ -193,6 +196,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
               <Fact label="Received">{ticket.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC</Fact>
             </dl>
           </Card>
+          <CustomerHistory history={history} />
           <Card title="Admission" id="admission-heading">
             <dl className="divide-y divide-slate-100">
               <Fact label="Result">
