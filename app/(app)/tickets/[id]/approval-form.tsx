@@ -25,7 +25,7 @@ function message(state: TState): TFormMessage | null {
 /** Refusals that a fresh run of the agent answers: the request was made under what no longer holds. */
 const FRESH_RUN_ANSWERS: ReadonlySet<TErrorCode> = new Set<TErrorCode>(["stale", "expired"]);
 
-export function ApprovalForm(props: { approvalId: string; ticketId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string; mayRunAgent: boolean }) {
+export function ApprovalForm(props: { approvalId: string; ticketId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string; mayRunAgent: boolean; confirmText: string }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
   const [reply, setReply] = useState(props.draft);
   const shown = message(state);
@@ -54,11 +54,21 @@ export function ApprovalForm(props: { approvalId: string; ticketId: string; dige
         <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">
           Note <span className="font-normal text-slate-500">(required to reject)</span>
         </label>
-        <input id="note" name="note" type="text" maxLength={2000} disabled={!props.canDecide || done} className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+        <input
+          id="note"
+          name="note"
+          type="text"
+          maxLength={2000}
+          disabled={!props.canDecide || done}
+          // Enter in the note would submit the form with its first button, Approve: a person typing
+          // why they reject must never approve by pressing Enter.
+          onKeyDown={(e) => {
+            if (e.key === "Enter") e.preventDefault();
+          }} className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
       </div>
       {!props.canDecide && props.whyNot ? <p className="text-[13px] text-amber-800">{props.whyNot}</p> : null}
       <div className="flex items-center gap-2">
-        <button type="submit" name="decision" value="approve" disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
+        <button type="submit" name="decision" value="approve" data-shortcut="approve" data-confirm={props.confirmText} disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
           Approve
         </button>
         <button type="submit" name="decision" value="reject" disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">

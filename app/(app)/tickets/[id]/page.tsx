@@ -4,6 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import { BudgetBar } from "@/components/budget-bar";
 import { Card, Fact } from "@/components/card";
 import { CitedText, citationHref } from "@/components/cited-text";
+import { KeyboardShortcuts } from "@/components/keyboard";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceTimeline } from "@/components/trace-timeline";
 import { mayUse, ROLE_LABELS, roleSatisfies } from "@/lib/contracts/roles";
@@ -86,6 +87,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
 
   return (
     <div className="space-y-4">
+      <KeyboardShortcuts scope="ticket" />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <p className="text-[12px] text-slate-500">
@@ -134,7 +136,17 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                     <CitedText text={pending.draft ?? ""} passages={passageByCitation} />
                   </div>
                 </div>
-                <ApprovalForm key={pending.id} approvalId={pending.id} ticketId={ticket.id} digest={pending.digest} draft={pending.draft ?? ""} canDecide={canDecide} whyNot={whyNot} mayRunAgent={mayUse(user.role, "runAgent")} />
+                <ApprovalForm
+                  key={pending.id}
+                  approvalId={pending.id}
+                  ticketId={ticket.id}
+                  digest={pending.digest}
+                  draft={pending.draft ?? ""}
+                  canDecide={canDecide}
+                  whyNot={whyNot}
+                  mayRunAgent={mayUse(user.role, "runAgent")}
+                  confirmText={proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId} and send the reply.` : "Send the reply (no refund)."}
+                />
               </div>
             ) : latestDecided?.decision ? (
               <div className="space-y-2 text-[13px]">
