@@ -19,8 +19,8 @@ export function sessionIdleCutoff(now: Date): Date {
 /**
  * How old the session cookie's token may get before the proxy has next-auth reissue it (a fresh token
  * whose expiry is SESSION_MAX_AGE_SECONDS from then): once every few minutes per session rather than
- * on every request, where the re-encryption was about a tenth of a signed-in page's server time. A
- * cookie in use therefore expires up to this much early, as the server's row may be judged idle up
- * to SESSION_TOUCH_SECONDS early.
+ * on every request, each of which re-encrypted the token and sent a new cookie. A cookie in use
+ * therefore expires up to this much early, as the server's row may be judged idle up to
+ * SESSION_TOUCH_SECONDS early.
  */
 export const SESSION_REISSUE_SECONDS = SESSION_TOUCH_SECONDS;
