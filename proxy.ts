@@ -5,7 +5,10 @@
 //    Next renders from (Next stamps the nonce on its own scripts; lib/http/security-headers.ts). The
 //    headers that need no nonce come from next.config.mjs, for every response.
 // 3. It decodes the session cookie with the light next-auth config – no database – and sends
-//    signed-out visitors to /signin, except on PUBLIC_PATHS (lib/auth/public-paths.ts).
+//    signed-out visitors to /signin, except on PUBLIC_PATHS (lib/auth/public-paths.ts). A cookie
+//    whose token is younger than SESSION_REISSUE_SECONDS is read and passed as it is; any other
+//    request goes through next-auth's auth(), which reissues the token with a new expiry (the
+//    cookie rolls while in use) or answers for a cookie that does not decrypt.
 // It is not the only gate: every page calls requireRole, every action goes through authedAction,
 // every route through authedRoute (or its signature check), and those re-check the user row, so a
 // revoked session that still has a valid cookie passes here and is stopped there.
@@ -15,7 +18,8 @@ import { ERROR_CODES } from "@/lib/contracts/app-error";
 import { resultToHttp } from "@/lib/auth/action-result";
 import { lightAuthConfig } from "@/lib/auth/auth.config";
 import { proxyDecision } from "@/lib/auth/public-paths";
-import { env } from "@/lib/env";
+import { needsReissue, sessionOf } from "@/lib/auth/session-cookie";
+import { authSecret, env } from "@/lib/env";
 import { checkActionOrigin } from "@/lib/http/action-origin";
 import { STRICT_TRANSPORT_SECURITY, contentSecurityPolicy, newNonce } from "@/lib/http/security-headers";
 import { logger } from "@/lib/observability/logger";
@@ -72,6 +76,11 @@ export async function proxy(request: NextRequest, event: NextFetchEvent): Promis
   // next-auth's wrapper on them would also refresh the session cookie on the very response whose
   // sign-out clears it, and the refreshed cookie would win: the person would stay signed in.
   if (request.headers.has("next-action")) return secure(NextResponse.next({ request: { headers: forward } }));
+  // next-auth re-encrypts the token on every request it sees (a key derivation, a cipher, a MAC, a
+  // 900-byte Set-Cookie); within its reissue interval the same cookie stands (the page re-checks the
+  // session's row either way).
+  const session = await sessionOf({ headers: request.headers, secret: authSecret(), quiet: true });
+  if (!needsReissue(session, Math.floor(Date.now() / 1000))) return secure(NextResponse.next({ request: { headers: forward } }));
   return secure(await (await guarded(forward))(request, event));
 }
 

@@ -7,6 +7,8 @@ import { updatePolicySettings } from "../policy/update-settings";
 import { decideApproval } from "./decide-approval";
 import { refusalCode } from "../../testing/refusals";
 import { customerReply } from "../contracts/customer-reply";
+import { verifyAuditChain } from "../audit/verify-audit-chain";
+import { auditStream } from "../audit/record-audit-event";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -92,7 +94,39 @@ describe("decideApproval", () => {
       expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(0);
       expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
       expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status });
+      // The refusal is raised by the statement that wrote the event first: the event went with it.
+      expect(await client.auditEvent.count({ where: { subjectId: request.id, action: { in: ["approval.approved", "approval.rejected"] } } })).toBe(0);
+      expect(await client.$queryRawUnsafe(`SELECT id FROM pgboss.job WHERE id = $1::uuid`, request.id)).toEqual([]);
     }
+  });
+
+  it.runIf(!!process.env.DATABASE_URL)("lets two reviewers who both passed the checks race: one decision, its event and its job; the other refused, leaving nothing (PostgreSQL)", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
+    // Both callers read the request as pending; the ticket's stream is held meanwhile, so both wait
+    // at their audit event and the second writes its event before it finds the request decided.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const holding = new Promise<void>((r) => (locked = r));
+    const holder = client.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "stream" FROM "AuditStream" WHERE "stream" = ${auditStream({ ticketId: request.ticketId, subjectType: "ticket", subjectId: request.ticketId })} FOR UPDATE`;
+      locked();
+      await held;
+    }, { timeout: 30_000 });
+    await holding;
+    const decisions = [0, 1].map(() => refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer })));
+    const waiting = async () => (await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n;
+    for (let i = 0; i < 200 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waiting()).toBe(2);
+    release();
+    await holder;
+    expect((await Promise.all(decisions)).sort()).toEqual(["accepted", "already_decided"]);
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(await client.auditEvent.count({ where: { subjectId: request.id, action: "approval.approved" } })).toBe(1);
+    expect(await client.$queryRawUnsafe(`SELECT state::text FROM pgboss.job WHERE id = $1::uuid`, request.id)).toEqual([{ state: "created" }]);
+    expect((await verifyAuditChain(client, { publicKey: null })).ok).toBe(true);
   });
 
   it("refuses a request made stale by a policy change, an expired one, and a digest the person never saw", async () => {

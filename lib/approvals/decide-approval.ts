@@ -3,14 +3,14 @@
 // approved refund is executed by the job queue: its job is enqueued in the decision's own
 // transaction, so a crash after the commit cannot strand it, and the customer's reply waits for the
 // executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
-import type { Role } from "../../generated/prisma/enums";
+import type { Role, TicketStatus } from "../../generated/prisma/enums";
 import { AppError, type TErrorCode } from "../contracts/app-error";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
-import { preparedSql, timestampFromText } from "../db/driver";
+import { preparedSql, statementRefusal, timestampFromText } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
 import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
-import { enqueue, QUEUES } from "../jobs/queue";
-import { isMoveRefusal } from "../tickets/lifecycle";
+import { QUEUES, sendingJobCte } from "../jobs/queue";
+import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
 import { mayUse, roleSatisfies } from "../contracts/roles";
@@ -79,9 +79,9 @@ async function loadRequest(client: Db, approvalId: string): Promise<TRequestRow 
 }
 
 /**
- * Approves or rejects. Five round trips for an approved refund: the request (with everything the
- * checks need), then BEGIN, one statement (the audit event, the request's new status and the
- * decision, the ticket's move), the refund job, COMMIT.
+ * Approves or rejects. Two round trips, whatever the decision: the request (with everything the
+ * checks need), then one statement that is its own transaction: the audit event, the request's new
+ * status and the decision, the ticket's move, the reply or the refund's job.
  */
 export async function decideApproval(input: TDecideInput): Promise<TDecideResult> {
   const client = input.client ?? defaultDb();
@@ -125,14 +125,17 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null },
     },
   ]);
-  const move = ticketMoveSql({
-    ticketId: request.ticketId,
-    ...(input.decision === "reject" ? { move: "reject", reason: "approval_rejected" } : { move: refund ? "approve_refund" : "approve_reply", reason: null }),
-    when: Prisma.sql`EXISTS (SELECT FROM decided)`,
-  });
-  // The audit event first (the status update waits for it), then the status guarded by the status: a
-  // concurrent decision that slipped past the checks above updates nothing, and nothing else follows.
-  const statement = Prisma.sql`
+  const moveKind: TTicketMove = input.decision === "reject" ? "reject" : refund ? "approve_refund" : "approve_reply";
+  const move = ticketMoveSql({ ticketId: request.ticketId, move: moveKind, reason: input.decision === "reject" ? "approval_rejected" : null, when: Prisma.sql`EXISTS (SELECT FROM decided)` });
+  // One statement, with no BEGIN or COMMIT around it: on its own it is one transaction. The audit event
+  // first (the status update waits for it), then the status guarded by the status: a concurrent
+  // decision that slipped past the checks above updates nothing. Whatever the CTEs could not do (the
+  // status or the ticket's move), the last select-list item raises as a refusal (countersign_refuse),
+  // and the statement fails: nothing it wrote stays, the audit event included. The refund's job is a
+  // CTE too, written only with the decision: the reply waits for the executor's outcome and is
+  // released by that job.
+  const write = (job: Prisma.Sql) => {
+    const statement = Prisma.sql`
     WITH audited AS (SELECT countersign_append_audit(${audit}::jsonb)),
     decided AS (
       UPDATE "ApprovalRequest" SET "status" = ${input.decision === "approve" ? "approved" : "rejected"}::"ApprovalStatus"
@@ -151,21 +154,24 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       SELECT gen_random_uuid(), ${request.ticketId}::uuid, decided."id", ${reply} FROM decided
     )`
         : Prisma.empty
-    }
-    SELECT (SELECT "id" FROM decision) AS "decisionId", ${move.columns}`;
+    }${job}
+    SELECT (SELECT "id" FROM decision) AS "decisionId", ${move.columns},
+           CASE WHEN NOT EXISTS (SELECT FROM decision) THEN countersign_refuse('already_decided', NULL)
+                WHEN NOT EXISTS (SELECT FROM ticket_moved) THEN countersign_refuse('ticket_move', (SELECT status::text FROM ticket_before))
+                ELSE true END AS "written"`;
+    return driverOf(client).rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
+  };
   let decisionId: string;
   try {
-    decisionId = await driverOf(client).transaction(async (tx) => {
-      const [row] = await tx.rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
-      if (!row?.decisionId) throw decisionRefused("already_decided", "This request has already been decided.");
-      move.result(row);
-      // The reply waits for the executor's outcome: it is released by the refund job.
-      if (refund) await enqueue(tx, QUEUES.refundExecute, { approvalId: request.id }, { id: request.id });
-      return row.decisionId;
-    });
+    const [row] = refund ? await sendingJobCte({ name: "job", source: "decided", queue: QUEUES.refundExecute, data: { approvalId: request.id }, id: request.id }, (job) => write(Prisma.sql`,\n    ${job}`)) : await write(Prisma.empty);
+    move.result(row!);
+    decisionId = row!.decisionId!;
   } catch (error) {
-    if (isUniqueViolation(error)) throw decisionRefused("already_decided", "This request has already been decided.");
-    if (isMoveRefusal(error)) throw decisionRefused(error.code === "ticket_resolved" ? "already_decided" : "ticket_busy", error.message);
+    const refused = statementRefusal(error);
+    // The ticket's status under its row lock, when the move was refused: the lifecycle's words for it.
+    const moveError = refused?.refusal === "ticket_move" ? moveRefusal(moveKind, refused.found as TicketStatus | null) : error;
+    if (refused?.refusal === "already_decided" || isUniqueViolation(error)) throw decisionRefused("already_decided", "This request has already been decided.");
+    if (isMoveRefusal(moveError)) throw decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
     throw error;
   }
   return { decisionId, decision: input.decision, refundJobEnqueued: input.decision === "approve" && request.kind === "refund" };

@@ -8,7 +8,7 @@ import { errorFields, logger } from "../observability/logger";
 import { SIGN_IN_PATH } from "./public-paths";
 import { decodeSessionToken } from "./session-token";
 import { isRole, type Role } from "../contracts/roles";
-import { SESSION_MAX_AGE_SECONDS } from "./session-lifetime";
+import { SESSION_MAX_AGE_SECONDS, SESSION_REISSUE_SECONDS } from "./session-lifetime";
 
 // Refusals the app expects (a wrong password, a stale or foreign cookie) are one line each; anything
 // else keeps its stack.
@@ -51,7 +51,9 @@ export function tokenUser(token: JWT): TTokenUser | null {
 
 export const authConfig = {
   pages: { signIn: SIGN_IN_PATH },
-  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 60 * 60 },
+  // updateAge means nothing to next-auth's JWT sessions (its session endpoint reissues the token on
+  // every call); the proxy holds the cookie to it instead (needsReissue in session-cookie.ts).
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_REISSUE_SECONDS },
   // next-auth's own decode, once per token (session-token.ts): the proxy reads the same cookie on
   // every request. Encoding is next-auth's, unchanged.
   jwt: { decode: decodeSessionToken },

@@ -3,7 +3,8 @@ import { encode, type JWT } from "next-auth/jwt";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../observability/logger";
 import { authConfig } from "./auth.config";
-import { sessionCookieName, sessionToken, sessionUserOf } from "./session-cookie";
+import { needsReissue, sessionCookieName, sessionOf, sessionToken, sessionUserOf, type TCookieSession } from "./session-cookie";
+import { SESSION_MAX_AGE_SECONDS, SESSION_REISSUE_SECONDS } from "./session-lifetime";
 
 const SECRET = "session-cookie-test-secret-0123456789abcdef";
 const NAME = "authjs.session-token";
@@ -109,5 +110,31 @@ describe("the session cookie, read as next-auth reads it", () => {
     expect(await read(headers)).toEqual(USER);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 80_000 });
     expect(await read(headers)).toBeNull();
+  });
+});
+
+describe("the proxy's reissue of the session cookie", () => {
+  const NOW = 1_900_000_000;
+  const session = (issuedAt: number | null) => ({ user: USER as TCookieSession["user"], issuedAt });
+
+  it("passes a token younger than the reissue interval as it is, and reissues one that old or older", () => {
+    expect(needsReissue(session(NOW), NOW)).toBe(false);
+    expect(needsReissue(session(NOW - SESSION_REISSUE_SECONDS + 1), NOW)).toBe(false);
+    expect(needsReissue(session(NOW - SESSION_REISSUE_SECONDS), NOW)).toBe(true);
+    expect(needsReissue(session(NOW - SESSION_MAX_AGE_SECONDS), NOW)).toBe(true);
+  });
+
+  it("hands next-auth a request with no session, a token without its issue time, and one issued in the future", () => {
+    expect(needsReissue(null, NOW)).toBe(true);
+    expect(needsReissue(session(null), NOW)).toBe(true);
+    expect(needsReissue(session(NOW + 60), NOW)).toBe(true);
+  });
+
+  it("reads the issue time next-auth wrote into the token", async () => {
+    vi.useFakeTimers({ now: NOW * 1000, toFake: ["Date"] });
+    const read = await sessionOf({ headers: request(`${NAME}=${await mint()}`), secret: SECRET });
+    expect(read).toEqual({ user: USER, issuedAt: NOW });
+    expect(await sessionOf({ headers: request(`${NAME}=garbage`), secret: SECRET, quiet: true })).toBeNull();
+    expect(logger.warn).not.toHaveBeenCalled();
   });
 });

@@ -5,6 +5,7 @@
 // the one that refreshes the cookie).
 import { authLogger, tokenUser, type TTokenUser } from "./auth.config";
 import { decodeSessionToken } from "./session-token";
+import { SESSION_REISSUE_SECONDS } from "./session-lifetime";
 
 const SESSION_COOKIE = "authjs.session-token";
 
@@ -56,23 +57,48 @@ export function sessionToken(cookieHeader: string, name: string): string {
     .join("");
 }
 
+/** What a request's session cookie says: its user, and when its token was issued (seconds since the epoch). */
+export interface TCookieSession {
+  user: TTokenUser;
+  /** The token's `iat`; null when it carries none. */
+  issuedAt: number | null;
+}
+
 /**
- * The user a request's session cookie names (id, role, session version), or null when there is no
- * cookie or it does not decrypt, has expired or lacks the claims. Whether that user still counts is
- * the caller's to check against the User row.
+ * The session a request's cookie carries, or null when there is no cookie or it does not decrypt,
+ * has expired or lacks the claims. Whether its user still counts is the caller's to check against
+ * the User row. `quiet`: a cookie that does not decrypt is not logged (the proxy hands it to
+ * next-auth, which logs it).
  */
-export async function sessionUserOf(request: { headers: Headers; secret: string; env?: Record<string, string | undefined> }): Promise<TTokenUser | null> {
+export async function sessionOf(request: { headers: Headers; secret: string; env?: Record<string, string | undefined>; quiet?: boolean }): Promise<TCookieSession | null> {
   const salt = sessionCookieName(request.headers, request.env);
   const token = sessionToken(request.headers.get("cookie") ?? "", salt);
   if (!token) return null;
   try {
     const payload = await decodeSessionToken({ token, secret: request.secret, salt });
-    return payload ? tokenUser(payload) : null;
+    const user = payload ? tokenUser(payload) : null;
+    return user ? { user, issuedAt: typeof payload?.iat === "number" ? payload.iat : null } : null;
   } catch (error) {
+    if (request.quiet) return null;
     // One quiet line, as next-auth's session endpoint logs it.
     const refused = new Error("The session cookie does not decrypt or has expired", { cause: error });
     refused.name = "JWTSessionError";
     authLogger.error?.(refused);
     return null;
   }
+}
+
+/** The user a request's session cookie names (id, role, session version, session id), or null (see sessionOf). */
+export async function sessionUserOf(request: { headers: Headers; secret: string; env?: Record<string, string | undefined> }): Promise<TTokenUser | null> {
+  return (await sessionOf(request))?.user ?? null;
+}
+
+/**
+ * Whether the proxy must let next-auth reissue this session's cookie (proxy.ts): when it names no
+ * one (next-auth then answers for it, clearing what does not decrypt), when its token says nothing
+ * of its age or claims a time ahead of ours, and when it is SESSION_REISSUE_SECONDS old or older.
+ */
+export function needsReissue(session: TCookieSession | null, nowSeconds: number): boolean {
+  if (!session || session.issuedAt === null || session.issuedAt > nowSeconds) return true;
+  return nowSeconds - session.issuedAt >= SESSION_REISSUE_SECONDS;
 }

@@ -15,3 +15,12 @@ export const SESSION_TOUCH_SECONDS = 5 * 60;
 export function sessionIdleCutoff(now: Date): Date {
   return new Date(now.getTime() - SESSION_MAX_AGE_SECONDS * 1000);
 }
+
+/**
+ * How old the session cookie's token may get before the proxy has next-auth reissue it (a fresh token
+ * whose expiry is SESSION_MAX_AGE_SECONDS from then): once every few minutes per session rather than
+ * on every request, each of which re-encrypted the token and sent a new cookie. A cookie in use
+ * therefore expires up to this much early, as the server's row may be judged idle up to
+ * SESSION_TOUCH_SECONDS early.
+ */
+export const SESSION_REISSUE_SECONDS = SESSION_TOUCH_SECONDS;

@@ -106,6 +106,16 @@ export function timestampFromText(text: string): Date {
   return new Date(`${text.replace(" ", "T")}Z`);
 }
 
+/**
+ * A refusal a statement raised itself through countersign_refuse (SQLSTATE CS409): its name and what
+ * the statement found; null for any other error. The statement, and everything it wrote, is undone.
+ */
+export function statementRefusal(error: unknown): { refusal: string; found: string | null } | null {
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "CS409") return null;
+  const { message, detail } = error as { message?: unknown; detail?: unknown };
+  return { refusal: String(message), found: typeof detail === "string" && detail !== "" ? detail : null };
+}
+
 /** A unique-key violation, as the driver reports it (SQLSTATE 23505). */
 export function isDriverUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23505";

@@ -18,9 +18,10 @@ export const ROUND_TRIP_BUDGETS = {
   /** BEGIN, the approval with its decision, proposal and order (locking the order), then under the lock the
    * refunds so far with the audit event and the ledger row in one statement, COMMIT. */
   executor: 4,
-  /** Approve, the executor not counted (it runs later, in the refund job): the request, BEGIN, the event
-   * with the decision, the ticket's move and the shadows in one statement, the refund job, COMMIT. */
-  decide: 5,
+  /** Approve, the executor not counted (it runs later, in the refund job): the request, then one
+   * statement that is its own transaction (no BEGIN or COMMIT): the event, the decision, the ticket's
+   * move and the refund job. */
+  decide: 2,
   /** runAgent on the cracked-tablet path: a draft and a refund proposal stopped at its approval. */
   runAgent: 20,
   /** A new ticket through the intake API: the rate limiter's two counters (the key's and the

@@ -5,7 +5,8 @@ import { useTestDb } from "../../testing/db";
 import { startTestWorker } from "../../testing/queue";
 import { user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { enqueue, QUEUES } from "./queue";
+import { driverOf, Prisma } from "../db";
+import { enqueue, QUEUE_SCHEMA, QUEUES, sendingJobCte } from "./queue";
 import { jobCounts, listJobs } from "./list-jobs";
 import { retryFailedJob } from "./retry-job";
 import { refusalCode } from "../../testing/refusals";
@@ -40,5 +41,37 @@ describe("failed jobs", () => {
     // Twice is refused: it is no longer failed.
     expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("not_failed");
     expect(await db.client.auditEvent.count({ where: { action: "job.retried", subjectId: jobId!, actorId: admin.id } })).toBe(1);
+  });
+});
+
+describe("a job written by a CTE of the caller's statement", () => {
+  it("is the row pg-boss's send writes, for every queue that has no schedule of its own, and is written once per id", async () => {
+    const db = testDb();
+    const driver = driverOf(db.client);
+    const columns = `name, data, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_key, singleton_on, expire_in::text, (keep_until - start_after)::text AS kept, (start_after <= now()) AS due, dead_letter, policy`;
+    for (const [i, queue] of [QUEUES.refundExecute, QUEUES.agentRun, QUEUES.auditCheckpoint, QUEUES.sweepSessions].entries()) {
+      const [sentId, cteId] = [`0e2e0000-0000-4000-8000-0000000c${i}001`, `0e2e0000-0000-4000-8000-0000000c${i}002`];
+      await db.client.$transaction((tx) => enqueue(tx, queue, { n: i }, { id: sentId }));
+      const write = () =>
+        sendingJobCte({ name: "job", source: "one", queue, data: { n: i }, id: cteId }, (job) => {
+          const statement = Prisma.sql`WITH one AS (SELECT 1), ${job} SELECT 1 AS "done"`;
+          return driver.rows(statement.text, statement.values);
+        });
+      await write();
+      await write(); // the same id again: kept as it is
+      const [sent] = await driver.rows(`SELECT ${columns} FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid`, [sentId]);
+      const written = await driver.rows(`SELECT ${columns} FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid`, [cteId]);
+      expect(written, queue).toEqual([sent]);
+    }
+  });
+
+  it("is not written when its source has no row", async () => {
+    const db = testDb();
+    const id = "0e2e0000-0000-4000-8000-0000000d0001";
+    await sendingJobCte({ name: "job", source: "none", queue: QUEUES.refundExecute, data: {}, id }, (job) => {
+      const statement = Prisma.sql`WITH none AS (SELECT 1 WHERE false), ${job} SELECT 1 AS "done"`;
+      return driverOf(db.client).rows(statement.text, statement.values);
+    });
+    expect(await db.client.$queryRawUnsafe(`SELECT id FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid`, id)).toEqual([]);
   });
 });

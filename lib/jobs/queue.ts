@@ -5,7 +5,7 @@
 // SKIP LOCKED; a job whose worker died is released when its lock time runs out, and retried.
 import PgBoss from "pg-boss";
 import type { PGlite } from "@electric-sql/pglite";
-import { db as defaultDb, type Db, type DbTx } from "../db";
+import { db as defaultDb, Prisma, type Db, type DbTx } from "../db";
 import { isSqlTx, type TSqlTx } from "../db/driver";
 import { env } from "../env";
 import { inSpan, SpanKind, traceCarrier } from "../observability/tracing";
@@ -111,6 +111,40 @@ export function queueClient(client: Db = defaultDb()): PgBoss {
 export async function enqueue(tx: DbTx | TSqlTx, queue: TQueueName, data: object, options: { id?: string; startAfter?: number } = {}): Promise<string | null> {
   const db = isSqlTx(tx) ? sqlTxRunner(tx) : prismaRunner(tx);
   return publishing(queue, 1, (carrier) => queueClient().send(queue, withTrace(data, carrier), { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions));
+}
+
+/** The options of jobOptions that sendingJobCte writes as pg-boss's send would. */
+const CTE_OPTIONS = new Set(["retryLimit", "retryDelay", "retryBackoff", "expireInSeconds"]);
+
+/**
+ * A job written by one CTE of the caller's own statement, so that a change and the job that follows it
+ * take one round trip: `send` gets the CTE (`<name> AS (INSERT …)`, for its WITH clause), runs the
+ * statement inside the producer span whose trace the job carries, and returns what it returns. One job
+ * per row of `source` (a CTE of the same statement): it exists exactly when the rows it follows do. The
+ * row is the one `enqueue` writes through pg-boss's send, with the options of jobOptions and the rest
+ * from the queue's row (queue.integration.test.ts compares the two), and as idempotent by `id`: a job
+ * kept with that id is left as it is.
+ */
+export function sendingJobCte<T>(input: { name: string; source: string; queue: TQueueName; data: object; id: string }, send: (cte: Prisma.Sql) => Promise<T>): Promise<T> {
+  const o = jobOptions(input.queue);
+  const unwritten = Object.keys(o).filter((key) => !CTE_OPTIONS.has(key));
+  if (unwritten.length) throw new Error(`sendingJobCte does not write ${unwritten.join(", ")} (the options of ${input.queue})`);
+  // pg-boss's precedence: the job's option, then the queue's setting, then its default.
+  const backoff = Prisma.sql`coalesce(${o.retryBackoff ?? null}::boolean, q."retry_backoff", false)`;
+  const delay = Prisma.sql`coalesce(${o.retryDelay ?? null}::int, q."retry_delay")`;
+  return publishing(input.queue, 1, (carrier) =>
+    send(Prisma.sql`${Prisma.raw(input.name)} AS (
+      INSERT INTO ${Prisma.raw(QUEUE_SCHEMA)}.job ("id", "name", "data", "priority", "start_after", "singleton_key", "singleton_on", "dead_letter", "expire_in", "keep_until", "retry_limit", "retry_delay", "retry_backoff", "policy")
+      SELECT ${input.id}::uuid, q."name", ${JSON.stringify(withTrace(input.data, carrier))}::jsonb, 0, now(), NULL, NULL, q."dead_letter",
+             coalesce(${o.expireInSeconds ?? null}::int, q."expire_seconds", 900) * interval '1s',
+             now() + CAST(coalesce((q."retention_minutes" * 60)::text, '14 days') AS interval),
+             coalesce(${o.retryLimit ?? null}::int, q."retry_limit", 2),
+             CASE WHEN ${backoff} THEN greatest(${delay}, 1) ELSE coalesce(${delay}, 0) END,
+             ${backoff}, q."policy"
+      FROM ${Prisma.raw(input.source)} JOIN ${Prisma.raw(QUEUE_SCHEMA)}.queue q ON q."name" = ${input.queue}
+      ON CONFLICT DO NOTHING
+    )`),
+  );
 }
 
 /** Several jobs of one queue in the caller's transaction. */
