@@ -7,10 +7,12 @@ import { hrefWith, Pager } from "@/components/pager";
 import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import type { TQueuePageJson } from "@/lib/intake/list-tickets";
+import { highlightSegments } from "@/lib/intake/search-terms";
 
 export const QUEUE_REFRESH_MS = 5_000;
 
 export interface TQueueParams {
+  q?: string;
   status?: string;
   reason?: string;
   cursor?: string;
@@ -23,7 +25,7 @@ class QueueFetchError extends Error {
 }
 
 async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQueuePageJson> {
-  const response = await fetch(hrefWith("/api/queue", { status: params.status, reason: params.reason, cursor: params.cursor }), {
+  const response = await fetch(hrefWith("/api/queue", { q: params.q, status: params.status, reason: params.reason, cursor: params.cursor }), {
     signal,
     headers: { accept: "application/json" },
     cache: "no-store",
@@ -41,13 +43,14 @@ const COLUMNS: readonly TColumn[] = ["Ticket", "Customer", "Status", "Reason", {
  */
 export function LiveQueue({ params, initialData, filtered }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean }) {
   const { data, error } = useQuery({
-    queryKey: ["queue", params.status ?? "", params.reason ?? "", params.cursor ?? ""],
+    queryKey: ["queue", params.q ?? "", params.status ?? "", params.reason ?? "", params.cursor ?? ""],
     queryFn: ({ signal }) => fetchQueue(params, signal),
     initialData,
     initialDataUpdatedAt: Date.parse(initialData.asOf),
     refetchInterval: QUEUE_REFRESH_MS,
   });
-  const filters = { status: params.status, reason: params.reason };
+  const filters = { q: params.q, status: params.status, reason: params.reason };
+  const terms = data.highlight ?? [];
   const newer = data.newerCursor ? hrefWith("/", { ...filters, cursor: data.newerCursor }) : null;
   const older = data.olderCursor ? hrefWith("/", { ...filters, cursor: data.olderCursor }) : null;
 
@@ -70,6 +73,10 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
           <EmptyState title="No tickets on this page">
             They were handled while you were away. <Link href={hrefWith("/", filters)} className="font-medium text-indigo-700 hover:underline">Back to the newest tickets</Link>
           </EmptyState>
+        ) : params.q ? (
+          <EmptyState title="No ticket matches this search">
+            Search looks at ticket numbers, words of the subject and message, customer emails and order ids. <Link href="/" className="font-medium text-indigo-700 hover:underline">Back to the queue</Link>
+          </EmptyState>
         ) : filtered ? (
           <EmptyState title="No tickets match these filters">
             Try another status or reason, or <Link href="/" className="font-medium text-indigo-700 hover:underline">clear the filters</Link>.
@@ -78,7 +85,7 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
           <EmptyState title="Nothing is waiting for a person">When the agent hands a ticket over, it appears here within a few seconds.</EmptyState>
         )
       ) : (
-        <ResponsiveTable caption="Tickets waiting for a person, newest first" columns={COLUMNS}>
+        <ResponsiveTable caption={params.q ? `Tickets matching “${params.q}”, newest first` : "Tickets waiting for a person, newest first"} columns={COLUMNS}>
           {data.rows.map((row) => (
             <CardRow key={row.id} className="hover:bg-slate-50">
               <Cell className="col-span-2 md:min-w-64">
@@ -86,12 +93,26 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
                     each a session refresh) would cost more than the click they might save. */}
                 <Link href={`/tickets/${row.id}`} prefetch={false} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
                   <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>{" "}
-                  <span className="font-medium text-slate-900 group-hover:text-indigo-700 group-hover:underline">{row.subject}</span>
+                  <span className="font-medium text-slate-900 group-hover:text-indigo-700 group-hover:underline">
+                    <Marked text={row.subject} terms={terms} />
+                  </span>
                 </Link>
+                {data.snippets?.[row.id] ? (
+                  <p className="mt-0.5 text-[12px] text-slate-600">
+                    <Marked text={data.snippets[row.id]!} terms={terms} />
+                  </p>
+                ) : null}
               </Cell>
               <Cell label="Customer" className="min-w-0">
                 {row.customerName ? <span className="block truncate text-slate-900">{row.customerName}</span> : null}
-                <span className="block truncate text-[12px] text-slate-500">{row.customerEmail}</span>
+                <span className="block truncate text-[12px] text-slate-500">
+                  <Marked text={row.customerEmail} terms={terms} />
+                </span>
+                {terms.length && row.orderRef ? (
+                  <span className="block truncate text-[12px] text-slate-500">
+                    Order <Marked text={row.orderRef} terms={terms} />
+                  </span>
+                ) : null}
               </Cell>
               <Cell label="Status" className="md:whitespace-nowrap">
                 <StatusBadge status={row.status} />
@@ -125,6 +146,24 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
           Live: refreshes every 5 seconds · updated {formatUtc(data.asOf)}
         </span>
       </Pager>
+    </>
+  );
+}
+
+/** Text with the parts a search matched marked (no markup from the text itself: segments are strings). */
+function Marked({ text, terms }: { text: string; terms: readonly string[] }) {
+  if (terms.length === 0) return <>{text}</>;
+  return (
+    <>
+      {highlightSegments(text, terms).map((segment, i) =>
+        segment.match ? (
+          <mark key={i} className="rounded-sm bg-amber-100 px-0.5 text-slate-900">
+            {segment.text}
+          </mark>
+        ) : (
+          segment.text
+        ),
+      )}
     </>
   );
 }

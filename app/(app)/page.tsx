@@ -2,8 +2,10 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
 import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
+import { searchTickets } from "@/lib/intake/search-tickets";
 import { LiveQueue } from "./live-queue";
 import { QueueFilters } from "./queue-filters";
+import { QueueSearch } from "./queue-search";
 
 export const metadata: Metadata = { title: "Queue" };
 
@@ -17,32 +19,35 @@ function readQuery(params: TSearchParams) {
   const status = shape.status.safeParse(first(params.status));
   const reason = shape.reason.safeParse(first(params.reason));
   const cursor = shape.cursor.safeParse(first(params.cursor));
+  const q = shape.q.safeParse(first(params.q));
   return {
+    q: q.success ? q.data : undefined,
     status: status.success ? status.data : undefined,
     reason: reason.success ? reason.data : undefined,
     cursor: cursor.success ? cursor.data : undefined,
     cursorToken: cursor.success && cursor.data ? first(params.cursor) : undefined,
-    ignored: !status.success || !reason.success || !cursor.success,
+    ignored: !status.success || !reason.success || !cursor.success || !q.success,
   };
 }
 
 export default async function QueuePage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("queue");
   const query = readQuery(await searchParams);
-  const page = await listTickets({ status: query.status, reason: query.reason, cursor: query.cursor });
+  const page = query.q ? await searchTickets({ q: query.q, cursor: query.cursor }) : await listTickets({ status: query.status, reason: query.reason, cursor: query.cursor });
   return (
     <>
       <PageHeader title="Queue" description="Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve." />
-      <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />
+      <QueueSearch key={query.q ?? ""} q={query.q} />
+      {query.q ? null : <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />}
       {query.ignored ? (
         <p role="status" className="mb-3 rounded-md border border-slate-200 bg-white px-3 py-2 text-[13px] text-slate-600">
           Part of the address was not understood and was ignored: showing the filters below.
         </p>
       ) : null}
       <LiveQueue
-        params={{ status: query.status, reason: query.reason, cursor: query.cursorToken }}
+        params={query.q ? { q: query.q, cursor: query.cursorToken } : { status: query.status, reason: query.reason, cursor: query.cursorToken }}
         initialData={queuePageToJson(page)}
-        filtered={Boolean(query.status || query.reason)}
+        filtered={Boolean(query.q || query.status || query.reason)}
       />
     </>
   );

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
+import { SEARCH_MAX_LENGTH } from "./search-terms";
 import { compareNewestFirst, keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
 
 export const QUEUE_PAGE_SIZE = 50;
@@ -31,6 +32,8 @@ const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 export const ZQueueQuery = z.object({
   status: z.preprocess(blankAsUndefined, z.enum(QUEUE_STATUS_FILTERS).optional()),
   reason: z.preprocess(blankAsUndefined, z.enum(STOP_REASONS).optional()),
+  /** Search text: when given, the page is search-tickets.ts's answer and the filters do not apply. */
+  q: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().trim().max(SEARCH_MAX_LENGTH).optional()),
   cursor: ZCursorParam,
 });
 export type TQueueQuery = z.output<typeof ZQueueQuery>;
@@ -47,6 +50,7 @@ export interface TQueueRow {
   subject: string;
   customerEmail: string;
   customerName: string | null;
+  orderRef: string | null;
   status: TicketStatus;
   reason: string | null;
   createdAt: Date;
@@ -61,13 +65,17 @@ export interface TQueuePage {
   olderCursor: string | null;
   /** When the page was read: ages are measured from here, so server and browser render the same. */
   asOf: Date;
+  /** Search results only: what the page marks in each row, and each ticket's body around its match. */
+  highlight?: string[];
+  snippets?: Record<string, string>;
 }
 
-const ROW_SELECT = {
+export const ROW_SELECT = {
   id: true,
   number: true,
   subject: true,
   customerEmail: true,
+  orderRef: true,
   status: true,
   reason: true,
   createdAt: true,
@@ -110,8 +118,16 @@ export async function listTickets(input: {
   // Paging back up reached the top: show the top page itself, which also lists what arrived since.
   if (page.reachedNewest && input.cursor) return listTickets({ ...input, cursor: undefined });
 
-  const ids = page.rows.map((r) => r.id);
-  const emails = [...new Set(page.rows.map((r) => r.customerEmail))];
+  return { rows: await completeRows(client, page.rows), newerCursor: page.newerCursor, olderCursor: page.olderCursor, asOf };
+}
+
+type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "proposed"> & { assignee: { name: string } | null };
+
+/** A page's rows with what the page shows beside them: the customer's name, the assignee, the latest
+ * live proposal. Two queries for the whole page, whatever its size (search-tickets.ts shares it). */
+export async function completeRows(client: Db, rows: TFetchedRow[]): Promise<TQueueRow[]> {
+  const ids = rows.map((r) => r.id);
+  const emails = [...new Set(rows.map((r) => r.customerEmail))];
   const [proposals, customers] = ids.length
     ? await Promise.all([
         client.refundProposal.findMany({
@@ -126,17 +142,12 @@ export async function listTickets(input: {
   for (const p of proposals) if (!latest.has(p.ticketId)) latest.set(p.ticketId, { amountCents: p.amountCents, currency: p.currency });
   const names = new Map(customers.map((c) => [c.email, c.name]));
 
-  return {
-    rows: page.rows.map(({ assignee, ...row }) => ({
-      ...row,
-      customerName: names.get(row.customerEmail) ?? null,
-      assigneeName: assignee?.name ?? null,
-      proposed: latest.get(row.id) ?? null,
-    })),
-    newerCursor: page.newerCursor,
-    olderCursor: page.olderCursor,
-    asOf,
-  };
+  return rows.map(({ assignee, ...row }) => ({
+    ...row,
+    customerName: names.get(row.customerEmail) ?? null,
+    assigneeName: assignee?.name ?? null,
+    proposed: latest.get(row.id) ?? null,
+  }));
 }
 
 /** The page as JSON (dates as ISO strings): what GET /api/queue answers and the page hydrates with. */
