@@ -9,6 +9,7 @@
 //   action runAgentAction          (/tickets/:id) runAgent    refused     allowed   allowed     refused  allowed
 //   action decideApprovalAction    (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action resolveByHandAction     (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
+//   action assignTicketAction      (/tickets/:id) assign      refused     allowed   allowed     allowed  allowed
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
@@ -67,6 +68,7 @@ type TActionName =
   | "runAgentAction"
   | "decideApprovalAction"
   | "resolveByHandAction"
+  | "assignTicketAction"
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
@@ -125,6 +127,12 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "approve",
     harmless: { field: "ticketId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
+  },
+  {
+    name: "assignTicketAction",
+    gate: "assign",
+    harmless: { field: "ticketId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
     name: "setAutonomyLimitAction",
@@ -365,6 +373,8 @@ test.beforeAll(async ({ browser }) => {
   captured.set("decideApprovalAction", await captureAction(page, () => approve.click()));
   await page.goto(ticketUrl);
   captured.set("runAgentAction", await captureAction(page, () => page.getByRole("button", { name: "Run in simulate mode" }).click()));
+  await page.goto(ticketUrl);
+  captured.set("assignTicketAction", await captureAction(page, () => page.getByRole("form", { name: "Assignee" }).getByRole("button", { name: "Claim this ticket" }).click()));
 
   await page.goto("/autonomy");
   const dial = page.getByRole("form", { name: "Set the autonomy dial" });
