@@ -13,6 +13,7 @@ export const QUEUE_REFRESH_MS = 5_000;
 
 export interface TQueueParams {
   q?: string;
+  view?: string;
   status?: string;
   reason?: string;
   cursor?: string;
@@ -25,7 +26,7 @@ class QueueFetchError extends Error {
 }
 
 async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQueuePageJson> {
-  const response = await fetch(hrefWith("/api/queue", { q: params.q, status: params.status, reason: params.reason, cursor: params.cursor }), {
+  const response = await fetch(hrefWith("/api/queue", { q: params.q, view: params.view, status: params.status, reason: params.reason, cursor: params.cursor }), {
     signal,
     headers: { accept: "application/json" },
     cache: "no-store",
@@ -41,18 +42,20 @@ const COLUMNS: readonly TColumn[] = ["Ticket", "Customer", "Status", "Reason", {
  * response (initialData), so the page is complete before any script runs; afterwards new tickets
  * appear and handled ones leave without a reload. Polling pauses while the tab is hidden.
  */
-export function LiveQueue({ params, initialData, filtered }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean }) {
+export function LiveQueue({ params, initialData, filtered, caption }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean; caption?: string }) {
   const { data, error } = useQuery({
-    queryKey: ["queue", params.q ?? "", params.status ?? "", params.reason ?? "", params.cursor ?? ""],
+    queryKey: ["queue", params.q ?? "", params.view ?? "", params.status ?? "", params.reason ?? "", params.cursor ?? ""],
     queryFn: ({ signal }) => fetchQueue(params, signal),
     initialData,
     initialDataUpdatedAt: Date.parse(initialData.asOf),
     refetchInterval: QUEUE_REFRESH_MS,
   });
-  const filters = { q: params.q, status: params.status, reason: params.reason };
+  const filters = { q: params.q, view: params.view, status: params.status, reason: params.reason };
   const terms = data.highlight ?? [];
   const newer = data.newerCursor ? hrefWith("/", { ...filters, cursor: data.newerCursor }) : null;
   const older = data.olderCursor ? hrefWith("/", { ...filters, cursor: data.olderCursor }) : null;
+  // Oldest first (the views), the page before holds older tickets; newest first, newer ones.
+  const [previous, next] = data.order === "oldest" ? [older, newer] : [newer, older];
 
   return (
     <>
@@ -73,6 +76,10 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
           <EmptyState title="No tickets on this page">
             They were handled while you were away. <Link href={hrefWith("/", filters)} className="font-medium text-indigo-700 hover:underline">Back to the newest tickets</Link>
           </EmptyState>
+        ) : params.view ? (
+          <EmptyState title="No tickets in this view">
+            Nothing is waiting here. <Link href="/" className="font-medium text-indigo-700 hover:underline">Back to the queue</Link>
+          </EmptyState>
         ) : params.q ? (
           <EmptyState title="No ticket matches this search">
             Search looks at ticket numbers, words of the subject and message, customer emails and order ids. <Link href="/" className="font-medium text-indigo-700 hover:underline">Back to the queue</Link>
@@ -85,7 +92,7 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
           <EmptyState title="Nothing is waiting for a person">When the agent hands a ticket over, it appears here within a few seconds.</EmptyState>
         )
       ) : (
-        <ResponsiveTable caption={params.q ? `Tickets matching “${params.q}”, newest first` : "Tickets waiting for a person, newest first"} columns={COLUMNS}>
+        <ResponsiveTable caption={params.q ? `Tickets matching “${params.q}”, newest first` : (caption ?? "Tickets waiting for a person, newest first")} columns={COLUMNS}>
           {data.rows.map((row) => (
             <CardRow key={row.id} className="hover:bg-slate-50">
               <Cell className="col-span-2 md:min-w-64">
@@ -131,6 +138,7 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
                 <time dateTime={row.createdAt} title={`Arrived ${formatUtc(row.createdAt)}`} className="tabular-nums text-slate-700">
                   {formatAge(row.createdAt, data.asOf)}
                 </time>
+                {row.sla ? <SlaBadge sla={row.sla} /> : null}
               </Cell>
               <Cell label="Assignee">
                 {row.assigneeName ? <span className="text-slate-900">{row.assigneeName}</span> : <span className="text-slate-400">Unassigned</span>}
@@ -140,7 +148,7 @@ export function LiveQueue({ params, initialData, filtered }: { params: TQueuePar
         </ResponsiveTable>
       )}
 
-      <Pager label="Queue pages" previous={newer} next={older}>
+      <Pager label="Queue pages" previous={previous} next={next}>
         <span className="inline-flex items-center gap-1.5">
           <span aria-hidden="true" className={`size-1.5 rounded-full ${error ? "bg-amber-500" : "bg-emerald-500"}`} />
           Live: refreshes every 5 seconds · updated {formatUtc(data.asOf)}
@@ -165,5 +173,23 @@ function Marked({ text, terms }: { text: string; terms: readonly string[] }) {
         ),
       )}
     </>
+  );
+}
+
+const SLA_WORDS = { on_track: "On track", due_soon: "Due soon", overdue: "Overdue" } as const;
+const SLA_STYLE = {
+  on_track: "border-slate-200 bg-white text-slate-600",
+  due_soon: "border-amber-300 bg-amber-50 text-amber-900",
+  overdue: "border-red-300 bg-red-50 font-semibold text-red-800",
+} as const;
+
+/** The SLA state in words, the target and the due time in its title. */
+function SlaBadge({ sla }: { sla: NonNullable<TQueuePageJson["rows"][number]["sla"]> }) {
+  const target = `${sla.kind === "approval" ? "approval" : "hand-off"} target ${sla.targetHours} h`;
+  return (
+    <span data-testid="sla" title={`${SLA_WORDS[sla.state]}: ${target}, due ${formatUtc(sla.dueAt)}`} className={`ml-1.5 inline-flex items-center rounded-full border px-1.5 text-[11px] whitespace-nowrap ${SLA_STYLE[sla.state]}`}>
+      {SLA_WORDS[sla.state]}
+      <span className="sr-only"> ({target})</span>
+    </span>
   );
 }

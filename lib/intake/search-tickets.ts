@@ -55,6 +55,6 @@ export async function searchTickets(input: { q: string; cursor?: TKeysetCursor; 
   const page = keysetPage(fetched, pageSize, input.cursor);
   if (page.reachedNewest && input.cursor) return searchTickets({ ...input, cursor: undefined });
   const snippets = Object.fromEntries(page.rows.map((r) => [r.id, bodySnippet(r.body, highlight)]));
-  const rows = await completeRows(client, page.rows.map(({ body: _body, ...row }) => row));
+  const rows = await completeRows(client, page.rows.map(({ body: _body, ...row }) => row), asOf);
   return { rows, newerCursor: page.newerCursor, olderCursor: page.olderCursor, asOf, highlight, snippets };
 }

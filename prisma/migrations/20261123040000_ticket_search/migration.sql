@@ -8,3 +8,6 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX "Ticket_search_words_idx" ON "Ticket" USING GIN (to_tsvector('english'::regconfig, "subject" || ' ' || "body"));
 CREATE INDEX "Ticket_customerEmail_trgm_idx" ON "Ticket" USING GIN (lower("customerEmail") gin_trgm_ops);
 CREATE INDEX "Ticket_orderRef_trgm_idx" ON "Ticket" USING GIN (lower("orderRef") gin_trgm_ops);
+
+-- A person's worklist ("Mine"), oldest first.
+CREATE INDEX "Ticket_assigneeId_createdAt_idx" ON "Ticket"("assigneeId", "createdAt");
