@@ -50,9 +50,18 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   const { asOf: countedAt, ...viewSizes } = counts;
   return (
     <>
-      <PageHeader title="Queue" description="Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve." />
+      <PageHeader
+        title="Queue"
+        description={
+          query.q
+            ? "Every ticket matching the search, resolved ones included, newest first."
+            : query.view
+              ? VIEW_DESCRIPTIONS[query.view]
+              : "Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve."
+        }
+      />
       <QueueSearch key={query.q ?? ""} q={query.q} />
-      <QueueViews counts={viewSizes} countedAt={countedAt.toISOString()} current={query.q ? undefined : query.view} />
+      <QueueViews counts={viewSizes} countedAt={countedAt.toISOString()} current={query.q ? null : (query.view ?? "waiting")} />
       {query.q || query.view ? null : <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />}
       {query.ignored ? (
         <p role="status" className="mb-3 rounded-md border border-slate-200 bg-white px-3 py-2 text-[13px] text-slate-600">

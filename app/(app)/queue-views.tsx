@@ -3,12 +3,12 @@ import { formatUtc } from "@/components/format";
 import { QUEUE_VIEWS, VIEW_LABELS, type TQueueView } from "@/lib/intake/queue-views";
 
 /** The work views with how many tickets each holds (counts at most 10 seconds old, shared). */
-export function QueueViews({ counts, countedAt, current }: { counts: Record<TQueueView, number>; countedAt: string; current?: TQueueView }) {
+export function QueueViews({ counts, countedAt, current }: { counts: Record<TQueueView, number>; countedAt: string; current: TQueueView | "waiting" | null }) {
   return (
     <nav aria-label="Queue views" className="mb-3">
       <ul className="flex flex-wrap gap-1.5">
         <li>
-          <Link href="/" aria-current={current ? undefined : "page"} className={TAB(!current)}>
+          <Link href="/" aria-current={current === "waiting" ? "page" : undefined} className={TAB(current === "waiting")}>
             Waiting, newest first
           </Link>
         </li>
