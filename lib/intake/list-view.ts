@@ -4,7 +4,7 @@
 //
 // - open, unassigned, handoff: one query per status on Ticket(status, createdAt), merged here (as
 //   list-tickets.ts does), with the view's filter on top;
-// - mine: Ticket(assigneeId, createdAt);
+// - mine: Ticket(assigneeId, createdAt, id);
 // - approval, specialist: the pending requests (a partial unique index holds one per ticket, so they
 //   are few next to the tickets) joined to their tickets.
 import type { TicketStatus } from "../../generated/prisma/enums";
