@@ -374,7 +374,11 @@ test.beforeAll(async ({ browser }) => {
   await page.goto(ticketUrl);
   captured.set("runAgentAction", await captureAction(page, () => page.getByRole("button", { name: "Run in simulate mode" }).click()));
   await page.goto(ticketUrl);
-  captured.set("assignTicketAction", await captureAction(page, () => page.getByRole("form", { name: "Assignee" }).getByRole("button", { name: "Claim this ticket" }).click()));
+  // Assigning, not claiming: a lead may assign but never claim, and the replay must reach the
+  // ticket's lookup (not_found) for every role the gate lets through.
+  const assignee = page.getByRole("form", { name: "Assignee" });
+  await assignee.getByLabel("Assign to").selectOption({ index: 1 });
+  captured.set("assignTicketAction", await captureAction(page, () => assignee.getByRole("button", { name: "Assign", exact: true }).click()));
 
   await page.goto("/autonomy");
   const dial = page.getByRole("form", { name: "Set the autonomy dial" });
