@@ -1,9 +1,8 @@
 // Queue search: a ticket by its number, by words of its subject and body, by a fragment of the
 // customer's email or of the order id. Every ticket is searched, resolved ones included.
 //
-// - Words: full-text search (english) with each word a prefix, over the GIN index on
-//   to_tsvector('english', subject || ' ' || body) (migration 20261123040000_ticket_search). The
-//   expression here is the index's word for word.
+// - Words: full-text search (english) with each word a prefix, over the GIN index on the stored
+//   vector searchWords (kept by a trigger; migration 20261123040000_ticket_search).
 // - Fragments: LIKE '%…%' on lower(customerEmail) and lower(orderRef), over trigram GIN indexes
 //   (pg_trgm). Shorter than three characters, a fragment cannot use them and is not tried.
 // - The branches are OR'ed, so PostgreSQL combines the indexes in one bitmap; results are newest
@@ -20,7 +19,7 @@ function matchCondition(text: string): Prisma.Sql | null {
   const branches: Prisma.Sql[] = [];
   if (number !== null) branches.push(Prisma.sql`"number" = ${number}`);
   const tsquery = prefixTsQuery(words);
-  if (tsquery) branches.push(Prisma.sql`to_tsvector('english'::regconfig, "subject" || ' ' || "body") @@ to_tsquery('english'::regconfig, ${tsquery})`);
+  if (tsquery) branches.push(Prisma.sql`"searchWords" @@ to_tsquery('english'::regconfig, ${tsquery})`);
   if (fragment) {
     const pattern = containsPattern(fragment);
     branches.push(Prisma.sql`lower("customerEmail") LIKE ${pattern}`, Prisma.sql`lower("orderRef") LIKE ${pattern}`);
