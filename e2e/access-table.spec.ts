@@ -9,6 +9,7 @@
 //   action runAgentAction          (/tickets/:id) runAgent    refused     allowed   allowed     refused  allowed
 //   action decideApprovalAction    (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action resolveByHandAction     (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
+//   action assignTicketAction      (/tickets/:id) assign      refused     allowed   allowed     allowed  allowed
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
@@ -72,6 +73,7 @@ type TActionName =
   | "runAgentAction"
   | "decideApprovalAction"
   | "resolveByHandAction"
+  | "assignTicketAction"
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
@@ -135,6 +137,12 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "approve",
     harmless: { field: "ticketId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
+  },
+  {
+    name: "assignTicketAction",
+    gate: "assign",
+    harmless: { field: "ticketId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
     name: "setAutonomyLimitAction",
@@ -410,6 +418,12 @@ test.beforeAll(async ({ browser }) => {
   captured.set("decideApprovalAction", await captureAction(page, () => approve.click()));
   await page.goto(ticketUrl);
   captured.set("runAgentAction", await captureAction(page, () => page.getByRole("button", { name: "Run in simulate mode" }).click()));
+  await page.goto(ticketUrl);
+  // Assigning, not claiming: a lead may assign but never claim, and the replay must reach the
+  // ticket's lookup (not_found) for every role the gate lets through.
+  const assignee = page.getByRole("form", { name: "Assignee" });
+  await assignee.getByLabel("Assign to").selectOption({ index: 1 });
+  captured.set("assignTicketAction", await captureAction(page, () => assignee.getByRole("button", { name: "Assign", exact: true }).click()));
 
   await page.goto("/autonomy");
   const dial = page.getByRole("form", { name: "Set the autonomy dial" });

@@ -3,7 +3,8 @@
 // On PostgreSQL the client connects as DATABASE_URL's role; the clone, made by the owner
 // (MIGRATION_DATABASE_URL), keeps the template's grants.
 import { randomBytes } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
+import { newPglite } from "../lib/db/pglite";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
 import { migrationSql } from "../lib/db/migrate";
@@ -37,7 +38,7 @@ export async function createTestDb(): Promise<TestDb> {
       },
     };
   }
-  const pglite = new PGlite();
+  const pglite = newPglite();
   for (const { sql } of await migrationSql()) await pglite.exec(sql);
   const handle = openDb({ kind: "pglite", pglite });
   return {

@@ -14,7 +14,7 @@ export async function resolve(specifier, context, next) {
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 
 const { createServer } = await import("node:http");
-const { PGlite } = await import("@electric-sql/pglite");
+const { newPglite } = await import("../lib/db/pglite");
 const { openDb, useDb } = await import("../lib/db");
 const { migrationSql } = await import("../lib/db/migrate");
 const { seedDemo } = await import("../prisma/seed/demo");
@@ -27,7 +27,7 @@ const { logger } = await import("../lib/observability/logger");
 if (process.env.DATABASE_URL) {
   useDb(openDb({ kind: "postgres", url: process.env.DATABASE_URL, max: 4 }));
 } else {
-  const pglite = new PGlite();
+  const pglite = newPglite();
   for (const { sql } of await migrationSql()) await pglite.exec(sql);
   useDb(openDb({ kind: "pglite", pglite }));
 }

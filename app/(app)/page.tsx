@@ -2,8 +2,14 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
 import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
+import { searchTickets } from "@/lib/intake/search-tickets";
+import { listView } from "@/lib/intake/list-view";
+import { VIEW_DESCRIPTIONS, VIEW_LABELS } from "@/lib/intake/queue-views";
+import { viewCounts } from "@/lib/intake/view-counts";
+import { QueueViews } from "./queue-views";
 import { LiveQueue } from "./live-queue";
 import { QueueFilters } from "./queue-filters";
+import { QueueSearch } from "./queue-search";
 
 export const metadata: Metadata = { title: "Queue" };
 
@@ -17,32 +23,62 @@ function readQuery(params: TSearchParams) {
   const status = shape.status.safeParse(first(params.status));
   const reason = shape.reason.safeParse(first(params.reason));
   const cursor = shape.cursor.safeParse(first(params.cursor));
+  const q = shape.q.safeParse(first(params.q));
+  const view = shape.view.safeParse(first(params.view));
   return {
+    view: view.success ? view.data : undefined,
+    q: q.success ? q.data : undefined,
     status: status.success ? status.data : undefined,
     reason: reason.success ? reason.data : undefined,
     cursor: cursor.success ? cursor.data : undefined,
     cursorToken: cursor.success && cursor.data ? first(params.cursor) : undefined,
-    ignored: !status.success || !reason.success || !cursor.success,
+    ignored: !status.success || !reason.success || !cursor.success || !q.success || !view.success,
   };
 }
 
 export default async function QueuePage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
-  await requireRole("queue");
+  const user = await requireRole("queue");
   const query = readQuery(await searchParams);
-  const page = await listTickets({ status: query.status, reason: query.reason, cursor: query.cursor });
+  const [page, counts] = await Promise.all([
+    query.q
+      ? searchTickets({ q: query.q, cursor: query.cursor })
+      : query.view
+        ? listView({ view: query.view, userId: user.id, cursor: query.cursor })
+        : listTickets({ status: query.status, reason: query.reason, cursor: query.cursor }),
+    viewCounts({ userId: user.id }),
+  ]);
+  const { asOf: countedAt, ...viewSizes } = counts;
   return (
     <>
-      <PageHeader title="Queue" description="Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve." />
-      <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />
+      <PageHeader
+        title="Queue"
+        description={
+          query.q
+            ? "Every ticket matching the search, resolved ones included, newest first."
+            : query.view
+              ? VIEW_DESCRIPTIONS[query.view]
+              : "Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve."
+        }
+      />
+      <QueueSearch key={query.q ?? ""} q={query.q} />
+      <QueueViews counts={viewSizes} countedAt={countedAt.toISOString()} current={query.q ? null : (query.view ?? "waiting")} />
+      {query.q || query.view ? null : <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />}
       {query.ignored ? (
         <p role="status" className="mb-3 rounded-md border border-slate-200 bg-white px-3 py-2 text-[13px] text-slate-600">
           Part of the address was not understood and was ignored: showing the filters below.
         </p>
       ) : null}
       <LiveQueue
-        params={{ status: query.status, reason: query.reason, cursor: query.cursorToken }}
+        params={
+          query.q
+            ? { q: query.q, cursor: query.cursorToken }
+            : query.view
+              ? { view: query.view, cursor: query.cursorToken }
+              : { status: query.status, reason: query.reason, cursor: query.cursorToken }
+        }
         initialData={queuePageToJson(page)}
-        filtered={Boolean(query.status || query.reason)}
+        filtered={Boolean(query.q || query.view || query.status || query.reason)}
+        caption={query.view && !query.q ? `${VIEW_LABELS[query.view]}: ${VIEW_DESCRIPTIONS[query.view]}` : undefined}
       />
     </>
   );

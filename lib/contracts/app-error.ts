@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   superseded: { http: 409, meaning: "A newer run replaced this approval; decide the newest one." },
   operation_changed: { http: 409, meaning: "The approval's operation is not the one the person was shown (its digest differs)." },
   ticket_busy: { http: 409, meaning: "A run or an approved refund holds the ticket; wait for it to finish." },
+  ticket_claimed: { http: 409, meaning: "Someone else holds the ticket: a claim takes only an unassigned one (or one the caller holds); assign it instead." },
   ticket_resolved: { http: 409, meaning: "The ticket is resolved; a live run or a decision on it is refused (simulate still works)." },
   invalid_ticket_state: { http: 409, meaning: "The ticket's status does not allow this move." },
   insufficient_evidence: { http: 409, meaning: "Raising the autonomy dial needs more agreeing shadow decisions, and no disagreement." },

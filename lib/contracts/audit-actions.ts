@@ -6,6 +6,8 @@ export const AUDIT_ACTIONS = [
   // intake and tickets
   "ticket.created",
   "ticket.resolved_by_hand",
+  "ticket.assigned",
+  "ticket.unassigned",
   // the agent's runs
   "run.started",
   "run.bypassed",
@@ -47,6 +49,7 @@ export const AUDIT_ACTIONS = [
   "user.deactivated",
   "user.reactivated",
   "user.sessions_revoked",
+  "user.deactivated",
   "job.retried",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -20,6 +20,9 @@ export const AREAS = {
   newTicket: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
   runAgent: ["REVIEWER", "SPECIALIST", "ADMIN"],
   approve: ["REVIEWER", "SPECIALIST", "ADMIN"],
+  /** Claiming, assigning and unassigning tickets. Leads hand work out; only roles that work tickets
+   * (the approve area) may hold one. */
+  assign: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
   ledger: ["SPECIALIST", "LEAD", "ADMIN"],
   audit: ["LEAD", "ADMIN"],
   evals: ["LEAD", "ADMIN"],

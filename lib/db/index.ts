@@ -2,7 +2,8 @@
 // DATABASE_URL is a postgres URL. Domain code calls db(); tests point it at their own database.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
+import { newPglite } from "./pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -97,7 +98,7 @@ export function openDb(target: DbTarget): DbHandle {
     return { client, kind: "postgres", roundTrips, close: () => client.$disconnect() };
   }
   const release = target.dir && !target.pglite ? openDataDir(target.dir, target.dataDir) : () => {};
-  const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir) : new PGlite());
+  const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir) : newPglite());
   const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   drivers.set(client, pgliteDriver(pglite));

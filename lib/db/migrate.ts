@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { newPglite } from "./pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
@@ -123,7 +123,7 @@ async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory;
   }
   if (target.pglite) return { factory: new PrismaPGlite(target.pglite), close: async () => {} };
   const release = target.dir ? openDataDir(target.dir, target.dataDir) : () => {};
-  const pglite = target.dir ? privatePglite(target.dir) : new PGlite();
+  const pglite = target.dir ? privatePglite(target.dir) : newPglite();
   return {
     factory: new PrismaPGlite(pglite),
     close: async () => {
@@ -196,7 +196,7 @@ export async function migrationStatus(target: DbTarget): Promise<MigrationStatus
  */
 export async function schemaDrift(): Promise<string | null> {
   const schema = [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, "utf8") }];
-  const shadow = new PGlite();
+  const shadow = newPglite();
   try {
     const list = await migrationList();
     return await withEngine(new PrismaPGlite(shadow), async (engine) => {

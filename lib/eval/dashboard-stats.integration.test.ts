@@ -1,4 +1,4 @@
-import { PGlite } from "@electric-sql/pglite";
+import { newPglite } from "../db/pglite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -128,7 +128,7 @@ describe("recentDashboardStats", () => {
 
   it("does not keep a failed read", async () => {
     // A real database without the tables: every read fails.
-    const pglite = new PGlite();
+    const pglite = newPglite();
     const empty = openDb({ kind: "pglite", pglite });
     try {
       await expect(recentDashboardStats({ client: empty.client, now: NOW })).rejects.toThrow();

@@ -1,7 +1,7 @@
 // The trajectory grader (trajectory-gate-v1): every episode runs through the real runtime – planner,
 // validator, transition rules, policy gate, tools, approvals, executor – on a fresh database, and its
 // outcome is compared field by field with the expected one. A failure says exactly what differed.
-import { PGlite } from "@electric-sql/pglite";
+import { newPglite } from "../db/pglite";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { openDb, type DbHandle } from "../db";
 import { migrationSql } from "../db/migration-files";
@@ -65,7 +65,7 @@ const PRESET_OF_ORDER = Object.fromEntries(Object.entries(TEMPLATE_ORDERS).map((
 
 /** A fresh in-memory database, migrated, with the episodes' world written into it. */
 export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandle> {
-  const pglite = new PGlite();
+  const pglite = newPglite();
   for (const { sql } of await migrationSql()) await pglite.exec(sql);
   const handle = openDb({ kind: "pglite", pglite });
   await world(handle.client);

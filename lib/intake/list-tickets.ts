@@ -12,6 +12,10 @@ import { z } from "zod";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
+import type { Role } from "../contracts/roles";
+import { loadPolicySettings } from "../policy/settings";
+import { QUEUE_VIEWS, slaOf, type TSla } from "./queue-views";
+import { SEARCH_MAX_LENGTH } from "./search-terms";
 import { compareNewestFirst, keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
 
 export const QUEUE_PAGE_SIZE = 50;
@@ -31,6 +35,10 @@ const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 export const ZQueueQuery = z.object({
   status: z.preprocess(blankAsUndefined, z.enum(QUEUE_STATUS_FILTERS).optional()),
   reason: z.preprocess(blankAsUndefined, z.enum(STOP_REASONS).optional()),
+  /** A work view (queue-views.ts), oldest first; the status and reason filters do not apply. */
+  view: z.preprocess(blankAsUndefined, z.enum(QUEUE_VIEWS).optional()),
+  /** Search text: when given, the page is search-tickets.ts's answer and the filters do not apply. */
+  q: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().trim().max(SEARCH_MAX_LENGTH).optional()),
   cursor: ZCursorParam,
 });
 export type TQueueQuery = z.output<typeof ZQueueQuery>;
@@ -47,10 +55,15 @@ export interface TQueueRow {
   subject: string;
   customerEmail: string;
   customerName: string | null;
+  orderRef: string | null;
   status: TicketStatus;
   reason: string | null;
   createdAt: Date;
   assigneeName: string | null;
+  /** The role a request waiting on the ticket needs, when one waits. */
+  pendingRole: Role | null;
+  /** The SLA the ticket is held to now (queue-views.ts), its due time as ISO text. */
+  sla: (Omit<TSla, "dueAt"> & { dueAt: string }) | null;
   /** The latest live (not simulated) refund proposal of the ticket. */
   proposed: { amountCents: number; currency: string } | null;
 }
@@ -61,13 +74,19 @@ export interface TQueuePage {
   olderCursor: string | null;
   /** When the page was read: ages are measured from here, so server and browser render the same. */
   asOf: Date;
+  /** Which way the rows run: the queue and search newest first, the views oldest first. */
+  order?: "newest" | "oldest";
+  /** Search results only: what the page marks in each row, and each ticket's body around its match. */
+  highlight?: string[];
+  snippets?: Record<string, string>;
 }
 
-const ROW_SELECT = {
+export const ROW_SELECT = {
   id: true,
   number: true,
   subject: true,
   customerEmail: true,
+  orderRef: true,
   status: true,
   reason: true,
   createdAt: true,
@@ -110,9 +129,18 @@ export async function listTickets(input: {
   // Paging back up reached the top: show the top page itself, which also lists what arrived since.
   if (page.reachedNewest && input.cursor) return listTickets({ ...input, cursor: undefined });
 
-  const ids = page.rows.map((r) => r.id);
-  const emails = [...new Set(page.rows.map((r) => r.customerEmail))];
-  const [proposals, customers] = ids.length
+  return { rows: await completeRows(client, page.rows, asOf), newerCursor: page.newerCursor, olderCursor: page.olderCursor, asOf };
+}
+
+export type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "proposed" | "pendingRole" | "sla"> & { assignee: { name: string } | null };
+
+/** A page's rows with what the page shows beside them: the customer's name, the assignee, the latest
+ * live proposal, the request waiting and the SLA as of `asOf`. A fixed number of queries for the
+ * whole page, whatever its size (the search and the views share it). */
+export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date): Promise<TQueueRow[]> {
+  const ids = rows.map((r) => r.id);
+  const emails = [...new Set(rows.map((r) => r.customerEmail))];
+  const [proposals, customers, pending, settings] = ids.length
     ? await Promise.all([
         client.refundProposal.findMany({
           where: { ticketId: { in: ids }, simulated: false },
@@ -120,23 +148,28 @@ export async function listTickets(input: {
           select: { ticketId: true, amountCents: true, currency: true },
         }),
         client.customer.findMany({ where: { email: { in: emails } }, select: { email: true, name: true } }),
+        client.approvalRequest.findMany({ where: { ticketId: { in: ids }, status: "pending" }, select: { ticketId: true, requiredRole: true } }),
+        loadPolicySettings(client),
       ])
-    : [[], []];
+    : [[], [], [], null];
+  const pendingRole = new Map(pending.map((p) => [p.ticketId, p.requiredRole]));
+  const targets = settings ? { approvalHours: settings["queue.slaApprovalHours"], handoffHours: settings["queue.slaHandoffHours"] } : null;
   const latest = new Map<string, { amountCents: number; currency: string }>();
   for (const p of proposals) if (!latest.has(p.ticketId)) latest.set(p.ticketId, { amountCents: p.amountCents, currency: p.currency });
   const names = new Map(customers.map((c) => [c.email, c.name]));
 
-  return {
-    rows: page.rows.map(({ assignee, ...row }) => ({
+  return rows.map(({ assignee, ...row }) => {
+    const role = pendingRole.get(row.id) ?? null;
+    const sla = targets ? slaOf({ createdAt: row.createdAt, status: row.status, pendingRole: role }, targets, asOf) : null;
+    return {
       ...row,
       customerName: names.get(row.customerEmail) ?? null,
       assigneeName: assignee?.name ?? null,
+      pendingRole: role,
+      sla: sla ? { ...sla, dueAt: sla.dueAt.toISOString() } : null,
       proposed: latest.get(row.id) ?? null,
-    })),
-    newerCursor: page.newerCursor,
-    olderCursor: page.olderCursor,
-    asOf,
-  };
+    };
+  });
 }
 
 /** The page as JSON (dates as ISO strings): what GET /api/queue answers and the page hydrates with. */

@@ -8,7 +8,7 @@ export const RUNS_SHOWN = 10;
 
 export async function loadTicketDetail(input: { ticketId: string; client?: Db }) {
   const client = input.client ?? defaultDb();
-  const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { assignee: { select: { name: true } } } });
+  const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { assignee: { select: { id: true, name: true } } } });
   if (!ticket) return null;
   const [runs, approvals, auditEvents, order] = await Promise.all([
     client.agentRun.findMany({

@@ -34,6 +34,10 @@ describe("refund policy", () => {
     expect(policyVersion(dial(100))).not.toBe(policyVersion(DEFAULT_SETTINGS));
     expect(policyVersion(DEFAULT_SETTINGS)).toMatch(/^refund-policy-v1\+[0-9a-f]{10}$/);
   });
+
+  it("keeps the version when only a queue SLA target changes: no approval goes stale for it", () => {
+    expect(policyVersion({ ...DEFAULT_SETTINGS, "queue.slaApprovalHours": 9, "queue.slaHandoffHours": 99 })).toBe(policyVersion(DEFAULT_SETTINGS));
+  });
 });
 
 describe("action policy", () => {

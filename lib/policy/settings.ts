@@ -16,6 +16,10 @@ export const ZPolicySettings = z.strictObject({
   /** Refund proposals per customer per day before the rate limit denies them. */
   "policy.customerRefundsPerDay": z.number().int().positive(),
   "agent.defaultPlanner": z.enum(["rule", "model"]),
+  /** Queue SLA targets in wall-clock hours: how long a ticket may wait with a request awaiting
+   * approval, and handed to a person with nothing to approve, before it is overdue. */
+  "queue.slaApprovalHours": z.number().int().min(1).max(24 * 90),
+  "queue.slaHandoffHours": z.number().int().min(1).max(24 * 90),
 });
 export type TPolicySettings = z.infer<typeof ZPolicySettings>;
 
@@ -26,6 +30,8 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "policy.specialistThresholdCents": 50_000,
   "policy.customerRefundsPerDay": 3,
   "agent.defaultPlanner": "rule",
+  "queue.slaApprovalHours": 4,
+  "queue.slaHandoffHours": 24,
 };
 
 
@@ -37,7 +43,9 @@ export const POLICY_RULES_VERSION = "refund-policy-v1";
  * yields a new version, so an approval bound to the old one goes stale.
  */
 export function policyVersion(settings: TPolicySettings): string {
-  return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(settings)).slice(0, 10)}`;
+  // The queue's SLA targets decide no refund: changing one must not make pending approvals stale.
+  const decisive = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith("queue.")));
+  return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(decisive)).slice(0, 10)}`;
 }
 
 /** The settings in force: stored values over the defaults. A stored value of the wrong shape is an

@@ -20,6 +20,8 @@ const EDITORS: Record<keyof TPolicySettings, Area> = {
   "policy.specialistThresholdCents": "admin",
   "policy.customerRefundsPerDay": "admin",
   "agent.defaultPlanner": "admin",
+  "queue.slaApprovalHours": "admin",
+  "queue.slaHandoffHours": "admin",
 };
 
 // Settings changes are serialised (a two-key advisory lock in a key space of its own), so the

@@ -25,6 +25,34 @@ import { benchSignInFlood } from "./sign-in-flood";
 
 const WARMUP_SECONDS = 2;
 const LEAD = "lead@example.com";
+const REVIEWER = "reviewer@example.com";
+
+/** The queue's search and views at scale, through GET /api/queue as the page refreshes them. */
+const QUEUE_LINES: readonly [string, string][] = [
+  ["search: an order id", "/api/queue?q=ORD-S00420"],
+  ["search: an email fragment", "/api/queue?q=customer-0042"],
+  ["search: a word in every body", "/api/queue?q=described"],
+  ["search: a ticket number", "/api/queue?q=%2350000"],
+  ["view: Mine", "/api/queue?view=mine"],
+  ["view: Unassigned", "/api/queue?view=unassigned"],
+  ["view: Needs a specialist", "/api/queue?view=specialist"],
+  ["view: Awaiting approval", "/api/queue?view=approval"],
+  ["view: Handed to a person", "/api/queue?view=handoff"],
+  ["view: Bypassed", "/api/queue?view=bypassed"],
+  ["view: All open", "/api/queue?view=open"],
+];
+
+/** Each search and view at one connection as a signed-in reviewer: mean vs health, and its tail. */
+async function queueLines(server: TServer, seconds: number, health: number, report: Report, label: string): Promise<void> {
+  const cookie = await signIn(server.origin, REVIEWER);
+  for (const [name, path] of QUEUE_LINES) {
+    const target = { url: `${server.origin}${path}`, headers: { cookie }, connections: 1 };
+    await load({ ...target, duration: WARMUP_SECONDS });
+    const r = await load({ ...target, duration: seconds });
+    report.multiple({ measure: `${name}, ${label}`, value: r.meanMs, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    report.limit(`${name} p97.5, ${label}`, r.p97_5Ms, "ms", 300);
+  }
+}
 
 export interface THttpOptions {
   seconds: number;
@@ -283,6 +311,8 @@ export async function benchHttpScale(bench: TBenchDb, report: Report, opts: THtt
     report.multiple({ measure: "runAgent, 100k-ticket scale vs demo (flat)", value: agentMs, unit: "ms", baseline: demoMs, baselineLabel: "demo-only database, by turns", atMost: 1.25 });
     const evals = await evalsPage(server, opts.seconds);
     report.multiple({ measure: "/evals page, lead, 100k-ticket scale", value: evals, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    progress(`queue search and views at one connection, ${opts.seconds} s each…`);
+    await queueLines(server, opts.seconds, health, report, "100k-ticket scale");
   } finally {
     await server.stop();
   }

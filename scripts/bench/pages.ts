@@ -6,6 +6,10 @@ import { db, dbKind } from "../../lib/db";
 import { decodeCursor, type TKeysetCursor } from "../../lib/db/keyset";
 import { listTickets } from "../../lib/intake/list-tickets";
 import { loadTicketDetail } from "../../lib/intake/load-ticket-detail";
+import { listView } from "../../lib/intake/list-view";
+import { QUEUE_VIEWS } from "../../lib/intake/queue-views";
+import { searchTickets } from "../../lib/intake/search-tickets";
+import { viewCounts } from "../../lib/intake/view-counts";
 import { SCALE_TICKETS, scaleExternalId } from "../../prisma/seed/scale";
 import type { Report } from "./report";
 
@@ -61,6 +65,8 @@ export async function benchPages(report: Report, iterations: number): Promise<bo
   });
   if (heavy.length === 0) throw new Error("no scale tickets with runs found");
 
+  const reviewerId = (await client.user.findFirst({ where: { role: "REVIEWER" }, select: { id: true } }))?.id ?? "00000000-0000-4000-8000-000000000000";
+
   const scenarios: TScenario[] = [
     { name: "queue: default filter, first page", run: () => listTickets({}) },
     { name: "queue: default filter, second page", run: () => listTickets({ cursor: page2 }) },
@@ -72,6 +78,13 @@ export async function benchPages(report: Report, iterations: number): Promise<bo
     { name: "queue: status needs_human, first page", run: () => listTickets({ status: "needs_human" }) },
     { name: "queue: reason tool_timeout, first page", run: () => listTickets({ reason: "tool_timeout" }) },
     { name: "queue: reason tool_timeout, page halfway down", run: () => listTickets({ reason: "tool_timeout", cursor: middle }) },
+    { name: "search: an order id", run: (i) => searchTickets({ q: `ORD-S${String(1 + ((i * 37) % 1000)).padStart(5, "0")}` }) },
+    { name: "search: an email fragment", run: (i) => searchTickets({ q: `customer-${String(i % 100).padStart(3, "0")}` }) },
+    { name: "search: a word in every body", run: () => searchTickets({ q: "described" }) },
+    { name: "search: two words, one rare", run: (i) => searchTickets({ q: `scale ${1000 + i * 997}` }) },
+    { name: "search: a ticket number", run: (i) => searchTickets({ q: `#${1 + ((i * 3331) % SCALE_TICKETS)}` }) },
+    ...QUEUE_VIEWS.map((view) => ({ name: `view: ${view}, first page`, run: () => listView({ view, userId: reviewerId }) })),
+    { name: "view counts, read afresh (no cache)", run: () => viewCounts({ userId: reviewerId, maxAgeMs: 0 }) },
     { name: "ticket page: loadTicketDetail (2 runs, 16 trace events)", run: (i) => loadTicketDetail({ ticketId: heavy[i % heavy.length]!.id }) },
   ];
 

@@ -68,6 +68,20 @@ export const SETTING_FIELDS = [
     label: "Default planner",
     help: "Which planner runs the agent when a run does not name one. Both are held to the same checks.",
   },
+  {
+    key: "queue.slaApprovalHours",
+    name: "slaApprovalHours",
+    kind: "count",
+    label: "SLA: hours a ticket may await approval",
+    help: "Wall-clock hours from a ticket's arrival while a request on it waits for a decision; past it the queue marks the ticket overdue. Changing it makes no approval stale.",
+  },
+  {
+    key: "queue.slaHandoffHours",
+    name: "slaHandoffHours",
+    kind: "count",
+    label: "SLA: hours a ticket handed to a person may wait",
+    help: "Wall-clock hours from a ticket's arrival while it waits for a person with nothing to approve (handed off, blocked or bypassed); past it the queue marks it overdue.",
+  },
 ] as const satisfies readonly TSettingField[];
 
 export const PLANNER_LABELS: Record<TPolicySettings["agent.defaultPlanner"], string> = {
@@ -131,6 +145,8 @@ export const ZPolicySettingsForm = z
     specialistThresholdUsd: ZUsd(1),
     customerRefundsPerDay: ZCount(1),
     defaultPlanner: ZPlanner,
+    slaApprovalHours: ZCount(1).refine((n) => n <= 24 * 90, "At most 2160 hours (90 days)."),
+    slaHandoffHours: ZCount(1).refine((n) => n <= 24 * 90, "At most 2160 hours (90 days)."),
   } satisfies Record<TEditable | "policyVersion", z.ZodType>)
   .transform(({ policyVersion, ...form }) => ({
     expectedPolicyVersion: policyVersion,
@@ -140,5 +156,7 @@ export const ZPolicySettingsForm = z
       "policy.specialistThresholdCents": form.specialistThresholdUsd,
       "policy.customerRefundsPerDay": form.customerRefundsPerDay,
       "agent.defaultPlanner": form.defaultPlanner,
+      "queue.slaApprovalHours": form.slaApprovalHours,
+      "queue.slaHandoffHours": form.slaHandoffHours,
     } satisfies Omit<TPolicySettings, "autonomy.autoApproveLimitCents">,
   }));

@@ -21,7 +21,7 @@ function Said({ message }: { message: TFormMessage | null }) {
   );
 }
 
-export function UserControls({ user, lastAdmin }: { user: { id: string; email: string; role: Role; active: boolean }; lastAdmin: boolean }) {
+export function UserControls({ user, cannotDeactivate }: { user: { id: string; email: string; role: Role; active: boolean }; cannotDeactivate: string | null }) {
   const [role, setRole] = useState<Role>(user.role);
   const [confirming, setConfirming] = useState(false);
   const [roleState, roleAction, rolePending] = useActionState((_p: TActionResult<{ from: Role; to: Role }> | null, form: FormData) => changeUserRoleAction(form), null);
@@ -80,8 +80,8 @@ export function UserControls({ user, lastAdmin }: { user: { id: string; email: s
         {user.active && !confirming ? (
           <button
             type="button"
-            disabled={lastAdmin}
-            title={lastAdmin ? "The only active admin cannot be deactivated" : undefined}
+            disabled={cannotDeactivate !== null}
+            title={cannotDeactivate ?? undefined}
             onClick={() => setConfirming(true)}
             aria-label={`Deactivate ${user.email}`}
             className={BUTTON}

@@ -8,6 +8,7 @@ import { runAgent } from "@/lib/agent/run-agent";
 import { defaultPlannerChoice, plannerSetup } from "@/lib/llm/choose-planner";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
+import { assignTicket } from "@/lib/intake/assign-ticket";
 import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";
 import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
@@ -56,6 +57,18 @@ const ZResolve = z.object({ ticketId: z.uuid(), reply: z.string().trim().min(1, 
 
 export const resolveByHandAction = authedAction({ area: "approve", input: ZResolve }, async ({ input, user }) => {
   const result = await resolveByHand({ ...input, actor: { id: user.id, role: user.role } });
+  revalidatePath(`/tickets/${input.ticketId}`);
+  return result;
+});
+
+const ZAssign = z
+  .object({ ticketId: z.uuid(), change: z.enum(["claim", "assign", "unassign"]), assigneeId: z.uuid().optional() })
+  .refine((v) => v.change !== "assign" || v.assigneeId, { path: ["assigneeId"], message: "Choose who gets the ticket." });
+
+/** Claim, assign or unassign: the domain checks who may, locks the ticket, and audits the change. */
+export const assignTicketAction = authedAction({ area: "assign", input: ZAssign }, async ({ input, user }) => {
+  const change = input.change === "assign" ? { kind: "assign" as const, assigneeId: input.assigneeId! } : { kind: input.change };
+  const result = await assignTicket({ ticketId: input.ticketId, change, actor: { id: user.id, role: user.role } });
   revalidatePath(`/tickets/${input.ticketId}`);
   return result;
 });

@@ -17,6 +17,9 @@ import { formatMoney } from "@/lib/agent/rule-drafter";
 import { llmAvailability } from "@/lib/llm/provider";
 import { ApprovalForm } from "./approval-form";
 import { ResolveForm } from "./resolve-form";
+import { AssignForm } from "./assign-form";
+import { listAssignees } from "@/lib/intake/list-assignees";
+import { mayHoldTickets } from "@/lib/intake/assign-ticket";
 import { RunButtons } from "./run-buttons";
 import { CustomerHistory } from "./customer-history";
 import { ExecutionStatus } from "./execution-status";
@@ -71,6 +74,8 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   if (!detail) notFound();
   const { ticket, runs, runCount, approvals, auditEvents, order } = detail;
   const history = await loadCustomerHistory({ ticket, order });
+  const mayAssign = mayUse(user.role, "assign");
+  const people = mayAssign && ticket.status !== "resolved" ? await listAssignees() : [];
 
   const llm = llmAvailability();
   const modelChoice = llm.available ? { available: true, name: llm.config.model } : { available: false, reason: llm.reason };
@@ -102,6 +107,8 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
           <div className="mt-1 flex flex-wrap items-center gap-2 text-[13px]">
             <StatusBadge status={ticket.status} />
             <ReasonText reason={ticket.reason} />
+            <span className="text-slate-500">·</span>
+            <span className={ticket.assignee ? "text-slate-800" : "text-slate-500"}>{ticket.assignee ? `Assigned to ${ticket.assignee.name}` : "Unassigned"}</span>
           </div>
         </div>
         {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} model={modelChoice} /> : null}
@@ -198,6 +205,13 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
         </div>
 
         <div className="space-y-4">
+          <Card title="Assignee" id="assignee-heading">
+            {mayAssign ? (
+              <AssignForm ticketId={ticket.id} assignee={ticket.assignee} me={user.id} mayClaim={mayHoldTickets(user.role)} resolved={ticket.status === "resolved"} people={people} />
+            ) : (
+              <p className="text-[13px] text-slate-800">{ticket.assignee?.name ?? "Unassigned"}</p>
+            )}
+          </Card>
           <Card title="Ticket" id="ticket-heading">
             <p className="whitespace-pre-wrap text-[13px] text-slate-800">{ticket.body}</p>
             <dl className="mt-3 divide-y divide-slate-100 border-t border-slate-100">

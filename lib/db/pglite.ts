@@ -1,0 +1,12 @@
+// Every embedded database is opened here: the server's, the migrations' shadow, the tests', the
+// grading's. The search indexes are trigram indexes (pg_trgm), and a migration that creates them
+// fails on a PGlite started without the extension's bundle, so no PGlite is made any other way.
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+
+/** The extensions every embedded database carries (the migrations `CREATE EXTENSION` them). */
+export const PGLITE_EXTENSIONS = { pg_trgm } as const;
+
+export function newPglite(options: PGliteOptions = {}): PGlite {
+  return new PGlite({ ...options, extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
+}

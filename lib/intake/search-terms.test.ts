@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { bodySnippet, containsPattern, highlightSegments, highlightTerms, prefixTsQuery, searchTerms } from "./search-terms";
+
+describe("searchTerms", () => {
+  it("reads a ticket number with or without #, and nothing else as one", () => {
+    expect(searchTerms(" #1042 ").number).toBe(1042);
+    expect(searchTerms("1042").number).toBe(1042);
+    expect(searchTerms("ORD-1042").number).toBeNull();
+    expect(searchTerms("12345678901").number).toBeNull();
+  });
+
+  it("keeps fragments of three characters or more, lower-cased", () => {
+    expect(searchTerms("Ab").fragment).toBeNull();
+    expect(searchTerms(" Ana.K ").fragment).toBe("ana.k");
+    expect(searchTerms("Ana.K").words).toEqual(["ana", "k"]);
+  });
+});
+
+describe("prefixTsQuery", () => {
+  it("quotes every word as a literal prefix", () => {
+    expect(prefixTsQuery(["refund", "o'brien"])).toBe("'refund':* & 'o''brien':*");
+    expect(prefixTsQuery([])).toBeNull();
+  });
+});
+
+describe("containsPattern", () => {
+  it("escapes LIKE's wildcards and its escape character", () => {
+    expect(containsPattern("a_b%c\\d")).toBe("%a\\_b\\%c\\\\d%");
+  });
+});
+
+describe("highlightSegments", () => {
+  it("marks every occurrence of the longest term first, keeping the text's own case", () => {
+    const terms = highlightTerms("Ana K");
+    expect(terms).toEqual(["ana k", "ana", "k"]);
+    expect(highlightSegments("Ana Kowalski, ana", ["ana k", "ana"])).toEqual([
+      { text: "Ana K", match: true },
+      { text: "owalski, ", match: false },
+      { text: "ana", match: true },
+    ]);
+  });
+
+  it("marks nothing when lower-casing would move the offsets", () => {
+    expect(highlightSegments("İstanbul ana", ["ana"])).toEqual([{ text: "İstanbul ana", match: false }]);
+  });
+});
+
+describe("bodySnippet", () => {
+  it("starts shortly before the first match, with ellipses where it cuts", () => {
+    const body = `${"x ".repeat(100)}the parcel is missing ${"y ".repeat(100)}`;
+    const snippet = bodySnippet(body, ["parcel"]);
+    expect(snippet.startsWith("…")).toBe(true);
+    expect(snippet.endsWith("…")).toBe(true);
+    expect(snippet).toContain("the parcel is missing");
+    expect(bodySnippet("short body", ["nothing"])).toBe("short body");
+  });
+});
