@@ -22,7 +22,7 @@ export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? TONE.bypassed}`}>
       {label}
-      <code className="font-mono text-[11px] opacity-70">{status}</code>
+      <code className="font-mono text-[11px] font-normal">{status}</code>
     </span>
   );
 }

@@ -202,7 +202,7 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
                 ) : null}
               </span>
               {e.ticket ? (
-                <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="text-[12px] text-indigo-700 hover:underline">
+                <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="inline-flex min-h-6 items-center text-[12px] text-indigo-700 hover:underline">
                   Ticket #{e.ticket.number}
                 </Link>
               ) : null}
