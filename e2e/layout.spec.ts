@@ -1,7 +1,7 @@
-// Layouts that hold from a 320 px phone to a wide screen: no page scrolls sideways, a long word
-// wraps, the trace reads as a list of cards on a phone, and a ticket offers only the actions that
-// apply to it. With SCREENSHOTS=1 every page is also saved, full length, at each width in the
-// test's output folder (test-results/), for a person to look at.
+// Layouts that hold from a 320 px phone to a wide screen: no page scrolls sideways, no list cell
+// spills over its neighbour, a long word wraps, the trace reads as a list of cards on a phone, and
+// a ticket offers only the actions that apply to it. With SCREENSHOTS=1 every page is also saved,
+// full length, at each width in the test's output folder (test-results/), for a person to look at.
 import type { Page } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, deliverTicket, expect, test } from "./fixtures";
 
@@ -12,6 +12,14 @@ const LONG_WORD = `refund${"x".repeat(294)}`;
 /** How far the page reaches past the viewport, in CSS pixels (0 when it does not scroll sideways). */
 async function sidewaysOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Cells of the page's lists whose text runs out of them (a card's two columns are narrow on a
+ * phone, and a cell that does not wrap spills over its neighbour without widening the page). */
+async function spillingCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("main tbody td, main tbody th")].filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => (cell.textContent ?? "").slice(0, 60)),
+  );
 }
 
 async function screenshot(page: Page, name: string) {
@@ -70,6 +78,7 @@ test.describe("no page scrolls sideways", () => {
         await page.goto(path);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
         expect(await sidewaysOverflow(page), `${path} at ${width} px`).toBe(0);
+        expect(await spillingCells(page), `${path} at ${width} px`).toEqual([]);
         await screenshot(page, `${name}-${width}`);
       }
     });
