@@ -23,7 +23,7 @@ export function Fact({ label, children }: { label: string; children: ReactNode }
   return (
     <div className="flex flex-wrap justify-between gap-x-3 py-1 text-[13px]">
       <dt className="text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-right break-all text-slate-900">{children}</dd>
+      <dd className="min-w-0 text-right wrap-anywhere text-slate-900">{children}</dd>
     </div>
   );
 }

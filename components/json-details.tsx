@@ -13,7 +13,8 @@ export function JsonDetails({ value, label, max = 72 }: { value: unknown; label:
         <code className="font-mono text-[12px] break-all text-slate-700">{compact.slice(0, max)}…</code>
         <span className="sr-only"> (show all of {label})</span>
       </summary>
-      <pre className="mt-1 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 font-mono text-[12px] whitespace-pre-wrap break-all text-slate-800">
+      {/* Focusable: a keyboard scrolls it when it is longer than its box. */}
+      <pre tabIndex={0} className="mt-1 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 font-mono text-[12px] whitespace-pre-wrap break-all text-slate-800">
         {JSON.stringify(value, null, 2)}
       </pre>
     </details>

@@ -20,9 +20,9 @@ const TONE: Readonly<Record<string, string>> = {
 export function StatusBadge({ status }: { status: string }) {
   const label = STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status;
   return (
-    <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? TONE.bypassed}`}>
+    <span className={`inline-flex max-w-full flex-wrap items-center gap-x-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? TONE.bypassed}`}>
       {label}
-      <code className="font-mono text-[11px] opacity-70">{status}</code>
+      <code className="font-mono text-[11px] font-normal">{status}</code>
     </span>
   );
 }

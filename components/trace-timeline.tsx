@@ -1,4 +1,5 @@
 import type { TTraceStep } from "@/lib/agent/run-journal";
+import { Cell, CardRow, ResponsiveTable, type TColumn } from "./responsive-table";
 import { ReasonText } from "./status-badge";
 
 export interface TTraceRow {
@@ -26,6 +27,8 @@ const OUTCOME_TONE: Readonly<Record<string, string>> = {
   invalid_output: "text-red-700",
 } satisfies Record<TTraceStep["outcome"], string>;
 
+const COLUMNS: readonly TColumn[] = ["Step", "Action", "Arguments", "Result", "Policy", { label: "Tokens", align: "right" }, { label: "Latency", align: "right" }];
+
 function compact(value: unknown, max = 140): string {
   const text = JSON.stringify(value ?? null);
   return text.length > max ? `${text.slice(0, max)}…` : text;
@@ -37,54 +40,53 @@ function policyText(decision: unknown): string {
   return d.decision ? `${d.decision}${d.reasons?.length ? ` (${d.reasons.join(", ")})` : ""}` : "–";
 }
 
-/** One run's steps, in order: what the agent asked for, what the runtime and the policy made of it. */
+/** One run's steps, in order: what the agent asked for, what the runtime and the policy made of it.
+ * A table on a wide screen; on a phone a card per step, its arguments and result across the card. */
 export function TraceTimeline({ steps }: { steps: TTraceRow[] }) {
   if (!steps.length) return <p className="text-[13px] text-slate-500">No agent steps: this run never entered the agent loop.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-[12px]">
-        <caption className="sr-only">Trace: one row per step</caption>
-        <thead className="text-slate-500">
-          <tr className="border-b border-slate-200">
-            <th scope="col" className="py-1.5 pr-2 font-medium">Step</th>
-            <th scope="col" className="py-1.5 pr-2 font-medium">Action</th>
-            <th scope="col" className="py-1.5 pr-2 font-medium">Arguments</th>
-            <th scope="col" className="py-1.5 pr-2 font-medium">Result</th>
-            <th scope="col" className="py-1.5 pr-2 font-medium">Policy</th>
-            <th scope="col" className="py-1.5 pr-2 text-right font-medium">Tokens</th>
-            <th scope="col" className="py-1.5 text-right font-medium">Latency</th>
-          </tr>
-        </thead>
-        <tbody>
-          {steps.map((s) => (
-            <tr key={s.step} className="border-b border-slate-100 align-top last:border-0">
-              <td className="py-1.5 pr-2 tabular-nums text-slate-500">{s.step}</td>
-              <td className="py-1.5 pr-2">
-                <code className="font-mono">{s.action}</code>
-                <div className={`text-[11px] ${OUTCOME_TONE[s.outcome] ?? "text-slate-600"}`}>
-                  {s.outcome}
-                  {s.reason ? (
-                    <>
-                      {" · "}
-                      <ReasonText reason={s.reason} />
-                    </>
-                  ) : null}
-                </div>
-              </td>
-              <td className="max-w-56 break-all py-1.5 pr-2 font-mono text-[11px] text-slate-600">{compact(s.args, 100)}</td>
-              <td className="max-w-80 py-1.5 pr-2">
-                <details>
-                  <summary className="cursor-pointer break-all font-mono text-[11px] text-slate-600">{compact(s.result, 90)}</summary>
-                  <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-[11px]">{JSON.stringify(s.result, null, 2)}</pre>
-                </details>
-              </td>
-              <td className="py-1.5 pr-2 text-[11px] text-slate-600">{policyText(s.policyDecision)}</td>
-              <td className="py-1.5 pr-2 text-right tabular-nums text-slate-600">{s.promptTokens + s.completionTokens}</td>
-              <td className="py-1.5 text-right tabular-nums text-slate-600">{s.latencyMs} ms</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ResponsiveTable caption="Trace: one row per step" columns={COLUMNS} wrapHeaders>
+      {steps.map((s) => (
+        <CardRow key={s.step} className="align-top">
+          <Cell rowHeader className="col-span-2 font-normal md:w-12 md:tabular-nums md:text-slate-500">
+            <span className="md:hidden">Step </span>
+            {s.step}
+          </Cell>
+          <Cell label="Action" className="col-span-2 min-w-0 md:col-span-1">
+            <code className="font-mono break-all">{s.action}</code>
+            <div className={`text-[11px] ${OUTCOME_TONE[s.outcome] ?? "text-slate-600"}`}>
+              {s.outcome}
+              {s.reason ? (
+                <>
+                  {" · "}
+                  <ReasonText reason={s.reason} />
+                </>
+              ) : null}
+            </div>
+          </Cell>
+          <Cell label="Arguments" className="col-span-2 min-w-0 font-mono text-[11px] break-all text-slate-600 md:col-span-1 md:max-w-56">
+            {compact(s.args, 100)}
+          </Cell>
+          <Cell label="Result" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
+            <details>
+              <summary className="cursor-pointer font-mono text-[11px] break-all text-slate-600">{compact(s.result, 90)}</summary>
+              {/* Focusable: a keyboard scrolls it when it is longer than its box. */}
+              <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-[11px] whitespace-pre-wrap break-all">
+                {JSON.stringify(s.result, null, 2)}
+              </pre>
+            </details>
+          </Cell>
+          <Cell label="Policy" className="col-span-2 min-w-0 text-[11px] text-slate-600 md:col-span-1">
+            {policyText(s.policyDecision)}
+          </Cell>
+          <Cell label="Tokens" className="tabular-nums text-slate-600 md:text-right">
+            {s.promptTokens + s.completionTokens}
+          </Cell>
+          <Cell label="Latency" className="tabular-nums whitespace-nowrap text-slate-600 md:text-right">
+            {s.latencyMs} ms
+          </Cell>
+        </CardRow>
+      ))}
+    </ResponsiveTable>
   );
 }

@@ -441,13 +441,13 @@ test.beforeAll(async ({ browser }) => {
   await page.goto("/admin/users");
   captured.set("revokeUserSessionsAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Sign out .* everywhere$/ }).click()));
   await page.goto("/admin/users");
-  captured.set("reissuePasswordLinkAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^New set-password link for / }).click()));
+  captured.set("reissuePasswordLinkAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^New link for / }).click()));
   await page.goto("/admin/users");
   await reviewerRow.getByLabel(/^Role of /).selectOption("SPECIALIST");
   captured.set("changeUserRoleAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: "Change role" }).click()));
   await page.goto("/admin/users");
   await reviewerRow.getByRole("button", { name: /^Deactivate / }).click();
-  captured.set("setUserActiveAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Confirm: deactivate / }).click()));
+  captured.set("setUserActiveAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Confirm deactivate / }).click()));
   const addForm = page.getByRole("form", { name: "Add a person" });
   const fillAddForm = async () => {
     await page.goto("/admin/users");

@@ -230,13 +230,13 @@ test("the injection ticket shows the handoff with no citation", async ({ page, s
   await expect(ledgerLines(page)).toHaveCount(0);
 });
 
-test("a bypassed ticket shows zero agent steps", async ({ page, signInAs }) => {
+test("a bypassed ticket offers no run of the agent: a person handles it", async ({ page, signInAs }) => {
   await signInAs("REVIEWER");
   await openTicket(page, "demo-stale-bundle");
   await expect(page.getByText("stale_intake_bundle").first()).toBeVisible();
-  await runAgent(page);
-  await expect(page.getByText("No agent steps: this run never entered the agent loop.")).toBeVisible();
-  await expect(page.getByRole("table", { name: /Trace/ })).toHaveCount(0);
+  await expect(page.getByText("This ticket bypassed the agent: a person handles it from the start.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Run (agent|in simulate mode)$/ })).toHaveCount(0);
+  await expect(page.getByRole("form", { name: "Resolve by hand" })).toBeVisible();
 });
 
 test("simulate mode shows the same page with a simulated mark and no ledger row", async ({ page, signInAs }) => {

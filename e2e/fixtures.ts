@@ -1,7 +1,7 @@
 // Shared Playwright fixtures: the demo accounts and a page object for signing in through the real
 // form (no cookies forged, no API shortcuts).
 import { createHmac, randomUUID } from "node:crypto";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "countersign-demo";
 export const ACCOUNTS = {
@@ -54,4 +54,31 @@ export function webhookHeaders(raw: string | Buffer, options: { secret?: string;
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const signature = createHmac("sha256", options.secret ?? E2E_INTAKE_SECRET).update(`${id}.${timestamp}.`).update(raw).digest("base64");
   return { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` };
+}
+
+/**
+ * Delivers a ticket through the signed intake API, as the helpdesk does: routed by the pinned
+ * bundle, the route signed with its key. Answers the new ticket's id and number.
+ */
+export async function deliverTicket(
+  request: APIRequestContext,
+  input: { subject: string; body: string; route?: "guarded_agent" | "human_review_now"; customerEmail?: string; orderId?: string },
+): Promise<{ ticketId: string; number: number; status: string }> {
+  const externalId = `e2e-delivered-${randomUUID()}`;
+  const route = input.route ?? "guarded_agent";
+  const bundleVersion = "intake-rules-2026.11";
+  const routeSignature = createHmac("sha256", E2E_BUNDLE_KEY).update(`${externalId}\n${route}\n${bundleVersion}`).digest("hex");
+  const raw = JSON.stringify({
+    externalId,
+    subject: input.subject,
+    body: input.body,
+    customerEmail: input.customerEmail ?? "priya.nair@example.net",
+    orderId: input.orderId ?? "ORD-1004",
+    route,
+    bundleVersion,
+    routeSignature,
+  });
+  const response = await request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: webhookHeaders(raw) });
+  expect(response.status()).toBe(201);
+  return response.json() as Promise<{ ticketId: string; number: number; status: string }>;
 }

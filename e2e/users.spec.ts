@@ -62,7 +62,7 @@ test("an admin adds a person, who sets their password with the link once; the ro
 
   // Deactivation asks twice, then ends the person's session.
   await row.getByRole("button", { name: `Deactivate ${who.email}` }).click();
-  await row.getByRole("button", { name: `Confirm: deactivate ${who.email}` }).click();
+  await row.getByRole("button", { name: `Confirm deactivate ${who.email}` }).click();
   await expect(row).toContainText("Deactivated");
   await person.reload();
   await expect(person).toHaveURL(/\/signin/);

@@ -37,15 +37,17 @@ export function UserMenu({
       {/* On success the action redirects to sign-in; a refusal leaves the person where they are. */}
       <form ref={everywhereForm} action={async (form) => void (await signOutEverywhereAction(form))} hidden />
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger
-          aria-label={`Account: ${name}, ${roleLabel}`}
-          className="flex items-center gap-2 rounded-md py-1 pr-1.5 pl-1 text-left hover:bg-slate-100 data-[state=open]:bg-slate-100"
-        >
+        {/* Named by its own text, "Account: Lee Lead, Lead", so the words on screen are in the name
+            (a voice-control user says what they see); below sm only the initials show, and the
+            name is read from the same text, visually hidden. */}
+        <DropdownMenu.Trigger className="flex items-center gap-2 rounded-md py-1 pr-1.5 pl-1 text-left hover:bg-slate-100 data-[state=open]:bg-slate-100">
           <span aria-hidden="true" className="flex size-7 items-center justify-center rounded-full bg-slate-200 text-[11px] font-semibold text-slate-700">
             {initials(name)}
           </span>
-          <span className="hidden leading-tight sm:block">
+          <span className="sr-only leading-tight sm:not-sr-only sm:block">
+            <span className="sr-only">Account: </span>
             <span className="block max-w-40 truncate text-[13px] font-medium text-slate-900">{name}</span>
+            <span className="sr-only">, </span>
             <span className="block text-[11px] text-slate-500">{roleLabel}</span>
           </span>
           <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5 text-slate-400">

@@ -183,7 +183,7 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
               #{e.seq.toString()}
               {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Broken here</span> : null}
             </Cell>
-            <Cell label="Time" className="min-w-0 whitespace-nowrap tabular-nums text-slate-700">
+            <Cell label="Time" className="min-w-0 tabular-nums text-slate-700 md:whitespace-nowrap">
               <time dateTime={e.at.toISOString()}>{formatUtc(e.at)}</time>
             </Cell>
             <Cell label="Actor" className="min-w-0">
@@ -202,7 +202,7 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
                 ) : null}
               </span>
               {e.ticket ? (
-                <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="text-[12px] text-indigo-700 hover:underline">
+                <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="inline-flex min-h-6 items-center text-[12px] text-indigo-700 hover:underline">
                   Ticket #{e.ticket.number}
                 </Link>
               ) : null}

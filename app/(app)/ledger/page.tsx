@@ -99,7 +99,7 @@ function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
     <ResponsiveTable caption="Ledger entries, newest first" columns={columns}>
       {rows.map((r) => (
         <CardRow key={r.id} className="hover:bg-slate-50">
-          <Cell label="Date" className="whitespace-nowrap tabular-nums text-slate-700">
+          <Cell label="Date" className="tabular-nums text-slate-700 md:whitespace-nowrap">
             <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
           </Cell>
           <Cell label="Order" className="order-first col-span-2 md:order-none md:col-span-1">

@@ -68,7 +68,7 @@ export function UserControls({ user, cannotDeactivate }: { user: { id: string; e
       {user.active ? (
         <form action={linkAction}>
           <input type="hidden" name="userId" value={user.id} />
-          <button type="submit" disabled={linkPending} aria-label={`New set-password link for ${user.email}`} className={BUTTON}>
+          <button type="submit" disabled={linkPending} aria-label={`New link for ${user.email}`} className={BUTTON}>
             {linkPending ? "Making…" : "New link"}
           </button>
         </form>
@@ -90,7 +90,7 @@ export function UserControls({ user, cannotDeactivate }: { user: { id: string; e
           </button>
         ) : user.active ? (
           <>
-            <button type="submit" disabled={activePending} aria-label={`Confirm: deactivate ${user.email}`} className={`${BUTTON} border-red-700 bg-red-700 text-white hover:bg-red-800`}>
+            <button type="submit" disabled={activePending} aria-label={`Confirm deactivate ${user.email}`} className={`${BUTTON} border-red-700 bg-red-700 text-white hover:bg-red-800`}>
               {activePending ? "Deactivating…" : "Confirm deactivate"}
             </button>
             <button type="button" onClick={() => setConfirming(false)} className={BUTTON}>

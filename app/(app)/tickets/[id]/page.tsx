@@ -12,6 +12,7 @@ import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { findTicket } from "@/lib/tickets/find-ticket";
 import { loadCustomerHistory } from "@/lib/intake/load-customer-history";
+import { listRunModes } from "@/lib/tickets/list-run-modes";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { llmAvailability } from "@/lib/llm/provider";
@@ -101,7 +102,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             </Link>{" "}
             / Ticket #{ticket.number}
           </p>
-          <h1 className="text-lg font-semibold tracking-tight text-slate-900">
+          <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">
             #{ticket.number} {ticket.subject}
           </h1>
           <div className="mt-1 flex flex-wrap items-center gap-2 text-[13px]">
@@ -111,11 +112,11 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             <span className={ticket.assignee ? "text-slate-800" : "text-slate-500"}>{ticket.assignee ? `Assigned to ${ticket.assignee.name}` : "Unassigned"}</span>
           </div>
         </div>
-        {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} model={modelChoice} /> : null}
+        {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} modes={listRunModes(ticket)} model={modelChoice} /> : null}
       </div>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
-        <div className="space-y-4 lg:col-span-2">
+        <div className="min-w-0 space-y-4 lg:col-span-2">
           <Card title={pending ? "Waiting for your decision" : "Decision"} id="decision-heading">
             {pending ? (
               <div className="space-y-3">
@@ -204,7 +205,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
           ) : null}
         </div>
 
-        <div className="space-y-4">
+        <div className="min-w-0 space-y-4">
           <Card title="Assignee" id="assignee-heading">
             {mayAssign ? (
               <AssignForm ticketId={ticket.id} assignee={ticket.assignee} me={user.id} mayClaim={mayHoldTickets(user.role)} resolved={ticket.status === "resolved"} people={people} />
@@ -213,7 +214,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             )}
           </Card>
           <Card title="Ticket" id="ticket-heading">
-            <p className="whitespace-pre-wrap text-[13px] text-slate-800">{ticket.body}</p>
+            <p className="whitespace-pre-wrap wrap-anywhere text-[13px] text-slate-800">{ticket.body}</p>
             <dl className="mt-3 divide-y divide-slate-100 border-t border-slate-100">
               <Fact label="Customer">{ticket.customerEmail}</Fact>
               <Fact label="Order">{order ? `${order.id} · ${order.item} · ${formatMoney(order.amountCents, order.currency)}` : ticket.orderRef ? `${ticket.orderRef} (not found)` : "–"}</Fact>

@@ -10,7 +10,7 @@ export function RunButton({ ticketId, mode, label, primary, planner }: { ticketI
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runAgentAction(form), null);
   const error = formMessage(state, () => null, { forbidden: "Your role may not run the agent.", invalid: "Could not start the run." })?.text ?? null;
   return (
-    <form action={action} className="flex flex-col items-end">
+    <form action={action} className="flex flex-col items-start sm:items-end">
       <input type="hidden" name="ticketId" value={ticketId} />
       <input type="hidden" name="mode" value={mode} />
       <input type="hidden" name="planner" value={planner} />
@@ -25,15 +25,17 @@ export function RunButton({ ticketId, mode, label, primary, planner }: { ticketI
       >
         {pending ? "Running…" : label}
       </button>
-      {error ? <p className="mt-1 max-w-64 text-right text-[12px] text-red-700">{error}</p> : null}
+      {error ? <p className="mt-1 max-w-64 text-[12px] text-red-700 sm:text-right">{error}</p> : null}
     </form>
   );
 }
 
-export function RunButtons({ ticketId, model }: { ticketId: string; model: { available: boolean; reason?: string; name?: string } }) {
+/** The planner and the runs this ticket offers (listRunModes): none at all renders nothing. */
+export function RunButtons({ ticketId, modes, model }: { ticketId: string; modes: readonly ("live" | "simulate")[]; model: { available: boolean; reason?: string; name?: string } }) {
   const [planner, setPlanner] = useState("default");
+  if (!modes.length) return null;
   return (
-    <div className="flex items-start gap-2">
+    <div className="flex flex-wrap items-start gap-2">
       <div className="flex flex-col">
         <label htmlFor="planner" className="sr-only">
           Planner
@@ -51,8 +53,8 @@ export function RunButtons({ ticketId, model }: { ticketId: string; model: { ava
           </p>
         ) : null}
       </div>
-      <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" planner={planner} />
-      <RunButton ticketId={ticketId} mode="live" label="Run agent" primary planner={planner} />
+      {modes.includes("simulate") ? <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" primary={!modes.includes("live")} planner={planner} /> : null}
+      {modes.includes("live") ? <RunButton ticketId={ticketId} mode="live" label="Run agent" primary planner={planner} /> : null}
     </div>
   );
 }

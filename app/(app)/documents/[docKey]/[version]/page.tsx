@@ -50,7 +50,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
                 v{v.version} ({v.status})
               </strong>
             ) : (
-              <Link className="text-indigo-700 hover:underline" href={`/documents/${encodeURIComponent(doc.docKey)}/${v.version}`}>
+              <Link className="text-indigo-700 underline hover:no-underline" href={`/documents/${encodeURIComponent(doc.docKey)}/${v.version}`}>
                 v{v.version} ({v.status})
               </Link>
             )}

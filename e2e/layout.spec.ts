@@ -1,0 +1,146 @@
+// Layouts that hold from a 320 px phone to a wide screen: no page scrolls sideways, no list cell
+// spills over its neighbour, a long word wraps, the trace reads as a list of cards on a phone, and
+// a ticket offers only the actions that apply to it. With SCREENSHOTS=1 every page is also saved,
+// full length, at each width in the test's output folder (test-results/), for a person to look at.
+import type { Page } from "@playwright/test";
+import { ACCOUNTS, DEMO_PASSWORD, deliverTicket, expect, test } from "./fixtures";
+
+const WIDTHS = [320, 390, 1440] as const;
+/** A word no line can hold: a pasted token, a URL without spaces. */
+const LONG_WORD = `refund${"x".repeat(294)}`;
+
+/** How far the page reaches past the viewport, in CSS pixels (0 when it does not scroll sideways). */
+async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Cells of the page's lists whose text runs out of them (a card's two columns are narrow on a
+ * phone, and a cell that does not wrap spills over its neighbour without widening the page). */
+async function spillingCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("main tbody td, main tbody th")].filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => (cell.textContent ?? "").slice(0, 60)),
+  );
+}
+
+async function screenshot(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return;
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+const runButtons = (page: Page) => page.getByRole("button", { name: /^(Run agent|Run in simulate mode)$/ });
+
+const TRACE = "Trace: one row per step";
+
+/** The layout scenario's ticket (prisma/seed/e2e.ts) with a live run approved: a trace on its page
+ * and a row in the ledger. Done once; a second call finds it done. */
+async function approvedLayoutTicket(page: Page) {
+  await page.goto("/tickets/e2e-layout");
+  if (await page.getByText(/^Ledger: /).count()) return;
+  await page.getByRole("button", { name: "Run agent" }).click();
+  const decision = page.getByRole("form", { name: "Decision" });
+  await expect(decision.getByRole("button", { name: "Approve" })).toBeEnabled({ timeout: 20_000 });
+  await decision.getByRole("button", { name: "Approve" }).click();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText(/^Ledger: /)).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+test.describe("no page scrolls sideways", () => {
+  let longWordTicket: number;
+
+  test.beforeAll(async ({ browser, request }) => {
+    ({ number: longWordTicket } = await deliverTicket(request, {
+      subject: LONG_WORD,
+      body: `The speaker from order ORD-1004 crackles. Reference: ${LONG_WORD}`,
+    }));
+    const page = await (await browser.newContext()).newPage();
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(ACCOUNTS.SPECIALIST.email);
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+    await approvedLayoutTicket(page);
+    await page.context().close();
+  });
+
+  for (const width of WIDTHS) {
+    test(`at ${width} px: the queue, a ticket with a 300-character word, a ticket with a trace, the ledger and the audit trail`, async ({ page, signInAs }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAs("ADMIN");
+      for (const [name, path] of [
+        ["queue", "/?status=all"],
+        ["ticket-long-word", `/tickets/${longWordTicket}`],
+        ["ticket-trace", "/tickets/e2e-layout"],
+        ["ledger", "/ledger"],
+        ["audit", "/audit"],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        expect(await sidewaysOverflow(page), `${path} at ${width} px`).toBe(0);
+        expect(await spillingCells(page), `${path} at ${width} px`).toEqual([]);
+        await screenshot(page, `${name}-${width}`);
+      }
+    });
+  }
+});
+
+test("at 320 px a ticket's run buttons are on screen, and its long words wrap inside it", async ({ page, signInAs, request }) => {
+  const { number } = await deliverTicket(request, { subject: LONG_WORD, body: `Nothing works: ${LONG_WORD}` });
+  await page.setViewportSize({ width: 320, height: 800 });
+  await signInAs("SPECIALIST");
+  await page.goto(`/tickets/${number}`);
+  for (const button of await runButtons(page).all()) {
+    const box = (await button.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(320);
+  }
+  await expect(runButtons(page)).toHaveCount(2);
+  const heading = (await page.getByRole("heading", { level: 1 }).boundingBox())!;
+  expect(heading.x + heading.width).toBeLessThanOrEqual(320);
+});
+
+test("on a phone the trace is a list of cards, each step's arguments across the card", async ({ page, signInAs }) => {
+  await signInAs("SPECIALIST");
+  await approvedLayoutTicket(page);
+  const trace = page.getByRole("table", { name: TRACE }).first();
+  await page.setViewportSize({ width: 390, height: 900 });
+  const step = trace.getByRole("row").nth(1);
+  const card = (await step.boundingBox())!;
+  const args = (await step.getByRole("cell").nth(1).boundingBox())!;
+  expect(args.width).toBeGreaterThan(card.width * 0.8);
+  // The header row is out of sight (each cell names its column), but still names the cells.
+  await expect(trace.getByRole("columnheader", { name: "Arguments" })).toBeAttached();
+  expect(await trace.locator("thead").evaluate((e) => e.getBoundingClientRect().height <= 1)).toBe(true);
+  // On a wide screen it is a table again.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect((await step.getByRole("cell").nth(1).boundingBox())!.width).toBeLessThan((await step.boundingBox())!.width * 0.5);
+});
+
+test.describe("a ticket offers only the actions that apply to it", () => {
+  test("a bypassed ticket offers no run of the agent, only resolving it by hand", async ({ page, signInAs, request }) => {
+    const { number, status } = await deliverTicket(request, { subject: "Speaker needs a person", body: "Please call me about order ORD-1004.", route: "human_review_now" });
+    expect(status).toBe("bypassed");
+    await signInAs("SPECIALIST");
+    await page.goto(`/tickets/${number}`);
+    await expect(page.getByRole("form", { name: "Resolve by hand" })).toBeVisible();
+    await expect(runButtons(page)).toHaveCount(0);
+    await expect(page.getByRole("combobox", { name: "Planner" })).toHaveCount(0);
+  });
+
+  test("a resolved ticket offers a simulated run only, and no resolving", async ({ page, signInAs, request }) => {
+    const { number } = await deliverTicket(request, { subject: "Speaker question, answered by hand", body: "Does order ORD-1004 have a warranty?" });
+    await signInAs("SPECIALIST");
+    await page.goto(`/tickets/${number}`);
+    // Open, it offers both.
+    await expect(runButtons(page)).toHaveCount(2);
+    await page.getByLabel("Your reply to the customer").fill("Yes: two years from delivery.");
+    await page.getByRole("button", { name: "Send reply and resolve" }).click();
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole("form", { name: "Resolve by hand" })).toHaveCount(0, { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByRole("button", { name: "Run agent" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Run in simulate mode" })).toBeVisible();
+  });
+});
