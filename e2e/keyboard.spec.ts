@@ -39,3 +39,28 @@ test("on a ticket, a asks to confirm and then approves; keys and Enter do nothin
   await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
   await expect(page.getByText(/^Ledger: 79\.00 USD refunded/)).toHaveCount(1);
 });
+
+test("on the queue, j and k move through the tickets, Enter opens one, / goes to the search; nothing moves while typing", async ({ page, signInAs }) => {
+  await signInAs("REVIEWER");
+  const rows = page.locator("[data-shortcut-row]");
+  await expect(rows.nth(1)).toBeVisible();
+  await page.keyboard.press("j");
+  await expect(rows.nth(0)).toBeFocused();
+  await page.keyboard.press("j");
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press("k");
+  await expect(rows.nth(0)).toBeFocused();
+  const href = await rows.nth(0).getAttribute("href");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await page.goBack();
+
+  await expect(rows.nth(1)).toBeVisible();
+  await page.keyboard.press("/");
+  const search = page.getByRole("searchbox", { name: "Search tickets" });
+  await expect(search).toBeFocused();
+  await page.keyboard.type("jk/");
+  await expect(search).toHaveValue("jk/");
+  await expect(search).toBeFocused();
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeHidden();
+});

@@ -98,7 +98,7 @@ export function LiveQueue({ params, initialData, filtered, caption }: { params: 
               <Cell className="col-span-2 md:min-w-64">
                 {/* No prefetch: fifty ticket pages rendered on the server for every queue view (and
                     each a session refresh) would cost more than the click they might save. */}
-                <Link href={`/tickets/${row.id}`} prefetch={false} className="group flex min-w-0 items-baseline gap-2 rounded-sm">
+                <Link href={`/tickets/${row.id}`} prefetch={false} data-shortcut-row className="group flex min-w-0 items-baseline gap-2 rounded-sm">
                   <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>{" "}
                   <span className="min-w-0 font-medium wrap-anywhere text-slate-900 group-hover:text-indigo-700 group-hover:underline">
                     <Marked text={row.subject} terms={terms} />

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { KeyboardShortcuts } from "@/components/keyboard";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
 import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
@@ -60,6 +61,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
               : "Tickets waiting for a person, newest first: drafts to countersign, refunds to approve, hand-offs to resolve."
         }
       />
+      <KeyboardShortcuts scope="queue" />
       <QueueSearch key={query.q ?? ""} q={query.q} />
       <QueueViews counts={viewSizes} countedAt={countedAt.toISOString()} current={query.q ? null : (query.view ?? "waiting")} />
       {query.q || query.view ? null : <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />}

@@ -13,6 +13,7 @@ export function QueueSearch({ q }: { q?: string }) {
         <input
           id="queue-q"
           name="q"
+          data-shortcut-search
           type="search"
           defaultValue={q ?? ""}
           maxLength={SEARCH_MAX_LENGTH}
