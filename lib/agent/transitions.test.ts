@@ -5,7 +5,7 @@ import { transitionProblem } from "./transitions";
 
 const ORDER: TOrderFacts = { id: "ORD-1", item: "tablet", category: "electronics", amountCents: 7900, currency: "USD", deliveredAt: null, daysSinceDelivery: 3, refundedCents: 1900, refundableCents: 6000, customerName: "Ada", customerFlagged: false };
 const GROUNDED = { status: "grounded", question: "cracked screen refund", passages: [], citations: ["returns@1"] } as unknown as TAgentState["evidence"];
-const ABSTAIN = { status: "abstain", question: "?", passages: [], citations: [], reason: "no_approved_evidence" } as const;
+const ABSTAIN: TAgentState["evidence"] = { status: "abstain", question: "?", passages: [], citations: [], reason: "no_approved_evidence" };
 
 function state(over: Partial<TAgentState> = {}): TAgentState {
   return { ...initialState({ id: "t", number: 1, subject: "s", body: "b", customerEmail: "c@example.net", orderRef: "ORD-1" }), ...over };

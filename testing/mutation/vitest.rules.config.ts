@@ -13,9 +13,11 @@ export default defineConfig({
     isolate: false,
     include: [
       "lib/policy/policy.test.ts",
+      "lib/policy/policy-bounds.test.ts",
       "lib/intake/admit-ticket.test.ts",
       "lib/intake/route-signature.test.ts",
       "lib/evidence/check-draft.test.ts",
+      "lib/evidence/check-draft-words.test.ts",
       "lib/agent/validate-decision.test.ts",
       "lib/agent/transitions.test.ts",
     ],
