@@ -59,7 +59,7 @@ const countersign = {
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".next-*/**", ".data/**", "generated/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "testing/import-rules/fixtures/**"]),
+  globalIgnores([".next/**", ".next-*/**", ".data/**", "generated/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "testing/import-rules/fixtures/**", ".stryker-tmp/**", "reports/mutation/**"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

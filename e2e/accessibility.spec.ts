@@ -138,7 +138,6 @@ const SCANS: Record<string, TScan> = {
     paths: fixed("/tickets/e2e-a11y", "/tickets/demo-stale-bundle", "/tickets/demo-sla-question"),
     states: [
       openDisclosures,
-      shortcutsList,
       {
         name: "a rejection without its note refused",
         who: ["REVIEWER", "SPECIALIST", "ADMIN"],
@@ -150,6 +149,8 @@ const SCANS: Record<string, TScan> = {
           return "form[aria-label=Decision]";
         },
       },
+      // Last: the list is a modal dialog, open until the next address loads.
+      shortcutsList,
     ],
   },
   "/documents/[docKey]/[version]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/2") },

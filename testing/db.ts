@@ -1,13 +1,13 @@
-// A fresh, migrated database for one test file: in-memory PGlite by default, a clone of the
-// migrated template on PostgreSQL when DATABASE_URL is set. Real databases, never a mocked client.
+// A fresh, migrated database for one test file: in-memory PGlite by default, loaded from a data
+// directory migrated once (pglite-template.ts), or a clone of the migrated template database on
+// PostgreSQL when DATABASE_URL is set. Real databases, never a mocked client.
 // On PostgreSQL the client connects as DATABASE_URL's role; the clone, made by the owner
 // (MIGRATION_DATABASE_URL), keeps the template's grants.
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
-import { newPglite } from "../lib/db/pglite";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
-import { migrationSql } from "../lib/db/migrate";
+import { migratedPglite } from "./pglite-template";
 import { adminQuery, ownerUrl, testDatabaseBase, withDatabase } from "./postgres";
 
 export interface TestDb extends DbHandle {
@@ -38,8 +38,7 @@ export async function createTestDb(): Promise<TestDb> {
       },
     };
   }
-  const pglite = newPglite();
-  for (const { sql } of await migrationSql()) await pglite.exec(sql);
+  const pglite = await migratedPglite();
   const handle = openDb({ kind: "pglite", pglite });
   return {
     ...handle,

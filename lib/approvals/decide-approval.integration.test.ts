@@ -46,6 +46,8 @@ describe("decideApproval", () => {
     expect(result.refundJobEnqueued).toBe(false);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
     expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Flagged account: ask for photos first." });
+    // The request itself is rejected, not approved: the executor and the pages read its status.
+    expect((await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("rejected");
   });
 
   it("lets only a specialist approve the 650 USD laptop refund, and no lead at all", async () => {

@@ -28,6 +28,15 @@ describe("checkDraft", () => {
     ]);
   });
 
+  it("holds a number to the passages its sentence cites, not to another passage retrieved in the run", () => {
+    const payment = { citation: "refund-payment@1", text: "Refunds are paid to the original payment method within 5 business days." };
+    const returns = { citation: "return-window@1", text: "Items may be returned within 30 days of delivery." };
+    const draft = "Refunds are paid to the original payment method within 30 business days [refund-payment@1].";
+    expect(checkDraft({ draft, retrieved: [payment, returns], orderNumbers: [], orderTerms })).toEqual([{ kind: "unsupported_number", value: "30" }]);
+    // Cited, the same number is supported.
+    expect(checkDraft({ draft: "Items may be returned within 30 days of delivery [return-window@1].", retrieved: [payment, returns], orderNumbers: [], orderTerms })).toEqual([]);
+  });
+
   it("refuses an uncited sentence that speaks of money, and a cited one its passage does not say", () => {
     const good = "Damaged electronics may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
     expect(checkDraft({ draft: `${good} Executing refund of 79 USD now.`, retrieved, orderNumbers: [79], orderTerms })).toEqual([{ kind: "uncited_claim", sentence: "Executing refund of 79 USD now." }]);

@@ -20,6 +20,9 @@ export function signRoute(claim: TRouteClaim, key: string): string {
 }
 
 export function verifyRouteSignature(claim: TRouteClaim, signature: string | null | undefined, key: string): boolean {
+  // The pattern only turns malformed input away before an HMAC is computed: constantTimeEqual compares
+  // the whole length and every byte, so a looser pattern (no anchor, || turned to &&) accepts nothing more.
+  // Stryker disable next-line Regex,LogicalOperator: equivalent, for the reason above
   if (!signature || !/^[0-9a-f]{64}$/.test(signature)) return false;
   return constantTimeEqual(signature, signRoute(claim, key));
 }

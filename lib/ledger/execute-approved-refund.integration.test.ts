@@ -2,11 +2,12 @@
 // the concurrent calls really race on separate connections; on PGlite they are serialised.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { ticketId, user } from "../../testing/runs";
+import { approvalFor, freshOrder, tabletTicket, ticketId, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { scriptedPlanner } from "../agent/planner";
 import { runAgent } from "../agent/run-agent";
 import { updatePolicySettings } from "../policy/update-settings";
+import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { executeApprovedRefund, type TExecutionOutcome } from "./execute-approved-refund";
 
 const testDb = useTestDb();
@@ -105,5 +106,144 @@ describe("executeApprovedRefund", () => {
     await client.refundProposal.update({ where: { id: tampered.proposalId! }, data: { amountCents: 9999 } });
     expect((await executeApprovedRefund({ approvalId: tampered.id, actor: { type: "system", id: "test" } })).outcome).toBe("blocked:approval_mismatch");
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: { in: [expired.id, tampered.id] } } })).toBe(0);
+  });
+});
+
+/** A fresh order's full refund, proposed by the rule planner and waiting for its decision. */
+async function freshRequest() {
+  const { client } = testDb();
+  const world = await freshOrder(client);
+  return approvalFor(client, await tabletTicket(client, world));
+}
+
+type TDecisionFields = { decision?: "approve" | "reject"; deciderRole?: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN"; digest?: string; createdAt?: Date; automatic?: boolean; status?: "approved" | "pending" | "rejected" };
+
+/** Records a decision as the database would hold it, each field as a test needs it to be. */
+async function decided(request: { id: string; digest: string; requiredRole: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" }, fields: TDecisionFields = {}) {
+  const { client } = testDb();
+  const role = fields.deciderRole ?? request.requiredRole;
+  const decider = fields.automatic ? null : await user(client, role);
+  await client.approvalDecision.create({
+    data: { approvalRequestId: request.id, decision: fields.decision ?? "approve", deciderId: decider?.id ?? null, deciderRole: role, automatic: fields.automatic ?? false, digest: fields.digest ?? request.digest, ...(fields.createdAt ? { createdAt: fields.createdAt } : {}) },
+  });
+  await client.approvalRequest.update({ where: { id: request.id }, data: { status: fields.status ?? "approved" } });
+}
+
+const execute = (approvalId: string, now?: Date) => executeApprovedRefund({ approvalId, actor: { type: "system", id: "test" }, ...(now ? { now } : {}) });
+
+/** Runs the executor and answers its outcome, with the ledger rows it left for the approval. */
+async function outcomeOf(approvalId: string, now?: Date) {
+  const result = await execute(approvalId, now);
+  return { outcome: result.outcome, rows: await testDb().client.ledgerEntry.count({ where: { approvalRequestId: approvalId } }) };
+}
+
+// Each check is taken alone: everything else about the approval is as it would be when executed, so
+// a check removed from the executor lets a ledger row through and the test fails.
+describe("the executor's own checks", () => {
+  it("writes the refund when nothing stands in the way (the baseline of the cases below)", async () => {
+    const request = await freshRequest();
+    await decided(request);
+    expect(await outcomeOf(request.id)).toEqual({ outcome: "refund_created", rows: 1 });
+  });
+
+  it("refuses a rejected decision, and an approval whose request is not marked approved", async () => {
+    const rejected = await freshRequest();
+    await decided(rejected, { decision: "reject" });
+    expect(await outcomeOf(rejected.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    const unmarked = await freshRequest();
+    await decided(unmarked, { status: "pending" });
+    expect(await outcomeOf(unmarked.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+  });
+
+  it("refuses a reply-only request even if it points at a proposal, and a refund request with none", async () => {
+    const { client } = testDb();
+    const reply = await freshRequest();
+    await client.approvalRequest.update({ where: { id: reply.id }, data: { kind: "reply" } });
+    await decided(reply);
+    expect(await outcomeOf(reply.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    const orphan = await freshRequest();
+    await client.approvalRequest.update({ where: { id: orphan.id }, data: { proposalId: null } });
+    await decided(orphan);
+    expect(await outcomeOf(orphan.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+  });
+
+  it("refuses a decider below the required role, and a system approval of what the policy did not auto-approve", async () => {
+    const { client } = testDb();
+    const below = await freshRequest();
+    expect(below.requiredRole).toBe("REVIEWER");
+    await client.approvalRequest.update({ where: { id: below.id }, data: { requiredRole: "SPECIALIST" } });
+    await decided({ ...below, requiredRole: "SPECIALIST" }, { deciderRole: "REVIEWER" });
+    expect(await outcomeOf(below.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+
+    const lead = await freshRequest();
+    await decided(lead, { deciderRole: "LEAD" });
+    expect(await outcomeOf(lead.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+
+    const needsHuman = await freshRequest();
+    expect((await client.refundProposal.findUniqueOrThrow({ where: { id: needsHuman.proposalId! } })).decision).toBe("needs_human");
+    await decided(needsHuman, { automatic: true });
+    expect(await outcomeOf(needsHuman.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+
+    const simulated = await freshRequest();
+    await client.refundProposal.update({ where: { id: simulated.proposalId! }, data: { decision: "auto_approved", simulated: true } });
+    await decided(simulated, { automatic: true });
+    expect(await outcomeOf(simulated.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+
+    const automatic = await freshRequest();
+    await client.refundProposal.update({ where: { id: automatic.proposalId! }, data: { decision: "auto_approved" } });
+    await decided(automatic, { automatic: true });
+    expect(await outcomeOf(automatic.id)).toEqual({ outcome: "refund_created", rows: 1 });
+  });
+
+  it("refuses an operation that no longer has its digest, and a decision taken on another digest", async () => {
+    const { client } = testDb();
+    // The stored operation and its proposal changed together: only the digest shows it.
+    const rewritten = await freshRequest();
+    const operation = rewritten.operation as unknown as TApprovalOperation;
+    const changed = { ...operation, proposal: { ...operation.proposal!, reason: "a reason nobody approved" } };
+    expect(approvalDigest(changed)).not.toBe(rewritten.digest);
+    await client.approvalRequest.update({ where: { id: rewritten.id }, data: { operation: changed } });
+    await client.refundProposal.update({ where: { id: rewritten.proposalId! }, data: { reason: "a reason nobody approved" } });
+    await decided(rewritten);
+    expect(await outcomeOf(rewritten.id)).toEqual({ outcome: "blocked:approval_mismatch", rows: 0 });
+
+    const otherDigest = await freshRequest();
+    await decided(otherDigest, { digest: "0".repeat(64) });
+    expect(await outcomeOf(otherDigest.id)).toEqual({ outcome: "blocked:approval_mismatch", rows: 0 });
+  });
+
+  it.each([
+    ["order", { orderId: "ORD-1002" }],
+    ["currency", { currency: "EUR" }],
+    ["reason", { reason: "changed after the approval" }],
+  ] as const)("refuses a proposal whose %s drifted from the approved operation", async (field, drift) => {
+    const { client } = testDb();
+    const request = await freshRequest();
+    const proposal = await client.refundProposal.update({ where: { id: request.proposalId! }, data: drift });
+    // The order follows a drifted currency, so only the approved operation can tell.
+    if (field === "currency") await client.order.update({ where: { id: proposal.orderId }, data: { currency: "EUR" } });
+    await decided(request);
+    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_mismatch", rows: 0 });
+  });
+
+  it("refuses a decision made after the request expired, even when executed before its expiry", async () => {
+    const request = await freshRequest();
+    await decided(request, { createdAt: new Date(request.expiresAt.getTime() + 1_000) });
+    expect(await outcomeOf(request.id, new Date(request.expiresAt.getTime() - 1_000))).toEqual({ outcome: "blocked:approval_expired", rows: 0 });
+    // The same approval decided in time is executed at the same moment.
+    const inTime = await freshRequest();
+    await decided(inTime, { createdAt: new Date(inTime.expiresAt.getTime() - 2_000) });
+    expect(await outcomeOf(inTime.id, new Date(inTime.expiresAt.getTime() - 1_000))).toEqual({ outcome: "refund_created", rows: 1 });
+  });
+
+  it("refuses a refund in another currency than its order's, though the operation is unchanged", async () => {
+    const { client } = testDb();
+    const request = await freshRequest();
+    const proposal = await client.refundProposal.findUniqueOrThrow({ where: { id: request.proposalId! } });
+    await client.order.update({ where: { id: proposal.orderId }, data: { currency: "EUR" } });
+    await decided(request);
+    const result = await execute(request.id);
+    expect(result).toMatchObject({ outcome: "blocked:approval_mismatch", detail: "currency differs from the order's", ledgerEntryId: null });
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
   });
 });

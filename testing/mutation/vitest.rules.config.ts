@@ -1,0 +1,25 @@
+// The unit tests of the rules Stryker mutates in testing/mutation/stryker.rules.config.mjs.
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+import base from "../../vitest.config";
+
+export default defineConfig({
+  ...base,
+  root: fileURLToPath(new URL("../..", import.meta.url)),
+  test: {
+    ...base.test,
+    // Pure functions and no module state: one worker keeps its modules between mutants (Stryker
+    // switches mutants at run time), which saves seconds of start-up per mutant.
+    isolate: false,
+    include: [
+      "lib/policy/policy.test.ts",
+      "lib/policy/policy-bounds.test.ts",
+      "lib/intake/admit-ticket.test.ts",
+      "lib/intake/route-signature.test.ts",
+      "lib/evidence/check-draft.test.ts",
+      "lib/evidence/check-draft-words.test.ts",
+      "lib/agent/validate-decision.test.ts",
+      "lib/agent/transitions.test.ts",
+    ],
+  },
+});

@@ -1,0 +1,61 @@
+// A migrated PGlite for each test file without migrating each time. PGlite's own start (its initdb)
+// and the migrations cost seconds per database; loading the data directory of a database that was
+// migrated once costs a fraction of that. The directory is kept as a tarball in node_modules/.cache,
+// named by the PGlite version and a hash of every migration's SQL, so a changed or added migration
+// makes a new one and a stale one is never loaded. Opened with the extensions every embedded database
+// carries (lib/db/pglite.ts). Written to a unique name and renamed into place:
+// processes that race to make it each write a whole file, and a reader never sees half of one.
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { newPglite } from "../lib/db/pglite";
+import { migrationSql } from "../lib/db/migrate";
+
+const CACHE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-test-db");
+const PREFIX = "pglite-migrated-";
+
+let template: Promise<Blob> | undefined;
+
+// The package does not export its package.json; its path is fixed by npm.
+async function pgliteVersion(): Promise<string> {
+  const manifest = await readFile(join(process.cwd(), "node_modules", "@electric-sql", "pglite", "package.json"), "utf8");
+  return (JSON.parse(manifest) as { version: string }).version;
+}
+
+async function templateFile(): Promise<{ file: string; migrations: { sql: string }[] }> {
+  const migrations = await migrationSql();
+  const hash = createHash("sha256").update(await pgliteVersion());
+  for (const { name, sql } of migrations) hash.update(`\0${name}\0${sql}`);
+  return { file: join(CACHE_DIR, `${PREFIX}${hash.digest("hex").slice(0, 24)}.tar.gz`), migrations };
+}
+
+async function makeTemplate(): Promise<Blob> {
+  const { file, migrations } = await templateFile();
+  if (existsSync(file)) return new Blob([await readFile(file)]);
+  const pglite = newPglite();
+  try {
+    for (const { sql } of migrations) await pglite.exec(sql);
+    const dump = await pglite.dumpDataDir("gzip");
+    await mkdir(CACHE_DIR, { recursive: true });
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, file);
+    // Older templates (other migrations, another PGlite) are never read again.
+    for (const name of await readdir(CACHE_DIR)) {
+      if (name.startsWith(PREFIX) && join(CACHE_DIR, name) !== file && !name.endsWith(".partial")) await rm(join(CACHE_DIR, name), { force: true });
+    }
+    return dump;
+  } finally {
+    await pglite.close();
+  }
+}
+
+/** A new in-memory PGlite holding every migration, loaded from the migrated template. */
+export async function migratedPglite(): Promise<PGlite> {
+  template ??= makeTemplate();
+  const pglite = newPglite({ loadDataDir: await template });
+  await pglite.waitReady;
+  return pglite;
+}
