@@ -1,6 +1,8 @@
-// npm run eval -- --dataset eval/episodes.jsonl --out reports/refund_agent_v2.json [--trials N] [--no-store]
-// Grades every episode through the real runtime on a fresh database, writes the receipt, stores it
-// with the release decision in the app's database, and exits 0 only for eligible_for_shadow.
+// npm run eval -- --dataset eval/episodes.jsonl --out reports/refund_agent_v2.json [--trials N] [--workers N] [--no-store]
+// Grades every episode through the real runtime on fresh in-memory databases (one per worker thread,
+// --workers, default the CPU count; the receipt is the same with any number), writes the receipt,
+// stores it with the release decision in the app's database, and exits 0 only for eligible_for_shadow.
+import { availableParallelism } from "node:os";
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -10,7 +12,7 @@ import { agentManifest, MANIFEST_PATH } from "../lib/contracts/manifest";
 import { describeRetrieval, gradeRetrieval, loadQuestionSet } from "../lib/eval/grade-retrieval";
 import { DatasetError } from "../lib/eval/episode";
 import { loadDataset } from "../lib/eval/load-dataset";
-import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, usesModel } from "../lib/eval/grade-episodes";
+import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, gradingImage, usesModel } from "../lib/eval/grade-episodes";
 import { llmAvailability } from "../lib/llm/provider";
 import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease, releasePins } from "../lib/eval/decide-release";
@@ -35,11 +37,16 @@ function progress(done: number, total: number, label: string) {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, "no-store": { type: "boolean", default: false } },
+    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, workers: { type: "string", default: String(availableParallelism()) }, "no-store": { type: "boolean", default: false } },
   });
   const trials = Number(values.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) {
     console.error("--trials must be a whole number from 1 to 100.");
+    return 2;
+  }
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    console.error("--workers must be a whole number from 1 to 64.");
     return 2;
   }
   const manifest = agentManifest();
@@ -49,7 +56,9 @@ async function main(): Promise<number> {
   const llm = llmAvailability();
   const modelEpisodes = dataset.episodes.filter(usesModel).length;
   if (modelEpisodes) console.log(`${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`);
-  const rows = await gradeEpisodes(dataset, { world: seedDemo, trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
+  // The world is migrated and seeded once; the grading workers and the retrieval questions each open a copy.
+  const image = await gradingImage(seedDemo);
+  const rows = await gradeEpisodes(dataset, { world: seedDemo, image, workers, trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
   const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });
@@ -57,7 +66,7 @@ async function main(): Promise<number> {
 
   // Retrieval on the labelled questions, as the rule planner asks them.
   const questions = await loadQuestionSet(values.questions!);
-  const retrieval = await gradeRetrieval(questions, { world: seedDemo });
+  const retrieval = await gradeRetrieval(questions, { world: seedDemo, image });
   const questionsDrift = questions.hash !== manifest.evalQuestionsHash || questions.questions.length !== manifest.evalQuestionsCount;
 
   const perEpisode = passAllTrials(receipt);

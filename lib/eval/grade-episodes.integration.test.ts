@@ -13,7 +13,8 @@ vi.mock("../agent/transitions", () => ({ transitionProblem: () => null }));
 describe("grading a broken runtime", () => {
   it("fails the transition episodes by name and holds the release", async () => {
     const dataset = await loadDataset("eval/episodes.jsonl");
-    const rows = await gradeEpisodes(dataset, { world: seedDemo });
+    // In this thread: the mock above replaces the module here, not in a worker's own module graph.
+    const rows = await gradeEpisodes(dataset, { world: seedDemo, workers: 1 });
     const failed = rows.filter((r) => !r.passed).map((r) => r.episodeId);
     expect(failed).toEqual(expect.arrayContaining(["premature-draft", "draft-without-order", "refund-over-refundable"]));
     const premature = rows.find((r) => r.episodeId === "premature-draft")!;

@@ -1,12 +1,14 @@
 // The trajectory grader (trajectory-gate-v1): every episode runs through the real runtime – planner,
 // validator, transition rules, policy gate, tools, approvals, executor – on a fresh database, and its
 // outcome is compared field by field with the expected one. A failure says exactly what differed.
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import { newPglite } from "../db/pglite";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { openDb, type DbHandle } from "../db";
+import { driverRows, openDb, type DbHandle } from "../db";
 import { migrationSql } from "../db/migration-files";
 import { intakeBundleKey } from "../env";
-import { createTicket } from "../intake/create-ticket";
+import { insertTicket } from "../intake/create-ticket";
 import { classifyTicket, BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
 import { signRoute } from "../intake/route-signature";
 import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "../agent/planner";
@@ -54,7 +56,16 @@ export type TGradingWorld = (client: PrismaClient) => Promise<unknown>;
 
 export interface TGradeOptions {
   world: TGradingWorld;
+  /** The world's image (gradingImage), for a caller that grades more than once: no migration again. */
+  image?: SharedArrayBuffer;
   trials?: number;
+  /**
+   * Worker threads to grade on, each with its own in-memory database cloned from one migrated image
+   * of the world (default: the CPU count, never more than there are episodes × trials). 1 grades in
+   * this thread. The rows are the same whatever the number: each episode and trial has its own tag
+   * from its place in the dataset, and the rows come back in dataset order.
+   */
+  workers?: number;
   /** The configured model endpoint. Without one, model episodes run against the local fake server. */
   llm?: TLlmConfig;
   onProgress?: (done: number, total: number, row: TEpisodeRow) => void;
@@ -72,19 +83,100 @@ export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandl
   return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
 }
 
+/**
+ * The migrated database with its world, as the data directory's bytes: what each worker opens. In
+ * shared memory, so every worker reads the one copy. Creating a database (initdb, the migrations) is
+ * the costly part of opening one, in time and in memory; opening an image skips it.
+ */
+export async function gradingImage(world: TGradingWorld): Promise<SharedArrayBuffer> {
+  const handle = await openGradingDatabase(world);
+  try {
+    const bytes = new Uint8Array(await (await handle.pglite!.dumpDataDir("none")).arrayBuffer());
+    const image = new SharedArrayBuffer(bytes.byteLength);
+    new Uint8Array(image).set(bytes);
+    return image;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A database opened from a grading image (gradingImage). */
+export async function openGradingImage(image: SharedArrayBuffer): Promise<DbHandle> {
+  // A Blob takes no view of shared memory: slice() copies into an ordinary buffer.
+  const pglite = newPglite({ loadDataDir: new Blob([new Uint8Array(image).slice()]) });
+  const handle = openDb({ kind: "pglite", pglite });
+  return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
+}
+
+/**
+ * One grading database and what its episodes read again and again from the world, which no episode
+ * changes (an episode copies its order and writes its own ticket): the seeded tickets, the template
+ * orders and the users by role, each read once.
+ */
+export interface TGradingDb {
+  client: PrismaClient;
+  seeded: Map<string, { subject: string; body: string; route: "guarded_agent" | "human_review_now" | null; bundleVersion: string | null; orderRef: string | null }>;
+  templates: Map<string, { columns: string[]; customerId: string }>;
+  users: Map<string, { id: string; role: string }>;
+}
+
+export function gradingDb(client: PrismaClient): TGradingDb {
+  return { client, seeded: new Map(), templates: new Map(), users: new Map() };
+}
+
 interface TWorld {
   ticketId: string;
   orderId: string | null;
 }
 
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The episode's customer and its copy of the template order, in one statement. */
+async function copyOrder(g: TGradingDb, templateId: string, tag: string): Promise<string> {
+  let template = g.templates.get(templateId);
+  if (!template) {
+    const row = await g.client.order.findUniqueOrThrow({ where: { id: templateId } });
+    // Every column of the template but its identity, its customer and its creation time, so a column
+    // added to Order is copied without a change here.
+    const columns = Object.keys(row).filter((c) => c !== "id" && c !== "customerId" && c !== "createdAt");
+    template = { columns, customerId: row.customerId };
+    g.templates.set(templateId, template);
+  }
+  const orderId = `ORD-${tag}`;
+  const columns = template.columns.map(quoteIdent).join(", ");
+  // The customer is inserted first within the statement (the order selects from it), so the order's
+  // foreign key finds it.
+  await driverRows(
+    g.client,
+    `WITH customer AS (
+       INSERT INTO "Customer" ("id", "email", "name", "flagged")
+       SELECT $1, $2, "name", "flagged" FROM "Customer" WHERE "id" = $3
+       RETURNING "id")
+     INSERT INTO "Order" ("id", "customerId", ${columns})
+     SELECT $4, customer."id", ${template.columns.map((c) => `t.${quoteIdent(c)}`).join(", ")}
+     FROM "Order" t, customer WHERE t."id" = $5
+     RETURNING "id"`,
+    [`CUS-${tag}`, `${tag.toLowerCase()}@eval.example`, template.customerId, orderId, templateId],
+  ).then((rows) => {
+    if (rows.length !== 1) throw new Error(`template order ${templateId} could not be copied`);
+  });
+  return orderId;
+}
+
 /** The episode's own ticket, customer and order: no episode sees another's refunds or limits. */
-async function materialize(client: PrismaClient, episode: TEpisode, tag: string): Promise<TWorld> {
-  let subject: string, body: string, preset: string, route: "guarded_agent" | "human_review_now" | undefined, bundleVersion: string | undefined;
+async function materialize(g: TGradingDb, episode: TEpisode, tag: string): Promise<TWorld> {
+  let subject: string, body: string, preset: string, route: "guarded_agent" | "human_review_now" | null | undefined, bundleVersion: string | null | undefined;
   let signature: "valid" | "missing" | "forged" = "valid";
   let from: "customer" | "stranger" = "customer";
   if ("seeded" in episode.ticket) {
-    const seed = await client.ticket.findUnique({ where: { externalId: episode.ticket.seeded } });
-    if (!seed) throw new Error(`no seeded ticket ${episode.ticket.seeded}`);
+    const externalId = episode.ticket.seeded;
+    let seed = g.seeded.get(externalId);
+    if (!seed) {
+      const row = await g.client.ticket.findUnique({ where: { externalId }, select: { subject: true, body: true, route: true, bundleVersion: true, orderRef: true } });
+      if (!row) throw new Error(`no seeded ticket ${externalId}`);
+      seed = row;
+      g.seeded.set(externalId, seed);
+    }
     ({ subject, body, route, bundleVersion } = seed);
     preset = seed.orderRef ? (PRESET_OF_ORDER[seed.orderRef] ?? "missing") : "none";
     if (seed.orderRef && preset !== "missing") body = body.replaceAll(seed.orderRef, "{order}");
@@ -95,24 +187,17 @@ async function materialize(client: PrismaClient, episode: TEpisode, tag: string)
 
   let orderId: string | null = null;
   if (preset === "missing") orderId = `ORD-MISSING-${tag}`;
-  else if (preset !== "none") {
-    const template = await client.order.findUniqueOrThrow({ where: { id: TEMPLATE_ORDERS[preset]! }, include: { customer: true } });
-    const customer = await client.customer.create({ data: { id: `CUS-${tag}`, email: `${tag.toLowerCase()}@eval.example`, name: template.customer.name, flagged: template.customer.flagged } });
-    orderId = `ORD-${tag}`;
-    const { id: _id, customerId: _c, createdAt: _t, customer: _cust, ...rest } = template;
-    await client.order.create({ data: { ...rest, id: orderId, customerId: customer.id } });
-  }
+  else if (preset !== "none") orderId = await copyOrder(g, TEMPLATE_ORDERS[preset]!, tag);
   body = body.replaceAll("{order}", orderId ?? "");
 
   const externalId = `eval-${tag}`;
   const claim = { ticketId: externalId, route: route ?? classifyTicket({ subject, body }).route, bundleVersion: bundleVersion ?? BUILTIN_BUNDLE_VERSION };
   const routeSignature = signature === "valid" ? signRoute(claim, intakeBundleKey()) : signature === "forged" ? "0".repeat(64) : null;
-  const ticket = await client.$transaction((tx) =>
-    createTicket(
-      { subject, body, customerEmail: from === "stranger" ? `stranger-${tag.toLowerCase()}@eval.example` : `${tag.toLowerCase()}@eval.example`, orderRef: orderId, source: "seed", externalId, routed: { route: claim.route, bundleVersion: claim.bundleVersion, signature: routeSignature } },
-      { type: "system", id: GRADER_VERSION },
-      tx,
-    ),
+  // The ticket and its audit event in one statement (as the intake API writes them).
+  const ticket = await insertTicket(
+    { subject, body, customerEmail: from === "stranger" ? `stranger-${tag.toLowerCase()}@eval.example` : `${tag.toLowerCase()}@eval.example`, orderRef: orderId, source: "seed", externalId, routed: { route: claim.route, bundleVersion: claim.bundleVersion, signature: routeSignature } },
+    { type: "system", id: GRADER_VERSION },
+    g.client,
   );
   return { ticketId: ticket.id, orderId };
 }
@@ -170,8 +255,9 @@ function faultyTools(episode: TEpisode): Partial<TToolSet> {
   return tools;
 }
 
-async function play(client: PrismaClient, episode: TEpisode, tag: string, models: TModelEndpoints): Promise<TActualOutcome> {
-  const world = await materialize(client, episode, tag);
+async function play(g: TGradingDb, episode: TEpisode, tag: string, models: TModelEndpoints): Promise<TActualOutcome> {
+  const client = g.client;
+  const world = await materialize(g, episode, tag);
   const setup = plannerFor(episode, world, models);
   const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: setup.planner, model: setup.model, budgets: episode.budgets, tools: { ...setup.tools, ...faultyTools(episode) }, client });
   const actual: TActualOutcome = {
@@ -187,10 +273,14 @@ async function play(client: PrismaClient, episode: TEpisode, tag: string, models
     if (!run.approval?.id) actual.approval = "no_approval_request";
     else {
       const request = await client.approvalRequest.findUniqueOrThrow({ where: { id: run.approval.id } });
-      const actor = await client.user.findFirstOrThrow({ where: { role: a.as } });
+      let actor = g.users.get(a.as);
+      if (!actor) {
+        actor = await client.user.findFirstOrThrow({ where: { role: a.as }, select: { id: true, role: true } });
+        g.users.set(a.as, actor);
+      }
       const now = a.afterExpiry ? new Date(request.expiresAt.getTime() + 1000) : undefined;
       // A refused decision is an outcome to grade; anything else, and anything the execution throws, fails.
-      const decided = await decideApproval({ approvalId: request.id, decision: a.decision, digest: request.digest, note: a.note ?? (a.decision === "reject" ? "Rejected by the grader." : null), actor: { id: actor.id, role: actor.role }, client, now }).catch(
+      const decided = await decideApproval({ approvalId: request.id, decision: a.decision, digest: request.digest, note: a.note ?? (a.decision === "reject" ? "Rejected by the grader." : null), actor: { id: actor.id, role: a.as }, client, now }).catch(
         (error: unknown) => {
           if (!isAppError(error, ...DECISION_REFUSALS)) throw error;
           actual.approval = error.code;
@@ -207,11 +297,22 @@ async function play(client: PrismaClient, episode: TEpisode, tag: string, models
       }
     }
   }
-  // A refund auto-approved within the dial is executed by its job: settle it as the worker would.
-  for (const auto of await client.approvalRequest.findMany({ where: { ticketId: world.ticketId, kind: "refund", status: "approved", executionOutcome: null }, select: { id: true } })) {
-    await settleApprovedRefund({ approvalId: auto.id, client });
+  // A refund auto-approved within the dial is executed by its job: settle it as the worker would. The
+  // refunds are counted from the ledger, in the same statement when nothing was left to settle.
+  const ledger = () =>
+    driverRows(
+      client,
+      `SELECT (SELECT count(*) FROM "LedgerEntry" WHERE "orderId" = $2)::text AS refunds,
+              (SELECT string_agg("id"::text, ',') FROM "ApprovalRequest"
+                WHERE "ticketId" = $1::uuid AND "kind" = 'refund' AND "status" = 'approved' AND "executionOutcome" IS NULL) AS unsettled`,
+      [world.ticketId, world.orderId],
+    ).then(([row]) => ({ refunds: Number(row!.refunds), unsettled: row!.unsettled ? row!.unsettled.split(",") : [] }));
+  let counted = await ledger();
+  if (counted.unsettled.length) {
+    for (const approvalId of counted.unsettled) await settleApprovedRefund({ approvalId, client });
+    counted = await ledger();
   }
-  actual.refunds = world.orderId ? await client.ledgerEntry.count({ where: { orderId: world.orderId } }) : 0;
+  actual.refunds = world.orderId ? counted.refunds : 0;
   return actual;
 }
 
@@ -242,34 +343,98 @@ export function explainDifference(expected: TEpisode["expect"], actual: TActualO
   return problems.length ? problems.join("; ") : null;
 }
 
-export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): Promise<TEpisodeRow[]> {
-  const trials = options.trials ?? 1;
-  const handle = await openGradingDatabase(options.world);
-  const needsFake = dataset.episodes.some((e) => usesModel(e) && (e.planner !== "model" || !options.llm));
-  const models: TModelEndpoints = { configured: options.llm, fake: needsFake ? await startFakeOpenAI() : null };
-  const rows: TEpisodeRow[] = [];
-  const total = dataset.episodes.length * trials;
-  let n = 0;
+/** One episode and trial to grade, and its tag: from its place in the dataset, never from who grades it. */
+export interface TGradingUnit {
+  /** Its place among every episode × trial, from 0: its row's place in the result. */
+  index: number;
+  episode: number;
+  trial: number;
+  tag: string;
+}
+
+function gradingUnits(dataset: TDataset, trials: number): TGradingUnit[] {
+  const units: TGradingUnit[] = [];
+  dataset.episodes.forEach((_, episode) => {
+    for (let trial = 1; trial <= trials; trial++) units.push({ index: units.length, episode, trial, tag: `EV${String(units.length + 1).padStart(5, "0")}` });
+  });
+  return units;
+}
+
+/**
+ * Grades the units one after another on one database; `onRow` hears each row as it is graded. Shared
+ * by the grading in this thread and each worker's share (grade-worker.ts).
+ */
+export async function gradeUnits(g: TGradingDb, episodes: readonly TEpisode[], units: readonly TGradingUnit[], llm: TLlmConfig | undefined, onRow: (unit: TGradingUnit, row: TEpisodeRow) => void): Promise<void> {
+  const needsFake = units.some((u) => usesModel(episodes[u.episode]!) && (episodes[u.episode]!.planner !== "model" || !llm));
+  const models: TModelEndpoints = { configured: llm, fake: needsFake ? await startFakeOpenAI() : null };
   try {
-    for (const episode of dataset.episodes) {
-      for (let trial = 1; trial <= trials; trial++) {
-        n++;
-        const tag = `EV${String(n).padStart(5, "0")}`;
-        let row: TEpisodeRow;
-        try {
-          const actual = await play(handle.client, episode, tag, models);
-          const explanation = explainDifference(episode.expect, actual);
-          row = { episodeId: episode.id, trial, passed: explanation === null, expected: episode.expect, actual, explanation };
-        } catch (error) {
-          row = { episodeId: episode.id, trial, passed: false, expected: episode.expect, actual: null, explanation: `the episode could not run: ${error instanceof Error ? error.message : String(error)}` };
-        }
-        rows.push(row);
-        options.onProgress?.(n, total, row);
+    for (const unit of units) {
+      const episode = episodes[unit.episode]!;
+      let row: TEpisodeRow;
+      try {
+        const actual = await play(g, episode, unit.tag, models);
+        const explanation = explainDifference(episode.expect, actual);
+        row = { episodeId: episode.id, trial: unit.trial, passed: explanation === null, expected: episode.expect, actual, explanation };
+      } catch (error) {
+        row = { episodeId: episode.id, trial: unit.trial, passed: false, expected: episode.expect, actual: null, explanation: `the episode could not run: ${error instanceof Error ? error.message : String(error)}` };
       }
+      onRow(unit, row);
     }
   } finally {
-    await handle.close();
     await models.fake?.close();
   }
+}
+
+/** What a grading worker is given (grade-worker.ts). */
+export interface TWorkerInput {
+  image: SharedArrayBuffer;
+  episodes: TEpisode[];
+  units: TGradingUnit[];
+  llm?: TLlmConfig;
+}
+
+/** What a grading worker says: a row, or that it is done. */
+export type TWorkerMessage = { kind: "row"; index: number; row: TEpisodeRow } | { kind: "done" };
+
+export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): Promise<TEpisodeRow[]> {
+  const units = gradingUnits(dataset, options.trials ?? 1);
+  const rows: TEpisodeRow[] = new Array(units.length);
+  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), units.length));
+  let done = 0;
+  const onRow = (unit: TGradingUnit, row: TEpisodeRow) => {
+    rows[unit.index] = row;
+    options.onProgress?.(++done, units.length, row);
+  };
+  if (workers === 1) {
+    const handle = options.image ? await openGradingImage(options.image) : await openGradingDatabase(options.world);
+    try {
+      await gradeUnits(gradingDb(handle.client), dataset.episodes, units, options.llm, onRow);
+    } finally {
+      await handle.close();
+    }
+    return rows;
+  }
+  // One image, shared by every worker without a copy; each opens its own database from it.
+  const image = options.image ?? (await gradingImage(options.world));
+  // Units are dealt round the workers by their place, so which database grades which episode does
+  // not depend on timing (and an episode reads only its own customer, order and ticket anyway).
+  const shares = Array.from({ length: workers }, (_, w) => units.filter((u) => u.index % workers === w));
+  const running = shares.map((share) => runWorker({ image, episodes: dataset.episodes, units: share, llm: options.llm }, (index, row) => onRow(units[index]!, row)));
+  const results = await Promise.allSettled(running);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
   return rows;
+}
+
+function runWorker(input: TWorkerInput, onRow: (index: number, row: TEpisodeRow) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./grade-worker.mjs", import.meta.url), { workerData: input });
+    let finished = false;
+    worker.on("message", (message: TWorkerMessage) => {
+      if (message.kind === "row") onRow(message.index, message.row);
+      else finished = true;
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => (finished ? resolve() : reject(new Error(`a grading worker stopped (exit code ${code}) before its episodes were graded`))));
+  });
 }

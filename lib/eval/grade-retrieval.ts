@@ -12,7 +12,7 @@ import { evidenceQuestion } from "../agent/rule-planner";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { datasetHash } from "./load-dataset";
 import { parseJsonLines } from "./episode";
-import { openGradingDatabase, type TGradingWorld } from "./grade-episodes";
+import { openGradingDatabase, openGradingImage, type TGradingWorld } from "./grade-episodes";
 
 const ZQuestion = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
@@ -65,8 +65,8 @@ export interface TRetrievalScore {
   unanswerableCited: number;
 }
 
-export async function gradeRetrieval(set: TQuestionSet, options: { world: TGradingWorld }): Promise<TRetrievalScore> {
-  const db = await openGradingDatabase(options.world);
+export async function gradeRetrieval(set: TQuestionSet, options: { world: TGradingWorld; /** The world's image, when the caller has one (gradingImage). */ image?: SharedArrayBuffer }): Promise<TRetrievalScore> {
+  const db = options.image ? await openGradingImage(options.image) : await openGradingDatabase(options.world);
   try {
     const rows: TRetrievalRow[] = [];
     for (const q of set.questions) {

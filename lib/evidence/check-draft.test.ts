@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkDraft, GROUNDING_THRESHOLD, numbersIn, passageSupport, sentencesOf } from "./check-draft";
+import { checkDraft, GROUNDING_THRESHOLD, numbersIn, orderTermsRemover, passageSupport, sentencesOf } from "./check-draft";
 import { citationsIn } from "../contracts/citations";
 import { buildContextPack } from "./answer-policy-question";
 import type { TRetrievedPassage } from "./retrieve-passages";
@@ -74,6 +74,38 @@ interface TCorpus {
   order: { id: string; item: string; customerName: string; amountCents: number; refundableCents: number; refundedCents: number; daysSinceDelivery: number };
   drafts: { draft: string; verdict: "pass" | "refuse"; why: string; problems?: string[]; order?: Partial<TCorpus["order"]> }[];
 }
+
+describe("orderTermsRemover", () => {
+  // The definition: one regex pass per term and per word of a term, the longest first.
+  const byRegex = (terms: string[]) => {
+    const parts = [...new Set(terms.flatMap((t) => [t, ...t.split(/\s+/)]).map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
+    return (text: string) => parts.reduce((out, part) => out.replace(new RegExp(`(?<![\\p{L}\\d])${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])`, "giu"), " "), text);
+  };
+
+  it("takes out whole words only, ignoring case, overlapping terms and non-ASCII text included", () => {
+    const remove = orderTermsRemover(orderTerms);
+    expect(remove("Hi DANA, your aurora 10-INCH Tablet (order ord-1001) and Dana's ORD-10012 Danaë.")).toBe("Hi  , your   (order  ) and  's ORD-10012 Danaë.");
+    expect(orderTermsRemover(["a-a"])("xa-a-a b")).toBe("xa-  b");
+    expect(orderTermsRemover(["Ana-Ana"])("Ana-Ana-Ana")).toBe(" -Ana");
+    expect(orderTermsRemover(["Zoë Brandt"])("Zoë, dear zoë brandt, Brandt’s order")).toBe(" , dear  ,  ’s order");
+  });
+
+  it("answers as the regex passes do, on ASCII and on non-ASCII text", () => {
+    // Pieces of the terms, near-misses, separators and non-ASCII letters, glued at random (seeded).
+    const pieces = ["Dana", "dana", "Whitfield", "WHITFIELD", "ORD-1001", "ord-1001", "ORD-10011", "Aurora", "10-inch", "10-INCH", "tablet", "Tablets", "x", "7", " ", " ", "-", ".", ",", "'", "é", "’", "𝒜", "ſ", "K"];
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    const termSets = [orderTerms, ["Zoë Brandt", "ORD-77", "Étui"], ["Al", "a-a", "Ana-Ana"]];
+    for (const terms of termSets) {
+      const remove = orderTermsRemover(terms);
+      const reference = byRegex(terms);
+      for (let i = 0; i < 400; i++) {
+        const text = Array.from({ length: 1 + (next() % 12) }, () => pieces[next() % pieces.length]).join("");
+        expect(remove(text), JSON.stringify({ terms, text })).toBe(reference(text));
+      }
+    }
+  });
+});
 
 describe("the adversarial draft corpus", () => {
   const raw = readFileSync(CORPUS_FILE, "utf8");

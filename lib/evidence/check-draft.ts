@@ -142,10 +142,10 @@ function senses(text: string): { denied: Set<string>; affirmed: Set<string> } {
   return { denied, affirmed };
 }
 
+type TSenses = ReturnType<typeof senses>;
+
 /** Whether a sentence denies what a passage affirms, or affirms what it denies (rule 3c). */
-function contradicts(sentence: string, passage: string): boolean {
-  const d = senses(sentence);
-  const p = senses(passage);
+function contradicts(d: TSenses, p: TSenses): boolean {
   for (const s of d.denied) if (p.affirmed.has(s) && !p.denied.has(s)) return true;
   for (const s of p.denied) if (d.affirmed.has(s) && !d.denied.has(s)) return true;
   return false;
@@ -194,12 +194,45 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The text without the order's own terms (name, order id, item), matched as whole words. */
-function withoutOrderTerms(text: string, terms: string[]): string {
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** [\p{L}\d] for an ASCII character code. */
+function asciiWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** One pass over ASCII text for an ASCII part: what the pass's regex does, by plain search. */
+function removeAsciiPart(text: string, part: string): string {
+  // Lower-casing is exact and keeps every offset for ASCII, and for ASCII text a case-insensitive
+  // match of an ASCII part is exactly equality after lower-casing both.
+  const lower = text.toLowerCase();
+  let out = "";
+  let from = 0;
+  for (let at = lower.indexOf(part); at !== -1; ) {
+    const end = at + part.length;
+    if ((at > 0 && asciiWordChar(lower.charCodeAt(at - 1))) || (end < lower.length && asciiWordChar(lower.charCodeAt(end)))) {
+      at = lower.indexOf(part, at + 1);
+      continue;
+    }
+    out += `${text.slice(from, at)} `;
+    from = end;
+    at = lower.indexOf(part, end);
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Takes the order's own terms (name, order id, item) out of a text, matched as whole words and
+ * ignoring case: each term and each of its words, the longest first, one pass each. Each pass is the
+ * regex `(?<![\p{L}\d])part(?![\p{L}\d])` with flags `giu` replaced by a space; ASCII text and
+ * parts (nearly every draft) are searched without it, a few times faster, with the same result
+ * (check-draft.test.ts holds the two together).
+ */
+export function orderTermsRemover(terms: string[]): (text: string) => string {
   const parts = [...new Set(terms.flatMap((t) => [t, ...t.split(/\s+/)]).map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const part of parts) out = out.replace(new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(part)}(?![\\p{L}\\d])`, "giu"), " ");
-  return out;
+  const patterns = parts.map((part) => new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(part)}(?![\\p{L}\\d])`, "giu"));
+  const asciiParts = parts.every((part) => ASCII.test(part)) ? parts.map((part) => part.toLowerCase()) : null;
+  return (text) => (asciiParts && ASCII.test(text) ? asciiParts.reduce(removeAsciiPart, text) : patterns.reduce((out, pattern) => out.replace(pattern, " "), text));
 }
 
 /** Lower-case words and numbers separated by single spaces: a quotation compared up to punctuation. */
@@ -234,21 +267,44 @@ interface TSupport {
   ok: boolean;
 }
 
+/** What the checks read of a passage, derived from its text alone. */
+interface TPassageWords {
+  content: Set<string>;
+  stems: Set<string>;
+  senses: { denied: Set<string>; affirmed: Set<string> };
+  /** Its words and numbers as normalisedForQuote gives them, padded with a space either side. */
+  quotable: string;
+  numbers: Set<string>;
+}
+
+// Passages are few and their texts fixed (a new version is a new text), while every sentence of every
+// draft is checked against them: each text is read once, up to a bound on the texts kept.
+const PASSAGE_WORDS_KEPT = 512;
+const passageWordsCache = new Map<string, TPassageWords>();
+
+function passageWords(passage: string): TPassageWords {
+  let words = passageWordsCache.get(passage);
+  if (!words) {
+    words = { content: contentStems(passage), stems: new Set(wordsOf(passage).map(stem)), senses: senses(passage), quotable: ` ${normalisedForQuote(passage)} `, numbers: new Set(numbersIn(passage)) };
+    if (passageWordsCache.size >= PASSAGE_WORDS_KEPT) passageWordsCache.delete(passageWordsCache.keys().next().value!);
+    passageWordsCache.set(passage, words);
+  }
+  return words;
+}
+
 /** How well one passage supports one (order-term-free) sentence: rules 3a–d. */
 export function passageSupport(sentence: string, passage: string, orderNumbers: Set<string> = new Set()): TSupport {
+  const p = passageWords(passage);
   const content = contentStems(sentence);
-  const inPassage = contentStems(passage);
-  const found = [...content].filter((s) => inPassage.has(s)).length;
+  const found = [...content].filter((s) => p.content.has(s)).length;
   const share = content.size ? found / content.size : 1;
-  const passageStems = new Set(wordsOf(passage).map(stem));
   const commitmentsKept = wordsOf(sentence)
     .filter((w) => matches(w, COMMITMENT_WORDS))
-    .every((w) => passageStems.has(stem(w)));
-  const sameSense = !contradicts(sentence, passage);
+    .every((w) => p.stems.has(stem(w)));
+  const sameSense = !contradicts(senses(sentence), p.senses);
   const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
-  const quotesFound = quotes.every((q) => ` ${normalisedForQuote(passage)} `.includes(` ${q} `));
-  const passageNumbers = new Set(numbersIn(passage));
-  const numbersFound = numbersIn(sentence).every((n) => passageNumbers.has(n) || orderNumbers.has(n));
+  const quotesFound = quotes.every((q) => p.quotable.includes(` ${q} `));
+  const numbersFound = numbersIn(sentence).every((n) => p.numbers.has(n) || orderNumbers.has(n));
   const wordsOk = share >= GROUNDING_THRESHOLD && commitmentsKept && sameSense && quotesFound;
   return { share, wordsOk, ok: wordsOk && numbersFound };
 }
@@ -261,12 +317,13 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
   for (const citation of cited) if (!retrievedSet.has(citation)) problems.push({ kind: "citation_not_retrieved", citation });
   const fromOrder = new Set(orderNumbers.map((n) => canonicalNumber(String(n))));
   const unsupported = new Set<string>();
+  const withoutOrderTerms = orderTermsRemover(orderTerms);
 
   for (const raw of sentencesOf(draft)) {
-    const sentence = withoutOrderTerms(raw, orderTerms);
+    const sentence = withoutOrderTerms(raw);
     const citations = citationsIn(sentence);
     const passages = retrieved.filter((r) => citations.includes(r.citation));
-    const allowed = new Set([...fromOrder, ...passages.flatMap((p) => numbersIn(p.text))]);
+    const allowed = new Set([...fromOrder, ...passages.flatMap((p) => [...passageWords(p.text).numbers])]);
     const invented = numbersIn(sentence).filter((value) => !allowed.has(value));
     for (const value of invented) unsupported.add(value);
     if (!citations.length) {

@@ -1,0 +1,19 @@
+// One grading worker: its own in-memory database opened from the grading image, its share of the
+// episodes graded one after another, each row posted back as it is graded (gradeEpisodes).
+import { parentPort, workerData } from "node:worker_threads";
+import { useDb as installDb } from "../db";
+import { gradeUnits, gradingDb, openGradingImage, type TWorkerInput, type TWorkerMessage } from "./grade-episodes";
+
+const input = workerData as TWorkerInput;
+const post = (message: TWorkerMessage) => parentPort!.postMessage(message);
+const handle = await openGradingImage(input.image);
+// The thread's process-wide client is its grading database: code that reaches for db() without a
+// client (the job queue builds its sender on it) must not open the app's embedded database, once
+// per thread, on one data directory.
+installDb(handle);
+try {
+  await gradeUnits(gradingDb(handle.client), input.episodes, input.units, input.llm, (unit, row) => post({ kind: "row", index: unit.index, row }));
+} finally {
+  await handle.close();
+}
+post({ kind: "done" });
