@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 /** The wordmark: a countersigned tick in a square, and the name. */
 export function Brand({ size = "sm" }: { size?: "sm" | "lg" }) {
   const box = size === "lg" ? "size-8" : "size-6";
@@ -8,5 +10,24 @@ export function Brand({ size = "sm" }: { size?: "sm" | "lg" }) {
       </svg>
       <span className={size === "lg" ? "text-lg" : "text-[15px]"}>Countersign</span>
     </span>
+  );
+}
+
+/** A page for someone not signed in (sign-in, setting a password): the wordmark over one card with
+ * the page's h1, and what goes under the card. */
+export function SignedOutPage({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
+  return (
+    <main className="flex min-h-dvh items-start justify-center px-4 pt-[12vh] pb-10">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex justify-center">
+          <Brand size="lg" />
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+          <h1 className="text-base font-semibold text-slate-900">{title}</h1>
+          {children}
+        </div>
+        {footer}
+      </div>
+    </main>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { Brand } from "@/components/brand";
+import { SignedOutPage } from "@/components/brand";
 import { safeCallbackUrl } from "@/lib/auth/public-paths";
 import { currentUser } from "@/lib/auth/session";
 import { messageForErrorParam } from "./messages";
@@ -20,18 +20,9 @@ export default async function SignInPage({ searchParams }: { searchParams: TSear
   if (await currentUser()) redirect(callbackUrl);
 
   return (
-    <main className="flex min-h-dvh items-start justify-center px-4 pt-[12vh] pb-10">
-      <div className="w-full max-w-sm">
-        <div className="mb-6 flex justify-center">
-          <Brand size="lg" />
-        </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
-          <p className="mt-1 mb-5 text-[13px] text-slate-500">The agent drafts; you countersign.</p>
-          <SignInForm callbackUrl={callbackUrl} initialError={messageForErrorParam(first(params.error), first(params.code))} />
-        </div>
-        <p className="mt-4 text-center text-xs text-slate-500">Accounts are created by an admin. Ask yours if you cannot sign in.</p>
-      </div>
-    </main>
+    <SignedOutPage title="Sign in" footer={<p className="mt-4 text-center text-xs text-slate-500">Accounts are created by an admin. Ask yours if you cannot sign in.</p>}>
+      <p className="mt-1 mb-5 text-[13px] text-slate-500">The agent drafts; you countersign.</p>
+      <SignInForm callbackUrl={callbackUrl} initialError={messageForErrorParam(first(params.error), first(params.code))} />
+    </SignedOutPage>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Brand } from "@/components/brand";
+import { SignedOutPage } from "@/components/brand";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { PASSWORD_LINK_HOURS } from "@/lib/auth/password-link";
 import { describePasswordLink } from "@/lib/auth/set-password-with-link";
@@ -17,31 +17,23 @@ export default async function SetPasswordPage({ params }: { params: Promise<{ to
   const { token } = await params;
   const link = await describePasswordLink({ token, now: new Date() });
   return (
-    <main className="flex min-h-dvh items-start justify-center px-4 pt-[12vh] pb-10">
-      <div className="w-full max-w-sm">
-        <div className="mb-6 flex justify-center">
-          <Brand size="lg" />
-        </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-base font-semibold text-slate-900">Set your password</h1>
-          {link.status === "usable" ? (
-            <>
-              <p className="mt-1 mb-5 text-[13px] break-all text-slate-600">
-                For <span className="font-medium text-slate-900">{link.email}</span>. This link works once.
-              </p>
-              <SetPasswordForm token={token} email={link.email} minLength={MIN_PASSWORD_LENGTH} />
-            </>
-          ) : (
-            <p className="mt-2 text-[13px] text-slate-700">
-              {WHY[link.status]} Ask an admin for a new link, or{" "}
-              <Link href="/signin" className="font-medium text-indigo-700 underline underline-offset-2">
-                sign in
-              </Link>{" "}
-              if your password is set.
-            </p>
-          )}
-        </div>
-      </div>
-    </main>
+    <SignedOutPage title="Set your password">
+      {link.status === "usable" ? (
+        <>
+          <p className="mt-1 mb-5 text-[13px] break-all text-slate-600">
+            For <span className="font-medium text-slate-900">{link.email}</span>. This link works once.
+          </p>
+          <SetPasswordForm token={token} email={link.email} minLength={MIN_PASSWORD_LENGTH} />
+        </>
+      ) : (
+        <p className="mt-2 text-[13px] text-slate-700">
+          {WHY[link.status]} Ask an admin for a new link, or{" "}
+          <Link href="/signin" className="font-medium text-indigo-700 underline underline-offset-2">
+            sign in
+          </Link>{" "}
+          if your password is set.
+        </p>
+      )}
+    </SignedOutPage>
   );
 }
