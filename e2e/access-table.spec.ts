@@ -1,4 +1,4 @@
-// The access table (issue 4, Done-when 3): every server action and every route handler of the app,
+// The access table: every server action and every route handler of the app,
 // called over real HTTP by every role and by a signed-out caller, each answer checked against one
 // expectations table derived from AREAS (lib/contracts/roles.ts). The last test fails when an action or a
 // route appears in app/ without a row here, so the table cannot quietly fall behind.
