@@ -10,6 +10,9 @@
 //   action decideApprovalAction    (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action resolveByHandAction     (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action assignTicketAction      (/tickets/:id) assign      refused     allowed   allowed     allowed  allowed
+//   action startBulkRunAction      (/)            runAgent    refused     allowed   allowed     refused  allowed
+//   action startBulkAssignAction   (/)            assign      refused     allowed   allowed     allowed  allowed
+//   action selectAllInViewAction   (/)            queue       refused     allowed   allowed     allowed  allowed
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
@@ -27,6 +30,7 @@
 //   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
+//   GET    /api/batches                           queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
 //   action signOutEverywhereAction (any page)     account     refused     allowed   allowed     allowed  allowed   (near last: it ends every session of the caller)
 //   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
@@ -74,6 +78,9 @@ type TActionName =
   | "decideApprovalAction"
   | "resolveByHandAction"
   | "assignTicketAction"
+  | "startBulkRunAction"
+  | "startBulkAssignAction"
+  | "selectAllInViewAction"
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
@@ -143,6 +150,34 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "assign",
     harmless: { field: "ticketId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    // The bulk actions are called with an object, not a form: the replay changes the JSON field.
+    name: "startBulkRunAction",
+    gate: "runAgent",
+    harmless: { field: "mode", value: "not a mode" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["mode"]);
+    },
+  },
+  {
+    name: "startBulkAssignAction",
+    gate: "assign",
+    harmless: { field: "assigneeId", value: "not an id" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["assigneeId"]);
+    },
+  },
+  {
+    name: "selectAllInViewAction",
+    gate: "queue",
+    harmless: { field: "view", value: "no-such-view" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["view"]);
+    },
   },
   {
     name: "setAutonomyLimitAction",
@@ -251,9 +286,17 @@ function actionResult(text: string): Record<string, unknown> | null {
   return null;
 }
 
-/** The captured request with one multipart field's value replaced (Next prefixes names, e.g. "_1_ticketId"). */
+/**
+ * The captured request with one field's value replaced: a multipart field (Next prefixes names, e.g.
+ * "_1_ticketId"), or a field of the object an action was called with (sent as a JSON array of arguments).
+ */
 function withField(captured: TCaptured, field: string, value: string): TCaptured {
   const text = captured.body.toString("utf8");
+  if (text.startsWith("[")) {
+    const args = JSON.parse(text) as Record<string, unknown>[];
+    expect(args[0], `the captured call has a field ${field}`).toHaveProperty(field);
+    return { ...captured, body: Buffer.from(JSON.stringify([{ ...args[0], [field]: value }, ...args.slice(1)]), "utf8") };
+  }
   const pattern = new RegExp(`(name="(?:[^"]*_)?${field}"\\r\\n\\r\\n)[^\\r]*`);
   expect(pattern.test(text), `the captured request has a field ${field}`).toBe(true);
   return { ...captured, body: Buffer.from(text.replace(pattern, (_m, head: string) => head + value), "utf8") };
@@ -274,6 +317,8 @@ interface TRouteRow {
   gate: TGate;
   call: (request: APIRequestContext) => Promise<APIResponse>;
   allowedAnswer: (response: APIResponse, caller: TCaller) => Promise<void>;
+  /** The status an allowed caller gets when it is not a success: a harmless call past the gate. */
+  allowedHttp?: number;
   /** For signature routes: what every session gets instead of a pass. */
   refusedAnswer?: (response: APIResponse) => Promise<void>;
 }
@@ -348,6 +393,14 @@ const ROUTES: readonly TRouteRow[] = [
     gate: "queue",
     call: (r) => r.get("/api/queue"),
     allowedAnswer: async (response) => expect(response.headers()["content-type"]).toContain("application/json"),
+  },
+  {
+    name: "GET /api/batches",
+    gate: "queue",
+    // No such batch: past the gate, the lookup answers.
+    call: (r) => r.get(`/api/batches?id=${NO_SUCH_ID}`),
+    allowedHttp: 404,
+    allowedAnswer: async (response) => expect(await response.json()).toMatchObject({ code: "not_found" }),
   },
   {
     name: "GET /api/ledger/export",
@@ -425,6 +478,21 @@ test.beforeAll(async ({ browser }) => {
   await assignee.getByLabel("Assign to").selectOption({ index: 1 });
   captured.set("assignTicketAction", await captureAction(page, () => assignee.getByRole("button", { name: "Assign", exact: true }).click()));
 
+  // The queue's bulk actions, on the first row: each capture on a fresh page (an aborted call leaves
+  // the bar in an error state). "Simulate" is the run the replay makes harmless (its mode).
+  const selectFirstRow = async () => {
+    await page.goto("/");
+    await page.getByRole("checkbox", { name: /^Select ticket #/ }).first().check();
+    return page.getByRole("region", { name: "Bulk actions" });
+  };
+  let bar = await selectFirstRow();
+  captured.set("startBulkRunAction", await captureAction(page, () => bar.getByRole("button", { name: "Simulate" }).click()));
+  bar = await selectFirstRow();
+  await bar.getByLabel("Assign the selected tickets to").selectOption({ index: 1 });
+  captured.set("startBulkAssignAction", await captureAction(page, () => bar.getByRole("button", { name: "Assign", exact: true }).click()));
+  await page.goto("/?view=open");
+  captured.set("selectAllInViewAction", await captureAction(page, () => page.getByRole("button", { name: /^Select all in this view/ }).click()));
+
   await page.goto("/autonomy");
   const dial = page.getByRole("form", { name: "Set the autonomy dial" });
   captured.set("setAutonomyLimitAction", await captureAction(page, () => dial.getByRole("button").click()));
@@ -493,7 +561,8 @@ for (const row of ROUTES) {
     test(`${row.name} × ${caller}: ${expected}`, async () => {
       const response = await row.call(contexts.get(caller)!.request);
       if (expected === "allowed") {
-        expect(response.status(), await response.text()).toBeLessThan(row.gate === "public" ? 500 : 300);
+        if (row.allowedHttp) expect(response.status()).toBe(row.allowedHttp);
+        else expect(response.status(), await response.text()).toBeLessThan(row.gate === "public" ? 500 : 300);
         expect([401, 403]).not.toContain(response.status());
         await row.allowedAnswer(response, caller);
       } else if (row.refusedAnswer) {

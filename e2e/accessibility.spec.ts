@@ -75,6 +75,16 @@ const userMenu: TState = {
 
 const ALL_ROLES: readonly TVisitor[] = ROLES;
 
+/** The queue with a row selected: the selection note and the bar of bulk actions. */
+const bulkBar: TState = {
+  name: "a row selected, bulk actions shown",
+  open: async (page) => {
+    await page.getByRole("checkbox", { name: /^Select ticket #/ }).first().check();
+    await expect(page.getByRole("region", { name: "Bulk actions" })).toBeVisible();
+    return "main";
+  },
+};
+
 /** The keyboard's list of shortcuts, opened with ? (pages that have one). */
 const shortcutsList: TState = {
   name: "keyboard shortcuts open",
@@ -116,7 +126,7 @@ const SCANS: Record<string, TScan> = {
       },
     ],
   },
-  "/": { who: ALL_ROLES, paths: fixed("/", "/?status=all"), states: [userMenu] },
+  "/": { who: ALL_ROLES, paths: fixed("/", "/?status=all"), states: [userMenu, bulkBar] },
   "/tickets/new": {
     who: ALL_ROLES,
     paths: fixed("/tickets/new"),

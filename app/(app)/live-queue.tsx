@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { formatAge, formatAmount, formatUtc } from "@/components/format";
 import { hrefWith, Pager } from "@/components/pager";
@@ -8,6 +9,7 @@ import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/respo
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import type { TQueuePageJson } from "@/lib/intake/list-tickets";
 import { highlightSegments } from "@/lib/intake/search-terms";
+import { BatchProgressPanel, BulkBar, SelectionTools, useSelection, type TBulkAbilities, type TStarted } from "./bulk-work";
 
 export const QUEUE_REFRESH_MS = 5_000;
 
@@ -35,14 +37,16 @@ async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQ
   return response.json();
 }
 
-const COLUMNS: readonly TColumn[] = ["Ticket", "Customer", "Status", "Reason", { label: "Proposed refund", align: "right" }, "Waiting", "Assignee"];
+const COLUMNS: readonly TColumn[] = ["Select", "Ticket", "Customer", "Status", "Reason", { label: "Proposed refund", align: "right" }, "Waiting", "Assignee"];
 
 /**
  * The queue table, refreshed every 5 seconds from GET /api/queue. The server renders the first
  * response (initialData), so the page is complete before any script runs; afterwards new tickets
  * appear and handled ones leave without a reload. Polling pauses while the tab is hidden.
  */
-export function LiveQueue({ params, initialData, filtered, caption }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean; caption?: string }) {
+export function LiveQueue({ params, initialData, filtered, caption, bulk }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean; caption?: string; bulk: TBulkAbilities }) {
+  const selection = useSelection();
+  const [started, setStarted] = useState<TStarted | null>(null);
   const { data, error } = useQuery({
     queryKey: ["queue", params.q ?? "", params.view ?? "", params.status ?? "", params.reason ?? "", params.cursor ?? ""],
     queryFn: ({ signal }) => fetchQueue(params, signal),
@@ -56,6 +60,7 @@ export function LiveQueue({ params, initialData, filtered, caption }: { params: 
   const older = data.olderCursor ? hrefWith("/", { ...filters, cursor: data.olderCursor }) : null;
   // Oldest first (the views), the page before holds older tickets; newest first, newer ones.
   const [previous, next] = data.order === "oldest" ? [older, newer] : [newer, older];
+  const pageIds = data.rows.map((row) => row.id);
 
   return (
     <>
@@ -70,6 +75,9 @@ export function LiveQueue({ params, initialData, filtered, caption }: { params: 
           )}
         </div>
       ) : null}
+
+      {started ? <BatchProgressPanel key={started.batchId} started={started} onClose={() => setStarted(null)} /> : null}
+      {data.rows.length > 0 ? <SelectionTools selection={selection} pageIds={pageIds} params={params} limit={bulk.limit} /> : null}
 
       {data.rows.length === 0 ? (
         params.cursor ? (
@@ -94,7 +102,21 @@ export function LiveQueue({ params, initialData, filtered, caption }: { params: 
       ) : (
         <ResponsiveTable caption={params.q ? `Tickets matching “${params.q}”, newest first` : (caption ?? "Tickets waiting for a person, newest first")} columns={COLUMNS}>
           {data.rows.map((row) => (
-            <CardRow key={row.id} className="hover:bg-slate-50">
+            <CardRow key={row.id} className={selection.selected.has(row.id) ? "bg-indigo-50/60" : "hover:bg-slate-50"}>
+              <Cell className="col-span-2 md:w-10">
+                <label className="inline-flex items-center gap-2 text-[12px] text-slate-600">
+                  <input
+                    type="checkbox"
+                    className="size-4"
+                    checked={selection.selected.has(row.id)}
+                    onChange={(event) => selection.toggle(row.id, event.target.checked, (event.nativeEvent as MouseEvent).shiftKey === true, pageIds)}
+                  />
+                  <span className="sr-only">Select ticket #{row.number}</span>
+                  <span aria-hidden="true" className="md:hidden">
+                    Select
+                  </span>
+                </label>
+              </Cell>
               <Cell className="col-span-2 md:min-w-64">
                 {/* No prefetch: fifty ticket pages rendered on the server for every queue view (and
                     each a session refresh) would cost more than the click they might save. */}
@@ -147,6 +169,8 @@ export function LiveQueue({ params, initialData, filtered, caption }: { params: 
           ))}
         </ResponsiveTable>
       )}
+
+      <BulkBar selection={selection} abilities={bulk} onStarted={setStarted} />
 
       <Pager label="Queue pages" previous={previous} next={next}>
         <span className="inline-flex items-center gap-1.5">

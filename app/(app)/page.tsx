@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import { KeyboardShortcuts } from "@/components/keyboard";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
+import { MAX_BULK_TICKETS } from "@/lib/agent/batches";
+import { mayUse } from "@/lib/contracts/roles";
+import { listAssignees } from "@/lib/intake/list-assignees";
 import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
 import { searchTickets } from "@/lib/intake/search-tickets";
 import { listView } from "@/lib/intake/list-view";
@@ -40,13 +43,15 @@ function readQuery(params: TSearchParams) {
 export default async function QueuePage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   const user = await requireRole("queue");
   const query = readQuery(await searchParams);
-  const [page, counts] = await Promise.all([
+  const mayAssign = mayUse(user.role, "assign");
+  const [page, counts, people] = await Promise.all([
     query.q
       ? searchTickets({ q: query.q, cursor: query.cursor })
       : query.view
         ? listView({ view: query.view, userId: user.id, cursor: query.cursor })
         : listTickets({ status: query.status, reason: query.reason, cursor: query.cursor }),
     viewCounts({ userId: user.id }),
+    mayAssign ? listAssignees() : [],
   ]);
   const { asOf: countedAt, ...viewSizes } = counts;
   return (
@@ -71,6 +76,9 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         </p>
       ) : null}
       <LiveQueue
+        // A new view, search or filter starts a new selection; paging keeps it.
+        key={`${query.q ?? ""}|${query.view ?? ""}|${query.status ?? ""}|${query.reason ?? ""}`}
+        bulk={{ mayRun: mayUse(user.role, "runAgent"), mayAssign, people, limit: MAX_BULK_TICKETS }}
         params={
           query.q
             ? { q: query.q, cursor: query.cursorToken }

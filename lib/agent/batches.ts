@@ -1,27 +1,56 @@
-// Batches of agent runs done by the job queue instead of inside a request: bulk live runs over
-// tickets a person selected, and shadow passes (simulate). Starting one writes the batch, one item per
-// ticket and one job per item in a single transaction; each job runs its ticket and marks its item,
-// so progress is readable while the batch works, and a retried job whose item is settled does nothing.
-import type { RunMode } from "../../generated/prisma/enums";
+// Batches of work done by the job queue instead of inside a request, one ticket at a time: agent runs
+// over tickets a person selected (`bulk`, live or simulate), shadow passes (`shadow`), and assignments
+// of selected tickets to one person (`assign`). Starting one writes the batch, one item per ticket and
+// one job per item in a single transaction; each job does its ticket and marks its item, so progress
+// is readable while the batch works, and a retried job whose item is settled does nothing.
+import type { Role, RunMode } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { AppError, isAppError } from "../contracts/app-error";
+import { mayUse, type Area } from "../contracts/roles";
 import { enqueueMany, QUEUES } from "../jobs/queue";
+import { assignTicket } from "../intake/assign-ticket";
 import { isMoveRefusal } from "../tickets/lifecycle";
 import { runAgent, type TRunAgentInput, type TRunResult } from "./run-agent";
 
-export type TBatchKind = "bulk" | "shadow";
+export type TBatchKind = "bulk" | "shadow" | "assign";
 export const MAX_BATCH_TICKETS = 1000;
+/** What a person may select in the queue for one bulk action. */
+export const MAX_BULK_TICKETS = 500;
 
-export async function startBatch(input: { ticketIds: string[]; kind: TBatchKind; mode: RunMode; actor: { id: string } | null; client?: Db }): Promise<{ batchId: string; total: number }> {
+/** The work a batch does on each ticket. */
+export type TBatchWork = { kind: "bulk" | "shadow"; mode: RunMode } | { kind: "assign"; assigneeId: string };
+
+/** Who may start each kind: the area of the single-ticket action it repeats. */
+const BATCH_AREA: Record<TBatchKind, Area> = { bulk: "runAgent", shadow: "autonomy", assign: "assign" };
+
+/**
+ * Starts a batch. A person starting one needs the role the same action on one ticket needs (checked
+ * here, whoever calls); each item is checked again as its job runs (the ticket may have moved on).
+ */
+export async function startBatch(input: { ticketIds: string[]; work: TBatchWork; actor: { id: string; role: Role } | null; limit?: number; client?: Db }): Promise<{ batchId: string; total: number }> {
   const client = input.client ?? defaultDb();
+  const { work, actor } = input;
   const ticketIds = [...new Set(input.ticketIds)];
-  if (ticketIds.length === 0) throw new Error("startBatch: no tickets");
-  if (ticketIds.length > MAX_BATCH_TICKETS) throw new Error(`startBatch: at most ${MAX_BATCH_TICKETS} tickets a batch`);
+  const limit = input.limit ?? MAX_BATCH_TICKETS;
+  if (actor && !mayUse(actor.role, BATCH_AREA[work.kind])) throw new AppError("forbidden", "Your role may not do this to tickets.");
+  if (ticketIds.length === 0) throw new AppError("invalid", "Select at least one ticket.", "ticketIds");
+  if (ticketIds.length > limit) throw new AppError("invalid", `Select at most ${limit} tickets at once.`, "ticketIds");
+  if (work.kind === "assign" && !actor) throw new Error("startBatch: an assignment batch needs the person who assigns");
+  const mode = work.kind === "assign" ? null : work.mode;
+  const assigneeId = work.kind === "assign" ? work.assigneeId : null;
   return client.$transaction(async (tx) => {
-    const batch = await tx.agentBatch.create({ data: { kind: input.kind, mode: input.mode, total: ticketIds.length, createdById: input.actor?.id ?? null } });
-    await recordAuditEvent(tx, { actorType: input.actor ? "user" : "system", actorId: input.actor?.id ?? null, action: "batch.started", subjectType: "batch", subjectId: batch.id, inputs: { kind: input.kind, mode: input.mode, tickets: ticketIds.length } });
+    const batch = await tx.agentBatch.create({ data: { kind: work.kind, mode, assigneeId, total: ticketIds.length, createdById: actor?.id ?? null } });
+    await recordAuditEvent(tx, {
+      actorType: actor ? "user" : "system",
+      actorId: actor?.id ?? null,
+      action: "batch.started",
+      subjectType: "batch",
+      subjectId: batch.id,
+      inputs: { kind: work.kind, ...(mode ? { mode } : { assigneeId }), tickets: ticketIds.length },
+    });
     await tx.agentBatchItem.createMany({ data: ticketIds.map((ticketId) => ({ batchId: batch.id, ticketId })) });
-    await enqueueMany(tx, QUEUES.agentRun, ticketIds.map((ticketId) => ({ data: { batchId: batch.id, ticketId } })));
+    await enqueueMany(tx, work.kind === "assign" ? QUEUES.bulkAssign : QUEUES.agentRun, ticketIds.map((ticketId) => ({ data: { batchId: batch.id, ticketId } })));
     return { batchId: batch.id, total: ticketIds.length };
   });
 }
@@ -29,7 +58,7 @@ export async function startBatch(input: { ticketIds: string[]; kind: TBatchKind;
 export interface TBatchProgress {
   batchId: string;
   kind: string;
-  mode: RunMode;
+  mode: RunMode | null;
   total: number;
   queued: number;
   done: number;
@@ -45,6 +74,38 @@ export async function batchProgress(batchId: string, client: Db = defaultDb()): 
   const n = (status: string) => counts.find((c) => c.status === status)?._count ?? 0;
   const queued = n("queued");
   return { batchId, kind: batch.kind, mode: batch.mode, total: batch.total, queued, done: n("done"), refused: n("refused"), failed: n("failed"), finished: queued === 0 };
+}
+
+/** One ticket of a batch and what became of it. */
+export interface TBatchItemResult {
+  ticketId: string;
+  number: number;
+  subject: string;
+  status: "queued" | "done" | "refused" | "failed";
+  /** Why it was refused or failed, or a remark on a done item. */
+  detail: string | null;
+  /** The run a bulk or shadow item made: how it ended. */
+  run: { id: string; status: string; reason: string | null } | null;
+}
+
+/** Every item of a batch, in ticket order, with its run's outcome: the per-ticket result of bulk work. */
+export async function batchItemResults(batchId: string, client: Db = defaultDb()): Promise<TBatchItemResult[]> {
+  const items = await client.agentBatchItem.findMany({
+    where: { batchId },
+    select: { ticketId: true, status: true, detail: true, runId: true, ticket: { select: { number: true, subject: true } } },
+    orderBy: { ticket: { number: "asc" } },
+  });
+  const runIds = items.flatMap((item) => (item.runId ? [item.runId] : []));
+  const runs = runIds.length ? await client.agentRun.findMany({ where: { id: { in: runIds } }, select: { id: true, status: true, reason: true } }) : [];
+  const runById = new Map(runs.map((run) => [run.id, run]));
+  return items.map((item) => ({
+    ticketId: item.ticketId,
+    number: item.ticket.number,
+    subject: item.ticket.subject,
+    status: item.status as TBatchItemResult["status"],
+    detail: item.detail,
+    run: item.runId ? (runById.get(item.runId) ?? null) : null,
+  }));
 }
 
 /** The progress of the most recent batch of a kind (the autonomy page shows the last shadow pass). */
@@ -70,6 +131,7 @@ export async function runBatchItem(input: {
   if (!item || item.status !== "queued") return "skipped";
   let run: TRunResult;
   try {
+    if (!item.batch.mode) throw new Error(`runBatchItem: batch ${input.batchId} is not a batch of runs`);
     run = await runAgent({ ...input.run, ticketId: input.ticketId, mode: item.batch.mode, startedBy: item.batch.createdById, batchId: input.batchId, client });
   } catch (error) {
     if (!isMoveRefusal(error)) throw error;
@@ -79,6 +141,34 @@ export async function runBatchItem(input: {
   await input.then?.(run, client);
   await client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status: "done", runId: run.runId } });
   return "done";
+}
+
+/**
+ * One item of an assignment batch, as its job runs it: the assignment the person who started the
+ * batch would make on the ticket page, checked as of now (their role, the assignee still active, the
+ * ticket not resolved). A refusal marks the item refused with its message; it is not retried.
+ */
+export async function assignBatchItem(input: { batchId: string; ticketId: string; client?: Db }): Promise<"done" | "refused" | "skipped"> {
+  const client = input.client ?? defaultDb();
+  const item = await client.agentBatchItem.findUnique({
+    where: { batchId_ticketId: { batchId: input.batchId, ticketId: input.ticketId } },
+    include: { batch: { select: { assigneeId: true, createdBy: { select: { id: true, role: true, active: true } } } } },
+  });
+  if (!item || item.status !== "queued") return "skipped";
+  const { assigneeId, createdBy } = item.batch;
+  if (!assigneeId || !createdBy) throw new Error(`assignBatchItem: batch ${input.batchId} is not a batch of assignments`);
+  const settle = (status: "done" | "refused", detail: string | null) =>
+    client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status, detail } });
+  try {
+    if (!createdBy.active) throw new AppError("user_inactive", "The person who started this batch has been deactivated since.");
+    const result = await assignTicket({ ticketId: input.ticketId, change: { kind: "assign", assigneeId }, actor: createdBy, client });
+    await settle("done", result.changed ? null : "Already assigned to them: nothing changed.");
+    return "done";
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    await settle("refused", error.message);
+    return "refused";
+  }
 }
 
 /** A job that failed for good marks its item, so the batch can finish. */

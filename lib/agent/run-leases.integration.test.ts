@@ -69,7 +69,7 @@ describe("batches of runs through the job queue", () => {
     const world = await freshOrder(db.client);
     const tickets: string[] = [];
     for (let i = 0; i < 50; i++) tickets.push(await tabletTicket(db.client, world));
-    const { batchId, total } = await startBatch({ ticketIds: tickets, kind: "bulk", mode: "live", actor: await user(db.client, "REVIEWER") });
+    const { batchId, total } = await startBatch({ ticketIds: tickets, work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "REVIEWER") });
     expect(total).toBe(50);
     expect(await batchProgress(batchId)).toMatchObject({ total: 50, queued: 50, done: 0, finished: false });
 
@@ -97,7 +97,7 @@ describe("batches of runs through the job queue", () => {
   it("marks an item refused in the lifecycle's words, not failed, when its ticket was resolved meanwhile", async () => {
     const db = testDb();
     const tId = await tabletTicket(db.client, await freshOrder(db.client));
-    const { batchId } = await startBatch({ ticketIds: [tId], kind: "bulk", mode: "live", actor: await user(db.client, "REVIEWER") });
+    const { batchId } = await startBatch({ ticketIds: [tId], work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "REVIEWER") });
     await db.client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${tId}::uuid`;
     // What the item's job does; the refusal is an outcome of the item, not an error of the job.
     expect(await runBatchItem({ batchId, ticketId: tId })).toBe("refused");

@@ -39,7 +39,7 @@ export async function startShadowPass(input: { actor: { id: string; role: Role }
     select: { ticketId: true },
   });
   if (waiting.length === 0) return { ticketsConsidered: 0, batchId: null };
-  const { batchId } = await startBatch({ ticketIds: waiting.map((w) => w.ticketId), kind: "shadow", mode: "simulate", actor: input.actor, client });
+  const { batchId } = await startBatch({ ticketIds: waiting.map((w) => w.ticketId), work: { kind: "shadow", mode: "simulate" }, actor: input.actor, client });
   return { ticketsConsidered: waiting.length, batchId };
 }
 

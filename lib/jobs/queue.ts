@@ -18,6 +18,8 @@ export const QUEUES = {
   refundExecute: "refund-execute",
   /** One agent run of a batch (bulk runs, shadow passes). Data: { batchId, ticketId }. */
   agentRun: "agent-run",
+  /** One assignment of a bulk batch (lib/agent/batches.ts). Data: { batchId, ticketId }. */
+  bulkAssign: "bulk-assign",
   /** Runs whose lease ran out become interrupted. */
   sweepRuns: "sweep-runs",
   /** Pending approvals past their expiry are marked expired. */

@@ -18,7 +18,7 @@ describe.runIf(!!process.env.DATABASE_URL)("the worker process", () => {
     const world = await freshOrder(db.client);
     const tickets: string[] = [];
     for (let i = 0; i < 30; i++) tickets.push(await tabletTicket(db.client, world));
-    const { batchId } = await startBatch({ ticketIds: tickets, kind: "bulk", mode: "live", actor: await user(db.client, "REVIEWER") });
+    const { batchId } = await startBatch({ ticketIds: tickets, work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "REVIEWER") });
 
     const env = { DATABASE_URL: db.url!, WORKER: "on" };
     const worker = spawnTs("scripts/worker.ts", [], env);

@@ -3,6 +3,7 @@
 // handler is idempotent: a job retried after a crash finds its work done and does nothing.
 //   refund-execute    settleApprovedRefund: execute, record the outcome, release or withhold the reply
 //   agent-run         one ticket of a batch (bulk run or shadow pass)
+//   bulk-assign       one ticket of an assignment batch
 //   sweep-runs        runs whose lease ran out → interrupted, ticket back to a person   (every minute)
 //   sweep-approvals   pending requests past their expiry → expired                     (every minute)
 //   reconcile-refunds approved refunds with no outcome and no job → a job again, audited (every minute)
@@ -18,7 +19,7 @@ import { settleApprovedRefund } from "../approvals/settle-refund";
 import { expirePendingApprovals } from "../approvals/sweep-approvals";
 import { reconcileApprovedRefunds } from "../approvals/reconcile-refunds";
 import { interruptExpiredRuns } from "../agent/sweep-runs";
-import { failBatchItem, runBatchItem } from "../agent/batches";
+import { assignBatchItem, failBatchItem, runBatchItem } from "../agent/batches";
 import { defaultPlannerChoice, plannerSetup } from "../llm/choose-planner";
 import { recordShadowDecisions } from "../eval/shadow";
 import { takeCheckpoint } from "../audit/checkpoint";
@@ -143,6 +144,19 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
       }
     },
     { batchSize: 4 },
+  );
+
+  await work<{ batchId: string; ticketId: string }>(
+    QUEUES.bulkAssign,
+    async (job) => {
+      try {
+        return await assignBatchItem({ ...job.data, client });
+      } catch (error) {
+        if (job.retryCount >= job.retryLimit) await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
+        throw error;
+      }
+    },
+    { batchSize: 8 },
   );
 
   await work(QUEUES.sweepRuns, async () => interruptExpiredRuns({ client }), { pollingIntervalSeconds: 5 });
