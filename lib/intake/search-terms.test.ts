@@ -7,6 +7,9 @@ describe("searchTerms", () => {
     expect(searchTerms("1042").number).toBe(1042);
     expect(searchTerms("ORD-1042").number).toBeNull();
     expect(searchTerms("12345678901").number).toBeNull();
+    // With #, the text names a ticket only: no word or fragment search besides.
+    expect(searchTerms("#1042")).toEqual({ number: 1042, words: [], fragment: null });
+    expect(searchTerms("1042")).toEqual({ number: 1042, words: ["1042"], fragment: "1042" });
   });
 
   it("keeps fragments of three characters or more, lower-cased", () => {

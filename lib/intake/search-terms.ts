@@ -7,7 +7,7 @@ export const FRAGMENT_MIN_LENGTH = 3;
 const MAX_WORDS = 8;
 
 export interface TSearchTerms {
-  /** A ticket number, when the text is one ("1042" or "#1042"). */
+  /** A ticket number, when the text is one ("1042" or "#1042"; with #, only the number is searched). */
   number: number | null;
   /** The words, lower-cased, for full-text search: each matches a word it begins (prefix), all must match. */
   words: string[];
@@ -17,10 +17,12 @@ export interface TSearchTerms {
 
 export function searchTerms(text: string): TSearchTerms {
   const trimmed = text.trim().toLowerCase().slice(0, SEARCH_MAX_LENGTH);
-  const numeric = /^#?(\d{1,9})$/.exec(trimmed);
+  const numeric = /^(#?)(\d{1,9})$/.exec(trimmed);
+  // "#1042" names a ticket and nothing else; "1042" may also be part of an order id or an email.
+  if (numeric?.[1]) return { number: Number(numeric[2]), words: [], fragment: null };
   const words = [...new Set(trimmed.match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_WORDS);
   return {
-    number: numeric ? Number(numeric[1]) : null,
+    number: numeric ? Number(numeric[2]) : null,
     words,
     fragment: trimmed.length >= FRAGMENT_MIN_LENGTH ? trimmed : null,
   };

@@ -19,10 +19,10 @@ const ticket = (i: number, fields: { subject?: string; body?: string; customerEm
   createdAt: new Date(BASE + i * 60_000),
 });
 
-async function walk(q: string): Promise<TSearchPage[]> {
-  const pages = [await searchTickets({ q, pageSize: 7 })];
+async function walk(q: string, gatherAtMost?: number): Promise<TSearchPage[]> {
+  const pages = [await searchTickets({ q, pageSize: 7, gatherAtMost })];
   while (pages.at(-1)!.olderCursor) {
-    pages.push(await searchTickets({ q, pageSize: 7, cursor: decodeCursor(pages.at(-1)!.olderCursor!)! }));
+    pages.push(await searchTickets({ q, pageSize: 7, gatherAtMost, cursor: decodeCursor(pages.at(-1)!.olderCursor!)! }));
     if (pages.length > 50) throw new Error("paging does not end");
   }
   return pages;
@@ -81,6 +81,16 @@ describe("searchTickets", () => {
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(["resolved", "needs_human"]));
     const back = await searchTickets({ q: "parcel missing", pageSize: 7, cursor: decodeCursor(pages[2]!.newerCursor!)! });
     expect(back.rows.map((r) => r.id)).toEqual(pages[1]!.rows.map((r) => r.id));
+  });
+
+  it("gives the same pages whether it gathers the matches and sorts them or walks the tickets in order", async () => {
+    // 23 matches: gathered whole by default; with room for 5, gathering fills up and the walk answers.
+    for (const q of ["parcel missing", "filler", "ord-f00"]) {
+      const gathered = await walk(q);
+      const walked = await walk(q, 5);
+      expect(walked.map((p) => p.rows.map((r) => r.id)), q).toEqual(gathered.map((p) => p.rows.map((r) => r.id)));
+      expect(walked.map((p) => [p.newerCursor, p.olderCursor]), q).toEqual(gathered.map((p) => [p.newerCursor, p.olderCursor]));
+    }
   });
 
   it("keeps the words of a changed subject or body, and matches the new ones", async () => {

@@ -6,7 +6,7 @@
 // - Fragments: LIKE '%…%' on lower(customerEmail) and lower(orderRef), over trigram GIN indexes
 //   (pg_trgm). Shorter than three characters, a fragment cannot use them and is not tried.
 // - The branches are OR'ed, so PostgreSQL combines the indexes in one bitmap; results are newest
-//   first, keyset-paged over (createdAt, id) like the queue.
+//   first, keyset-paged over (createdAt, id) like the queue (matchingIds says how they are read).
 import { db as defaultDb, Prisma, type Db } from "../db";
 import { keysetPage, type TKeysetCursor } from "../db/keyset";
 import { completeRows, QUEUE_PAGE_SIZE, ROW_SELECT, type TQueuePage } from "./list-tickets";
@@ -35,7 +35,34 @@ function beyondCursor(cursor: TKeysetCursor | undefined): Prisma.Sql {
     : Prisma.sql`"createdAt" >= ${cursor.createdAt}::timestamp AND ("createdAt", "id") > (${cursor.createdAt}::timestamp, ${cursor.id}::uuid)`;
 }
 
-export async function searchTickets(input: { q: string; cursor?: TKeysetCursor; pageSize?: number; client?: Db }): Promise<TSearchPage> {
+/** Up to this many matches are gathered and sorted; a search matching more reads tickets in order instead. */
+export const GATHER_AT_MOST = 2_000;
+
+/**
+ * The ids of the first `take` matching tickets in `order`, by whichever of two plans suits the search.
+ * PostgreSQL cannot estimate how many tickets a fragment or a rare word matches (it guesses about 1 %),
+ * so left to itself it walks the tickets newest first and tests each: quick when matches are dense
+ * ("refund"), slow when they are few and old (an order id: half the table read). So the matches are
+ * first gathered without an order, at most GATHER_AT_MOST of them – through the indexes when they are
+ * few, a scan that stops early when they are many – and sorted; only a search that fills the gathering
+ * (matches are dense, so the walk is short) takes the ordered walk. One statement, two for broad ones.
+ */
+async function matchingIds(client: Db, match: Prisma.Sql, beyond: Prisma.Sql, order: Prisma.Sql, take: number, gatherAtMost: number): Promise<{ id: string }[]> {
+  const gathered = await client.$queryRaw<{ id: string; gathered: number }[]>`
+    WITH "gathered" AS MATERIALIZED (SELECT "id", "createdAt" FROM "Ticket" WHERE ${match} AND ${beyond} LIMIT ${gatherAtMost})
+    SELECT "id", (SELECT count(*) FROM "gathered")::int AS "gathered" FROM "gathered" ORDER BY ${order} LIMIT ${take}`;
+  if ((gathered[0]?.gathered ?? 0) < gatherAtMost) return gathered;
+  return client.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Ticket" WHERE ${match} AND ${beyond} ORDER BY ${order} LIMIT ${take}`;
+}
+
+export async function searchTickets(input: {
+  q: string;
+  cursor?: TKeysetCursor;
+  pageSize?: number;
+  /** Where gathering gives way to the ordered walk (GATHER_AT_MOST); both give the same page. */
+  gatherAtMost?: number;
+  client?: Db;
+}): Promise<TSearchPage> {
   const client = input.client ?? defaultDb();
   const pageSize = input.pageSize ?? QUEUE_PAGE_SIZE;
   const asOf = new Date();
@@ -45,8 +72,7 @@ export async function searchTickets(input: { q: string; cursor?: TKeysetCursor; 
 
   const direction = input.cursor?.direction ?? "older";
   const order = direction === "older" ? Prisma.sql`"createdAt" DESC, "id" DESC` : Prisma.sql`"createdAt" ASC, "id" ASC`;
-  const hits = await client.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Ticket" WHERE ${match} AND ${beyondCursor(input.cursor)} ORDER BY ${order} LIMIT ${pageSize + 1}`;
+  const hits = await matchingIds(client, match, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST);
   const found = await client.ticket.findMany({ where: { id: { in: hits.map((h) => h.id) } }, select: { ...ROW_SELECT, body: true } });
   const byId = new Map(found.map((t) => [t.id, t]));
   const fetched = hits.flatMap((h) => byId.get(h.id) ?? []);
