@@ -197,9 +197,22 @@ test("an approval request made stale by a policy change is refused, and the page
   await expect(admin.getByText(/saved/i)).toBeVisible();
   await admin.context().close();
 
+  // The page was open before the change: the click is refused as stale.
   await decision(page).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByTestId("decision-message")).toHaveText(/policy, intake bundle or agent changed/);
   await expect(ledgerLines(page)).toHaveCount(0);
+
+  // Opened afresh, the request is marked stale before any click, with the run that answers it, and
+  // the queue's "Stale approvals" view lists the ticket.
+  await page.reload();
+  await expect(decision(page).getByTestId("blocked")).toHaveText(/^Stale: the policy or the agent changed/);
+  await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
+  const ticketUrl = page.url();
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Queue views" }).getByRole("link", { name: /^Stale approvals/ }).click();
+  const staleRow = page.getByRole("table", { name: /^Stale approvals:/ }).getByRole("row").filter({ hasText: "Tablet arrived with a cracked screen (stale)" });
+  await expect(staleRow.getByTestId("stale")).toHaveText("Stale: run again");
+  await page.goto(ticketUrl);
 
   // The refusal's code (stale) is what the page branches on: it offers the run that answers it.
   await page.getByTestId("run-again").getByRole("button", { name: "Run the agent again" }).click();

@@ -145,6 +145,11 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
               </Cell>
               <Cell label="Status" className="md:whitespace-nowrap">
                 <StatusBadge status={row.status} />
+                {row.pendingStale ? (
+                  <span data-testid="stale" title="The policy or the agent changed since the waiting request was made: run the agent again for a fresh one." className="mt-1 block w-fit rounded-full border border-amber-300 bg-amber-50 px-1.5 text-[11px] font-semibold text-amber-900">
+                    Stale: run again
+                  </span>
+                ) : null}
               </Cell>
               <Cell label="Reason" className="col-span-2 md:col-span-1">
                 <ReasonText reason={row.reason} />

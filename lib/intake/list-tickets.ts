@@ -13,6 +13,7 @@ import type { TicketStatus } from "../../generated/prisma/enums";
 import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
 import type { Role } from "../contracts/roles";
+import { currentApprovalVersions, isStaleRequest } from "../policy/approval-versions";
 import { loadPolicySettings } from "../policy/settings";
 import { QUEUE_VIEWS, slaOf, type TSla } from "./queue-views";
 import { SEARCH_MAX_LENGTH } from "./search-terms";
@@ -62,6 +63,8 @@ export interface TQueueRow {
   assigneeName: string | null;
   /** The role a request waiting on the ticket needs, when one waits. */
   pendingRole: Role | null;
+  /** The waiting request was made under a policy or agent that has changed: it can only be run again. */
+  pendingStale: boolean;
   /** The SLA the ticket is held to now (queue-views.ts), its due time as ISO text. */
   sla: (Omit<TSla, "dueAt"> & { dueAt: string }) | null;
   /** The latest live (not simulated) refund proposal of the ticket. */
@@ -132,7 +135,7 @@ export async function listTickets(input: {
   return { rows: await completeRows(client, page.rows, asOf), newerCursor: page.newerCursor, olderCursor: page.olderCursor, asOf };
 }
 
-export type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "proposed" | "pendingRole" | "sla"> & { assignee: { name: string } | null };
+export type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "proposed" | "pendingRole" | "pendingStale" | "sla"> & { assignee: { name: string } | null };
 
 /** A page's rows with what the page shows beside them: the customer's name, the assignee, the latest
  * live proposal, the request waiting and the SLA as of `asOf`. A fixed number of queries for the
@@ -148,11 +151,13 @@ export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date):
           select: { ticketId: true, amountCents: true, currency: true },
         }),
         client.customer.findMany({ where: { email: { in: emails } }, select: { email: true, name: true } }),
-        client.approvalRequest.findMany({ where: { ticketId: { in: ids }, status: "pending" }, select: { ticketId: true, requiredRole: true } }),
+        client.approvalRequest.findMany({ where: { ticketId: { in: ids }, status: "pending" }, select: { ticketId: true, requiredRole: true, policyVersion: true, agentVersion: true } }),
         loadPolicySettings(client),
       ])
     : [[], [], [], null];
   const pendingRole = new Map(pending.map((p) => [p.ticketId, p.requiredRole]));
+  const current = settings ? currentApprovalVersions(settings) : null;
+  const stale = new Set(current ? pending.filter((p) => isStaleRequest(p, current)).map((p) => p.ticketId) : []);
   const targets = settings ? { approvalHours: settings["queue.slaApprovalHours"], handoffHours: settings["queue.slaHandoffHours"] } : null;
   const latest = new Map<string, { amountCents: number; currency: string }>();
   for (const p of proposals) if (!latest.has(p.ticketId)) latest.set(p.ticketId, { amountCents: p.amountCents, currency: p.currency });
@@ -166,6 +171,7 @@ export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date):
       customerName: names.get(row.customerEmail) ?? null,
       assigneeName: assignee?.name ?? null,
       pendingRole: role,
+      pendingStale: stale.has(row.id),
       sla: sla ? { ...sla, dueAt: sla.dueAt.toISOString() } : null,
       proposed: latest.get(row.id) ?? null,
     };

@@ -6,17 +6,20 @@ import type { TQueuePage } from "./list-tickets";
 import { listView } from "./list-view";
 import { QUEUE_VIEWS, type TQueueView } from "./queue-views";
 import { viewCounts } from "./view-counts";
+import { currentApprovalVersions } from "../policy/approval-versions";
+import { DEFAULT_SETTINGS } from "../policy/settings";
 
 const testDb = useTestDb();
 const NOW = Date.now();
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000);
 
-type TSpec = { status: TicketStatus; hours: number; assignee?: "me" | "other"; pending?: Role };
-// Each ticket: its status, its age, who holds it, the role a pending request on it needs.
+type TSpec = { status: TicketStatus; hours: number; assignee?: "me" | "other"; pending?: Role; madeUnder?: "another policy" | "another agent" };
+// Each ticket: its status, its age, who holds it, the role a pending request on it needs, and what
+// changed since the request was made (none: made under the current policy and agent).
 const SPECS: TSpec[] = [
-  { status: "needs_human", hours: 30, pending: "REVIEWER" },
+  { status: "needs_human", hours: 30, pending: "REVIEWER", madeUnder: "another policy" },
   { status: "needs_human", hours: 50, pending: "SPECIALIST", assignee: "me" },
-  { status: "needs_human", hours: 2, pending: "SPECIALIST" },
+  { status: "needs_human", hours: 2, pending: "SPECIALIST", madeUnder: "another agent" },
   { status: "needs_human", hours: 40 },
   { status: "blocked", hours: 10, assignee: "other" },
   { status: "bypassed", hours: 5 },
@@ -42,6 +45,7 @@ function expected(view: TQueueView): number[] {
     handoff: (s) => (s.status === "needs_human" || s.status === "blocked") && !s.pending,
     approval: (s) => !!s.pending,
     specialist: (s) => s.pending === "SPECIALIST",
+    stale: (s) => !!s.pending && !!s.madeUnder,
   };
   return SPECS.map((s, i) => ({ s, i }))
     .filter(({ s }) => pick[view](s))
@@ -82,8 +86,13 @@ beforeAll(async () => {
     });
     ids.push(t.id);
     if (s.pending) {
+      const now = currentApprovalVersions(DEFAULT_SETTINGS);
+      const made = {
+        policyVersion: s.madeUnder === "another policy" ? "refund-policy-v1+0000000000" : now.policyVersion,
+        agentVersion: s.madeUnder === "another agent" ? "refund-agent-v0" : now.agentVersion,
+      };
       await client.approvalRequest.create({
-        data: { ticketId: t.id, kind: "reply", digest: "d".repeat(64), operation: {}, policyVersion: "p", bundleVersion: "b", agentVersion: "a", requiredRole: s.pending, expiresAt: new Date(NOW + 3_600_000) },
+        data: { ticketId: t.id, kind: "reply", digest: "d".repeat(64), operation: {}, ...made, bundleVersion: "b", requiredRole: s.pending, expiresAt: new Date(NOW + 3_600_000) },
       });
     }
   }
@@ -112,6 +121,8 @@ describe("listView", () => {
     expect(sla(4)).toMatchObject({ kind: "handoff", targetHours: 24, state: "on_track" });
     expect(sla(11)).toBeNull();
     expect(rows.find((r) => r.id === ids[1])!.pendingRole).toBe("SPECIALIST");
+    // A request made under another policy or agent is marked stale; one made under the current ones is not.
+    expect([0, 1, 2].map((i) => rows.find((r) => r.id === ids[i])!.pendingStale)).toEqual([true, false, true]);
     await testDb().client.setting.create({ data: { key: "queue.slaHandoffHours", value: 12 } });
     const later = await listView({ view: "handoff", userId: me });
     expect(later.rows.find((r) => r.id === ids[4])!.sla).toMatchObject({ targetHours: 12, state: "due_soon" });

@@ -5,12 +5,14 @@
 // - open, unassigned, handoff: one query per status on Ticket(status, createdAt), merged here (as
 //   list-tickets.ts does), with the view's filter on top;
 // - mine: Ticket(assigneeId, createdAt, id);
-// - approval, specialist: the pending requests (a partial unique index holds one per ticket, so they
+// - approval, specialist, stale: the pending requests (a partial unique index holds one per ticket, so they
 //   are few next to the tickets) joined to their tickets.
 import type { TicketStatus } from "../../generated/prisma/enums";
 import type { Prisma } from "../../generated/prisma/client";
 import { db as defaultDb, type Db } from "../db";
 import { encodeCursor, type TKeysetCursor } from "../db/keyset";
+import { currentApprovalVersions, type TApprovalVersions } from "../policy/approval-versions";
+import { loadPolicySettings } from "../policy/settings";
 import { completeRows, QUEUE_PAGE_SIZE, ROW_SELECT, UNRESOLVED_STATUSES, type TQueuePage } from "./list-tickets";
 import type { TQueueView } from "./queue-views";
 
@@ -19,7 +21,7 @@ const HANDOFF_VIEW_STATUSES = ["needs_human", "blocked"] as const satisfies read
 type TWhere = Prisma.TicketWhereInput;
 
 /** Where each view looks: the statuses read one by one (null: one query), and the filter on top. */
-function viewFilter(view: TQueueView, userId: string): { statuses: readonly TicketStatus[] | null; where: TWhere } {
+function viewFilter(view: TQueueView, userId: string, current: TApprovalVersions | null): { statuses: readonly TicketStatus[] | null; where: TWhere } {
   switch (view) {
     case "open":
       return { statuses: UNRESOLVED_STATUSES, where: {} };
@@ -35,6 +37,11 @@ function viewFilter(view: TQueueView, userId: string): { statuses: readonly Tick
       return { statuses: null, where: { approvals: { some: { status: "pending" } } } };
     case "specialist":
       return { statuses: null, where: { approvals: { some: { status: "pending", requiredRole: "SPECIALIST" } } } };
+    case "stale": {
+      // The same test as isStaleRequest: either version other than the current one.
+      const { policyVersion, agentVersion } = current!;
+      return { statuses: null, where: { approvals: { some: { status: "pending", OR: [{ policyVersion: { not: policyVersion } }, { agentVersion: { not: agentVersion } }] } } } };
+    }
   }
 }
 
@@ -59,7 +66,8 @@ export async function listView(input: { view: TQueueView; userId: string; cursor
   const dir = forward ? ("asc" as const) : ("desc" as const);
   const orderBy = [{ createdAt: dir }, { id: dir }];
   const take = pageSize + 1;
-  const { statuses, where } = viewFilter(input.view, input.userId);
+  const current = input.view === "stale" ? currentApprovalVersions(await loadPolicySettings(client)) : null;
+  const { statuses, where } = viewFilter(input.view, input.userId, current);
   const base: TWhere = { ...where, ...beyond(input.cursor) };
 
   let fetched;

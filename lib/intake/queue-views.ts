@@ -2,7 +2,7 @@
 // and the queries share these words.
 import type { Role } from "../contracts/roles";
 
-export const QUEUE_VIEWS = ["mine", "unassigned", "specialist", "approval", "handoff", "bypassed", "open"] as const;
+export const QUEUE_VIEWS = ["mine", "unassigned", "specialist", "approval", "stale", "handoff", "bypassed", "open"] as const;
 export type TQueueView = (typeof QUEUE_VIEWS)[number];
 
 export const VIEW_LABELS = {
@@ -10,6 +10,7 @@ export const VIEW_LABELS = {
   unassigned: "Unassigned",
   specialist: "Needs a specialist",
   approval: "Awaiting approval",
+  stale: "Stale approvals",
   handoff: "Handed to a person",
   bypassed: "Bypassed",
   open: "All open",
@@ -20,6 +21,7 @@ export const VIEW_DESCRIPTIONS = {
   unassigned: "Open tickets nobody has claimed, oldest first.",
   specialist: "Requests waiting for a specialist's decision (refunds at or above the threshold), oldest first.",
   approval: "Tickets with a request waiting for a decision, oldest first.",
+  stale: "Requests made under a policy or agent that has changed since: they can no longer be approved, so run the agent again. Oldest first.",
   handoff: "Tickets the agent handed to a person or that were blocked, with nothing to approve, oldest first.",
   bypassed: "Tickets intake kept away from the agent, oldest first.",
   open: "Every ticket not yet resolved, oldest first.",

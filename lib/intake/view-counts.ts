@@ -3,6 +3,8 @@
 // numbers: the counts scan the ticket table, which at 100,000 tickets is most of a view's cost.
 // The counts shared by everyone are one statement; "Mine" is each person's own, cached per person.
 import { db as defaultDb, Prisma, type Db } from "../db";
+import { currentApprovalVersions, staleRequestSql } from "../policy/approval-versions";
+import { loadPolicySettings } from "../policy/settings";
 import type { TQueueView } from "./queue-views";
 
 export const VIEW_COUNTS_MAX_AGE_MS = 10_000;
@@ -29,15 +31,17 @@ function remembered<T>(store: { get(): TKept<T> | undefined; set(kept: TKept<T>)
 }
 
 async function readShared(client: Db): Promise<TShared> {
+  const current = currentApprovalVersions(await loadPolicySettings(client));
   const [row] = await client.$queryRaw<Record<Exclude<TQueueView, "mine">, bigint>[]>(Prisma.sql`
-    WITH pending AS (SELECT "ticketId", "requiredRole" FROM "ApprovalRequest" WHERE "status" = 'pending')
+    WITH pending AS (SELECT "ticketId", "requiredRole", ${staleRequestSql(current)} AS "stale" FROM "ApprovalRequest" WHERE "status" = 'pending')
     SELECT
       count(*) FILTER (WHERE t."status" <> 'resolved') AS "open",
       count(*) FILTER (WHERE t."status" <> 'resolved' AND t."assigneeId" IS NULL) AS "unassigned",
       count(*) FILTER (WHERE t."status" = 'bypassed') AS "bypassed",
       count(*) FILTER (WHERE t."status" IN ('needs_human', 'blocked') AND p."ticketId" IS NULL) AS "handoff",
       count(p."ticketId") AS "approval",
-      count(*) FILTER (WHERE p."requiredRole" = 'SPECIALIST') AS "specialist"
+      count(*) FILTER (WHERE p."requiredRole" = 'SPECIALIST') AS "specialist",
+      count(*) FILTER (WHERE p."stale") AS "stale"
     FROM "Ticket" t LEFT JOIN pending p ON p."ticketId" = t."id"`);
   const counts = row!;
   return {
@@ -47,6 +51,7 @@ async function readShared(client: Db): Promise<TShared> {
     handoff: Number(counts.handoff),
     approval: Number(counts.approval),
     specialist: Number(counts.specialist),
+    stale: Number(counts.stale),
   };
 }
 

@@ -25,12 +25,24 @@ function message(state: TState): TFormMessage | null {
 /** Refusals that a fresh run of the agent answers: the request was made under what no longer holds. */
 const FRESH_RUN_ANSWERS: ReadonlySet<TErrorCode> = new Set<TErrorCode>(["stale", "expired"]);
 
-export function ApprovalForm(props: { approvalId: string; ticketId: string; digest: string; draft: string; canDecide: boolean; whyNot?: string; mayRunAgent: boolean; confirmText: string }) {
+export function ApprovalForm(props: {
+  approvalId: string;
+  ticketId: string;
+  digest: string;
+  draft: string;
+  canDecide: boolean;
+  whyNot?: string;
+  /** Why the request can no longer be decided (stale, expired), known when the page was rendered. */
+  blocked?: string;
+  mayRunAgent: boolean;
+  confirmText: string;
+}) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
   const [reply, setReply] = useState(props.draft);
   const shown = message(state);
   const done = state?.status === "ok";
-  const runAgain = props.mayRunAgent && state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code);
+  const canDecide = props.canDecide && !props.blocked;
+  const runAgain = props.mayRunAgent && (!!props.blocked || (state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code)));
   return (
     <>
     <form action={action} className="space-y-3" aria-label="Decision">
@@ -40,7 +52,7 @@ export function ApprovalForm(props: { approvalId: string; ticketId: string; dige
         <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
           Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
         </label>
-        <textarea id="editedReply" name="editedReply" value={reply} onChange={(e) => setReply(e.target.value)} rows={5} disabled={!props.canDecide || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+        <textarea id="editedReply" name="editedReply" value={reply} onChange={(e) => setReply(e.target.value)} rows={5} disabled={!canDecide || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
       </div>
       <div>
         <h3 id="customer-text-label" className="text-[12px] font-medium text-slate-700">
@@ -59,19 +71,25 @@ export function ApprovalForm(props: { approvalId: string; ticketId: string; dige
           name="note"
           type="text"
           maxLength={2000}
-          disabled={!props.canDecide || done}
+          disabled={!canDecide || done}
           // Enter in the note would submit the form with its first button, Approve: a person typing
           // why they reject must never approve by pressing Enter.
           onKeyDown={(e) => {
             if (e.key === "Enter") e.preventDefault();
           }} className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
       </div>
-      {!props.canDecide && props.whyNot ? <p className="text-[13px] text-amber-800">{props.whyNot}</p> : null}
+      {props.blocked ? (
+        <p data-testid="blocked" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] font-medium text-amber-900">
+          {props.blocked}
+        </p>
+      ) : !props.canDecide && props.whyNot ? (
+        <p className="text-[13px] text-amber-800">{props.whyNot}</p>
+      ) : null}
       <div className="flex items-center gap-2">
-        <button type="submit" name="decision" value="approve" data-shortcut="approve" data-confirm={props.confirmText} disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
+        <button type="submit" name="decision" value="approve" data-shortcut="approve" data-confirm={props.confirmText} disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
           Approve
         </button>
-        <button type="submit" name="decision" value="reject" disabled={!props.canDecide || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">
+        <button type="submit" name="decision" value="reject" disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">
           Reject
         </button>
         {pending ? <span className="text-[12px] text-slate-500">Saving…</span> : null}

@@ -16,6 +16,9 @@ import { listRunModes } from "@/lib/tickets/list-run-modes";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { llmAvailability } from "@/lib/llm/provider";
+import { currentApprovalVersions, isStaleRequest } from "@/lib/policy/approval-versions";
+import { loadPolicySettings } from "@/lib/policy/settings";
+import { formatAge, formatUtc } from "@/components/format";
 import { ApprovalForm } from "./approval-form";
 import { ResolveForm } from "./resolve-form";
 import { AssignForm } from "./assign-form";
@@ -89,6 +92,16 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   for (const p of passages) passageByCitation[p.citation] ??= p.chunkId;
   const proposal = pending?.proposal ?? null;
   const canDecide = !!pending && roleSatisfies(user.role, pending.requiredRole);
+  // Known before any click: a request made under another policy or agent, or past its expiry, is
+  // refused if decided (decide-approval.ts); the page says so and offers the fresh run instead.
+  const now = new Date();
+  const blocked = !pending
+    ? undefined
+    : isStaleRequest(pending, currentApprovalVersions(await loadPolicySettings(db())))
+      ? "Stale: the policy or the agent changed since this request was made, so it can no longer be approved or rejected. Run the agent again for a fresh request."
+      : pending.expiresAt <= now
+        ? `Expired at ${formatUtc(pending.expiresAt, "minute")}: it can no longer be approved or rejected. Run the agent again for a fresh request.`
+        : undefined;
   const whyNot = pending && !canDecide ? (!mayUse(user.role, "approve") ? "Leads can read this request but cannot approve or reject it." : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`) : undefined;
 
   return (
@@ -135,7 +148,9 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                     <p className="text-slate-800">
                       The reply goes to the outbox{proposal ? ` and ${formatMoney(proposal.amountCents, proposal.currency)} is refunded to the original payment method: one ledger row` : ""}.
                     </p>
-                    <p className="mt-1">Expires {pending.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC · policy {pending.policyVersion}</p>
+                    <p className="mt-1" data-testid="expires">
+                      {pending.expiresAt > now ? `Expires in ${formatAge(now, pending.expiresAt)}, at ${formatUtc(pending.expiresAt, "minute")}` : `Expired at ${formatUtc(pending.expiresAt, "minute")}`} · policy {pending.policyVersion}
+                    </p>
                   </div>
                 </div>
                 <div>
@@ -152,6 +167,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                   draft={pending.draft ?? ""}
                   canDecide={canDecide}
                   whyNot={whyNot}
+                  blocked={blocked}
                   mayRunAgent={mayUse(user.role, "runAgent")}
                   confirmText={proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId} and send the reply.` : "Send the reply (no refund)."}
                 />
