@@ -31,6 +31,7 @@
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/batches                           queue       refused     allowed   allowed     allowed  allowed
+//   GET    /api/audit/export                      audit       refused     refused   refused     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
 //   action signOutEverywhereAction (any page)     account     refused     allowed   allowed     allowed  allowed   (near last: it ends every session of the caller)
 //   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
@@ -401,6 +402,17 @@ const ROUTES: readonly TRouteRow[] = [
     call: (r) => r.get(`/api/batches?id=${NO_SUCH_ID}`),
     allowedHttp: 404,
     allowedAnswer: async (response) => expect(await response.json()).toMatchObject({ code: "not_found" }),
+  },
+  {
+    name: "GET /api/audit/export",
+    gate: "audit",
+    // An empty range (from after to is refused; from = to holds no event): past the gate, a sealed file.
+    call: (r) => r.get("/api/audit/export?from=2000-01-01T00:00&to=2000-01-01T00:00"),
+    allowedAnswer: async (response) => {
+      expect(response.headers()["content-type"]).toContain("application/jsonl");
+      const lines = (await response.text()).trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string; events?: number });
+      expect(lines.map((l) => l.type)).toEqual(["header", "seal"]);
+    },
   },
   {
     name: "GET /api/ledger/export",

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { canonicalJson } from "../lib/contracts/canonical";
+import { verifyAuditExport } from "../lib/audit/verify-audit-export";
 import { E2E_INTAKE_SECRET, expect, test } from "./fixtures";
 
 const PATH = "/api/audit/checkpoints";
@@ -110,4 +111,25 @@ test("a query that is not a position or a page size is refused with 400, naming 
     expect(answer.headers()["x-countersign-signature"]).toBe(answerSignature(timestamp, `${PATH}${query}`, text));
     expect(JSON.parse(text)).toMatchObject({ error: "invalid_query", message: expect.stringMatching(query === "?afer=3" ? /afer/ : new RegExp(`^${query.slice(1, query.indexOf("="))}: `)) });
   }
+});
+
+test("a lead exports the audit trail from the audit page; it verifies offline with the published key, and the export is in the trail", async ({ page, signInAs, request }) => {
+  await signInAs("LEAD");
+  await page.goto("/audit");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Export the whole trail/ }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^countersign-audit-\d{4}-\d{2}-\d{2}\.jsonl$/);
+  const text = readFileSync(await download.path(), "utf8");
+  // The public key, obtained separately: from the signed checkpoints endpoint.
+  const { response } = signedGet(request, `${PATH}?limit=1`);
+  const { publicKey } = (await (await response).json()) as { publicKey: string };
+  const report = verifyAuditExport(text, createPublicKey(publicKey));
+  expect(report.problems).toEqual([]);
+  expect(report.events).toBeGreaterThan(10);
+  // One changed character in an event is named.
+  const lines = text.trimEnd().split("\n");
+  lines[1] = lines[1]!.replace(/"action":"([a-z_.]+)"/, '"action":"$1x"');
+  expect(verifyAuditExport(`${lines.join("\n")}\n`, createPublicKey(publicKey)).problems[0]).toMatchObject({ kind: "event_altered", line: 2 });
+
+  await page.goto("/audit?action=audit.exported");
+  await expect(page.getByRole("main").getByText("audit.exported", { exact: true }).first()).toBeVisible();
 });

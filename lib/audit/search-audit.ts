@@ -12,7 +12,7 @@ export const ACTOR_TYPES = ["user", "agent", "system", "api"] as const;
 const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 // What <input type="datetime-local"> sends: minutes, optionally seconds and milliseconds. Read as UTC.
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
-const ZInstant = z.preprocess(
+export const ZInstant = z.preprocess(
   blankAsUndefined,
   z
     .string()

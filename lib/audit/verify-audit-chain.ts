@@ -58,7 +58,7 @@ export interface TVerifyOptions {
   maxProblems?: number;
 }
 
-type TEventRow = {
+export type TEventRow = {
   seq: bigint;
   at: Date;
   actorType: string;
@@ -77,7 +77,7 @@ type TEventRow = {
   hash: string;
 };
 
-function eventFromText(r: Record<string, string | null>): TEventRow {
+export function eventFromText(r: Record<string, string | null>): TEventRow {
   return {
     seq: BigInt(r.seq!),
     at: new Date(r.at!),
@@ -98,7 +98,7 @@ function eventFromText(r: Record<string, string | null>): TEventRow {
   };
 }
 
-function eventHash(e: TEventRow): string {
+export function eventHash(e: TEventRow): string {
   const fields = { ...e, actorType: e.actorType as ActorType };
   return e.version === 1 ? legacyAuditHash(e.prevHash, fields) : auditLinkHash(e.prevHash, auditContentHash(fields));
 }

@@ -49,8 +49,8 @@ export const AUDIT_ACTIONS = [
   "user.deactivated",
   "user.reactivated",
   "user.sessions_revoked",
-  "user.deactivated",
   "job.retried",
+  "audit.exported",
 ] as const;
 export type TAuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -226,6 +226,20 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
   );
 }
 
+/** The signed export of the trail, for the time range in the filters (the other filters do not apply). */
+function ExportLink({ from, to }: { from?: string; to?: string }) {
+  const ranged = Boolean(from || to);
+  return (
+    <p className="mb-4 text-[13px] text-slate-600">
+      <a href={hrefWith("/api/audit/export", { from, to })} download className="font-medium text-indigo-700 hover:underline">
+        {ranged ? "Export this time range" : "Export the whole trail"} (JSON Lines, signed)
+      </a>{" "}
+      · anyone can check it without the app: <code className="font-mono text-[12px] wrap-anywhere">npm run audit:verify -- --file FILE --pubkey KEY</code>, with the public key from{" "}
+      <code className="font-mono text-[12px]">/api/audit/checkpoints</code>. The export is recorded in the trail.
+    </p>
+  );
+}
+
 export default async function AuditPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("audit");
   const params = await searchParams;
@@ -242,6 +256,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <PageHeader title="Audit" description="The append-only audit trail in chain order: who or what did what, with which inputs, under which policy decision." />
       <ChainBanner verified={chain} />
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
+      <ExportLink from={parsed.success ? parsed.data.from : undefined} to={parsed.success ? parsed.data.to : undefined} />
       {!result ? (
         <EmptyState title="Check the search">{errors.after || errors.before ? "The page address is not valid. " : "Correct the highlighted field to search."}</EmptyState>
       ) : result.unresolved.ticket ? (

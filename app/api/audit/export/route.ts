@@ -1,0 +1,51 @@
+// The audit trail as a signed JSON Lines download, whole or for a time range (the audit page's From
+// and To), verifiable offline: npm run audit:verify -- --file EXPORT --pubkey KEY. Leads and admins.
+import { z } from "zod";
+import { authedRoute } from "@/lib/auth/authed";
+import { exportAuditTrail } from "@/lib/audit/audit-export";
+import { ZInstant } from "@/lib/audit/search-audit";
+import { errorFields, logger } from "@/lib/observability/logger";
+
+export const dynamic = "force-dynamic";
+
+const ZExportRange = z
+  .object({ from: ZInstant, to: ZInstant })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "must be on or after the start" });
+
+const instant = (local: string | undefined) => (local ? new Date(`${local}Z`) : undefined);
+
+export const GET = authedRoute({ area: "audit", input: ZExportRange }, async ({ input, user }) => {
+  const lines = exportAuditTrail({ actor: user, from: instant(input.from), to: instant(input.to) });
+  // The first line is read before answering: the export is audited (and the signing key loaded) then,
+  // so a failure there is an error answer rather than a broken download.
+  const first = await lines.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (!first.done) controller.enqueue(encoder.encode(first.value));
+    },
+    async pull(controller) {
+      try {
+        const { value, done } = await lines.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      } catch (error) {
+        // Headers are gone by now: abort the download, which then has no seal and fails verification.
+        logger.error(errorFields(error), "audit export failed mid-stream");
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "content-type": "application/jsonl; charset=utf-8",
+      "content-disposition": `attachment; filename="countersign-audit-${day}.jsonl"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+});

@@ -1,0 +1,159 @@
+// The audit trail as a file anyone can verify without the app: JSON Lines, a header, every event of the
+// range in chain order with the fields its hash covers, and a seal signed at export time with the
+// audit signing key (the checkpoints' Ed25519 key, kept outside the database). The seal binds the
+// header, the number of events, the first and last, a digest over every event's hash in order, and
+// each stream's part of the file (how many events, its first and last position, its last hash), so
+// an offline check (verify-audit-export.ts) can name what was edited, removed or cut off.
+//
+//   {"type":"header","format":"countersign-audit-export/1","from":…,"to":…,"exportedAt":…,"exportedBy":…,"keyId":…}
+//   {"type":"event","seq":"…","at":"…",…,"stream":"ticket:…","streamSeq":3,"prevHash":"…","hash":"…"}
+//   …
+//   {"type":"seal",…,"hash":"…","signature":"…"}
+//
+// The export is itself audited (`audit.exported`, with its range), before the events are read.
+import { sign } from "node:crypto";
+import { canonicalJson, sha256Hex } from "../contracts/canonical";
+import { db as defaultDb, driverRows, type Db } from "../db";
+import { signingKey, windowDigester, type TSigningKey } from "./checkpoint";
+import { recordAuditEvent } from "./record-audit-event";
+
+export const AUDIT_EXPORT_FORMAT = "countersign-audit-export/1";
+
+export interface TExportHeader {
+  type: "header";
+  format: typeof AUDIT_EXPORT_FORMAT;
+  /** The range's bounds (events at or after `from`, before `to`), ISO; null when open. */
+  from: string | null;
+  to: string | null;
+  exportedAt: string;
+  exportedBy: string;
+  keyId: string;
+}
+
+/** An event as exported: every column its hash covers, as the database returns it as text. */
+export interface TExportEvent {
+  type: "event";
+  seq: string;
+  at: string;
+  actorType: string;
+  actorId: string | null;
+  action: string;
+  subjectType: string;
+  subjectId: string | null;
+  ticketId: string | null;
+  inputs: string | null;
+  policyDecision: string | null;
+  idempotencyKey: string | null;
+  stream: string;
+  streamSeq: number;
+  txid: string;
+  version: number;
+  prevHash: string;
+  hash: string;
+}
+
+/** A stream's part of the file: its first and last position, how many, and the last hash. */
+export interface TStreamPart {
+  first: number;
+  last: number;
+  events: number;
+  lastHash: string;
+}
+
+export interface TExportSealBody {
+  type: "seal";
+  format: typeof AUDIT_EXPORT_FORMAT;
+  headerHash: string;
+  events: number;
+  firstSeq: string | null;
+  lastSeq: string | null;
+  /** sha256 over every event's hash, in file order. */
+  digest: string;
+  streams: Record<string, TStreamPart>;
+  exportedAt: string;
+  keyId: string;
+}
+
+export interface TExportSeal extends TExportSealBody {
+  /** sha256 of the canonical body; the signature is Ed25519 over it, base64. */
+  hash: string;
+  signature: string;
+}
+
+export const exportLineHash = (line: object): string => sha256Hex(canonicalJson(line));
+
+const EVENT_COLUMNS = `"seq"::text, to_char("at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at", "actorType"::text, "actorId"::text, "action", "subjectType", "subjectId",
+  "ticketId"::text, "inputs"::text, "policyDecision"::text, "idempotencyKey", "stream", "streamSeq"::text, "txid"::text, "version"::text, "prevHash", "hash"`;
+
+/**
+ * The export's lines, each ending in a newline, read in keyset batches (one batch in memory at a
+ * time, whatever the range). `from`/`to` bound the events' time (from inclusive, to exclusive).
+ */
+export async function* exportAuditTrail(input: { actor: { id: string }; from?: Date; to?: Date; client?: Db; key?: TSigningKey; batchSize?: number; now?: Date }): AsyncGenerator<string> {
+  const client = input.client ?? defaultDb();
+  const key = input.key ?? signingKey();
+  const batchSize = input.batchSize ?? 2000;
+  const exportedAt = (input.now ?? new Date()).toISOString();
+  const range = { from: input.from?.toISOString() ?? null, to: input.to?.toISOString() ?? null };
+  await client.$transaction((tx) =>
+    recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "audit.exported", subjectType: "audit", subjectId: null, inputs: { ...range, keyId: key.keyId } }),
+  );
+
+  const header: TExportHeader = { type: "header", format: AUDIT_EXPORT_FORMAT, ...range, exportedAt, exportedBy: input.actor.id, keyId: key.keyId };
+  yield `${JSON.stringify(header)}\n`;
+
+  const digest = windowDigester();
+  const streams: Record<string, TStreamPart> = {};
+  let events = 0;
+  let firstSeq: string | null = null;
+  let lastSeq: string | null = null;
+  let after = { txid: "0", seq: "-1" };
+  for (;;) {
+    const rows = await driverRows(
+      client,
+      `SELECT ${EVENT_COLUMNS} FROM "AuditEvent"
+       WHERE ("txid", "seq") > ($1::bigint, $2::bigint) AND ($3::timestamp IS NULL OR "at" >= $3::timestamp) AND ($4::timestamp IS NULL OR "at" < $4::timestamp)
+       ORDER BY "txid", "seq" LIMIT ${batchSize}`,
+      [after.txid, after.seq, range.from, range.to],
+    );
+    let chunk = "";
+    for (const r of rows) {
+      const event: TExportEvent = {
+        type: "event",
+        seq: r.seq!,
+        at: r.at!,
+        actorType: r.actorType!,
+        actorId: r.actorId ?? null,
+        action: r.action!,
+        subjectType: r.subjectType!,
+        subjectId: r.subjectId ?? null,
+        ticketId: r.ticketId ?? null,
+        inputs: r.inputs ?? null,
+        policyDecision: r.policyDecision ?? null,
+        idempotencyKey: r.idempotencyKey ?? null,
+        stream: r.stream!,
+        streamSeq: Number(r.streamSeq),
+        txid: r.txid!,
+        version: Number(r.version),
+        prevHash: r.prevHash!,
+        hash: r.hash!,
+      };
+      digest.add(event.hash);
+      events++;
+      firstSeq ??= event.seq;
+      lastSeq = event.seq;
+      const part = streams[event.stream];
+      if (part) Object.assign(part, { last: event.streamSeq, events: part.events + 1, lastHash: event.hash });
+      else streams[event.stream] = { first: event.streamSeq, last: event.streamSeq, events: 1, lastHash: event.hash };
+      chunk += `${JSON.stringify(event)}\n`;
+    }
+    if (chunk) yield chunk;
+    if (rows.length < batchSize) break;
+    after = { txid: rows.at(-1)!.txid!, seq: rows.at(-1)!.seq! };
+  }
+
+  const body: TExportSealBody = { type: "seal", format: AUDIT_EXPORT_FORMAT, headerHash: exportLineHash(header), events, firstSeq, lastSeq, digest: digest.done(), streams, exportedAt, keyId: key.keyId };
+  const hash = exportLineHash(body);
+  const seal: TExportSeal = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
+  yield `${JSON.stringify(seal)}\n`;
+}

@@ -1,0 +1,169 @@
+// Checks an audit export (audit-export.ts) offline, against a public key obtained separately: no
+// database, no app. It names what is wrong, event by event where it can:
+//
+// - an event whose hash does not match its contents (edited in place);
+// - a stream whose positions skip (an event removed from the middle), or whose link to the event
+//   before it does not hold;
+// - a stream whose last event, count or last hash is not what the seal says (its end removed, or the
+//   stream re-hashed after an edit);
+// - fewer or more events than sealed, another last event (the file cut short), another digest;
+// - a seal that does not verify with the key (re-signed with another key, or altered), or none.
+import { verify, type KeyObject } from "node:crypto";
+import { AUDIT_EXPORT_FORMAT, exportLineHash, type TExportEvent, type TExportHeader, type TExportSeal, type TStreamPart } from "./audit-export";
+import { windowDigester } from "./checkpoint";
+import { eventFromText, eventHash } from "./verify-audit-chain";
+
+export type TExportProblem =
+  | { kind: "unreadable"; line: number; why: string }
+  | { kind: "header_missing" }
+  | { kind: "seal_missing"; lastSeq: string | null }
+  | { kind: "seal_invalid"; why: string }
+  | { kind: "event_altered"; line: number; seq: string; action: string }
+  | { kind: "event_missing"; stream: string; afterSeq: string | null; beforeSeq: string; positions: string }
+  | { kind: "link_broken"; line: number; seq: string; stream: string }
+  | { kind: "stream_differs"; stream: string; why: string }
+  | { kind: "events_missing"; sealed: number; found: number }
+  | { kind: "events_added"; sealed: number; found: number }
+  | { kind: "last_differs"; sealed: string | null; found: string | null }
+  | { kind: "chain_rehashed" };
+
+export interface TExportReport {
+  ok: boolean;
+  events: number;
+  from: string | null;
+  to: string | null;
+  exportedAt: string | null;
+  keyId: string | null;
+  problems: TExportProblem[];
+}
+
+function textRecord(e: TExportEvent): Record<string, string | null> {
+  return { ...e, streamSeq: String(e.streamSeq), version: String(e.version) };
+}
+
+function sealValid(seal: TExportSeal, publicKey: KeyObject): string | null {
+  const { hash, signature, ...body } = seal;
+  if (exportLineHash(body) !== hash) return "its contents do not match its hash (the seal was altered)";
+  try {
+    return verify(null, Buffer.from(hash), publicKey, Buffer.from(signature, "base64")) ? null : "its signature does not verify with this public key (signed with another key, or altered)";
+  } catch {
+    return "its signature cannot be read";
+  }
+}
+
+/** Verifies the export's text (its lines) with the public key. */
+export function verifyAuditExport(text: string, publicKey: KeyObject): TExportReport {
+  const problems: TExportProblem[] = [];
+  let header: TExportHeader | null = null;
+  let seal: TExportSeal | null = null;
+  const digest = windowDigester();
+  const streams = new Map<string, TStreamPart & { lastSeq: string }>();
+  let events = 0;
+  let lastSeq: string | null = null;
+
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  for (const [i, raw] of lines.entries()) {
+    const line = i + 1;
+    let value: { type?: unknown };
+    try {
+      value = JSON.parse(raw) as { type?: unknown };
+    } catch {
+      problems.push({ kind: "unreadable", line, why: "not a JSON object (the file was cut or edited here)" });
+      continue;
+    }
+    if (seal) {
+      problems.push({ kind: "unreadable", line, why: "a line after the seal" });
+      continue;
+    }
+    if (value.type === "header" && line === 1) {
+      header = value as TExportHeader;
+      if (header.format !== AUDIT_EXPORT_FORMAT) problems.push({ kind: "unreadable", line, why: `an unknown format ${String(header.format)}` });
+    } else if (value.type === "seal") {
+      seal = value as TExportSeal;
+    } else if (value.type === "event") {
+      const e = value as TExportEvent;
+      events++;
+      lastSeq = e.seq;
+      digest.add(e.hash);
+      let computed: string | null = null;
+      try {
+        computed = eventHash(eventFromText(textRecord(e)));
+      } catch {
+        // A field of the wrong shape: the event cannot be what was hashed.
+      }
+      if (computed !== e.hash) problems.push({ kind: "event_altered", line, seq: e.seq, action: String(e.action) });
+      const before = streams.get(e.stream);
+      if (before) {
+        if (e.streamSeq > before.last + 1) {
+          problems.push({ kind: "event_missing", stream: e.stream, afterSeq: before.lastSeq, beforeSeq: e.seq, positions: before.last + 2 === e.streamSeq ? `#${before.last + 1}` : `#${before.last + 1}–#${e.streamSeq - 1}` });
+        } else if (e.streamSeq === before.last + 1 && e.prevHash !== before.lastHash) {
+          problems.push({ kind: "link_broken", line, seq: e.seq, stream: e.stream });
+        } else if (e.streamSeq <= before.last) {
+          problems.push({ kind: "link_broken", line, seq: e.seq, stream: e.stream });
+        }
+        Object.assign(before, { last: e.streamSeq, events: before.events + 1, lastHash: e.hash, lastSeq: e.seq });
+      } else {
+        streams.set(e.stream, { first: e.streamSeq, last: e.streamSeq, events: 1, lastHash: e.hash, lastSeq: e.seq });
+      }
+    } else {
+      problems.push({ kind: "unreadable", line, why: "neither the header, an event nor the seal" });
+    }
+  }
+
+  if (!header) problems.push({ kind: "header_missing" });
+  if (!seal) {
+    problems.push({ kind: "seal_missing", lastSeq });
+    return { ok: false, events, from: header?.from ?? null, to: header?.to ?? null, exportedAt: header?.exportedAt ?? null, keyId: header?.keyId ?? null, problems };
+  }
+  const why = sealValid(seal, publicKey);
+  if (why) problems.push({ kind: "seal_invalid", why });
+  else if (header && seal.headerHash !== exportLineHash(header)) problems.push({ kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" });
+
+  // Stream by stream, against what was sealed: a part removed at its end, or re-hashed.
+  for (const [stream, sealed] of Object.entries(seal.streams ?? {})) {
+    const found = streams.get(stream);
+    if (!found) problems.push({ kind: "stream_differs", stream, why: `all ${sealed.events} of its events (#${sealed.first}–#${sealed.last}) are missing` });
+    else if (found.last < sealed.last) problems.push({ kind: "stream_differs", stream, why: `it ends at #${found.last} (seq ${found.lastSeq}); the seal says #${sealed.last}: its last events were removed` });
+    else if (found.first > sealed.first) problems.push({ kind: "stream_differs", stream, why: `it starts at #${found.first}; the seal says #${sealed.first}: its first events were removed` });
+    else if (found.lastHash !== sealed.lastHash) problems.push({ kind: "stream_differs", stream, why: `its last hash is not the sealed one: its events were re-hashed` });
+  }
+  for (const stream of streams.keys()) if (!seal.streams?.[stream]) problems.push({ kind: "stream_differs", stream, why: "it is not in the seal: its events were added" });
+
+  if (events < seal.events) problems.push({ kind: "events_missing", sealed: seal.events, found: events });
+  if (events > seal.events) problems.push({ kind: "events_added", sealed: seal.events, found: events });
+  if (lastSeq !== seal.lastSeq) problems.push({ kind: "last_differs", sealed: seal.lastSeq, found: lastSeq });
+  if (events === seal.events && digest.done() !== seal.digest) problems.push({ kind: "chain_rehashed" });
+
+  return { ok: problems.length === 0, events, from: header?.from ?? null, to: header?.to ?? null, exportedAt: header?.exportedAt ?? null, keyId: seal.keyId, problems };
+}
+
+/** Each problem in words, for the command's output. */
+export function describeExportProblem(p: TExportProblem): string {
+  switch (p.kind) {
+    case "unreadable":
+      return `line ${p.line}: ${p.why}`;
+    case "header_missing":
+      return "the header (line 1) is missing";
+    case "seal_missing":
+      return `the seal is missing: the file was cut short${p.lastSeq ? ` after event seq ${p.lastSeq}` : ""}`;
+    case "seal_invalid":
+      return `the seal does not hold: ${p.why}`;
+    case "event_altered":
+      return `event seq ${p.seq} (${p.action}, line ${p.line}) was altered: its hash does not match its contents`;
+    case "event_missing":
+      return `stream ${p.stream}: position ${p.positions} is missing, between seq ${p.afterSeq} and seq ${p.beforeSeq} (an event was removed)`;
+    case "link_broken":
+      return `event seq ${p.seq} (line ${p.line}) does not chain onto the event before it in stream ${p.stream}`;
+    case "stream_differs":
+      return `stream ${p.stream}: ${p.why}`;
+    case "events_missing":
+      return `${p.sealed - p.found} sealed event(s) are missing (the seal counts ${p.sealed}, the file holds ${p.found})`;
+    case "events_added":
+      return `${p.found - p.sealed} event(s) were added (the seal counts ${p.sealed}, the file holds ${p.found})`;
+    case "last_differs":
+      return `the last event is seq ${p.found ?? "none"}; the seal says seq ${p.sealed ?? "none"}${p.found !== null && p.sealed !== null && BigInt(p.found) < BigInt(p.sealed) ? ": the end of the file was removed" : ""}`;
+    case "chain_rehashed":
+      return "the events' hashes, in order, are not the sealed ones: events were re-hashed or reordered";
+  }
+}
