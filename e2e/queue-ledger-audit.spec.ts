@@ -90,13 +90,22 @@ test("a lead opens the audit trail and sees that the chain verifies", async ({ p
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
   await expect(page.getByRole("heading", { name: "Audit", level: 1 })).toBeVisible();
   await expect(page.getByRole("heading", { name: "The audit chain verifies" })).toBeVisible();
-  const events = page.getByRole("table", { name: "Audit events in chain order" });
+  const events = page.getByRole("table", { name: "Audit events, newest first" });
   await expect(events.getByRole("row").filter({ hasText: "ticket.created" }).first()).toBeVisible();
+  // Newest first: each row's event number is below the one above it.
+  const seqs = (await events.getByRole("row").allInnerTexts()).flatMap((row) => (/#(\d+)/.exec(row) ? [Number(/#(\d+)/.exec(row)![1])] : []));
+  expect(seqs.length).toBeGreaterThan(2);
+  expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
 
   await page.getByLabel("Ticket").fill("#1");
   await page.getByLabel("Ticket").press("Enter");
   await expect(page.getByText(/Events of/)).toContainText("ticket #1");
-  await expect(events.getByRole("row").filter({ hasText: "ticket.created" })).toHaveCount(1);
+  // Each event in words, the raw event behind a toggle.
+  const created = events.getByRole("row").filter({ hasText: "ticket.created" });
+  await expect(created).toHaveCount(1);
+  await expect(created.getByTestId("event-words")).toHaveText(/^The system received a ticket/);
+  await created.getByText("Show the raw event").click();
+  await expect(created.getByText("Inputs", { exact: true })).toBeVisible();
 
   await page.getByLabel("Ticket").fill("987654");
   await page.getByRole("button", { name: "Search" }).click();

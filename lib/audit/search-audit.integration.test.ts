@@ -43,12 +43,12 @@ afterAll(() => {
 });
 
 describe(`searchAudit (${onDatabase})`, () => {
-  it("lists every event in chain order, with names and ticket numbers", async () => {
+  it("lists every event newest first, with names and ticket numbers", async () => {
     const { events, laterAfter, earlierBefore } = await search({});
-    expect(events.map((e) => e.action)).toEqual(["ticket.created", "ticket.created", "run.started", "tool.called", "refund.executed", "refund.blocked_not_approved", "settings.changed"]);
-    expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((x, y) => (x < y ? -1 : 1)));
-    expect(events[0]).toMatchObject({ actorName: "Lee Lead", ticket: { id: ticketA.id, number: ticketA.number } });
-    expect(events[6]).toMatchObject({ ticket: null, subjectType: "setting" });
+    expect(events.map((e) => e.action)).toEqual(["settings.changed", "refund.blocked_not_approved", "refund.executed", "tool.called", "run.started", "ticket.created", "ticket.created"]);
+    expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((x, y) => (x > y ? -1 : 1)));
+    expect(events[6]).toMatchObject({ actorName: "Lee Lead", ticket: { id: ticketA.id, number: ticketA.number } });
+    expect(events[0]).toMatchObject({ ticket: null, subjectType: "setting" });
     expect(laterAfter).toBeNull();
     expect(earlierBefore).toBeNull();
   });
@@ -57,7 +57,7 @@ describe(`searchAudit (${onDatabase})`, () => {
     for (const ref of [String(ticketA.number), `#${ticketA.number}`, ticketA.id, "ext-a"]) {
       const result = await search({ ticket: ref });
       expect(result.ticket).toMatchObject({ id: ticketA.id, subject: "Cracked tablet" });
-      expect(result.events.map((e) => e.action)).toEqual(["ticket.created", "run.started", "tool.called", "refund.executed"]);
+      expect(result.events.map((e) => e.action)).toEqual(["refund.executed", "tool.called", "run.started", "ticket.created"]);
     }
     for (const ref of ["99999", "#99999999999", "no-such-ticket"]) {
       expect(await search({ ticket: ref })).toMatchObject({ events: [], unresolved: { ticket: ref } });
@@ -65,42 +65,43 @@ describe(`searchAudit (${onDatabase})`, () => {
   });
 
   it("finds an actor by email (any case), name, type or recorded id", async () => {
-    expect((await search({ actor: "lee.lead@EXAMPLE.com" })).events.map((e) => e.action)).toEqual(["ticket.created", "refund.executed", "settings.changed"]);
+    expect((await search({ actor: "lee.lead@EXAMPLE.com" })).events.map((e) => e.action)).toEqual(["settings.changed", "refund.executed", "ticket.created"]);
     expect((await search({ actor: "lee lead" })).events).toHaveLength(3);
-    expect((await search({ actor: "agent" })).events.map((e) => e.action)).toEqual(["run.started", "tool.called"]);
+    expect((await search({ actor: "agent" })).events.map((e) => e.action)).toEqual(["tool.called", "run.started"]);
     expect((await search({ actor: "helpdesk" })).events.map((e) => e.subjectId)).toEqual([ticketB.id]);
     expect(await search({ actor: "nobody@example.com" })).toMatchObject({ events: [], unresolved: { actor: "nobody@example.com" } });
   });
 
   it("finds actions by name or prefix, and combines filters", async () => {
-    expect((await search({ action: "refund" })).events.map((e) => e.action)).toEqual(["refund.executed", "refund.blocked_not_approved"]);
+    expect((await search({ action: "refund" })).events.map((e) => e.action)).toEqual(["refund.blocked_not_approved", "refund.executed"]);
     expect((await search({ action: "refund.executed" })).events[0]).toMatchObject({ idempotencyKey: "refund:abc", subjectId: "ap-1" });
     expect((await search({ action: "refund", ticket: String(ticketB.number) })).events.map((e) => e.action)).toEqual(["refund.blocked_not_approved"]);
   });
 
   it("filters by time, reading the inputs as UTC and `to` as the end of its minute", async () => {
     const inRange = await search({ from: "2026-11-20T10:02", to: "2026-11-20T10:04" });
-    expect(inRange.events.map((e) => e.action)).toEqual(["run.started", "tool.called", "refund.executed"]);
+    expect(inRange.events.map((e) => e.action)).toEqual(["refund.executed", "tool.called", "run.started"]);
     expect((await search({ from: "2026-11-20T10:05:30" })).events.map((e) => e.action)).toEqual(["settings.changed"]);
     expect(ZAuditQuery.safeParse({ from: "2026-11-20T10:05", to: "2026-11-20T10:00" }).success).toBe(false);
     expect(ZAuditQuery.safeParse({ from: "last tuesday" }).success).toBe(false);
   });
 
-  it("pages forward and back by seq without repeating an event", async () => {
+  it("pages to earlier events and back to later ones by seq without repeating an event", async () => {
     const all = (await search({})).events.map((e) => e.seq);
-    const forward: bigint[] = [];
+    const earlier: bigint[] = [];
     let page = await search({}, 3);
-    forward.push(...page.events.map((e) => e.seq));
-    while (page.laterAfter) {
-      page = await search({ after: page.laterAfter }, 3);
-      forward.push(...page.events.map((e) => e.seq));
-    }
-    expect(forward).toEqual(all);
-    const back: bigint[] = [...page.events.map((e) => e.seq)];
+    expect(page.laterAfter).toBeNull();
+    earlier.push(...page.events.map((e) => e.seq));
     while (page.earlierBefore) {
       page = await search({ before: page.earlierBefore }, 3);
-      back.unshift(...page.events.map((e) => e.seq));
+      earlier.push(...page.events.map((e) => e.seq));
     }
-    expect(back).toEqual(all);
+    expect(earlier).toEqual(all);
+    const later: bigint[] = [...page.events.map((e) => e.seq)];
+    while (page.laterAfter) {
+      page = await search({ after: page.laterAfter }, 3);
+      later.unshift(...page.events.map((e) => e.seq));
+    }
+    expect(later).toEqual(all);
   });
 });

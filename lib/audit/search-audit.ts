@@ -1,4 +1,4 @@
-// Audit search: events in chain order (by seq), filtered by ticket, actor, action and time, one keyset
+// Audit search: events newest first (by seq), filtered by ticket, actor, action and time, one keyset
 // page at a time. Each filter rides an index of AuditEvent: (ticketId, seq), (actorId, seq),
 // (action, seq) and (at).
 import { z } from "zod";
@@ -52,6 +52,8 @@ export interface TAuditRow {
   inputs: Prisma.JsonValue;
   policyDecision: Prisma.JsonValue;
   idempotencyKey: string | null;
+  /** The names of the people the event mentions (its actor, an assignee, a person changed), by id. */
+  names: ReadonlyMap<string, string>;
 }
 
 export interface TAuditResult {
@@ -112,19 +114,26 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
   if (q.action) where.push({ action: { startsWith: q.action } });
   if (q.from || q.to) where.push({ at: { ...(q.from ? { gte: instant(q.from, false) } : {}), ...(q.to ? { lt: instant(q.to, true) } : {}) } });
 
-  const backwards = q.before !== undefined && q.after === undefined;
-  if (backwards) where.push({ seq: { lt: BigInt(q.before!) } });
-  else if (q.after !== undefined) where.push({ seq: { gt: BigInt(q.after) } });
+  // Newest first: the first page holds the latest events; `before` pages towards older ones, `after`
+  // back towards newer ones (read oldest first from the cursor, then turned around).
+  const forwards = q.after !== undefined && q.before === undefined;
+  if (forwards) where.push({ seq: { gt: BigInt(q.after!) } });
+  else if (q.before !== undefined) where.push({ seq: { lt: BigInt(q.before) } });
 
-  const fetched = await client.auditEvent.findMany({ where: { AND: where }, orderBy: { seq: backwards ? "desc" : "asc" }, take: pageSize + 1 });
+  const fetched = await client.auditEvent.findMany({ where: { AND: where }, orderBy: { seq: forwards ? "asc" : "desc" }, take: pageSize + 1 });
   const more = fetched.length > pageSize;
-  const events = backwards ? fetched.slice(0, pageSize).reverse() : fetched.slice(0, pageSize);
-  const first = events[0];
-  const last = events.at(-1);
-  const hasEarlier = backwards ? more : q.after !== undefined;
-  const hasLater = backwards ? true : more;
+  const events = forwards ? fetched.slice(0, pageSize).reverse() : fetched.slice(0, pageSize);
+  const newest = events[0];
+  const oldest = events.at(-1);
+  const hasEarlier = forwards ? true : more;
+  const hasLater = forwards ? more : q.before !== undefined;
 
-  const userIds = [...new Set(events.filter((e) => e.actorType === "user" && e.actorId && UUID.test(e.actorId)).map((e) => e.actorId!))];
+  // People by name: the actors, and the people an event's inputs name (an assignee, a person changed).
+  const named = (e: (typeof events)[number]) => {
+    const inputs = (e.inputs && typeof e.inputs === "object" ? e.inputs : {}) as Record<string, unknown>;
+    return [e.actorType === "user" ? e.actorId : null, inputs.assigneeId, inputs.previousAssigneeId, e.subjectType === "user" ? e.subjectId : null];
+  };
+  const userIds = [...new Set(events.flatMap(named).filter((id): id is string => typeof id === "string" && UUID.test(id)))];
   const ticketIds = [...new Set(events.map((e) => e.ticketId).filter((id): id is string => id !== null))];
   const [users, tickets] = await Promise.all([
     userIds.length ? client.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [],
@@ -140,6 +149,7 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
       actorType: e.actorType,
       actorId: e.actorId,
       actorName: e.actorType === "user" && e.actorId ? (names.get(e.actorId) ?? null) : null,
+      names: new Map(named(e).flatMap((id) => (typeof id === "string" && names.has(id) ? [[id, names.get(id)!] as const] : []))),
       action: e.action,
       subjectType: e.subjectType,
       subjectId: e.subjectId,
@@ -148,8 +158,8 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
       policyDecision: e.policyDecision,
       idempotencyKey: e.idempotencyKey,
     })),
-    earlierBefore: hasEarlier && first ? first.seq.toString() : null,
-    laterAfter: hasLater && last ? last.seq.toString() : null,
+    earlierBefore: hasEarlier && oldest ? oldest.seq.toString() : null,
+    laterAfter: hasLater && newest ? newest.seq.toString() : null,
     unresolved: {},
     ticket,
   };

@@ -8,6 +8,7 @@ import { formatUtc } from "@/components/format";
 import { JsonDetails } from "@/components/json-details";
 import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
+import { describeAuditEvent } from "@/lib/audit/describe-event";
 import { searchAudit, ZAuditQuery, type TAuditRow } from "@/lib/audit/search-audit";
 import { describeProblem } from "@/lib/audit/audit-verify-report";
 import type { TAuditReport } from "@/lib/audit/verify-audit-chain";
@@ -157,24 +158,10 @@ function decisionWord(value: unknown): string | null {
   return typeof word === "string" ? word : null;
 }
 
-function Actor({ e }: { e: TAuditRow }) {
-  return (
-    <span className="block min-w-0">
-      <span className="block text-slate-900">{e.actorName ?? <span className="capitalize">{e.actorType}</span>}</span>
-      {e.actorId ? (
-        <code className="block max-w-44 truncate font-mono text-[11px] text-slate-500" title={e.actorId}>
-          {e.actorName ? "user · " : ""}
-          {e.actorId}
-        </code>
-      ) : null}
-    </span>
-  );
-}
-
 function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bigint | null }) {
-  const columns = ["#", "Time", "Actor", "Action", "Subject", "Inputs", "Policy decision"];
+  const columns = ["#", "Time", "What happened", "Raw event"];
   return (
-    <ResponsiveTable caption="Audit events in chain order" columns={columns}>
+    <ResponsiveTable caption="Audit events, newest first" columns={columns}>
       {events.map((e) => {
         const decision = decisionWord(e.policyDecision);
         return (
@@ -186,38 +173,60 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
             <Cell label="Time" className="min-w-0 tabular-nums text-slate-700 md:whitespace-nowrap">
               <time dateTime={e.at.toISOString()}>{formatUtc(e.at)}</time>
             </Cell>
-            <Cell label="Actor" className="min-w-0">
-              <Actor e={e} />
-            </Cell>
-            <Cell label="Action" className="min-w-0">
-              <code className="font-mono text-[12px] font-medium break-words text-slate-900 md:whitespace-nowrap">{e.action}</code>
-            </Cell>
-            <Cell label="Subject" className="col-span-2 min-w-0 md:col-span-1">
-              <span className="block text-slate-700">
-                {e.subjectType}
-                {e.subjectId ? (
-                  <code className="ml-1 inline-block max-w-36 truncate align-bottom font-mono text-[11px] text-slate-500" title={e.subjectId}>
-                    {e.subjectId}
-                  </code>
+            <Cell label="What happened" className="col-span-2 min-w-0 md:col-span-1">
+              <p data-testid="event-words" className="wrap-anywhere text-slate-900">
+                {describeAuditEvent(e)}
+              </p>
+              <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-[12px] text-slate-500">
+                <code className="font-mono font-medium text-slate-700">{e.action}</code>
+                {decision ? <span>policy: {decision}</span> : null}
+                {e.ticket ? (
+                  <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="inline-flex min-h-6 items-center text-indigo-700 hover:underline">
+                    Ticket #{e.ticket.number}
+                  </Link>
                 ) : null}
-              </span>
-              {e.ticket ? (
-                <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="inline-flex min-h-6 items-center text-[12px] text-indigo-700 hover:underline">
-                  Ticket #{e.ticket.number}
-                </Link>
-              ) : null}
+              </p>
             </Cell>
-            <Cell label="Inputs" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
-              <JsonDetails value={e.inputs} label={`the inputs of event ${e.seq}`} />
-            </Cell>
-            <Cell label="Policy decision" className="col-span-2 min-w-0 md:col-span-1 md:max-w-72">
-              {decision ? <span className="mb-0.5 block text-[12px] font-semibold text-slate-900">{decision}</span> : null}
-              <JsonDetails value={e.policyDecision} label={`the policy decision of event ${e.seq}`} max={48} />
-              {e.idempotencyKey ? (
-                <code className="mt-0.5 block max-w-64 truncate font-mono text-[11px] text-slate-500" title={e.idempotencyKey}>
-                  key {e.idempotencyKey}
-                </code>
-              ) : null}
+            <Cell label="Raw event" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
+              <details className="text-[12px]">
+                <summary className="cursor-pointer text-indigo-700 hover:underline">Show the raw event</summary>
+                <dl className="mt-1 space-y-1">
+                  <div>
+                    <dt className="text-slate-500">Actor</dt>
+                    <dd className="font-mono wrap-anywhere">
+                      {e.actorType}
+                      {e.actorId ? ` · ${e.actorId}` : ""}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Subject</dt>
+                    <dd className="font-mono wrap-anywhere">
+                      {e.subjectType}
+                      {e.subjectId ? ` · ${e.subjectId}` : ""}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Inputs</dt>
+                    <dd>
+                      <JsonDetails value={e.inputs} label={`the inputs of event ${e.seq}`} />
+                    </dd>
+                  </div>
+                  {e.policyDecision ? (
+                    <div>
+                      <dt className="text-slate-500">Policy decision</dt>
+                      <dd>
+                        <JsonDetails value={e.policyDecision} label={`the policy decision of event ${e.seq}`} max={48} />
+                      </dd>
+                    </div>
+                  ) : null}
+                  {e.idempotencyKey ? (
+                    <div>
+                      <dt className="text-slate-500">Idempotency key</dt>
+                      <dd className="font-mono wrap-anywhere">{e.idempotencyKey}</dd>
+                    </div>
+                  ) : null}
+                </dl>
+              </details>
             </Cell>
           </CardRow>
         );
@@ -253,7 +262,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
   return (
     <>
-      <PageHeader title="Audit" description="The append-only audit trail in chain order: who or what did what, with which inputs, under which policy decision." />
+      <PageHeader title="Audit" description="The append-only audit trail, newest first: who or what did what, to what and why, with the raw event behind each." />
       <ChainBanner verified={chain} />
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
       <ExportLink from={parsed.success ? parsed.data.from : undefined} to={parsed.success ? parsed.data.to : undefined} />
@@ -278,7 +287,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <EmptyState title={paged ? "No more events" : filtered ? "No events match this search" : "No events yet"}>
               {paged || filtered ? (
                 <Link href={hrefWith("/audit", paged ? filterParams : {})} className="font-medium text-indigo-700 hover:underline">
-                  {paged ? "Back to the first events" : "Clear the search"}
+                  {paged ? "Back to the newest events" : "Clear the search"}
                 </Link>
               ) : (
                 "Every action in Countersign writes an event here before it takes effect."
@@ -289,10 +298,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               <EventsTable events={result.events} brokenSeq={brokenSeqOf(chain.report)} />
               <Pager
                 label="Audit pages"
-                previous={result.earlierBefore ? hrefWith("/audit", { ...filterParams, before: result.earlierBefore }) : null}
-                next={result.laterAfter ? hrefWith("/audit", { ...filterParams, after: result.laterAfter }) : null}
-                previousText="Earlier"
-                nextText="Later"
+                previous={result.laterAfter ? hrefWith("/audit", { ...filterParams, after: result.laterAfter }) : null}
+                next={result.earlierBefore ? hrefWith("/audit", { ...filterParams, before: result.earlierBefore }) : null}
+                previousText="Later"
+                nextText="Earlier"
               />
             </>
           )}
