@@ -13,6 +13,7 @@
 //   action startBulkRunAction      (/)            runAgent    refused     allowed   allowed     refused  allowed
 //   action startBulkAssignAction   (/)            assign      refused     allowed   allowed     allowed  allowed
 //   action selectAllInViewAction   (/)            queue       refused     allowed   allowed     allowed  allowed
+//   action decideBatchAction       (/approvals/batch) approve refused     allowed   allowed     refused  allowed
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
@@ -82,6 +83,7 @@ type TActionName =
   | "startBulkRunAction"
   | "startBulkAssignAction"
   | "selectAllInViewAction"
+  | "decideBatchAction"
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
@@ -178,6 +180,15 @@ const ACTIONS: readonly TActionRow[] = [
     allowedAnswer: ({ result }) => {
       expect(result).toMatchObject({ status: "invalid" });
       expect(Object.keys(result!.fieldErrors as object)).toEqual(["view"]);
+    },
+  },
+  {
+    name: "decideBatchAction",
+    gate: "approve",
+    harmless: { field: "decision", value: "maybe" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["decision"]);
     },
   },
   {
@@ -481,6 +492,9 @@ test.beforeAll(async ({ browser }) => {
   const approve = page.getByRole("form", { name: "Decision" }).getByRole("button", { name: "Approve" });
   await expect(approve).toBeEnabled({ timeout: 20_000 });
   captured.set("decideApprovalAction", await captureAction(page, () => approve.click()));
+  // The same waiting request in a batch of one (the preview reads it; the capture decides nothing).
+  await page.goto(`/approvals/batch?t=${ticketUrl.split("/").pop()}`);
+  captured.set("decideBatchAction", await captureAction(page, () => page.getByRole("button", { name: "Approve 1 selected" }).click()));
   await page.goto(ticketUrl);
   captured.set("runAgentAction", await captureAction(page, () => page.getByRole("button", { name: "Run in simulate mode" }).click()));
   await page.goto(ticketUrl);

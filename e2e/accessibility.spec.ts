@@ -166,6 +166,8 @@ const SCANS: Record<string, TScan> = {
   "/documents/[docKey]/[version]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/2") },
   "/ledger": { who: ["SPECIALIST", "LEAD", "ADMIN"], paths: fixed("/ledger"), states: [openDisclosures] },
   "/audit": { who: ["LEAD", "ADMIN"], paths: fixed("/audit"), states: [openDisclosures] },
+  // With no selection it says so; the layout spec and the batch spec open it with requests.
+  "/approvals/batch": { who: ["REVIEWER", "SPECIALIST", "ADMIN"], paths: fixed("/approvals/batch") },
   "/evals": { who: ["LEAD", "ADMIN"], paths: fixed("/evals") },
   "/evals/[id]": {
     who: ["LEAD", "ADMIN"],

@@ -1,8 +1,8 @@
 // The approval flows end to end: real Chromium, real server, fresh database with one scenario
 // ticket per test (prisma/seed/e2e.ts), so tests never share an order or an approval.
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createHmac } from "node:crypto";
-import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, expect, test, type DemoRole } from "./fixtures";
+import { E2E_INTAKE_SECRET, expect, signedInPage, test } from "./fixtures";
 
 async function openTicket(page: Page, externalId: string) {
   await page.goto(`/tickets/${externalId}`);
@@ -32,15 +32,6 @@ async function readOutbox(page: Page): Promise<{ externalId: string; body: strin
 const ledgerLines = (page: Page) => page.getByText(/^Ledger: /);
 const decision = (page: Page) => page.getByRole("form", { name: "Decision" });
 
-async function signedInPage(browser: Browser, role: DemoRole): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(ACCOUNTS[role].email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
-  return page;
-}
 
 test("a reviewer runs the agent, opens the cited passage, approves, and exactly one ledger row appears", async ({ page, signInAs }) => {
   await signInAs("REVIEWER");

@@ -1,7 +1,7 @@
 // Shared Playwright fixtures: the demo accounts and a page object for signing in through the real
 // form (no cookies forged, no API shortcuts).
 import { createHmac, randomUUID } from "node:crypto";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "countersign-demo";
 export const ACCOUNTS = {
@@ -81,4 +81,15 @@ export async function deliverTicket(
   const response = await request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: webhookHeaders(raw) });
   expect(response.status()).toBe(201);
   return response.json() as Promise<{ ticketId: string; number: number; status: string }>;
+}
+
+/** A page of its own browser context, signed in as `role`: a second person beside the test's page. */
+export async function signedInPage(browser: Browser, role: DemoRole): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(ACCOUNTS[role].email);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+  return page;
 }

@@ -117,6 +117,7 @@ const PAGES: { path: string; who: readonly TVisitor[] }[] = [
   { path: "/documents/return-policy-us/2", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/ledger", who: ["SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/audit", who: ["LEAD", "ADMIN"] },
+  { path: "/approvals/batch", who: ["REVIEWER", "SPECIALIST", "ADMIN"] },
   { path: "/evals", who: ["LEAD", "ADMIN"] },
   { path: "/evals/:first", who: ["LEAD", "ADMIN"] },
   { path: "/autonomy", who: ["LEAD", "ADMIN"] },

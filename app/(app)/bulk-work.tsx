@@ -4,6 +4,7 @@
 // and the progress of the batch that does it, ticket by ticket, while the job queue works.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useCallback, useId, useRef, useState, useTransition } from "react";
 import { failureText } from "@/components/action-message";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
@@ -17,6 +18,10 @@ export interface TBulkAbilities {
   mayRun: boolean;
   /** May assign tickets, and to whom. */
   mayAssign: boolean;
+  /** May decide approvals: the selection's waiting requests, in a batch. */
+  mayApprove: boolean;
+  /** The most one batch decides. */
+  decideLimit: number;
   people: { id: string; name: string; role: string }[];
   /** The most one action takes. */
   limit: number;
@@ -114,6 +119,7 @@ export function BulkBar({ selection, abilities, onStarted }: { selection: TSelec
   const [error, setError] = useState<string | null>(null);
   const [assignee, setAssignee] = useState("");
   const assignId = useId();
+  const router = useRouter();
   const count = selection.selected.size;
   if (count === 0) return null;
   const ticketIds = [...selection.selected];
@@ -143,6 +149,20 @@ export function BulkBar({ selection, abilities, onStarted }: { selection: TSelec
               Simulate
             </button>
           </>
+        ) : null}
+        {abilities.mayApprove ? (
+          <button
+            type="button"
+            disabled={pending}
+            className={BUTTON}
+            onClick={() =>
+              count > abilities.decideLimit
+                ? setError(`Decide at most ${abilities.decideLimit} requests at once: select fewer tickets.`)
+                : router.push(`/approvals/batch?${ticketIds.map((id) => `t=${id}`).join("&")}`)
+            }
+          >
+            Decide…
+          </button>
         ) : null}
         {abilities.mayAssign ? (
           <span className="inline-flex flex-wrap items-center gap-2">

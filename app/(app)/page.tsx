@@ -3,6 +3,7 @@ import { KeyboardShortcuts } from "@/components/keyboard";
 import { PageHeader } from "@/components/page-header";
 import { requireRole } from "@/lib/auth/session";
 import { MAX_BULK_TICKETS } from "@/lib/agent/batches";
+import { MAX_BATCH_DECISIONS } from "@/lib/approvals/decide-batch";
 import { mayUse } from "@/lib/contracts/roles";
 import { listAssignees } from "@/lib/intake/list-assignees";
 import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
@@ -78,7 +79,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       <LiveQueue
         // A new view, search or filter starts a new selection; paging keeps it.
         key={`${query.q ?? ""}|${query.view ?? ""}|${query.status ?? ""}|${query.reason ?? ""}`}
-        bulk={{ mayRun: mayUse(user.role, "runAgent"), mayAssign, people, limit: MAX_BULK_TICKETS }}
+        bulk={{ mayRun: mayUse(user.role, "runAgent"), mayAssign, mayApprove: mayUse(user.role, "approve"), decideLimit: MAX_BATCH_DECISIONS, people, limit: MAX_BULK_TICKETS }}
         params={
           query.q
             ? { q: query.q, cursor: query.cursorToken }

@@ -3,7 +3,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createTicket } from "../../lib/intake/create-ticket";
 
-export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout"] as const;
+export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5"] as const;
 
 export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
   let created = 0;

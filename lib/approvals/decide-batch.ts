@@ -1,0 +1,105 @@
+// Batch decisions: several waiting approvals decided at once with one note, each against its own
+// digest – the one the person was shown in the preview. Every item goes through decideApproval, so
+// every rule of a single decision holds for each (role, expiry, staleness, the digest, one decision);
+// a refused item is an outcome of the batch, not its failure, and the others are decided.
+import type { Role } from "../../generated/prisma/enums";
+import { AppError, isAppError } from "../contracts/app-error";
+import { mayUse, roleSatisfies } from "../contracts/roles";
+import { db as defaultDb, type Db } from "../db";
+import { currentApprovalVersions, isStaleRequest } from "../policy/approval-versions";
+import { loadPolicySettings } from "../policy/settings";
+import { decideApproval, DECISION_REFUSALS, type TDecisionRefusal } from "./decide-approval";
+
+/** The most one batch decides. */
+export const MAX_BATCH_DECISIONS = 50;
+
+export interface TBatchItem {
+  approvalId: string;
+  /** The digest of the operation shown in the preview. */
+  digest: string;
+}
+
+export type TBatchOutcome = { approvalId: string; outcome: "approved" | "rejected"; refund: boolean } | { approvalId: string; outcome: "refused"; code: TDecisionRefusal; message: string };
+
+export async function decideBatch(input: { items: readonly TBatchItem[]; decision: "approve" | "reject"; note?: string | null; actor: { id: string; role: Role }; client?: Db; now?: Date }): Promise<TBatchOutcome[]> {
+  if (!mayUse(input.actor.role, "approve")) throw new AppError("forbidden", "Your role may not approve or reject requests.");
+  if (input.items.length === 0) throw new AppError("invalid", "Select at least one request.", "items");
+  if (input.items.length > MAX_BATCH_DECISIONS) throw new AppError("invalid", `Decide at most ${MAX_BATCH_DECISIONS} requests at once.`, "items");
+  if (new Set(input.items.map((i) => i.approvalId)).size !== input.items.length) throw new AppError("invalid", "A request appears twice in the batch.", "items");
+  if (input.decision === "reject" && !input.note?.trim()) throw new AppError("note_required", "Say why you reject them: a note is required.");
+  const outcomes: TBatchOutcome[] = [];
+  for (const item of input.items) {
+    try {
+      const result = await decideApproval({ approvalId: item.approvalId, digest: item.digest, decision: input.decision, note: input.note, actor: input.actor, client: input.client, now: input.now });
+      outcomes.push({ approvalId: item.approvalId, outcome: input.decision === "approve" ? "approved" : "rejected", refund: result.refundJobEnqueued });
+    } catch (error) {
+      if (!isAppError(error, ...DECISION_REFUSALS)) throw error;
+      outcomes.push({ approvalId: item.approvalId, outcome: "refused", code: error.code, message: error.message });
+    }
+  }
+  return outcomes;
+}
+
+/** A waiting approval as the batch preview shows it. */
+export interface TBatchPreviewRow {
+  approvalId: string;
+  digest: string;
+  ticket: { id: string; number: number; subject: string };
+  kind: "refund" | "reply";
+  proposal: { amountCents: number; currency: string; orderId: string; decision: string } | null;
+  /** The documents the draft cites, e.g. return-policy-us@2. */
+  citations: string[];
+  requiredRole: Role;
+  /** Whether the person previewing may decide it, and if not why. */
+  mayDecide: boolean;
+  why: string | null;
+  stale: boolean;
+  expiresAt: Date;
+}
+
+const CITATION = /\[([a-z0-9-]+@\d+)\]/g;
+
+/** The waiting approvals of the given tickets, for the person about to decide them. */
+export async function previewBatch(input: { ticketIds: readonly string[]; viewer: { role: Role }; client?: Db; now?: Date }): Promise<TBatchPreviewRow[]> {
+  const client = input.client ?? defaultDb();
+  const now = input.now ?? new Date();
+  const ids = [...new Set(input.ticketIds)].slice(0, MAX_BATCH_DECISIONS);
+  const [requests, settings] = await Promise.all([
+    client.approvalRequest.findMany({
+      where: { ticketId: { in: ids }, status: "pending" },
+      orderBy: { createdAt: "asc" },
+      select: {
+        id: true,
+        digest: true,
+        kind: true,
+        draft: true,
+        requiredRole: true,
+        policyVersion: true,
+        agentVersion: true,
+        expiresAt: true,
+        ticket: { select: { id: true, number: true, subject: true } },
+        proposal: { select: { amountCents: true, currency: true, orderId: true, decision: true } },
+      },
+    }),
+    loadPolicySettings(client),
+  ]);
+  const current = currentApprovalVersions(settings);
+  return requests.map((r) => {
+    const stale = isStaleRequest(r, current);
+    const role = roleSatisfies(input.viewer.role, r.requiredRole);
+    const why = stale ? "Stale: run the agent again" : r.expiresAt <= now ? "Expired" : !role ? `Needs a ${r.requiredRole.toLowerCase()}` : null;
+    return {
+      approvalId: r.id,
+      digest: r.digest,
+      ticket: r.ticket,
+      kind: r.kind as "refund" | "reply",
+      proposal: r.proposal ? { amountCents: r.proposal.amountCents, currency: r.proposal.currency, orderId: r.proposal.orderId, decision: String(r.proposal.decision) } : null,
+      citations: [...new Set([...(r.draft ?? "").matchAll(CITATION)].map((m) => m[1]!))],
+      requiredRole: r.requiredRole,
+      mayDecide: why === null,
+      why,
+      stale,
+      expiresAt: r.expiresAt,
+    };
+  });
+}
