@@ -2,7 +2,7 @@
 // ticket per test (prisma/seed/e2e.ts), so tests never share an order or an approval.
 import type { Page } from "@playwright/test";
 import { createHmac } from "node:crypto";
-import { E2E_INTAKE_SECRET, expect, signedInPage, test } from "./fixtures";
+import { changePolicy, E2E_INTAKE_SECRET, expect, signedInPage, test } from "./fixtures";
 
 async function openTicket(page: Page, externalId: string) {
   await page.goto(`/tickets/${externalId}`);
@@ -180,13 +180,7 @@ test("an approval request made stale by a policy change is refused, and the page
   await runAgent(page);
   await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
 
-  const admin = await signedInPage(browser, "ADMIN");
-  await admin.goto("/admin");
-  const cap = admin.getByLabel(/daily cap/i);
-  await cap.fill(String(Number(await cap.inputValue()) + 1));
-  await admin.getByRole("button", { name: /save/i }).click();
-  await expect(admin.getByText(/saved/i)).toBeVisible();
-  await admin.context().close();
+  await changePolicy(browser);
 
   // The page was open before the change: the click is refused as stale.
   await decision(page).getByRole("button", { name: "Approve" }).click();

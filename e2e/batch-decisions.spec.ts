@@ -2,7 +2,7 @@
 // the one made before a policy change is refused as stale, the four others approved, each against its
 // own digest.
 import type { Page } from "@playwright/test";
-import { expect, signedInPage, test } from "./fixtures";
+import { changePolicy, expect, test } from "./fixtures";
 
 test.describe.configure({ timeout: 150_000 });
 
@@ -16,13 +16,7 @@ test("a batch of five approvals with one stale item: four approved, one refused 
   await signInAs("REVIEWER");
   await runAgentOn(page, "batch-1");
   // A policy change: the request on batch-1 was made under the old policy.
-  const admin = await signedInPage(browser, "ADMIN");
-  await admin.goto("/admin");
-  const cap = admin.getByLabel(/daily cap/i);
-  await cap.fill(String(Number(await cap.inputValue()) + 1));
-  await admin.getByRole("button", { name: /save/i }).click();
-  await expect(admin.getByText(/saved/i)).toBeVisible();
-  await admin.context().close();
+  await changePolicy(browser);
   for (const n of [2, 3, 4, 5]) await runAgentOn(page, `batch-${n}`);
 
   await page.goto("/?q=(batch-");

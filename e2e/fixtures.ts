@@ -93,3 +93,14 @@ export async function signedInPage(browser: Browser, role: DemoRole): Promise<Pa
   await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
   return page;
 }
+
+/** An admin changes a policy setting (the daily cap, by one): every request waiting now goes stale. */
+export async function changePolicy(browser: Browser): Promise<void> {
+  const admin = await signedInPage(browser, "ADMIN");
+  await admin.goto("/admin");
+  const cap = admin.getByLabel(/daily cap/i);
+  await cap.fill(String(Number(await cap.inputValue()) + 1));
+  await admin.getByRole("button", { name: /save/i }).click();
+  await expect(admin.getByText(/saved/i)).toBeVisible();
+  await admin.context().close();
+}

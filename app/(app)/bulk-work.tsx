@@ -27,6 +27,16 @@ export interface TBulkAbilities {
   limit: number;
 }
 
+/** `selected` with `ids` added (checked) or taken out. */
+export function withChecked(selected: ReadonlySet<string>, ids: readonly string[], checked: boolean): ReadonlySet<string> {
+  const next = new Set(selected);
+  for (const id of ids) {
+    if (checked) next.add(id);
+    else next.delete(id);
+  }
+  return next;
+}
+
 /** The selected ticket ids, with the last box clicked as the anchor of a shift-click range. */
 export function useSelection() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -37,25 +47,9 @@ export function useSelection() {
     const to = order.indexOf(id);
     const range = shift && from >= 0 && to >= 0 ? order.slice(Math.min(from, to), Math.max(from, to) + 1) : [id];
     anchor.current = id;
-    setSelected((previous) => {
-      const next = new Set(previous);
-      for (const each of range) {
-        if (checked) next.add(each);
-        else next.delete(each);
-      }
-      return next;
-    });
+    setSelected((previous) => withChecked(previous, range, checked));
   }, []);
-  const setMany = useCallback((ids: readonly string[], checked: boolean) => {
-    setSelected((previous) => {
-      const next = new Set(previous);
-      for (const each of ids) {
-        if (checked) next.add(each);
-        else next.delete(each);
-      }
-      return next;
-    });
-  }, []);
+  const setMany = useCallback((ids: readonly string[], checked: boolean) => setSelected((previous) => withChecked(previous, ids, checked)), []);
   const clear = useCallback(() => {
     anchor.current = null;
     setSelected(new Set());

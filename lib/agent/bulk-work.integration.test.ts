@@ -2,25 +2,16 @@
 // batch needs whoever starts it, the per-ticket results of runs, and "select all in this view".
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { refusalCode } from "../../testing/refusals";
 import { drainQueue } from "../../testing/queue";
 import { freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { isAppError } from "../contracts/app-error";
 import { selectTicketsInView } from "../intake/select-tickets";
 import { assignBatchItem, batchItemResults, batchProgress, MAX_BULK_TICKETS, startBatch } from "./batches";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("bulk assignment", () => {
   it("assigns every selected ticket through the job queue, audited per ticket, and refuses a resolved one in words", async () => {
@@ -72,10 +63,10 @@ describe("bulk assignment", () => {
     const ticket = await tabletTicket(db.client, await freshOrder(db.client));
     const before = await db.client.agentBatch.count();
     // Leads hand work out but never run the agent.
-    expect(await refusal(startBatch({ ticketIds: [ticket], work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "LEAD") }))).toBe("forbidden");
-    expect(await refusal(startBatch({ ticketIds: [], work: { kind: "bulk", mode: "simulate" }, actor: await user(db.client, "REVIEWER") }))).toBe("invalid");
+    expect(await refusalCode(startBatch({ ticketIds: [ticket], work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "LEAD") }))).toBe("forbidden");
+    expect(await refusalCode(startBatch({ ticketIds: [], work: { kind: "bulk", mode: "simulate" }, actor: await user(db.client, "REVIEWER") }))).toBe("invalid");
     const tooMany = Array.from({ length: MAX_BULK_TICKETS + 1 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
-    expect(await refusal(startBatch({ ticketIds: tooMany, work: { kind: "bulk", mode: "simulate" }, actor: await user(db.client, "REVIEWER"), limit: MAX_BULK_TICKETS }))).toBe("invalid");
+    expect(await refusalCode(startBatch({ ticketIds: tooMany, work: { kind: "bulk", mode: "simulate" }, actor: await user(db.client, "REVIEWER"), limit: MAX_BULK_TICKETS }))).toBe("invalid");
     expect(await db.client.agentBatch.count()).toBe(before);
   });
 

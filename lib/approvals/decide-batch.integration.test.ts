@@ -2,9 +2,9 @@
 // while the others are decided; the preview says who may decide what.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { refusalCode } from "../../testing/refusals";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { isAppError } from "../contracts/app-error";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { decideBatch, MAX_BATCH_DECISIONS, previewBatch } from "./decide-batch";
 
@@ -32,15 +32,6 @@ async function makeStale(approvalId: string) {
   return digest;
 }
 
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("decideBatch", () => {
   it("decides five against their own digests: four approved, the stale one refused, nothing else touched", async () => {
@@ -73,12 +64,12 @@ describe("decideBatch", () => {
     const { client } = testDb();
     const [item] = await waiting(1);
     const before = await client.approvalDecision.count();
-    expect(await refusal(decideBatch({ items: [item!], decision: "approve", actor: await user(client, "LEAD") }))).toBe("forbidden");
-    expect(await refusal(decideBatch({ items: [item!], decision: "reject", note: "  ", actor: await user(client, "REVIEWER") }))).toBe("note_required");
-    expect(await refusal(decideBatch({ items: [], decision: "approve", actor: await user(client, "REVIEWER") }))).toBe("invalid");
-    expect(await refusal(decideBatch({ items: [item!, item!], decision: "approve", actor: await user(client, "REVIEWER") }))).toBe("invalid");
+    expect(await refusalCode(decideBatch({ items: [item!], decision: "approve", actor: await user(client, "LEAD") }))).toBe("forbidden");
+    expect(await refusalCode(decideBatch({ items: [item!], decision: "reject", note: "  ", actor: await user(client, "REVIEWER") }))).toBe("note_required");
+    expect(await refusalCode(decideBatch({ items: [], decision: "approve", actor: await user(client, "REVIEWER") }))).toBe("invalid");
+    expect(await refusalCode(decideBatch({ items: [item!, item!], decision: "approve", actor: await user(client, "REVIEWER") }))).toBe("invalid");
     const many = Array.from({ length: MAX_BATCH_DECISIONS + 1 }, (_, i) => ({ approvalId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, digest: "0".repeat(64) }));
-    expect(await refusal(decideBatch({ items: many, decision: "approve", actor: await user(client, "REVIEWER") }))).toBe("invalid");
+    expect(await refusalCode(decideBatch({ items: many, decision: "approve", actor: await user(client, "REVIEWER") }))).toBe("invalid");
     expect(await client.approvalDecision.count()).toBe(before);
   });
 

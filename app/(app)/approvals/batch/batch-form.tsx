@@ -5,6 +5,7 @@ import { failureText } from "@/components/action-message";
 import { formatAmount, formatUtc } from "@/components/format";
 import { Cell, CardRow, ResponsiveTable } from "@/components/responsive-table";
 import type { TBatchOutcome, TBatchPreviewRow } from "@/lib/approvals/decide-batch";
+import { withChecked } from "../../bulk-work";
 import { decideBatchAction } from "./actions";
 
 type TRow = Omit<TBatchPreviewRow, "expiresAt"> & { expiresAt: string };
@@ -21,13 +22,7 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const decided = outcomes !== null;
-  const toggle = (id: string, on: boolean) =>
-    setSelected((previous) => {
-      const next = new Set(previous);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const toggle = (id: string, on: boolean) => setSelected((previous) => withChecked(previous, [id], on));
   const decide = (decision: "approve" | "reject") =>
     startTransition(async () => {
       setError(null);

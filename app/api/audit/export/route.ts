@@ -4,7 +4,7 @@ import { z } from "zod";
 import { authedRoute } from "@/lib/auth/authed";
 import { exportAuditTrail } from "@/lib/audit/audit-export";
 import { ZInstant } from "@/lib/audit/search-audit";
-import { errorFields, logger } from "@/lib/observability/logger";
+import { streamedDownload } from "@/lib/http/download";
 
 export const dynamic = "force-dynamic";
 
@@ -19,33 +19,6 @@ export const GET = authedRoute({ area: "audit", input: ZExportRange }, async ({ 
   // The first line is read before answering: the export is audited (and the signing key loaded) then,
   // so a failure there is an error answer rather than a broken download.
   const first = await lines.next();
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (!first.done) controller.enqueue(encoder.encode(first.value));
-    },
-    async pull(controller) {
-      try {
-        const { value, done } = await lines.next();
-        if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
-      } catch (error) {
-        // Headers are gone by now: abort the download, which then has no seal and fails verification.
-        logger.error(errorFields(error), "audit export failed mid-stream");
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "content-type": "application/jsonl; charset=utf-8",
-      "content-disposition": `attachment; filename="countersign-audit-${day}.jsonl"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return streamedDownload(lines, { contentType: "application/jsonl; charset=utf-8", filename: `countersign-audit-${day}.jsonl`, what: "audit export", first: first.done ? undefined : first.value });
 });
