@@ -1,18 +1,18 @@
 // npm run eval -- --dataset eval/episodes.jsonl --out reports/refund_agent_v2.json [--trials N] [--workers N] [--no-store]
 // Grades every episode through the real runtime on fresh in-memory databases (one per worker thread,
-// --workers, default the CPU count; the receipt is the same with any number), writes the receipt,
+// --workers, default one per 150 episodes × trials up to the CPU count; the receipt is the same with
+// any number), writes the receipt,
 // stores it with the release decision in the app's database, and exits 0 only for eligible_for_shadow.
-import { availableParallelism } from "node:os";
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { runScript } from "./run-script";
 import { agentManifest, MANIFEST_PATH } from "../lib/contracts/manifest";
-import { describeRetrieval, gradeRetrieval, loadQuestionSet } from "../lib/eval/grade-retrieval";
+import { describeRetrieval, gradeRetrieval, loadQuestionSet, type TRetrievalScore } from "../lib/eval/grade-retrieval";
 import { DatasetError } from "../lib/eval/episode";
 import { loadDataset } from "../lib/eval/load-dataset";
-import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, gradingImage, usesModel } from "../lib/eval/grade-episodes";
+import { FAKE_MODEL, gradeEpisodes, GRADER_VERSION, openGradingDatabase, usesModel, type TEpisodeRow } from "../lib/eval/grade-episodes";
 import { llmAvailability } from "../lib/llm/provider";
 import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease, releasePins } from "../lib/eval/decide-release";
@@ -37,15 +37,15 @@ function progress(done: number, total: number, label: string) {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, workers: { type: "string", default: String(availableParallelism()) }, "no-store": { type: "boolean", default: false } },
+    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, workers: { type: "string" }, "no-store": { type: "boolean", default: false } },
   });
   const trials = Number(values.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) {
     console.error("--trials must be a whole number from 1 to 100.");
     return 2;
   }
-  const workers = Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1 || workers > 64)) {
     console.error("--workers must be a whole number from 1 to 64.");
     return 2;
   }
@@ -56,17 +56,23 @@ async function main(): Promise<number> {
   const llm = llmAvailability();
   const modelEpisodes = dataset.episodes.filter(usesModel).length;
   if (modelEpisodes) console.log(`${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`);
-  // The world is migrated and seeded once; the grading workers and the retrieval questions each open a copy.
-  const image = await gradingImage(seedDemo);
-  const rows = await gradeEpisodes(dataset, { world: seedDemo, image, workers, trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  // The world is seeded once, into one database: the retrieval questions read it first; then the
+  // episodes are graded on it (one worker) or on copies of its image (several).
+  const world = await openGradingDatabase(seedDemo);
+  const questions = await loadQuestionSet(values.questions!);
+  let retrieval: TRetrievalScore, rows: TEpisodeRow[], seconds: string;
+  try {
+    // Retrieval on the labelled questions, as the rule planner asks them.
+    retrieval = await gradeRetrieval(questions, { world: seedDemo, database: world });
+    rows = await gradeEpisodes(dataset, { world: seedDemo, database: world, workers, trials, llm: llm.available ? llm.config : undefined, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
+    seconds = ((performance.now() - started) / 1000).toFixed(1);
+  } finally {
+    await world.close();
+  }
 
   const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });
   const decision = decideRelease(receipt, releasePins(manifest), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
 
-  // Retrieval on the labelled questions, as the rule planner asks them.
-  const questions = await loadQuestionSet(values.questions!);
-  const retrieval = await gradeRetrieval(questions, { world: seedDemo, image });
   const questionsDrift = questions.hash !== manifest.evalQuestionsHash || questions.questions.length !== manifest.evalQuestionsCount;
 
   const perEpisode = passAllTrials(receipt);

@@ -1,5 +1,5 @@
 // A fresh, migrated database for one test file: in-memory PGlite by default, loaded from a data
-// directory migrated once (pglite-template.ts), or a clone of the migrated template database on
+// directory migrated once (lib/db/migrated-template.ts), or a clone of the migrated template database on
 // PostgreSQL when DATABASE_URL is set. Real databases, never a mocked client.
 // On PostgreSQL the client connects as DATABASE_URL's role; the clone, made by the owner
 // (MIGRATION_DATABASE_URL), keeps the template's grants.
@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
-import { migratedPglite } from "./pglite-template";
+import { migratedPglite } from "../lib/db/migrated-template";
 import { adminQuery, ownerUrl, testDatabaseBase, withDatabase } from "./postgres";
 
 export interface TestDb extends DbHandle {

@@ -1,7 +1,7 @@
 // Runs once before the Vitest suites. On PostgreSQL (DATABASE_URL set) it migrates a template
 // database that every test file clones (CREATE DATABASE … TEMPLATE), so each file gets a fresh,
 // migrated database in milliseconds. On PGlite each file loads an in-memory database from a data
-// directory migrated once and cached (testing/pglite-template.ts).
+// directory migrated once and cached (lib/db/migrated-template.ts).
 // With MIGRATION_DATABASE_URL set, the owner creates, migrates and drops the databases, and grants
 // DATABASE_URL's role what the app uses; the clones keep those grants, so the code under test runs
 // with exactly the app's privileges.

@@ -2,7 +2,7 @@
 // per statement is most of the cost: the money path and reads of millions of rows. Every column comes
 // back as the database's text, so no driver-specific parsing (dates, 64-bit numbers) is trusted and the
 // two databases answer alike. Statements given a name are prepared once per connection on PostgreSQL
-// (parsed and planned once, then only executed); PGlite has one connection and ignores the name.
+// (parsed and planned once, then only executed); on PGlite every statement text is (pglite-prepared.ts).
 //
 // Round trips through here are counted like any other (round-trips.ts wraps the same clients).
 import { createHash } from "node:crypto";

@@ -4,6 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { newPglite } from "./pglite";
+import { installPreparedStatements } from "./pglite-prepared";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -99,6 +100,7 @@ export function openDb(target: DbTarget): DbHandle {
   }
   const release = target.dir && !target.pglite ? openDataDir(target.dir, target.dataDir) : () => {};
   const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir) : newPglite());
+  installPreparedStatements(pglite);
   const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   drivers.set(client, pgliteDriver(pglite));

@@ -3,10 +3,11 @@
 // outcome is compared field by field with the expected one. A failure says exactly what differed.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
 import { newPglite } from "../db/pglite";
+import { migratedPglite } from "../db/migrated-template";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { driverRows, openDb, type DbHandle } from "../db";
-import { migrationSql } from "../db/migration-files";
 import { intakeBundleKey } from "../env";
 import { insertTicket } from "../intake/create-ticket";
 import { classifyTicket, BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
@@ -56,14 +57,17 @@ export type TGradingWorld = (client: PrismaClient) => Promise<unknown>;
 
 export interface TGradeOptions {
   world: TGradingWorld;
-  /** The world's image (gradingImage), for a caller that grades more than once: no migration again. */
-  image?: SharedArrayBuffer;
+  /**
+   * The world's database, opened by the caller (openGradingDatabase) to read it too: graded on
+   * directly with one worker, the workers' image dumped from it otherwise. The caller closes it.
+   */
+  database?: DbHandle;
   trials?: number;
   /**
    * Worker threads to grade on, each with its own in-memory database cloned from one migrated image
-   * of the world (default: the CPU count, never more than there are episodes × trials). 1 grades in
-   * this thread. The rows are the same whatever the number: each episode and trial has its own tag
-   * from its place in the dataset, and the rows come back in dataset order.
+   * of the world (default: defaultWorkers). 1 grades in this thread. The rows are the same whatever
+   * the number: each episode and trial has its own tag from its place in the dataset, and the rows
+   * come back in dataset order.
    */
   workers?: number;
   /** The configured model endpoint. Without one, model episodes run against the local fake server. */
@@ -71,13 +75,34 @@ export interface TGradeOptions {
   onProgress?: (done: number, total: number, row: TEpisodeRow) => void;
 }
 
+/**
+ * Episodes × trials a worker thread is worth starting for. A worker costs its own module graph and
+ * database, about a second and a half of CPU and 400 MB before its first episode, what a few dozen
+ * episodes cost to grade: fewer units than this are graded faster, and in far less memory, by one.
+ */
+export const UNITS_PER_WORKER = 150;
+
+/** Worker threads for this many units when the caller names no number: the CPUs, one per UNITS_PER_WORKER. */
+export function defaultWorkers(units: number): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.ceil(units / UNITS_PER_WORKER)));
+}
+
+/**
+ * PGlite's settings for a grading database. Its data (the migrated schema, the world, a few rows an
+ * episode) is a few MB, so the default 128 MB of shared buffers would only be memory held per worker.
+ */
+const GRADING_SETTINGS = ["-c", "shared_buffers=32MB"];
+
 const TEMPLATE_ORDERS: Record<string, string> = { tablet: "ORD-1001", laptop: "ORD-1002", flagged: "ORD-1003", old: "ORD-1004" };
 const PRESET_OF_ORDER = Object.fromEntries(Object.entries(TEMPLATE_ORDERS).map(([k, v]) => [v, k]));
 
-/** A fresh in-memory database, migrated, with the episodes' world written into it. */
+/**
+ * A fresh in-memory database, migrated, with the episodes' world written into it. It starts from the
+ * migrated template (migrated-template.ts): PGlite's initdb and the migrations run once per set of
+ * migrations, not once per command.
+ */
 export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandle> {
-  const pglite = newPglite();
-  for (const { sql } of await migrationSql()) await pglite.exec(sql);
+  const pglite = await migratedPglite({ startParams: [...PGlite.defaultStartParams, ...GRADING_SETTINGS] });
   const handle = openDb({ kind: "pglite", pglite });
   await world(handle.client);
   return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
@@ -88,22 +113,22 @@ export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandl
  * shared memory, so every worker reads the one copy. Creating a database (initdb, the migrations) is
  * the costly part of opening one, in time and in memory; opening an image skips it.
  */
-export async function gradingImage(world: TGradingWorld): Promise<SharedArrayBuffer> {
-  const handle = await openGradingDatabase(world);
+export async function gradingImage(world: TGradingWorld | DbHandle): Promise<SharedArrayBuffer> {
+  const handle = typeof world === "function" ? await openGradingDatabase(world) : world;
   try {
     const bytes = new Uint8Array(await (await handle.pglite!.dumpDataDir("none")).arrayBuffer());
     const image = new SharedArrayBuffer(bytes.byteLength);
     new Uint8Array(image).set(bytes);
     return image;
   } finally {
-    await handle.close();
+    if (handle !== world) await handle.close();
   }
 }
 
 /** A database opened from a grading image (gradingImage). */
 export async function openGradingImage(image: SharedArrayBuffer): Promise<DbHandle> {
   // A Blob takes no view of shared memory: slice() copies into an ordinary buffer.
-  const pglite = newPglite({ loadDataDir: new Blob([new Uint8Array(image).slice()]) });
+  const pglite = newPglite({ loadDataDir: new Blob([new Uint8Array(image).slice()]), startParams: [...PGlite.defaultStartParams, ...GRADING_SETTINGS] });
   const handle = openDb({ kind: "pglite", pglite });
   return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
 }
@@ -385,13 +410,15 @@ export async function gradeUnits(g: TGradingDb, episodes: readonly TEpisode[], u
   }
 }
 
-/** What a grading worker is given (grade-worker.ts). */
+/** What a grading worker is given when it starts (grade-worker.ts); the image follows as a message. */
 export interface TWorkerInput {
-  image: SharedArrayBuffer;
   episodes: TEpisode[];
   units: TGradingUnit[];
   llm?: TLlmConfig;
 }
+
+/** What a grading worker is sent: the image to open, once it exists. */
+export type TWorkerImage = { kind: "image"; image: SharedArrayBuffer };
 
 /** What a grading worker says: a row, or that it is done. */
 export type TWorkerMessage = { kind: "row"; index: number; row: TEpisodeRow } | { kind: "done" };
@@ -399,42 +426,53 @@ export type TWorkerMessage = { kind: "row"; index: number; row: TEpisodeRow } | 
 export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): Promise<TEpisodeRow[]> {
   const units = gradingUnits(dataset, options.trials ?? 1);
   const rows: TEpisodeRow[] = new Array(units.length);
-  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), units.length));
+  const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers(units.length), units.length));
   let done = 0;
   const onRow = (unit: TGradingUnit, row: TEpisodeRow) => {
     rows[unit.index] = row;
     options.onProgress?.(++done, units.length, row);
   };
   if (workers === 1) {
-    const handle = options.image ? await openGradingImage(options.image) : await openGradingDatabase(options.world);
+    const handle = options.database ?? (await openGradingDatabase(options.world));
     try {
       await gradeUnits(gradingDb(handle.client), dataset.episodes, units, options.llm, onRow);
     } finally {
-      await handle.close();
+      if (handle !== options.database) await handle.close();
     }
     return rows;
   }
-  // One image, shared by every worker without a copy; each opens its own database from it.
-  const image = options.image ?? (await gradingImage(options.world));
   // Units are dealt round the workers by their place, so which database grades which episode does
   // not depend on timing (and an episode reads only its own customer, order and ticket anyway).
   const shares = Array.from({ length: workers }, (_, w) => units.filter((u) => u.index % workers === w));
-  const running = shares.map((share) => runWorker({ image, episodes: dataset.episodes, units: share, llm: options.llm }, (index, row) => onRow(units[index]!, row)));
-  const results = await Promise.allSettled(running);
+  // The workers start (each loads its own modules, a second or more of CPU) while this thread makes
+  // the image; each opens its own database from it once it is sent.
+  const started = shares.map((share) => startWorker({ episodes: dataset.episodes, units: share, llm: options.llm }, (index, row) => onRow(units[index]!, row)));
+  try {
+    // One image, shared by every worker without a copy.
+    const image = await gradingImage(options.database ?? options.world);
+    for (const { worker } of started) worker.postMessage({ kind: "image", image } satisfies TWorkerImage);
+  } catch (error) {
+    await Promise.all(started.map(({ worker }) => worker.terminate()));
+    throw error;
+  }
+  const results = await Promise.allSettled(started.map(({ finished }) => finished));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
   return rows;
 }
 
-function runWorker(input: TWorkerInput, onRow: (index: number, row: TEpisodeRow) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./grade-worker.mjs", import.meta.url), { workerData: input });
-    let finished = false;
+function startWorker(input: TWorkerInput, onRow: (index: number, row: TEpisodeRow) => void): { worker: Worker; finished: Promise<void> } {
+  const worker = new Worker(new URL("./grade-worker.mjs", import.meta.url), { workerData: input });
+  const finished = new Promise<void>((resolve, reject) => {
+    let graded = false;
     worker.on("message", (message: TWorkerMessage) => {
       if (message.kind === "row") onRow(message.index, message.row);
-      else finished = true;
+      else graded = true;
     });
     worker.once("error", reject);
-    worker.once("exit", (code) => (finished ? resolve() : reject(new Error(`a grading worker stopped (exit code ${code}) before its episodes were graded`))));
+    worker.once("exit", (code) => (graded ? resolve() : reject(new Error(`a grading worker stopped (exit code ${code}) before its episodes were graded`))));
   });
+  // A worker stopped because the image could not be made is not a second failure to report.
+  finished.catch(() => {});
+  return { worker, finished };
 }

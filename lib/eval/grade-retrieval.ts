@@ -12,7 +12,8 @@ import { evidenceQuestion } from "../agent/rule-planner";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { datasetHash } from "./load-dataset";
 import { parseJsonLines } from "./episode";
-import { openGradingDatabase, openGradingImage, type TGradingWorld } from "./grade-episodes";
+import type { DbHandle } from "../db";
+import { openGradingDatabase, type TGradingWorld } from "./grade-episodes";
 
 const ZQuestion = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
@@ -65,8 +66,8 @@ export interface TRetrievalScore {
   unanswerableCited: number;
 }
 
-export async function gradeRetrieval(set: TQuestionSet, options: { world: TGradingWorld; /** The world's image, when the caller has one (gradingImage). */ image?: SharedArrayBuffer }): Promise<TRetrievalScore> {
-  const db = options.image ? await openGradingImage(options.image) : await openGradingDatabase(options.world);
+export async function gradeRetrieval(set: TQuestionSet, options: { world: TGradingWorld; /** The world's database, when the caller has it open (openGradingDatabase); it is only read. */ database?: DbHandle }): Promise<TRetrievalScore> {
+  const db = options.database ?? (await openGradingDatabase(options.world));
   try {
     const rows: TRetrievalRow[] = [];
     for (const q of set.questions) {
@@ -90,7 +91,7 @@ export async function gradeRetrieval(set: TQuestionSet, options: { world: TGradi
       unanswerableCited: rows.filter((r) => !r.answerable && r.cited.length > 0).length,
     };
   } finally {
-    await db.close();
+    if (db !== options.database) await db.close();
   }
 }
 

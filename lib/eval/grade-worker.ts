@@ -1,12 +1,15 @@
-// One grading worker: its own in-memory database opened from the grading image, its share of the
-// episodes graded one after another, each row posted back as it is graded (gradeEpisodes).
+// One grading worker: its own in-memory database opened from the grading image (sent once the parent
+// has made it; the worker loads its modules meanwhile), its share of the episodes graded one after
+// another, each row posted back as it is graded (gradeEpisodes).
+import { once } from "node:events";
 import { parentPort, workerData } from "node:worker_threads";
 import { useDb as installDb } from "../db";
-import { gradeUnits, gradingDb, openGradingImage, type TWorkerInput, type TWorkerMessage } from "./grade-episodes";
+import { gradeUnits, gradingDb, openGradingImage, type TWorkerImage, type TWorkerInput, type TWorkerMessage } from "./grade-episodes";
 
 const input = workerData as TWorkerInput;
 const post = (message: TWorkerMessage) => parentPort!.postMessage(message);
-const handle = await openGradingImage(input.image);
+const [{ image }] = (await once(parentPort!, "message")) as [TWorkerImage];
+const handle = await openGradingImage(image);
 // The thread's process-wide client is its grading database: code that reaches for db() without a
 // client (the job queue builds its sender on it) must not open the app's embedded database, once
 // per thread, on one data directory.

@@ -1,5 +1,5 @@
 // The executor and the decision, held by their integration tests on PGlite (each test file loads
-// a migrated database: testing/pglite-template.ts). The order's FOR UPDATE sits inside SQL text,
+// a migrated database: lib/db/migrated-template.ts). The order's FOR UPDATE sits inside SQL text,
 // where Stryker only empties the whole string; it is held by a PostgreSQL race instead
 // (lib/ledger/execute-lock.integration.test.ts, skipped here).
 import { mutationConfig } from "./stryker.base.mjs";

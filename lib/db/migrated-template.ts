@@ -1,19 +1,20 @@
-// A migrated PGlite for each test file without migrating each time. PGlite's own start (its initdb)
-// and the migrations cost seconds per database; loading the data directory of a database that was
-// migrated once costs a fraction of that. The directory is kept as a tarball in node_modules/.cache,
-// named by the PGlite version and a hash of every migration's SQL, so a changed or added migration
-// makes a new one and a stale one is never loaded. Opened with the extensions every embedded database
-// carries (lib/db/pglite.ts). Written to a unique name and renamed into place:
+// A migrated in-memory PGlite without migrating each time: each test file's database and the grading
+// database (lib/eval/) start from it. PGlite's own start (its initdb: seconds of CPU, several hundred
+// MB at its peak) and the migrations cost seconds per database; loading the data directory of a
+// database that was migrated once costs a fraction of that. The directory is kept as a tarball in
+// node_modules/.cache, named by the PGlite version and a hash of every migration's SQL, so a changed
+// or added migration makes a new one and a stale one is never loaded. Opened with the extensions
+// every embedded database carries (lib/db/pglite.ts). Written to a unique name and renamed into place:
 // processes that race to make it each write a whole file, and a reader never sees half of one.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
-import { newPglite } from "../lib/db/pglite";
-import { migrationSql } from "../lib/db/migrate";
+import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
+import { newPglite } from "./pglite";
+import { migrationSql } from "./migration-files";
 
-const CACHE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-test-db");
+const CACHE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-db");
 const PREFIX = "pglite-migrated-";
 
 let template: Promise<Blob> | undefined;
@@ -53,9 +54,9 @@ async function makeTemplate(): Promise<Blob> {
 }
 
 /** A new in-memory PGlite holding every migration, loaded from the migrated template. */
-export async function migratedPglite(): Promise<PGlite> {
+export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
   template ??= makeTemplate();
-  const pglite = newPglite({ loadDataDir: await template });
+  const pglite = newPglite({ ...options, loadDataDir: await template });
   await pglite.waitReady;
   return pglite;
 }

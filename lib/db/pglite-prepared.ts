@@ -1,0 +1,126 @@
+// Prepared statements on PGlite. PGlite's own query() parses and plans its statement every time, in
+// six calls into the database (parse, describe, bind, describe, execute, sync); parsing and planning
+// are most of what a short statement costs there, several times what executing it costs. Here each
+// statement text is parsed once, under a name, with its parameter types read once; after that a
+// statement is one call (bind, describe, execute, sync) on the plan Postgres keeps for it. Parameters
+// are serialized and rows parsed exactly as query() does (the instance's serializers and parsers, the
+// caller's options), errors carry the statement and its parameters as query()'s do, and a statement
+// outside a transaction is synced to the file system as query()'s is.
+//
+// The names live as long as the session. At most STATEMENTS are kept, the least recently used closed
+// when a new one is needed, so texts built at run time cannot grow the session without bound. A
+// statement whose plan can no longer give the same columns (a table changed under it) is dropped and
+// parsed again on its next use.
+import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+
+/** Statements kept prepared per instance, by default. */
+export const STATEMENTS = 512;
+
+interface TPrepared {
+  name: string;
+  paramTypes: number[];
+}
+
+const serialize = protocol.serialize;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+// PGlite's private hooks, present on every instance (declared in its types, not documented).
+interface TPgliteInternals {
+  _checkReady(): Promise<void>;
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+const installed = new WeakSet<PGlite>();
+
+/** Makes `pglite.query`, and a transaction's `query`, run prepared statements. Idempotent. */
+export function installPreparedStatements(pglite: PGlite, { statements: kept = STATEMENTS }: { statements?: number } = {}): void {
+  if (installed.has(pglite)) return;
+  installed.add(pglite);
+  const internals = pglite as unknown as TPgliteInternals;
+  const statements = new Map<string, TPrepared>();
+  let next = 0;
+  /** Closes, in the same call as the next statement's parse, the statements pushed out of the cache. */
+  const toClose: string[] = [];
+
+  async function prepare(text: string, options: QueryOptions | undefined): Promise<TPrepared> {
+    const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")}\0${text}` : text;
+    const known = statements.get(key);
+    if (known) {
+      // Most recently used last: the Map's order is the eviction order.
+      statements.delete(key);
+      statements.set(key, known);
+      return known;
+    }
+    const name = `cs_pglite_${++next}`;
+    const closing = toClose.splice(0).map((old) => serialize.close({ type: "S", name: old }));
+    const { messages } = await pglite.execProtocol(concat([...closing, serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }), serialize.sync()]), { syncToFs: false, onNotice: options?.onNotice });
+    const prepared = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    statements.set(key, prepared);
+    if (statements.size > kept) {
+      const [oldest, evicted] = statements.entries().next().value!;
+      statements.delete(oldest);
+      toClose.push(evicted.name);
+    }
+    return prepared;
+  }
+
+  function forget(text: string, options: QueryOptions | undefined) {
+    const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")}\0${text}` : text;
+    const known = statements.get(key);
+    if (!known) return;
+    statements.delete(key);
+    toClose.push(known.name);
+  }
+
+  async function run<T>(text: string, params: unknown[] = [], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
+    return internals._runExclusiveQuery(async () => {
+      try {
+        const { name, paramTypes } = await prepare(text, options);
+        const values = params.map((value, i) => {
+          if (value === null || value === undefined) return null;
+          const type = paramTypes[i]!;
+          const serializer = options?.serializers?.[type] ?? pglite.serializers[type];
+          return serializer ? serializer(value) : String(value);
+        });
+        const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]), { syncToFs: !inTransaction, onNotice: options?.onNotice });
+        return parse.parseResults(messages, pglite.parsers, options)[0] as Results<T>;
+      } catch (error) {
+        // "cached plan must not change result type": parsed again next time.
+        if ((error as { code?: unknown }).code === "0A000") forget(text, options);
+        if (error instanceof Error) Object.assign(error, { query: text, params, queryOptions: options });
+        throw error;
+      }
+    });
+  }
+
+  const plainQuery = pglite.query.bind(pglite);
+  const plainTransaction = pglite.transaction.bind(pglite);
+  // A query that reads or writes a blob (COPY) goes PGlite's own way.
+  pglite.query = (async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+    if (options?.blob) return plainQuery<T>(text, params, options);
+    await internals._checkReady();
+    return internals._runExclusiveTransaction(() => run<T>(text, params, options, false));
+  }) as PGlite["query"];
+  pglite.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    plainTransaction((tx) => {
+      const prepared: Transaction = Object.create(tx, {
+        query: {
+          value: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+            if (tx.closed) throw new Error("Transaction is closed");
+            return options?.blob ? tx.query<R>(text, params, options) : run<R>(text, params, options, true);
+          },
+        },
+      });
+      return callback(prepared);
+    })) as PGlite["transaction"];
+}
