@@ -1,7 +1,7 @@
 // An exported audit trail, verified offline against a public key obtained separately: a fresh export
 // verifies; an edit, a removal or a cut names the event or the stream; an export re-signed with
 // another key is refused; the command answers 0 and 1.
-import { generateKeyPairSync, sign } from "node:crypto";
+import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -142,6 +142,28 @@ describe("an audit export", () => {
     const rows = parsed(ranged);
     rows[0] = { ...rows[0]!, from: null } as (typeof rows)[0];
     expect(verifyAuditExport(joined(rows), key.publicKey).problems).toEqual([{ kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" }]);
+  });
+
+  it("checks each stream in its own order, which chain order need not follow (concurrent appends)", () => {
+    // Stream A's second event committed in a transaction with a smaller id than its first: chain
+    // order (txid, seq) lists it first. A valid export, sealed as the exporter seals it.
+    const made = (seq: number, txid: number, streamSeq: number, prevHash: string): TExportEvent => {
+      const e: TExportEvent = { type: "event", seq: String(seq), at: "2026-11-23T10:00:00.000Z", actorType: "system", actorId: "test", action: "ticket.created", subjectType: "ticket", subjectId: "a", ticketId: null, inputs: null, policyDecision: null, idempotencyKey: null, stream: "ticket:a", streamSeq, txid: String(txid), version: 2, prevHash, hash: "" };
+      e.hash = eventHash(eventFromText({ ...e, streamSeq: String(e.streamSeq), version: String(e.version) }));
+      return e;
+    };
+    const first = made(1, 20, 1, "0".repeat(64));
+    const second = made(2, 10, 2, first.hash);
+    const header = { type: "header", format: "countersign-audit-export/1", from: null, to: null, exportedAt: "2026-11-23T10:01:00.000Z", exportedBy: "test", keyId: key.keyId };
+    const digest = createHash("sha256").update(second.hash).update(first.hash).digest("hex");
+    const body = { type: "seal", format: "countersign-audit-export/1", headerHash: exportLineHash(header), events: 2, firstSeq: "2", lastSeq: "1", digest, streams: { "ticket:a": { first: 1, last: 2, events: 2, lastHash: second.hash } }, exportedAt: header.exportedAt, keyId: key.keyId };
+    const hash = exportLineHash(body);
+    const seal = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
+    expect(verifyAuditExport(joined([header, second, first, seal]), key.publicKey).problems).toEqual([]);
+    // The same file with the stream's link broken is named.
+    const broken = { ...second, prevHash: "f".repeat(64) };
+    broken.hash = eventHash(eventFromText({ ...broken, streamSeq: "2", version: "2" }));
+    expect(kinds(verifyAuditExport(joined([header, broken, first, seal]), key.publicKey).problems)).toContain("link_broken");
   });
 
   it("npm run audit:verify -- --file F --pubkey K answers 0 for the export and 1, naming the event, for an edited one", async () => {

@@ -142,9 +142,15 @@ export async function* exportAuditTrail(input: { actor: { id: string }; from?: D
       events++;
       firstSeq ??= event.seq;
       lastSeq = event.seq;
+      // Chain order (txid, seq) is not always a stream's own order: concurrent transactions append to
+      // a stream in the order they take its head, not the order of their ids.
       const part = streams[event.stream];
-      if (part) Object.assign(part, { last: event.streamSeq, events: part.events + 1, lastHash: event.hash });
-      else streams[event.stream] = { first: event.streamSeq, last: event.streamSeq, events: 1, lastHash: event.hash };
+      if (!part) streams[event.stream] = { first: event.streamSeq, last: event.streamSeq, events: 1, lastHash: event.hash };
+      else {
+        part.events++;
+        part.first = Math.min(part.first, event.streamSeq);
+        if (event.streamSeq > part.last) Object.assign(part, { last: event.streamSeq, lastHash: event.hash });
+      }
       chunk += `${JSON.stringify(event)}\n`;
     }
     if (chunk) yield chunk;

@@ -57,7 +57,8 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
   let header: TExportHeader | null = null;
   let seal: TExportSeal | null = null;
   const digest = windowDigester();
-  const streams = new Map<string, TStreamPart & { lastSeq: string }>();
+  // Each stream's events as found; checked in the stream's own order (streamSeq) once all are read.
+  const streams = new Map<string, { line: number; seq: string; streamSeq: number; prevHash: string; hash: string; version: number }[]>();
   let events = 0;
   let lastSeq: string | null = null;
 
@@ -93,22 +94,30 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
         // A field of the wrong shape: the event cannot be what was hashed.
       }
       if (computed !== e.hash) problems.push({ kind: "event_altered", line, seq: e.seq, action: String(e.action) });
-      const before = streams.get(e.stream);
-      if (before) {
-        if (e.streamSeq > before.last + 1) {
-          problems.push({ kind: "event_missing", stream: e.stream, afterSeq: before.lastSeq, beforeSeq: e.seq, positions: before.last + 2 === e.streamSeq ? `#${before.last + 1}` : `#${before.last + 1}–#${e.streamSeq - 1}` });
-        } else if (e.streamSeq === before.last + 1 && e.prevHash !== before.lastHash) {
-          problems.push({ kind: "link_broken", line, seq: e.seq, stream: e.stream });
-        } else if (e.streamSeq <= before.last) {
-          problems.push({ kind: "link_broken", line, seq: e.seq, stream: e.stream });
-        }
-        Object.assign(before, { last: e.streamSeq, events: before.events + 1, lastHash: e.hash, lastSeq: e.seq });
-      } else {
-        streams.set(e.stream, { first: e.streamSeq, last: e.streamSeq, events: 1, lastHash: e.hash, lastSeq: e.seq });
-      }
+      const stream = streams.get(e.stream);
+      const entry = { line, seq: e.seq, streamSeq: e.streamSeq, prevHash: e.prevHash, hash: e.hash, version: e.version };
+      if (stream) stream.push(entry);
+      else streams.set(e.stream, [entry]);
     } else {
       problems.push({ kind: "unreadable", line, why: "neither the header, an event nor the seal" });
     }
+  }
+
+  const parts = new Map<string, TStreamPart & { lastSeq: string }>();
+  for (const [stream, events] of streams) {
+    events.sort((a, b) => a.streamSeq - b.streamSeq);
+    for (let k = 1; k < events.length; k++) {
+      const before = events[k - 1]!;
+      const e = events[k]!;
+      // Version 1 (the legacy single chain) numbered nothing: only its links are checked.
+      if (e.version >= 2 && e.streamSeq > before.streamSeq + 1) {
+        problems.push({ kind: "event_missing", stream, afterSeq: before.seq, beforeSeq: e.seq, positions: before.streamSeq + 2 === e.streamSeq ? `#${before.streamSeq + 1}` : `#${before.streamSeq + 1}–#${e.streamSeq - 1}` });
+      } else if (e.streamSeq === before.streamSeq || (e.streamSeq === before.streamSeq + 1 && e.prevHash !== before.hash)) {
+        problems.push({ kind: "link_broken", line: e.line, seq: e.seq, stream });
+      }
+    }
+    const last = events.at(-1)!;
+    parts.set(stream, { first: events[0]!.streamSeq, last: last.streamSeq, events: events.length, lastHash: last.hash, lastSeq: last.seq });
   }
 
   if (!header) problems.push({ kind: "header_missing" });
@@ -122,13 +131,13 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
 
   // Stream by stream, against what was sealed: a part removed at its end, or re-hashed.
   for (const [stream, sealed] of Object.entries(seal.streams ?? {})) {
-    const found = streams.get(stream);
+    const found = parts.get(stream);
     if (!found) problems.push({ kind: "stream_differs", stream, why: `all ${sealed.events} of its events (#${sealed.first}–#${sealed.last}) are missing` });
     else if (found.last < sealed.last) problems.push({ kind: "stream_differs", stream, why: `it ends at #${found.last} (seq ${found.lastSeq}); the seal says #${sealed.last}: its last events were removed` });
     else if (found.first > sealed.first) problems.push({ kind: "stream_differs", stream, why: `it starts at #${found.first}; the seal says #${sealed.first}: its first events were removed` });
     else if (found.lastHash !== sealed.lastHash) problems.push({ kind: "stream_differs", stream, why: `its last hash is not the sealed one: its events were re-hashed` });
   }
-  for (const stream of streams.keys()) if (!seal.streams?.[stream]) problems.push({ kind: "stream_differs", stream, why: "it is not in the seal: its events were added" });
+  for (const stream of parts.keys()) if (!seal.streams?.[stream]) problems.push({ kind: "stream_differs", stream, why: "it is not in the seal: its events were added" });
 
   if (events < seal.events) problems.push({ kind: "events_missing", sealed: seal.events, found: events });
   if (events > seal.events) problems.push({ kind: "events_added", sealed: seal.events, found: events });
