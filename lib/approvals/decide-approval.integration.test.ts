@@ -8,6 +8,7 @@ import { updatePolicySettings } from "../policy/update-settings";
 import { decideApproval } from "./decide-approval";
 import { refusalCode } from "../../testing/refusals";
 import { customerReply } from "../contracts/customer-reply";
+import { AppError } from "../contracts/app-error";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { auditStream } from "../audit/record-audit-event";
 
@@ -102,7 +103,7 @@ describe("decideApproval", () => {
     expect((await client.outboxMessage.findMany({ where: { approvalRequestId: request.id } })).map((m) => m.body)).toEqual([customerReply(request.draft!)]);
     expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved", reason: null });
     expect(await jobOf(request.id)).toEqual([]);
-    expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).toMatchObject({ actorType: "user", actorId: reviewer.id, ticketId: request.ticketId, inputs: { kind: "reply", digest: request.digest, role: "REVIEWER", note: null, replyEdited: false } });
+    expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).toMatchObject({ actorType: "user", actorId: reviewer.id, subjectType: "approval", ticketId: request.ticketId, inputs: { kind: "reply", digest: request.digest, role: "REVIEWER", note: null, replyEdited: false } });
   });
 
   it("holds an approved refund's reply for the executor: the ticket is approved, the job enqueued, no reply yet", async () => {
@@ -161,7 +162,11 @@ describe("decideApproval", () => {
     await client.approvalDecision.create({ data: { approvalRequestId: recorded.id, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: recorded.digest } });
     await expect(decide(recorded)).rejects.toMatchObject(alreadyDecided);
     await expect(decideApproval({ approvalId: recorded.id, decision: "approve", digest: recorded.digest, actor: reviewer, now: new Date(recorded.expiresAt.getTime() + 60_000) })).rejects.toMatchObject(alreadyDecided);
-    expect(await client.approvalDecision.count({ where: { approvalRequestId: { in: [superseded.id, expired.id, recorded.id] } } })).toBe(1);
+    // And a request no longer pending, though no decision is on record.
+    const closed = await refundRequest();
+    await client.approvalRequest.update({ where: { id: closed.id }, data: { status: "rejected" } });
+    await expect(decideApproval({ approvalId: closed.id, decision: "approve", digest: closed.digest, actor: reviewer, now: new Date(closed.expiresAt.getTime() + 60_000) })).rejects.toMatchObject(alreadyDecided);
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: { in: [superseded.id, expired.id, recorded.id, closed.id] } } })).toBe(1);
   });
 
   it("says why a role may not decide: a lead decides nothing, a reviewer not a specialist's refund", async () => {
@@ -186,12 +191,25 @@ describe("decideApproval", () => {
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: past.id } })).toMatchObject({ status: "pending" });
   });
 
+  it("lets a database error that is no refusal reach the caller as it is, writing nothing", async () => {
+    const { client } = testDb();
+    const request = await refundRequest();
+    // PostgreSQL text holds no NUL character: the statement fails, not any check before it.
+    const failed = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "see\u0000this", actor: await user(client, "REVIEWER") }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    expect(failed).not.toBeInstanceOf(AppError);
+    expect(failed).not.toBeInstanceOf(TypeError);
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
+    expect(await client.auditEvent.count({ where: { subjectId: request.id, action: "approval.rejected" } })).toBe(0);
+  });
+
   it("takes one of two decisions sent at once; the other finds the request decided", async () => {
     const { client } = testDb();
     const request = await refundRequest();
     const reviewer = await user(client, "REVIEWER");
-    const both = await Promise.all(["approve", "reject"].map((decision) => refusalCode(decideApproval({ approvalId: request.id, decision: decision as "approve" | "reject", digest: request.digest, note: "both at once", actor: reviewer }))));
-    expect(both.sort()).toEqual(["accepted", "already_decided"]);
+    const both = await Promise.allSettled((["approve", "reject"] as const).map((decision) => decideApproval({ approvalId: request.id, decision, digest: request.digest, note: "both at once", actor: reviewer })));
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(both.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "already_decided", message: "This request has already been decided." } });
     expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(await client.auditEvent.count({ where: { subjectId: request.id, action: { in: ["approval.approved", "approval.rejected"] } } })).toBe(1);
   });
