@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
-import { migratedPglite } from "../lib/db/migrated-template";
+import { migratedPglite, seededPglite } from "../lib/db/migrated-template";
 import { adminQuery, ownerUrl, testDatabaseBase, withDatabase } from "./postgres";
 
 export interface TestDb extends DbHandle {
@@ -19,7 +19,11 @@ export interface TestDb extends DbHandle {
   pglite?: PGlite;
 }
 
-export async function createTestDb(): Promise<TestDb> {
+/** Fills a new database with the rows a test file starts from (the demo data, say); on PGlite, once
+ * per test run and named by the function's name (lib/db/migrated-template.ts, seededPglite). */
+export type TSeed = (client: DbHandle["client"]) => Promise<unknown>;
+
+export async function createTestDb(seed?: TSeed): Promise<TestDb> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = inject("pgTemplate");
@@ -28,6 +32,7 @@ export async function createTestDb(): Promise<TestDb> {
     await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     const dbUrl = withDatabase(url, name);
     const handle = openDb({ kind: "postgres", url: dbUrl, max: 25 });
+    if (seed) await seed(handle.client);
     return {
       ...handle,
       url: dbUrl,
@@ -38,8 +43,14 @@ export async function createTestDb(): Promise<TestDb> {
       },
     };
   }
-  const pglite = await migratedPglite();
-  const handle = openDb({ kind: "pglite", pglite });
+  let seededHandle: DbHandle | undefined;
+  const pglite = seed
+    ? await seededPglite(inject("testRun"), seed.name, async (fresh) => {
+        seededHandle = openDb({ kind: "pglite", pglite: fresh });
+        await seed(seededHandle.client);
+      })
+    : await migratedPglite();
+  const handle = seededHandle ?? openDb({ kind: "pglite", pglite });
   return {
     ...handle,
     pglite,
@@ -66,13 +77,14 @@ export async function asOwner<T>(db: TestDb, fn: (client: DbHandle["client"]) =>
 }
 
 /**
- * Gives the calling test file its own database, installed as the process-wide db() for the file.
+ * Gives the calling test file its own database, installed as the process-wide db() for the file,
+ * filled by `seed` when one is given.
  * Returns a getter: the handle exists only once beforeAll has run.
  */
-export function useTestDb(): () => TestDb {
+export function useTestDb(seed?: TSeed): () => TestDb {
   let handle: TestDb | undefined;
   beforeAll(async () => {
-    handle = await createTestDb();
+    handle = await createTestDb(seed);
     useDb(handle);
   });
   afterAll(async () => {

@@ -5,13 +5,18 @@
 // With MIGRATION_DATABASE_URL set, the owner creates, migrates and drops the databases, and grants
 // DATABASE_URL's role what the app uses; the clones keep those grants, so the code under test runs
 // with exactly the app's privileges.
+import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { deployMigrations } from "../lib/db/migrate";
 import { adminQuery, testDatabaseBase, withDatabase } from "./postgres";
+import { removeSeeded } from "../lib/db/migrated-template";
 
 export default async function setup(project: TestProject) {
+  // Names what this run keeps on disk for itself (the seeded PGlite data directories).
+  const run = randomBytes(6).toString("hex");
+  project.provide("testRun", run);
   const url = process.env.DATABASE_URL;
-  if (!url) return;
+  if (!url) return () => removeSeeded(run);
   const template = `${testDatabaseBase(url)}_tpl`;
   await adminQuery(url, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
   await adminQuery(url, `CREATE DATABASE "${template}"`);
@@ -25,5 +30,6 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     pgTemplate?: string;
+    testRun: string;
   }
 }

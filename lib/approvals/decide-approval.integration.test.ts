@@ -1,17 +1,37 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { drainQueue } from "../../testing/queue";
 import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
+import { createTicket } from "../intake/create-ticket";
 import { seedDemo } from "../../prisma/seed/demo";
 import { updatePolicySettings } from "../policy/update-settings";
 import { decideApproval } from "./decide-approval";
 import { refusalCode } from "../../testing/refusals";
 import { customerReply } from "../contracts/customer-reply";
+import { AppError } from "../contracts/app-error";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { auditStream } from "../audit/record-audit-event";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
+
+/** A fresh order's full refund, proposed by the rule planner and waiting for its decision. */
+async function refundRequest() {
+  const { client } = testDb();
+  return approvalFor(client, await tabletTicket(client, await freshOrder(client)));
+}
+
+/** A question about a fresh order: the rule planner answers it with a reply that waits for a person. */
+async function replyRequest() {
+  const { client } = testDb();
+  const world = await freshOrder(client);
+  const input = { subject: "How long does a refund take?", body: "If my refund is approved, how long until I see the money?", customerEmail: world.email, orderRef: world.orderId, source: "form" } as const;
+  const ticket = await client.$transaction((tx) => createTicket(input, { type: "system" }, tx));
+  const request = await approvalFor(client, ticket.id);
+  expect(request.kind).toBe("reply");
+  return request;
+}
+
+const jobOf = (approvalId: string) => testDb().client.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM pgboss.job WHERE id = $1::uuid`, approvalId);
 
 
 describe("decideApproval", () => {
@@ -41,7 +61,7 @@ describe("decideApproval", () => {
     const { client } = testDb();
     const request = await pendingApproval(client, "demo-flagged-account");
     const reviewer = await user(client, "REVIEWER");
-    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, actor: reviewer }))).toBe("note_required");
+    await expect(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, actor: reviewer })).rejects.toMatchObject({ code: "note_required", message: "Say why you reject it: a note is required." });
     const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Flagged account: ask for photos first.", actor: reviewer });
     expect(result.refundJobEnqueued).toBe(false);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
@@ -70,6 +90,128 @@ describe("decideApproval", () => {
     await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, editedReply: edited, actor: await user(client, "REVIEWER") });
     expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: edited });
     expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body).toBe(customerReply(edited));
+    expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).inputs).toMatchObject({ replyEdited: true });
+  });
+
+  it("releases an approved reply at once and resolves its ticket; no refund job", async () => {
+    const { client } = testDb();
+    const request = await replyRequest();
+    const reviewer = await user(client, "REVIEWER");
+    const result = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
+    expect(result).toEqual({ decisionId: expect.any(String), decision: "approve", refundJobEnqueued: false });
+    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ id: result.decisionId, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: request.digest, note: null, editedReply: null });
+    expect((await client.outboxMessage.findMany({ where: { approvalRequestId: request.id } })).map((m) => m.body)).toEqual([customerReply(request.draft!)]);
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved", reason: null });
+    expect(await jobOf(request.id)).toEqual([]);
+    expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).toMatchObject({ actorType: "user", actorId: reviewer.id, subjectType: "approval", ticketId: request.ticketId, inputs: { kind: "reply", digest: request.digest, role: "REVIEWER", note: null, replyEdited: false } });
+  });
+
+  it("holds an approved refund's reply for the executor: the ticket is approved, the job enqueued, no reply yet", async () => {
+    const { client } = testDb();
+    const request = await refundRequest();
+    const result = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(client, "REVIEWER") });
+    expect(result).toMatchObject({ decision: "approve", refundJobEnqueued: true });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "approved" });
+    expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await jobOf(request.id)).toHaveLength(1);
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "approved" });
+  });
+
+  it("hands a rejected refund back to a person: no job, no reply, no refund; the note is kept trimmed", async () => {
+    const { client } = testDb();
+    const request = await refundRequest();
+    const reviewer = await user(client, "REVIEWER");
+    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "   ", actor: reviewer }))).toBe("note_required");
+    const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "  Ask for a photo first.  ", actor: reviewer });
+    expect(result).toMatchObject({ decision: "reject", refundJobEnqueued: false });
+    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Ask for a photo first." });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
+    expect(await jobOf(request.id)).toEqual([]);
+    await drainQueue(testDb());
+    expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.rejected", subjectId: request.id } })).toMatchObject({ inputs: { kind: "refund", note: "Ask for a photo first." } });
+    expect(await client.auditEvent.count({ where: { action: "approval.approved", subjectId: request.id } })).toBe(0);
+  });
+
+  it("refuses a request it cannot find, one a newer run superseded, one already expired, and one already decided", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const decide = (request: { id: string; digest: string }) => decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
+    const notFound = { code: "not_found", message: "This approval request does not exist." };
+    await expect(decide({ id: "not-an-approval", digest: "0".repeat(64) })).rejects.toMatchObject(notFound);
+    await expect(decide({ id: `x${(await refundRequest()).id}`, digest: "0".repeat(64) })).rejects.toMatchObject(notFound);
+    await expect(decide({ id: "00000000-0000-4000-8000-000000000000", digest: "0".repeat(64) })).rejects.toMatchObject(notFound);
+
+    const superseded = await refundRequest();
+    await client.approvalRequest.update({ where: { id: superseded.id }, data: { status: "superseded" } });
+    await expect(decide(superseded)).rejects.toMatchObject({ code: "superseded", message: "A newer run of the agent replaced this request. Review the newest one on the ticket." });
+
+    const expired = await refundRequest();
+    await client.approvalRequest.update({ where: { id: expired.id }, data: { status: "expired" } });
+    await expect(decide(expired)).rejects.toMatchObject({ code: "expired", message: `This request expired at ${expired.expiresAt.toISOString()}. Run the agent again for a fresh one.` });
+
+    // Decided is said before anything else about the request, even once its time has run out: an
+    // approved request, and a decision on record though the request still reads pending.
+    const alreadyDecided = { code: "already_decided", message: "This request has already been decided." };
+    const approved = await refundRequest();
+    await decide(approved);
+    const late = new Date(approved.expiresAt.getTime() + 60_000);
+    await expect(decideApproval({ approvalId: approved.id, decision: "approve", digest: approved.digest, actor: reviewer, now: late })).rejects.toMatchObject(alreadyDecided);
+    const recorded = await refundRequest();
+    await client.approvalDecision.create({ data: { approvalRequestId: recorded.id, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: recorded.digest } });
+    await expect(decide(recorded)).rejects.toMatchObject(alreadyDecided);
+    await expect(decideApproval({ approvalId: recorded.id, decision: "approve", digest: recorded.digest, actor: reviewer, now: new Date(recorded.expiresAt.getTime() + 60_000) })).rejects.toMatchObject(alreadyDecided);
+    // And a request no longer pending, though no decision is on record.
+    const closed = await refundRequest();
+    await client.approvalRequest.update({ where: { id: closed.id }, data: { status: "rejected" } });
+    await expect(decideApproval({ approvalId: closed.id, decision: "approve", digest: closed.digest, actor: reviewer, now: new Date(closed.expiresAt.getTime() + 60_000) })).rejects.toMatchObject(alreadyDecided);
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: { in: [superseded.id, expired.id, recorded.id, closed.id] } } })).toBe(1);
+  });
+
+  it("says why a role may not decide: a lead decides nothing, a reviewer not a specialist's refund", async () => {
+    const { client } = testDb();
+    const request = await refundRequest();
+    await client.approvalRequest.update({ where: { id: request.id }, data: { requiredRole: "SPECIALIST" } });
+    const as = async (role: "LEAD" | "REVIEWER") => decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(client, role) });
+    await expect(as("LEAD")).rejects.toMatchObject({ code: "role_insufficient", message: "Leads cannot approve or reject requests." });
+    await expect(as("REVIEWER")).rejects.toMatchObject({ code: "role_insufficient", message: "This refund needs a specialist to decide it." });
+  });
+
+  it("decides up to the moment a request expires, and reads the clock when no time is given", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const atExpiry = await refundRequest();
+    expect(await refusalCode(decideApproval({ approvalId: atExpiry.id, decision: "approve", digest: atExpiry.digest, actor: reviewer, now: atExpiry.expiresAt }))).toBe("accepted");
+
+    const past = await refundRequest();
+    const expiresAt = new Date(Date.now() - 60_000);
+    await client.approvalRequest.update({ where: { id: past.id }, data: { expiresAt } });
+    await expect(decideApproval({ approvalId: past.id, decision: "approve", digest: past.digest, actor: reviewer })).rejects.toMatchObject({ code: "expired", message: `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.` });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: past.id } })).toMatchObject({ status: "pending" });
+  });
+
+  it("lets a database error that is no refusal reach the caller as it is, writing nothing", async () => {
+    const { client } = testDb();
+    const request = await refundRequest();
+    // PostgreSQL text holds no NUL character: the statement fails, not any check before it.
+    const failed = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "see\u0000this", actor: await user(client, "REVIEWER") }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    expect(failed).not.toBeInstanceOf(AppError);
+    expect(failed).not.toBeInstanceOf(TypeError);
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
+    expect(await client.auditEvent.count({ where: { subjectId: request.id, action: "approval.rejected" } })).toBe(0);
+  });
+
+  it("takes one of two decisions sent at once; the other finds the request decided", async () => {
+    const { client } = testDb();
+    const request = await refundRequest();
+    const reviewer = await user(client, "REVIEWER");
+    const both = await Promise.allSettled((["approve", "reject"] as const).map((decision) => decideApproval({ approvalId: request.id, decision, digest: request.digest, note: "both at once", actor: reviewer })));
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(both.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "already_decided", message: "This request has already been decided." } });
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    expect(await client.auditEvent.count({ where: { subjectId: request.id, action: { in: ["approval.approved", "approval.rejected"] } } })).toBe(1);
   });
 
   it("does not count a reply sent back untouched from a browser (CRLF line endings) as edited", async () => {
@@ -137,10 +279,10 @@ describe("decideApproval", () => {
     const admin = await user(client, "ADMIN");
     const stale = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
     await updatePolicySettings({ changes: { "policy.dailyCapCents": 40_000 }, actor: admin });
-    expect(await refusalCode(decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer }))).toBe("stale");
+    await expect(decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer })).rejects.toMatchObject({ code: "stale", message: "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one." });
 
     const fresh = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
-    expect(await refusalCode(decideApproval({ approvalId: fresh.id, decision: "approve", digest: "0".repeat(64), actor: reviewer }))).toBe("operation_changed");
+    await expect(decideApproval({ approvalId: fresh.id, decision: "approve", digest: "0".repeat(64), actor: reviewer })).rejects.toMatchObject({ code: "operation_changed", message: "The request changed since you opened it. Reload the ticket and review it again." });
     const later = new Date(fresh.expiresAt.getTime() + 1000);
     expect(await refusalCode(decideApproval({ approvalId: fresh.id, decision: "approve", digest: fresh.digest, actor: reviewer, now: later }))).toBe("expired");
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: { in: [stale.id, fresh.id] } } })).toBe(0);

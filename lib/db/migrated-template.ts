@@ -53,10 +53,43 @@ async function makeTemplate(): Promise<Blob> {
   }
 }
 
+const SEEDED_PREFIX = "pglite-seeded-";
+
 /** A new in-memory PGlite holding every migration, loaded from the migrated template. */
 export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
   template ??= makeTemplate();
   const pglite = newPglite({ ...options, loadDataDir: await template });
   await pglite.waitReady;
   return pglite;
+}
+
+/**
+ * A new in-memory PGlite holding every migration and what `seed` wrote. The first one of a test run
+ * (`run`, made by testing/global-setup.ts) is seeded and its data directory kept for the run; later
+ * files, and the mutation runs' later runs of a file, load it instead of seeding again: the seed
+ * costs seconds, loading a fraction. Written like the template; removed when the run ends.
+ */
+export async function seededPglite(run: string, name: string, seed: (pglite: PGlite) => Promise<void>): Promise<PGlite> {
+  const file = join(CACHE_DIR, `${SEEDED_PREFIX}${run}-${name}.tar.gz`);
+  if (existsSync(file)) {
+    const pglite = newPglite({ loadDataDir: new Blob([await readFile(file)]) });
+    await pglite.waitReady;
+    return pglite;
+  }
+  const pglite = await migratedPglite();
+  await seed(pglite);
+  const dump = await pglite.dumpDataDir("gzip");
+  await mkdir(CACHE_DIR, { recursive: true });
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
+  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await rename(partial, file);
+  return pglite;
+}
+
+/** Removes what seededPglite kept for a test run. */
+export async function removeSeeded(run: string): Promise<void> {
+  if (!existsSync(CACHE_DIR)) return;
+  for (const name of await readdir(CACHE_DIR)) {
+    if (name.startsWith(`${SEEDED_PREFIX}${run}-`)) await rm(join(CACHE_DIR, name), { force: true });
+  }
 }

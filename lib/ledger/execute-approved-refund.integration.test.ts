@@ -8,11 +8,10 @@ import { scriptedPlanner } from "../agent/planner";
 import { runAgent } from "../agent/run-agent";
 import { updatePolicySettings } from "../policy/update-settings";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
-import { executeApprovedRefund, type TExecutionOutcome } from "./execute-approved-refund";
+import { executeApprovedRefund, refundIdempotencyKey, type TExecutionOutcome } from "./execute-approved-refund";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   // These tests propose many refunds for one customer in a day; the per-customer limit is not under test.
   await updatePolicySettings({ changes: { "policy.customerRefundsPerDay": 100 }, actor: await user(testDb().client, "ADMIN") });
 });
@@ -63,6 +62,10 @@ describe("executeApprovedRefund", () => {
     expect(count(outcomes, "duplicate_ignored")).toBe(49);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(new Set(results.map((r) => r.idempotencyKey).filter(Boolean)).size).toBe(1);
+    // Every call is audited, the retries as what they were.
+    expect(await client.auditEvent.count({ where: { subjectId: request.id, action: "refund.duplicate_ignored" } })).toBe(49);
+    const created = results.find((r) => r.outcome === "refund_created")!;
+    expect(results.find((r) => r.outcome === "duplicate_ignored")).toMatchObject({ ledgerEntryId: created.ledgerEntryId, idempotencyKey: created.idempotencyKey, amountCents: 1500, orderId: "ORD-1001", detail: "this approved operation was already executed" });
   });
 
   it("simulate answers in the same shape and writes nothing", async () => {
@@ -71,7 +74,7 @@ describe("executeApprovedRefund", () => {
     await approvedButNotExecuted(request);
     const before = { ledger: await client.ledgerEntry.count(), audit: await client.auditEvent.count() };
     const simulated = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "shadow" }, mode: "simulate" });
-    expect(simulated).toMatchObject({ outcome: "refund_created", simulated: true, ledgerEntryId: null, amountCents: 500 });
+    expect(simulated).toMatchObject({ outcome: "refund_created", simulated: true, ledgerEntryId: null, amountCents: 500, detail: "simulated: no ledger row written" });
     expect({ ledger: await client.ledgerEntry.count(), audit: await client.auditEvent.count() }).toEqual(before);
     const live = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } });
     expect(Object.keys(live).sort()).toEqual(Object.keys(simulated).sort());
@@ -92,6 +95,7 @@ describe("executeApprovedRefund", () => {
     const total = (await client.ledgerEntry.aggregate({ where: { orderId: order.id }, _sum: { amountCents: true } }))._sum.amountCents!;
     expect(total).toBeLessThanOrEqual(order.amountCents);
     expect(total).toBe(refunded + 2 * share);
+    expect(results.find((r) => r.outcome === "blocked:exceeds_refundable")).toMatchObject({ amountCents: share, ledgerEntryId: null, detail: `${total} of ${order.amountCents} cents already refunded` });
   });
 
   it("refuses an expired approval and one whose proposal changed after approval", async () => {
@@ -131,28 +135,89 @@ async function decided(request: { id: string; digest: string; requiredRole: "REV
 
 const execute = (approvalId: string, now?: Date) => executeApprovedRefund({ approvalId, actor: { type: "system", id: "test" }, ...(now ? { now } : {}) });
 
-/** Runs the executor and answers its outcome, with the ledger rows it left for the approval. */
+/** Runs the executor and answers its outcome and why, with the ledger rows it left for the approval. */
 async function outcomeOf(approvalId: string, now?: Date) {
   const result = await execute(approvalId, now);
-  return { outcome: result.outcome, rows: await testDb().client.ledgerEntry.count({ where: { approvalRequestId: approvalId } }) };
+  return { outcome: result.outcome, detail: result.detail, rows: await testDb().client.ledgerEntry.count({ where: { approvalRequestId: approvalId } }) };
+}
+
+/** The audit event the executor left for an approval's last execution. */
+async function lastEvent(approvalId: string) {
+  return testDb().client.auditEvent.findFirstOrThrow({ where: { subjectType: "approval", subjectId: approvalId, action: { startsWith: "refund." } }, orderBy: { seq: "desc" } });
 }
 
 // Each check is taken alone: everything else about the approval is as it would be when executed, so
 // a check removed from the executor lets a ledger row through and the test fails.
 describe("the executor's own checks", () => {
   it("writes the refund when nothing stands in the way (the baseline of the cases below)", async () => {
+    const { client } = testDb();
     const request = await freshRequest();
     await decided(request);
-    expect(await outcomeOf(request.id)).toEqual({ outcome: "refund_created", rows: 1 });
+    const result = await execute(request.id);
+    const [row, ...more] = await client.ledgerEntry.findMany({ where: { approvalRequestId: request.id } });
+    expect(more).toEqual([]);
+    expect(result).toEqual({ outcome: "refund_created", idempotencyKey: refundIdempotencyKey(request.id, request.digest), ledgerEntryId: row!.id, amountCents: 7900, orderId: row!.orderId, simulated: false, detail: "refund written to the ledger" });
+    expect(result.idempotencyKey).toMatch(/^refund:[0-9a-f]{64}$/);
+    expect(row).toMatchObject({ idempotencyKey: result.idempotencyKey, amountCents: 7900, currency: "USD", kind: "refund", actorType: "system", actorId: "test" });
+    // One event, written with the row: what was refunded, under which key.
+    expect(await lastEvent(request.id)).toMatchObject({ action: "refund.executed", actorType: "system", actorId: "test", ticketId: request.ticketId, idempotencyKey: result.idempotencyKey, inputs: { mode: "live", orderId: row!.orderId, amountCents: 7900, detail: "refund written to the ledger" } });
+  });
+
+  it("refuses an approval that does not exist, and fails loudly on an id that cannot be one", async () => {
+    const { client } = testDb();
+    const missing = "00000000-0000-4000-8000-000000000000";
+    expect(await outcomeOf(missing)).toEqual({ outcome: "blocked:not_approved", detail: "no approval request for a refund", rows: 0 });
+    expect(await lastEvent(missing)).toMatchObject({ action: "refund.blocked_not_approved", ticketId: null });
+    // Not a refusal to audit, nor a duplicate: an error the job queue retries and reports.
+    const before = await client.auditEvent.count();
+    await expect(execute("not-an-approval")).rejects.toThrow();
+    expect(await client.auditEvent.count()).toBe(before);
+  });
+
+  it("refuses an approval past its expiry when no time is given: the clock is now", async () => {
+    const { client } = testDb();
+    const request = await freshRequest();
+    const expiresAt = new Date(Date.now() - 60_000);
+    await client.approvalRequest.update({ where: { id: request.id }, data: { expiresAt } });
+    await decided(request, { createdAt: new Date(expiresAt.getTime() - 60_000) });
+    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_expired", detail: `the approval expired at ${expiresAt.toISOString()}`, rows: 0 });
+  });
+
+  it("executes an approval decided and executed at the very moment it expires", async () => {
+    const request = await freshRequest();
+    await decided(request, { createdAt: request.expiresAt });
+    expect(await outcomeOf(request.id, request.expiresAt)).toEqual({ outcome: "refund_created", detail: "refund written to the ledger", rows: 1 });
+  });
+
+  it("refuses an approved operation that carries no refund at all", async () => {
+    const { client } = testDb();
+    const request = await freshRequest();
+    const operation = { ...(request.operation as unknown as TApprovalOperation), proposal: null };
+    const digest = approvalDigest(operation);
+    await client.approvalRequest.update({ where: { id: request.id }, data: { operation, digest } });
+    await decided({ ...request, digest });
+    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
+  });
+
+  it("simulates a refund of the whole order: it would fit, and nothing is written", async () => {
+    const { client } = testDb();
+    const request = await freshRequest();
+    await decided(request);
+    const events = await client.auditEvent.count();
+    const result = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "shadow" }, mode: "simulate" });
+    expect(result).toMatchObject({ outcome: "refund_created", detail: "simulated: no ledger row written", simulated: true, amountCents: 7900, ledgerEntryId: null, idempotencyKey: refundIdempotencyKey(request.id, request.digest) });
+    expect({ rows: await client.ledgerEntry.count({ where: { approvalRequestId: request.id } }), events: await client.auditEvent.count() }).toEqual({ rows: 0, events });
   });
 
   it("refuses a rejected decision, and an approval whose request is not marked approved", async () => {
     const rejected = await freshRequest();
     await decided(rejected, { decision: "reject" });
-    expect(await outcomeOf(rejected.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(rejected.id)).toEqual({ outcome: "blocked:not_approved", detail: "the request has not been approved", rows: 0 });
+    // The refusal is audited, on the approval's ticket, with nothing it could not know.
+    expect(await lastEvent(rejected.id)).toMatchObject({ action: "refund.blocked_not_approved", ticketId: rejected.ticketId, idempotencyKey: null, inputs: { mode: "live", orderId: null, amountCents: null, detail: "the request has not been approved" } });
     const unmarked = await freshRequest();
     await decided(unmarked, { status: "pending" });
-    expect(await outcomeOf(unmarked.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(unmarked.id)).toEqual({ outcome: "blocked:not_approved", detail: "the request has not been approved", rows: 0 });
   });
 
   it("refuses a reply-only request even if it points at a proposal, and a refund request with none", async () => {
@@ -160,11 +225,11 @@ describe("the executor's own checks", () => {
     const reply = await freshRequest();
     await client.approvalRequest.update({ where: { id: reply.id }, data: { kind: "reply" } });
     await decided(reply);
-    expect(await outcomeOf(reply.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(reply.id)).toEqual({ outcome: "blocked:not_approved", detail: "no approval request for a refund", rows: 0 });
     const orphan = await freshRequest();
     await client.approvalRequest.update({ where: { id: orphan.id }, data: { proposalId: null } });
     await decided(orphan);
-    expect(await outcomeOf(orphan.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(orphan.id)).toEqual({ outcome: "blocked:not_approved", detail: "no approval request for a refund", rows: 0 });
   });
 
   it("refuses a decider below the required role, and a system approval of what the policy did not auto-approve", async () => {
@@ -173,26 +238,26 @@ describe("the executor's own checks", () => {
     expect(below.requiredRole).toBe("REVIEWER");
     await client.approvalRequest.update({ where: { id: below.id }, data: { requiredRole: "SPECIALIST" } });
     await decided({ ...below, requiredRole: "SPECIALIST" }, { deciderRole: "REVIEWER" });
-    expect(await outcomeOf(below.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(below.id)).toEqual({ outcome: "blocked:not_approved", detail: "approved by a REVIEWER, needs SPECIALIST", rows: 0 });
 
     const lead = await freshRequest();
     await decided(lead, { deciderRole: "LEAD" });
-    expect(await outcomeOf(lead.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(lead.id)).toEqual({ outcome: "blocked:not_approved", detail: "approved by a LEAD, needs REVIEWER", rows: 0 });
 
     const needsHuman = await freshRequest();
     expect((await client.refundProposal.findUniqueOrThrow({ where: { id: needsHuman.proposalId! } })).decision).toBe("needs_human");
     await decided(needsHuman, { automatic: true });
-    expect(await outcomeOf(needsHuman.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(needsHuman.id)).toEqual({ outcome: "blocked:not_approved", detail: "a system approval covers only a live refund the policy auto-approved", rows: 0 });
 
     const simulated = await freshRequest();
     await client.refundProposal.update({ where: { id: simulated.proposalId! }, data: { decision: "auto_approved", simulated: true } });
     await decided(simulated, { automatic: true });
-    expect(await outcomeOf(simulated.id)).toEqual({ outcome: "blocked:not_approved", rows: 0 });
+    expect(await outcomeOf(simulated.id)).toEqual({ outcome: "blocked:not_approved", detail: "a system approval covers only a live refund the policy auto-approved", rows: 0 });
 
     const automatic = await freshRequest();
     await client.refundProposal.update({ where: { id: automatic.proposalId! }, data: { decision: "auto_approved" } });
     await decided(automatic, { automatic: true });
-    expect(await outcomeOf(automatic.id)).toEqual({ outcome: "refund_created", rows: 1 });
+    expect(await outcomeOf(automatic.id)).toMatchObject({ outcome: "refund_created", rows: 1 });
   });
 
   it("refuses an operation that no longer has its digest, and a decision taken on another digest", async () => {
@@ -205,11 +270,11 @@ describe("the executor's own checks", () => {
     await client.approvalRequest.update({ where: { id: rewritten.id }, data: { operation: changed } });
     await client.refundProposal.update({ where: { id: rewritten.proposalId! }, data: { reason: "a reason nobody approved" } });
     await decided(rewritten);
-    expect(await outcomeOf(rewritten.id)).toEqual({ outcome: "blocked:approval_mismatch", rows: 0 });
+    expect(await outcomeOf(rewritten.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
 
     const otherDigest = await freshRequest();
     await decided(otherDigest, { digest: "0".repeat(64) });
-    expect(await outcomeOf(otherDigest.id)).toEqual({ outcome: "blocked:approval_mismatch", rows: 0 });
+    expect(await outcomeOf(otherDigest.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
   });
 
   it.each([
@@ -223,17 +288,17 @@ describe("the executor's own checks", () => {
     // The order follows a drifted currency, so only the approved operation can tell.
     if (field === "currency") await client.order.update({ where: { id: proposal.orderId }, data: { currency: "EUR" } });
     await decided(request);
-    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_mismatch", rows: 0 });
+    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
   });
 
   it("refuses a decision made after the request expired, even when executed before its expiry", async () => {
     const request = await freshRequest();
     await decided(request, { createdAt: new Date(request.expiresAt.getTime() + 1_000) });
-    expect(await outcomeOf(request.id, new Date(request.expiresAt.getTime() - 1_000))).toEqual({ outcome: "blocked:approval_expired", rows: 0 });
+    expect(await outcomeOf(request.id, new Date(request.expiresAt.getTime() - 1_000))).toEqual({ outcome: "blocked:approval_expired", detail: `the approval expired at ${request.expiresAt.toISOString()}`, rows: 0 });
     // The same approval decided in time is executed at the same moment.
     const inTime = await freshRequest();
     await decided(inTime, { createdAt: new Date(inTime.expiresAt.getTime() - 2_000) });
-    expect(await outcomeOf(inTime.id, new Date(inTime.expiresAt.getTime() - 1_000))).toEqual({ outcome: "refund_created", rows: 1 });
+    expect(await outcomeOf(inTime.id, new Date(inTime.expiresAt.getTime() - 1_000))).toMatchObject({ outcome: "refund_created", rows: 1 });
   });
 
   it("refuses a refund in another currency than its order's, though the operation is unchanged", async () => {

@@ -48,14 +48,13 @@ export function refundIdempotencyKey(approvalId: string, digest: string): string
 
 export async function executeApprovedRefund(input: TExecuteInput): Promise<TExecutionResult> {
   const client = input.client ?? defaultDb();
-  const mode = input.mode ?? "live";
   const driver = driverOf(client);
   try {
-    return await driver.transaction((tx) => executeInTransaction(tx, { ...input, mode }));
+    return await driver.transaction((tx) => executeInTransaction(tx, input));
   } catch (error) {
     // Two executions that both passed the checks: the unique key let one through. Answer as a retry.
     if (isUniqueViolation(error)) {
-      const result: TExecutionResult = { outcome: "duplicate_ignored", idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated: mode === "simulate", detail: "a concurrent execution wrote this refund" };
+      const result: TExecutionResult = { outcome: "duplicate_ignored", idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated: input.mode === "simulate", detail: "a concurrent execution wrote this refund" };
       await driver.transaction((tx) => recordAuditEvent(tx, auditOf(input, result, null)));
       return result;
     }
@@ -141,9 +140,8 @@ const WRITE_IF_ROOM = preparedSql(`
  * only if nothing stands in the way. A refund that is refused costs one statement more: its event.
  */
 export async function executeInTransaction(tx: TSqlTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
-  const mode = input.mode ?? "live";
   const now = input.now ?? new Date();
-  const simulated = mode === "simulate";
+  const simulated = input.mode === "simulate";
   const [request] = await tx.rows<TExecutionRow>(READ_AND_LOCK, [input.approvalId]);
   const answer = async (outcome: TExecutionOutcome, detail: string, extra: Partial<TExecutionResult> = {}): Promise<TExecutionResult> => {
     const result: TExecutionResult = { outcome, idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated, detail, ...extra };

@@ -10,6 +10,14 @@ export default defineConfig({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
     ...base.test,
+    // The test files of one mutant's run share a worker and its modules (Stryker switches mutants at
+    // run time) instead of importing the app once per file; each file still opens its own database
+    // (testing/db.ts), loaded from the run's seeded data directory, and closes it after its last test.
+    // Vitest starts a new worker for each run, so a mutant still pays one import of the app.
+    isolate: false,
+    // Hands the per-test coverage back to Stryker (see the file): each mutant runs only the tests
+    // that reach it, and mutants only module-level code reaches are left out (`ignoreStatic`).
+    setupFiles: ["testing/mutation/stryker-meta.ts"],
     include: ["lib/ledger/execute-approved-refund.integration.test.ts", "lib/ledger/execute-lock.integration.test.ts", "lib/approvals/decide-approval.integration.test.ts"],
   },
 });
