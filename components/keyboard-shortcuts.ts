@@ -3,6 +3,9 @@
 
 export type TShortcutScope = "queue" | "ticket";
 
+/** Asks for the approval confirmation the "a" key opens (a large refund's Approve button sends it). */
+export const CONFIRM_APPROVE_EVENT = "countersign:confirm-approve";
+
 export type TShortcut = "next" | "previous" | "search" | "help" | "approve" | "reject" | "edit";
 
 /** What each page answers to, in the order the help lists them, with the words it shows. */

@@ -5,7 +5,7 @@
 // to confirm before it presses the button marked `data-shortcut="approve"`, r takes the person to
 // the note a rejection needs, e to the reply. No key does anything while a field has the focus.
 import { useEffect, useRef, useState } from "react";
-import { SHORTCUTS, shortcutFor, type TShortcutScope } from "./keyboard-shortcuts";
+import { CONFIRM_APPROVE_EVENT, SHORTCUTS, shortcutFor, type TShortcutScope } from "./keyboard-shortcuts";
 
 function moveAmongRows(step: 1 | -1) {
   const rows = [...document.querySelectorAll<HTMLElement>("[data-shortcut-row]")];
@@ -24,6 +24,12 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
   const [approveWhat, setApproveWhat] = useState("");
 
   useEffect(() => {
+    const askToConfirm = () => {
+      const button = approveButton();
+      if (!button || button.disabled) return;
+      setApproveWhat(button.dataset.confirm ?? "Approve this request?");
+      confirm.current?.showModal();
+    };
     const onKey = (event: KeyboardEvent) => {
       if (help.current?.open || confirm.current?.open) return;
       const does = shortcutFor(scope, event);
@@ -40,13 +46,9 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
         case "help":
           help.current?.showModal();
           return;
-        case "approve": {
-          const button = approveButton();
-          if (!button || button.disabled) return;
-          setApproveWhat(button.dataset.confirm ?? "Approve this request?");
-          confirm.current?.showModal();
+        case "approve":
+          askToConfirm();
           return;
-        }
         case "reject":
           document.querySelector<HTMLInputElement>("#note:not(:disabled)")?.focus();
           return;
@@ -56,7 +58,11 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
       }
     };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    document.addEventListener(CONFIRM_APPROVE_EVENT, askToConfirm);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener(CONFIRM_APPROVE_EVENT, askToConfirm);
+    };
   }, [scope]);
 
   return (
@@ -88,7 +94,11 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
           className="p-4"
           onSubmit={(event) => {
             const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-            if (submitter?.value === "approve") approveButton()?.click();
+            const button = approveButton();
+            if (submitter?.value !== "approve" || !button) return;
+            // Confirmed here: the button's own confirmation (a large refund) lets this click through.
+            button.dataset.confirmed = "true";
+            button.click();
           }}
         >
           <h2 id="confirm-approve-heading" className="text-[14px] font-semibold text-slate-900">

@@ -133,6 +133,10 @@ test("a reviewer cannot approve the 650 USD laptop refund, but a specialist can"
   const specialist = await signedInPage(browser, "SPECIALIST");
   await openTicket(specialist, "e2e-laptop");
   await decision(specialist).getByRole("button", { name: "Approve" }).click();
+  // 650 USD is at the specialist threshold: the amount is confirmed first.
+  const confirm = specialist.getByRole("dialog", { name: "Approve?" });
+  await expect(confirm).toContainText("Refund 650.00 USD on ORD-E2E-09");
+  await confirm.getByRole("button", { name: "Approve" }).click();
   await expect(specialist.getByText(/^Approved by Sam Specialist/)).toBeVisible();
   await expect(ledgerLines(specialist)).toHaveCount(1);
   await expect(ledgerLines(specialist)).toContainText("650.00 USD refunded on ORD-E2E-09");

@@ -34,7 +34,8 @@ import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/
 import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
-import { policySettingsFrom, policyVersion } from "../policy/settings";
+import { policySettingsFrom, policyVersion, type TPolicySettings } from "../policy/settings";
+import { approvalGate } from "../policy/evaluate-refund";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
 import { validateDecision } from "./validate-decision";
 import { transitionProblem } from "./transitions";
@@ -407,7 +408,7 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       }
     }
 
-    return await finish({ client, runId, ticket, mode, state, stop: stop!, journal, tokens, wallMs: elapsed(), limits, versions, base });
+    return await finish({ client, runId, ticket, mode, state, stop: stop!, journal, tokens, wallMs: elapsed(), limits, versions, settings, base });
   } catch (error) {
     // Whatever ended the run this way, the steps it took are written: its trace, and the events of
     // the calls it made. The run itself stays as it is (running until the sweep interrupts it, or
@@ -439,6 +440,7 @@ async function finish(ctx: {
   wallMs: number;
   limits: TBudgets;
   versions: TRunResult["versions"];
+  settings: TPolicySettings;
   base: Pick<TRunResult, "runId" | "ticketId" | "mode" | "planner" | "versions">;
 }): Promise<TRunResult> {
   const { client, runId, ticket, mode, state, stop, versions, journal } = ctx;
@@ -491,7 +493,9 @@ async function finish(ctx: {
     const operation = operationOf(p);
     personRequest = requestOf(operation, approvalDigest(operation));
     approval = { id: null, kind: p ? "refund" : "reply", digest: personRequest.digest, requiredRole: p?.requiredRole ?? "REVIEWER", expiresAt: personRequest.expiresAt.toISOString() };
-    if (live) ctes.push(insertRequestCte("person_request", { ...personRequest, proposalId: p?.id ?? null, kind: approval.kind, requiredRole: approval.requiredRole, status: "pending" }, moved));
+    // Who may approve, and how many people: the gate a person's lowered amount goes through too.
+    const approvalsRequired = p ? approvalGate(p.amountCents, ctx.settings).approvalsRequired : 1;
+    if (live) ctes.push(insertRequestCte("person_request", { ...personRequest, proposalId: p?.id ?? null, kind: approval.kind, requiredRole: approval.requiredRole, approvalsRequired, status: "pending" }, moved));
   }
 
   // Within the dial: a recorded system approval of exactly this proposal, and its execution enqueued

@@ -65,7 +65,7 @@ describe("decideApproval", () => {
     const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Flagged account: ask for photos first.", actor: reviewer });
     expect(result.refundJobEnqueued).toBe(false);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
-    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Flagged account: ask for photos first." });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Flagged account: ask for photos first." });
     // The request itself is rejected, not approved: the executor and the pages read its status.
     expect((await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("rejected");
   });
@@ -88,7 +88,7 @@ describe("decideApproval", () => {
     const request = await pendingApproval(client, "demo-sla-question");
     const edited = `${request.draft}\n\nP.S. We have also sent a prepaid label.`;
     await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, editedReply: edited, actor: await user(client, "REVIEWER") });
-    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: edited });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: edited });
     expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body).toBe(customerReply(edited));
     expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).inputs).toMatchObject({ replyEdited: true });
   });
@@ -98,8 +98,8 @@ describe("decideApproval", () => {
     const request = await replyRequest();
     const reviewer = await user(client, "REVIEWER");
     const result = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
-    expect(result).toEqual({ decisionId: expect.any(String), decision: "approve", refundJobEnqueued: false });
-    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ id: result.decisionId, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: request.digest, note: null, editedReply: null });
+    expect(result).toEqual({ approvalId: request.id, decisionId: expect.any(String), decision: "approve", refundJobEnqueued: false, approvals: 1, approvalsRequired: 1 });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ id: result.decisionId, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: request.digest, note: null, editedReply: null });
     expect((await client.outboxMessage.findMany({ where: { approvalRequestId: request.id } })).map((m) => m.body)).toEqual([customerReply(request.draft!)]);
     expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved", reason: null });
     expect(await jobOf(request.id)).toEqual([]);
@@ -124,7 +124,7 @@ describe("decideApproval", () => {
     expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "   ", actor: reviewer }))).toBe("note_required");
     const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "  Ask for a photo first.  ", actor: reviewer });
     expect(result).toMatchObject({ decision: "reject", refundJobEnqueued: false });
-    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Ask for a photo first." });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Ask for a photo first." });
     expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
     expect(await jobOf(request.id)).toEqual([]);
     await drainQueue(testDb());
@@ -220,7 +220,7 @@ describe("decideApproval", () => {
     const reviewer = await user(client, "REVIEWER");
     await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, editedReply: request.draft!.replaceAll("\n", "\r\n"), actor: reviewer });
     await drainQueue(testDb());
-    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: null });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ originalReply: request.draft, editedReply: null });
     const event = await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } });
     expect(event.inputs).toMatchObject({ replyEdited: false });
     const body = (await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body;

@@ -1,29 +1,22 @@
-// A person approves or rejects exactly the operation they saw. A decision is taken once; a stale,
+// A person approves or rejects exactly the operation they saw. A request needs one approval, or two
+// from different people at or above the two-person threshold (neither of them the run's starter); each
+// is its own decision row, and one rejection ends the request. A decision is taken once; a stale,
 // expired, superseded or wrongly-held request is refused with a reason the person can act on. An
 // approved refund is executed by the job queue: its job is enqueued in the decision's own
 // transaction, so a crash after the commit cannot strand it, and the customer's reply waits for the
 // executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
 import type { Role, TicketStatus } from "../../generated/prisma/enums";
-import { AppError, type TErrorCode } from "../contracts/app-error";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
-import { preparedSql, statementRefusal, timestampFromText } from "../db/driver";
+import { preparedSql, statementRefusal } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
-import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion } from "../policy/settings";
 import { QUEUES, sendingJobCte } from "../jobs/queue";
 import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
-import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
-import { mayUse, roleSatisfies } from "../contracts/roles";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
+import { decisionRefused, loadDecidable } from "./load-decidable";
+import { editRefundAmount } from "./edit-approval";
 
-/** The codes a refused decision carries (lib/contracts/app-error.ts); the page branches on them. */
-export const DECISION_REFUSALS = ["not_found", "already_decided", "expired", "stale", "superseded", "role_insufficient", "note_required", "reply_required", "operation_changed", "ticket_busy"] as const satisfies readonly TErrorCode[];
-export type TDecisionRefusal = (typeof DECISION_REFUSALS)[number];
-
-/** A decision refused: an AppError whose code is one of DECISION_REFUSALS. */
-export function decisionRefused(code: TDecisionRefusal, message: string): AppError<TDecisionRefusal> {
-  return new AppError(code, message);
-}
+export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal } from "./load-decidable";
 
 export interface TDecideInput {
   approvalId: string;
@@ -33,49 +26,23 @@ export interface TDecideInput {
   note?: string | null;
   /** The reply as the person edited it; stored beside the original. */
   editedReply?: string | null;
+  /** A refund lowered by the person (cents): approved as a new request with its own digest. */
+  amountCents?: number | null;
   actor: { id: string; role: Role };
   client?: Db;
   now?: Date;
 }
 
 export interface TDecideResult {
+  /** The request decided: the one asked for, or the one a lowered amount replaced it with. */
+  approvalId: string;
   decisionId: string;
   decision: "approve" | "reject";
   /** An approved refund: its execution job was enqueued with the decision (its id is the approval's). */
   refundJobEnqueued: boolean;
-}
-
-type TRequestRow = {
-  id: string;
-  ticketId: string;
-  kind: "refund" | "reply";
-  status: string;
-  requiredRole: Role;
-  digest: string;
-  operation: string;
-  draft: string | null;
-  expiresAt: string;
-  decided: "true" | "false";
-  bundleVersion: string;
-  settings: string;
-};
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-// The request, whether it was decided, its ticket's bundle and the policy settings: one statement.
-const LOAD_REQUEST = preparedSql(`
-  SELECT r."id"::text, r."ticketId"::text, r."kind"::text, r."status"::text, r."requiredRole"::text, r."digest", r."operation"::text, r."draft", r."expiresAt"::text,
-         (d."id" IS NOT NULL)::text AS "decided", t."bundleVersion",
-         (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings"
-  FROM "ApprovalRequest" r
-  JOIN "Ticket" t ON t."id" = r."ticketId"
-  LEFT JOIN "ApprovalDecision" d ON d."approvalRequestId" = r."id"
-  WHERE r."id" = $1::uuid`);
-
-async function loadRequest(client: Db, approvalId: string): Promise<TRequestRow | null> {
-  if (!UUID.test(approvalId)) return null;
-  const [row] = await driverOf(client).rows<TRequestRow>(LOAD_REQUEST, [approvalId, POLICY_SETTING_KEYS]);
-  return row ?? null;
+  /** Approvals the request now has, of those it needs: 1 of 2 leaves it waiting for a second person. */
+  approvals: number;
+  approvalsRequired: number;
 }
 
 /**
@@ -87,33 +54,32 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
   const note = input.note?.trim() || null;
-  const request = await loadRequest(client, input.approvalId);
-  if (!request) throw decisionRefused("not_found", "This approval request does not exist.");
-  if (request.status === "superseded") throw decisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
-  const expiresAt = timestampFromText(request.expiresAt);
-  if (request.status === "expired") throw decisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  if (request.decided === "true" || request.status !== "pending") throw decisionRefused("already_decided", "This request has already been decided.");
-  if (!roleSatisfies(input.actor.role, request.requiredRole)) {
-    throw decisionRefused(
-      "role_insufficient",
-      !mayUse(input.actor.role, "approve") ? "Leads cannot approve or reject requests." : `This ${request.kind} needs a ${request.requiredRole.toLowerCase()} to decide it.`,
-    );
+  // A lowered refund is a new request with its own digest (edit-approval.ts); it is approved there.
+  const amountGiven = input.amountCents !== undefined && input.amountCents !== null;
+  if (amountGiven && input.decision === "approve") {
+    const edited = await editRefundAmount({ approvalId: input.approvalId, digest: input.digest, amountCents: input.amountCents!, editedReply: input.editedReply, actor: input.actor, client, now });
+    if (edited) return decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
   }
-  if (input.digest !== request.digest) throw decisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
-  if (now > expiresAt) throw decisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  // The digest the request would have if it were made now: a policy, bundle or agent change shows.
-  const operation = JSON.parse(request.operation) as TApprovalOperation;
-  const settings = JSON.parse(request.settings) as { key: string; value: unknown }[];
-  const current = approvalDigest(approvalOperation({ proposal: operation.proposal, draft: operation.draft, policyVersion: policyVersion(policySettingsFrom(settings)), bundleVersion: request.bundleVersion }));
-  if (current !== request.digest) {
-    throw decisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
+  const { request, decisions, operation } = await loadDecidable(client, input, now);
+  // A rejection is of the request as it is: an amount sent with it must be the one proposed.
+  if (amountGiven && input.decision === "reject" && input.amountCents !== operation.proposal?.amountCents) {
+    throw decisionRefused("amount_not_lowered", "Only an approval may change the amount; reject the request as it is.");
   }
   if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
+  if (decisions.some((d) => d.deciderId === input.actor.id)) {
+    throw decisionRefused("second_approver_required", "You gave the first approval: the second must come from a different person.");
+  }
+  if (input.decision === "approve" && request.approvalsRequired === 2 && request.starterId === input.actor.id) {
+    throw decisionRefused("run_starter_excluded", "You started the agent's run: this two-person refund needs approvals from two other people.");
+  }
+  // The seat this decision takes; the request is decided when the last seat is filled or anyone rejects.
+  const seat = decisions.length + 1;
+  const complete = input.decision === "reject" || seat >= request.approvalsRequired;
 
   const edited = replyEdit(request.draft, input.editedReply);
-  const refund = input.decision === "approve" && request.kind === "refund";
+  const refund = complete && input.decision === "approve" && request.kind === "refund";
   const draft = edited ?? request.draft;
-  const reply = input.decision === "approve" && !refund && draft ? customerReply(draft) : null;
+  const reply = complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null;
   const audit = auditAppendArgument([
     {
       actorType: "user",
@@ -122,31 +88,35 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       subjectType: "approval",
       subjectId: request.id,
       ticketId: request.ticketId,
-      inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null },
+      inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired },
     },
   ]);
-  const moveKind: TTicketMove = input.decision === "reject" ? "reject" : refund ? "approve_refund" : "approve_reply";
-  const move = ticketMoveSql({ ticketId: request.ticketId, move: moveKind, reason: input.decision === "reject" ? "approval_rejected" : null, when: Prisma.sql`EXISTS (SELECT FROM decided)` });
+  const moveKind: TTicketMove = input.decision === "reject" ? "reject" : request.kind === "refund" ? "approve_refund" : "approve_reply";
+  // A first of two approvals moves nothing: the ticket keeps waiting for the second.
+  const move = complete ? ticketMoveSql({ ticketId: request.ticketId, move: moveKind, reason: input.decision === "reject" ? "approval_rejected" : null, when: Prisma.sql`EXISTS (SELECT FROM decided)` }) : null;
+  const status = !complete ? "pending" : input.decision === "approve" ? "approved" : "rejected";
   // One statement, with no BEGIN or COMMIT around it: on its own it is one transaction. The audit event
   // first (the status update waits for it), then the status guarded by the status: a concurrent
   // decision that slipped past the checks above updates nothing. Whatever the CTEs could not do (the
   // status or the ticket's move), the last select-list item raises as a refusal (countersign_refuse),
   // and the statement fails: nothing it wrote stays, the audit event included. The refund's job is a
   // CTE too, written only with the decision: the reply waits for the executor's outcome and is
-  // released by that job.
+  // released by that job. A first of two approvals keeps the status pending: its update only locks
+  // the request, so a second approver waits for it, and two people taking the same seat at once
+  // meet the (request, seat) unique index.
   const write = (job: Prisma.Sql) => {
     const statement = Prisma.sql`
     WITH audited AS (SELECT countersign_append_audit(${audit}::jsonb)),
     decided AS (
-      UPDATE "ApprovalRequest" SET "status" = ${input.decision === "approve" ? "approved" : "rejected"}::"ApprovalStatus"
+      UPDATE "ApprovalRequest" SET "status" = ${status}::"ApprovalStatus"
       WHERE "id" = ${request.id}::uuid AND "status" = 'pending' AND EXISTS (SELECT FROM audited) RETURNING "id"
     ),
     decision AS (
-      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest")
-      SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}
+      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest", "seat")
+      SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}, ${seat}::smallint
       FROM decided RETURNING "id"::text
-    ),
-    ${move.ctes}${
+    )${move ? Prisma.sql`,
+    ${move.ctes}` : Prisma.empty}${
       reply
         ? Prisma.sql`,
     released AS (
@@ -155,16 +125,18 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     )`
         : Prisma.empty
     }${job}
-    SELECT (SELECT "id" FROM decision) AS "decisionId", ${move.columns},
-           CASE WHEN NOT EXISTS (SELECT FROM decision) THEN countersign_refuse('already_decided', NULL)
-                WHEN NOT EXISTS (SELECT FROM ticket_moved) THEN countersign_refuse('ticket_move', (SELECT status::text FROM ticket_before))
+    SELECT (SELECT "id" FROM decision) AS "decisionId"${move ? Prisma.sql`, ${move.columns}` : Prisma.empty},
+           CASE WHEN NOT EXISTS (SELECT FROM decision) THEN countersign_refuse('already_decided', NULL)${
+             move ? Prisma.sql`
+                WHEN NOT EXISTS (SELECT FROM ticket_moved) THEN countersign_refuse('ticket_move', (SELECT status::text FROM ticket_before))` : Prisma.empty
+           }
                 ELSE true END AS "written"`;
     return driverOf(client).rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
   };
   let decisionId: string;
   try {
     const [row] = refund ? await sendingJobCte({ name: "job", source: "decided", queue: QUEUES.refundExecute, data: { approvalId: request.id }, id: request.id }, (job) => write(Prisma.sql`,\n    ${job}`)) : await write(Prisma.empty);
-    move.result(row!);
+    move?.result(row!);
     decisionId = row!.decisionId!;
   } catch (error) {
     const refused = statementRefusal(error);
@@ -174,5 +146,5 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     if (isMoveRefusal(moveError)) throw decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
     throw error;
   }
-  return { decisionId, decision: input.decision, refundJobEnqueued: input.decision === "approve" && request.kind === "refund" };
+  return { approvalId: request.id, decisionId, decision: input.decision, refundJobEnqueued: refund, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired };
 }

@@ -102,9 +102,10 @@ describe("an approved refund goes through the job queue", () => {
       const tId = await tabletTicket(await freshOrder());
       const run = await runAgent({ ticketId: tId });
       expect(run).toMatchObject({ status: "auto_approved", reason: "refund_auto_approved" });
-      const approval = await db.client.approvalRequest.findFirstOrThrow({ where: { ticketId: tId }, include: { decision: true } });
+      const approval = await db.client.approvalRequest.findFirstOrThrow({ where: { ticketId: tId }, include: { decisions: true } });
       expect(approval).toMatchObject({ kind: "refund", status: "approved" });
-      expect(approval.decision).toMatchObject({ automatic: true, deciderId: null, decision: "approve" });
+      expect(approval.decisions).toHaveLength(1);
+      expect(approval.decisions[0]).toMatchObject({ automatic: true, deciderId: null, decision: "approve" });
       await drainQueue(db);
       expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: approval.id } })).toBe(1);
       expect(await db.client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "resolved" });

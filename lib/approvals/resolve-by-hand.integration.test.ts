@@ -18,7 +18,7 @@ describe("resolveByHand", () => {
     expect(await refusalCode(resolveByHand({ ticketId: id, reply: "   ", actor: reviewer }))).toBe("reply_required");
     expect(await refusalCode(resolveByHand({ ticketId: id, reply: "We cannot act on seller notes.", actor: await user(client, "LEAD") }))).toBe("role_insufficient");
     const { approvalId } = await resolveByHand({ ticketId: id, reply: "We cannot act on seller notes; a colleague will look at your order.", actor: reviewer });
-    expect(await client.approvalDecision.findUniqueOrThrow({ where: { approvalRequestId: approvalId } })).toMatchObject({ decision: "approve", deciderId: reviewer.id });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: approvalId } })).toMatchObject({ decision: "approve", deciderId: reviewer.id });
     expect(await client.ticket.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "resolved" });
     expect(await client.outboxMessage.count({ where: { ticketId: id } })).toBe(1);
     expect(await client.auditEvent.count({ where: { ticketId: id, action: "ticket.resolved_by_hand" } })).toBe(1);

@@ -31,20 +31,26 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
     return await client.$transaction(
       async (tx) => {
         // Settlements of one approval queue here; whoever comes second finds the outcome recorded.
-        const locked = await tx.$queryRaw<{ executionOutcome: string | null }[]>`SELECT "executionOutcome" FROM "ApprovalRequest" WHERE id = ${input.approvalId}::uuid FOR UPDATE`;
+        const locked = await tx.$queryRaw<{ executionOutcome: string | null; status: string }[]>`SELECT "executionOutcome", "status"::text FROM "ApprovalRequest" WHERE id = ${input.approvalId}::uuid FOR UPDATE`;
         if (locked.length === 0) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
         if (locked[0]!.executionOutcome) return { outcome: locked[0]!.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
 
         const result = await executeInTransaction(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
+        // A job for a request still waiting (one of two approvals, a replayed or forged job): the
+        // refusal is audited, but nothing is settled – the request stays decidable and its ticket
+        // where it is, and the second approval's own job settles it.
+        if (locked[0]!.status === "pending") return { outcome: result.outcome, settledNow: false, replyReleased: false };
         const request = await tx.approvalRequest.update({
           where: { id: input.approvalId },
           data: { executionOutcome: result.outcome, executedAt: new Date() },
-          include: { decision: true, outbox: { select: { id: true } } },
+          include: { decisions: { orderBy: { seat: "desc" } }, outbox: { select: { id: true } } },
         });
 
         let replyReleased = false;
         if (refundHappened(result.outcome)) {
-          const draft = request.decision?.editedReply ?? request.draft;
+          // The reply as the last person to approve left it (on a two-person request the second
+          // approver saw the first one's edit).
+          const draft = request.decisions.find((d) => d.editedReply !== null)?.editedReply ?? request.draft;
           const reply = draft ? customerReply(draft) : null;
           if (reply && !request.outbox) {
             await recordAuditEvent(tx, { actorType: REFUND_WORKER_ACTOR.type, actorId: REFUND_WORKER_ACTOR.id, action: "reply.released", subjectType: "approval", subjectId: request.id, ticketId: request.ticketId, inputs: { outcome: result.outcome, replyLength: reply.length } });

@@ -36,7 +36,9 @@ const PHRASES: Record<TAuditAction, (i: TInputs, e: TDescribable, ticket: string
   "decision.blocked": (i, _e, t) => `refused the agent's ${text(i.action) ?? "step"} on ${t}${text(i.detail) ? `: ${text(i.detail)}` : ""}`,
   "proposal.recorded": (i, _e, t) => `recorded a refund proposal${money(i.amountCents) ? ` of ${money(i.amountCents)}` : ""} on ${t}`,
   "batch.started": (i, _e, _t, person) => `started bulk work: ${i.kind === "assign" ? "assigning" : i.mode === "simulate" ? "simulating" : "running the agent on"} ${String(i.tickets ?? "?")} ticket(s)${i.kind === "assign" ? ` to ${person(i.assigneeId)}` : ""}`,
-  "approval.approved": (i, _e, t) => `approved the ${text(i.kind) ?? "request"} on ${t}${i.replyEdited ? ", editing the reply" : ""}${text(i.note) ? `: “${text(i.note)}”` : ""}`,
+  "approval.approved": (i, _e, t) =>
+    `${Number(i.approvalsRequired) > 1 ? `gave approval ${Number(i.approvals)} of ${Number(i.approvalsRequired)} to` : "approved"} the ${text(i.kind) ?? "request"} on ${t}${i.replyEdited ? ", editing the reply" : ""}${text(i.note) ? `: “${text(i.note)}”` : ""}`,
+  "approval.edited": (i, _e, t) => `lowered the refund on ${t}${money(i.fromCents) && money(i.toCents) ? ` from ${money(i.fromCents)} to ${money(i.toCents)}` : ""}, replacing the request with one of its own digest`,
   "approval.rejected": (i, _e, t) => `rejected the ${text(i.kind) ?? "request"} on ${t}${text(i.note) ? `: “${text(i.note)}”` : ""}`,
   "approval.auto_approved": (i, _e, t) => `auto-approved a refund${money(i.amountCents) ? ` of ${money(i.amountCents)}` : ""} on ${t}, within the autonomy dial`,
   "approval.superseded": (_i, _e, t) => `replaced the waiting request on ${t} with a newer run's`,

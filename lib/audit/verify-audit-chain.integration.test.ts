@@ -31,7 +31,7 @@ describe("audit:verify without checkpoints", () => {
     const { code, text } = await report();
     expect(code).toBe(0);
     expect(text).toContain("No signed checkpoint yet");
-    expect(text).toContain("Unverified tail: 11 events after the latest checkpoint");
+    expect(text).toContain("Unverified tail: 12 events after the latest checkpoint");
   });
 
   it("names the exact event whose contents were changed", async () => {

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "approval.approved",
   "approval.rejected",
   "approval.auto_approved",
+  "approval.edited",
   "approval.superseded",
   "approval.expired",
   "reply.released",

@@ -25,3 +25,12 @@ export function replyEdit(draft: string | null, edited: string | null | undefine
   if (!mine) return null;
   return mine === normaliseLineEndings(draft ?? "").trim() ? null : mine;
 }
+
+/**
+ * The draft with a refund amount changed: every mention of the old amount as the drafts write it
+ * ("79.00 USD", "79.00") becomes the new one, so a lowered refund never leaves a reply promising more.
+ */
+export function replyWithAmount(draft: string, fromCents: number, toCents: number): string {
+  const from = (fromCents / 100).toFixed(2).replace(".", "\\.");
+  return normaliseLineEndings(draft).replace(new RegExp(`(?<![\\d.])${from}(?!\\d)`, "g"), (toCents / 100).toFixed(2));
+}

@@ -65,7 +65,7 @@ export async function loadCustomerHistory(input: {
           approvals: {
             orderBy: { createdAt: "desc" },
             take: 1,
-            select: { kind: true, status: true, proposal: { select: { amountCents: true, currency: true } }, decision: { select: { automatic: true, decider: { select: { name: true } } } } },
+            select: { kind: true, status: true, proposal: { select: { amountCents: true, currency: true } }, decisions: { orderBy: { seat: "asc" }, select: { automatic: true, decider: { select: { name: true } } } } },
           },
         },
       })
@@ -77,7 +77,7 @@ export async function loadCustomerHistory(input: {
       return {
         ...t,
         outcome: a
-          ? { kind: a.kind, status: a.status, amountCents: a.proposal?.amountCents ?? null, currency: a.proposal?.currency ?? null, decidedBy: a.decision?.decider?.name ?? null, automatic: a.decision?.automatic ?? false }
+          ? { kind: a.kind, status: a.status, amountCents: a.proposal?.amountCents ?? null, currency: a.proposal?.currency ?? null, decidedBy: a.decisions.map((d) => d.decider?.name).filter(Boolean).join(" and ") || null, automatic: a.decisions[0]?.automatic ?? false }
           : null,
       };
     }),

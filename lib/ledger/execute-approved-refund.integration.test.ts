@@ -1,7 +1,7 @@
 // The executor's outcomes, and its guarantees under concurrency. On PostgreSQL (DATABASE_URL set)
 // the concurrent calls really race on separate connections; on PGlite they are serialised.
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestDb } from "../../testing/db";
+import { asOwner, useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, tabletTicket, ticketId, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { scriptedPlanner } from "../agent/planner";
@@ -272,8 +272,18 @@ describe("the executor's own checks", () => {
     await decided(rewritten);
     expect(await outcomeOf(rewritten.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
 
+    // A decision on another digest: the database refuses to hold it; written past its trigger (as
+    // someone holding the database could), the executor still refuses it.
     const otherDigest = await freshRequest();
-    await decided(otherDigest, { digest: "0".repeat(64) });
+    await expect(decided(otherDigest, { digest: "0".repeat(64) })).rejects.toThrow(/bound to its request's digest/);
+    const person = await user(client, otherDigest.requiredRole);
+    await asOwner(testDb(), (owner) =>
+      owner.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
+        await tx.approvalDecision.create({ data: { approvalRequestId: otherDigest.id, decision: "approve", deciderId: person.id, deciderRole: otherDigest.requiredRole, digest: "0".repeat(64) } });
+        await tx.approvalRequest.update({ where: { id: otherDigest.id }, data: { status: "approved" } });
+      }),
+    );
     expect(await outcomeOf(otherDigest.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
   });
 

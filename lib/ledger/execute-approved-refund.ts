@@ -84,11 +84,10 @@ type TExecutionRow = {
   operation: string;
   requiredRole: string;
   expiresAt: string;
-  decision: string | null;
-  automatic: string | null;
-  deciderRole: string | null;
-  decisionDigest: string | null;
-  decidedAt: string | null;
+  approvalsRequired: string;
+  /** Every decision on the request, in seat order: [{ decision, automatic, deciderId, deciderRole, digest, decidedAt }]. */
+  decisions: string;
+  starterId: string | null;
   orderId: string | null;
   amountCents: string | null;
   currency: string | null;
@@ -99,16 +98,18 @@ type TExecutionRow = {
   orderCurrency: string | null;
 };
 
-// The approval with its decision, proposal and order, every column as text; the subquery locks the
+// The approval with its decisions, proposal and order, every column as text; the subquery locks the
 // order, so every execution for one order queues here.
 const READ_AND_LOCK = preparedSql(`
   SELECT r."id"::text, r."kind"::text, r."status"::text, r."ticketId"::text, r."digest", r."operation"::text, r."requiredRole"::text, r."expiresAt"::text,
-         d."decision"::text, d."automatic"::text, d."deciderRole"::text, d."digest" AS "decisionDigest", d."createdAt"::text AS "decidedAt",
+         r."approvalsRequired"::text,
+         (SELECT coalesce(json_agg(json_build_object('decision', d."decision", 'automatic', d."automatic", 'deciderId', d."deciderId", 'deciderRole', d."deciderRole", 'digest', d."digest", 'decidedAt', d."createdAt"::text) ORDER BY d."seat"), '[]'::json)
+            FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
+         (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
          p."orderId", p."amountCents"::text, p."currency", p."reason", p."decision"::text AS "proposalDecision", p."simulated"::text,
          o."amountCents"::text AS "orderCents", o."currency" AS "orderCurrency",
          (SELECT 'locked' FROM "Order" locked WHERE locked."id" = p."orderId" FOR UPDATE) AS "locked"
   FROM "ApprovalRequest" r
-  LEFT JOIN "ApprovalDecision" d ON d."approvalRequestId" = r."id"
   LEFT JOIN "RefundProposal" p ON p."id" = r."proposalId"
   LEFT JOIN "Order" o ON o."id" = p."orderId"
   WHERE r."id" = $1::uuid`);
@@ -149,14 +150,27 @@ export async function executeInTransaction(tx: TSqlTx, input: Omit<TExecuteInput
     return result;
   };
 
-  // Exists, approved, by a role the operation required.
+  // Exists, approved by as many different people as it needs, each of a role the operation required.
   if (!request || request.kind !== "refund" || request.orderId === null) return answer("blocked:not_approved", "no approval request for a refund");
-  if (request.decision !== "approve" || request.status !== "approved") return answer("blocked:not_approved", "the request has not been approved");
-  if (request.automatic === "true") {
-    // A system approval stands only for what the policy itself auto-approved within the dial.
-    if (request.proposalDecision !== "auto_approved" || request.simulated !== "false") return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
-  } else if (!roleSatisfies(request.deciderRole as Role, request.requiredRole as Role)) {
-    return answer("blocked:not_approved", `approved by a ${request.deciderRole}, needs ${request.requiredRole}`);
+  const decisions = JSON.parse(request.decisions) as { decision: string; automatic: boolean; deciderId: string | null; deciderRole: Role; digest: string; decidedAt: string }[];
+  const needed = Number(request.approvalsRequired);
+  const approvals = decisions.filter((d) => d.decision === "approve").length;
+  if (request.status !== "approved" || decisions.length !== needed || approvals !== needed) {
+    return answer("blocked:not_approved", needed > 1 && approvals === decisions.length ? `the request has ${approvals} of ${needed} approvals` : "the request has not been approved");
+  }
+  if (needed > 1) {
+    const people = new Set(decisions.map((d) => d.deciderId));
+    if (people.size !== needed || people.has(null) || people.has(request.starterId) || decisions.some((d) => d.automatic)) {
+      return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
+    }
+  }
+  for (const d of decisions) {
+    if (d.automatic) {
+      // A system approval stands only for what the policy itself auto-approved within the dial.
+      if (request.proposalDecision !== "auto_approved" || request.simulated !== "false") return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
+    } else if (!roleSatisfies(d.deciderRole, request.requiredRole as Role)) {
+      return answer("blocked:not_approved", `approved by a ${d.deciderRole}, needs ${request.requiredRole}`);
+    }
   }
 
   // The operation now is the operation that was approved.
@@ -164,7 +178,7 @@ export async function executeInTransaction(tx: TSqlTx, input: Omit<TExecuteInput
   const amountCents = Number(request.amountCents);
   const matches =
     approvalDigest(operation) === request.digest &&
-    request.decisionDigest === request.digest &&
+    decisions.every((d) => d.digest === request.digest) &&
     operation.proposal !== null &&
     operation.proposal.orderId === request.orderId &&
     operation.proposal.amountCents === amountCents &&
@@ -175,7 +189,7 @@ export async function executeInTransaction(tx: TSqlTx, input: Omit<TExecuteInput
   const idempotencyKey = refundIdempotencyKey(request.id, request.digest);
   const facts = { idempotencyKey, amountCents, orderId: request.orderId };
   const expiresAt = timestampFromText(request.expiresAt);
-  const expired = timestampFromText(request.decidedAt!) > expiresAt || now > expiresAt;
+  const expired = decisions.some((d) => timestampFromText(d.decidedAt) > expiresAt) || now > expiresAt;
   const orderCents = Number(request.orderCents);
   const sameCurrency = request.currency === request.orderCurrency;
   const created: TExecutionResult = { outcome: "refund_created", ...facts, ledgerEntryId: null, simulated, detail: "refund written to the ledger" };

@@ -11,6 +11,7 @@ export const REFUND_POLICY_REASONS = [
   "daily_cap_reached",
   "flagged_account",
   "specialist_required",
+  "two_person_required",
   "customer_rate_limited",
   "invalid_amount",
   "currency_mismatch",
@@ -33,12 +34,14 @@ export interface TRefundDecision {
   reasons: TRefundPolicyReason[];
   /** Who may approve it: a specialist at or above the threshold, otherwise a reviewer. */
   requiredRole: Role | null;
+  /** How many different people must approve it: two at or above the two-person threshold. */
+  approvalsRequired: 1 | 2;
   policyVersion: string;
 }
 
 export function evaluateRefund(facts: TRefundFacts, settings: TPolicySettings): TRefundDecision {
   const version = policyVersion(settings);
-  const deny = (reason: TRefundPolicyReason): TRefundDecision => ({ decision: "denied", reasons: [reason], requiredRole: null, policyVersion: version });
+  const deny = (reason: TRefundPolicyReason): TRefundDecision => ({ decision: "denied", reasons: [reason], requiredRole: null, approvalsRequired: 1, policyVersion: version });
   if (!Number.isSafeInteger(facts.amountCents) || facts.amountCents <= 0) return deny("invalid_amount");
   if (facts.currency !== facts.orderCurrency) return deny("currency_mismatch");
   if (facts.customerProposalsToday >= settings["policy.customerRefundsPerDay"]) return deny("customer_rate_limited");
@@ -47,9 +50,21 @@ export function evaluateRefund(facts: TRefundFacts, settings: TPolicySettings): 
   const specialist = facts.amountCents >= settings["policy.specialistThresholdCents"];
   if (facts.customerFlagged) needsHuman.push("flagged_account");
   if (specialist) needsHuman.push("specialist_required");
+  const approvalsRequired = approvalsRequiredFor(facts.amountCents, settings);
+  if (approvalsRequired === 2) needsHuman.push("two_person_required");
   if (facts.amountCents > settings["autonomy.autoApproveLimitCents"]) needsHuman.push("above_autonomy_limit");
   else if (facts.autoApprovedTodayCents + facts.amountCents > settings["policy.dailyCapCents"]) needsHuman.push("daily_cap_reached");
-  const requiredRole: Role = specialist ? "SPECIALIST" : "REVIEWER";
-  if (needsHuman.length) return { decision: "needs_human", reasons: needsHuman, requiredRole, policyVersion: version };
-  return { decision: "auto_approved", reasons: ["within_autonomy_limit"], requiredRole, policyVersion: version };
+  const { requiredRole } = approvalGate(facts.amountCents, settings);
+  if (needsHuman.length) return { decision: "needs_human", reasons: needsHuman, requiredRole, approvalsRequired, policyVersion: version };
+  return { decision: "auto_approved", reasons: ["within_autonomy_limit"], requiredRole, approvalsRequired, policyVersion: version };
+}
+
+/** Who may approve a refund of this amount, and how many of them: the gate a person's approval goes
+ * through, for the agent's proposal and for a person's lowered amount alike. */
+export function approvalGate(amountCents: number, settings: TPolicySettings): { requiredRole: Role; approvalsRequired: 1 | 2 } {
+  return { requiredRole: amountCents >= settings["policy.specialistThresholdCents"] ? "SPECIALIST" : "REVIEWER", approvalsRequired: approvalsRequiredFor(amountCents, settings) };
+}
+
+function approvalsRequiredFor(amountCents: number, settings: TPolicySettings): 1 | 2 {
+  return amountCents >= settings["policy.twoPersonThresholdCents"] ? 2 : 1;
 }

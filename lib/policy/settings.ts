@@ -13,6 +13,8 @@ export const ZPolicySettings = z.strictObject({
   "policy.dailyCapCents": z.number().int().min(0),
   /** At or above this amount a specialist must approve. */
   "policy.specialistThresholdCents": z.number().int().positive(),
+  /** At or above this amount two different people must approve, neither of whom started the run. */
+  "policy.twoPersonThresholdCents": z.number().int().positive(),
   /** Refund proposals per customer per day before the rate limit denies them. */
   "policy.customerRefundsPerDay": z.number().int().positive(),
   "agent.defaultPlanner": z.enum(["rule", "model"]),
@@ -28,6 +30,7 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "autonomy.requiredAgreements": 200,
   "policy.dailyCapCents": 50_000,
   "policy.specialistThresholdCents": 50_000,
+  "policy.twoPersonThresholdCents": 100_000,
   "policy.customerRefundsPerDay": 3,
   "agent.defaultPlanner": "rule",
   "queue.slaApprovalHours": 4,

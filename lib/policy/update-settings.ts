@@ -18,6 +18,7 @@ const EDITORS: Record<keyof TPolicySettings, Area> = {
   "autonomy.requiredAgreements": "admin",
   "policy.dailyCapCents": "admin",
   "policy.specialistThresholdCents": "admin",
+  "policy.twoPersonThresholdCents": "admin",
   "policy.customerRefundsPerDay": "admin",
   "agent.defaultPlanner": "admin",
   "queue.slaApprovalHours": "admin",

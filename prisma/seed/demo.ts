@@ -26,6 +26,7 @@ const CUSTOMERS = [
   { id: "CUS-002", email: "marcus.oyelaran@example.net", name: "Marcus Oyelaran", flagged: false },
   { id: "CUS-003", email: "quinn.harlow@example.net", name: "Quinn Harlow", flagged: true },
   { id: "CUS-004", email: "priya.nair@example.net", name: "Priya Nair", flagged: false },
+  { id: "CUS-005", email: "elena.brandt@example.net", name: "Elena Brandt", flagged: false },
 ];
 
 const ORDERS = [
@@ -33,6 +34,8 @@ const ORDERS = [
   { id: "ORD-1002", customerId: "CUS-002", item: "Nimbus 14 laptop", category: "electronics", amountCents: 65000, placed: 9, delivered: 6 },
   { id: "ORD-1003", customerId: "CUS-003", item: "Pulse wireless headphones", category: "electronics", amountCents: 12900, placed: 10, delivered: 7 },
   { id: "ORD-1004", customerId: "CUS-004", item: "Echo bookshelf speaker", category: "electronics", amountCents: 9500, placed: 49, delivered: 45 },
+  // Above the two-person threshold (1,000 USD): its refund needs two different approvers.
+  { id: "ORD-1005", customerId: "CUS-005", item: "Vista 65-inch OLED TV", category: "electronics", amountCents: 120000, placed: 8, delivered: 5 },
 ];
 
 /** Policy documents; body paragraphs (blank-line separated) become retrievable passages. */
@@ -137,6 +140,14 @@ export const TICKETS: SeedTicket[] = [
     customerEmail: "marcus.oyelaran@example.net",
     orderRef: "ORD-1002",
     ageMinutes: 30,
+  },
+  {
+    externalId: "demo-two-person-tv",
+    subject: "TV arrived with a cracked screen",
+    body: "My Vista 65-inch TV (order ORD-1005) arrived with a cracked screen. I would like a refund.",
+    customerEmail: "elena.brandt@example.net",
+    orderRef: "ORD-1005",
+    ageMinutes: 25,
   },
   {
     externalId: "demo-flagged-account",

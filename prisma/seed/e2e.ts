@@ -3,23 +3,29 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createTicket } from "../../lib/intake/create-ticket";
 
-export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5"] as const;
+export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5", "edit", "raise", "two-person"] as const;
+
+/** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
+const ORDER_OF: Partial<Record<(typeof E2E_SCENARIOS)[number], { item: string; noun: string; amountCents: number }>> = {
+  laptop: { item: "Nimbus 14 laptop", noun: "Laptop", amountCents: 65000 },
+  "two-person": { item: "Vista 65-inch OLED TV", noun: "TV", amountCents: 120000 },
+};
 
 export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
   let created = 0;
   for (const [i, scenario] of E2E_SCENARIOS.entries()) {
     const externalId = `e2e-${scenario}`;
     if (await client.ticket.findUnique({ where: { externalId }, select: { id: true } })) continue;
-    const laptop = scenario === "laptop";
+    const what = ORDER_OF[scenario] ?? { item: "Aurora 10-inch tablet", noun: "Tablet", amountCents: 7900 };
     const n = String(i + 1).padStart(2, "0");
     const customer = await client.customer.create({ data: { id: `CUS-E2E-${n}`, email: `e2e-${scenario}@example.net`, name: `Casey ${scenario}` } });
     const order = await client.order.create({
       data: {
         id: `ORD-E2E-${n}`,
         customerId: customer.id,
-        item: laptop ? "Nimbus 14 laptop" : "Aurora 10-inch tablet",
+        item: what.item,
         category: "electronics",
-        amountCents: laptop ? 65000 : 7900,
+        amountCents: what.amountCents,
         placedAt: new Date(Date.now() - 9 * 86_400_000),
         deliveredAt: new Date(Date.now() - 6 * 86_400_000),
       },
@@ -28,7 +34,7 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
       createTicket(
         {
           externalId,
-          subject: `${laptop ? "Laptop" : "Tablet"} arrived with a cracked screen (${scenario})`,
+          subject: `${what.noun} arrived with a cracked screen (${scenario})`,
           body: `My order ${order.id} arrived with a cracked screen. Can I get a refund?`,
           customerEmail: customer.email,
           orderRef: order.id,

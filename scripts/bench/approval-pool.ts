@@ -81,10 +81,11 @@ async function cloneRows(client: PrismaClient, table: string, templateId: string
  * and digests (a person's decision names the digest they saw).
  */
 export async function clonePool(client: PrismaClient, templateId: string, pool: TPoolName, from: number, count: number): Promise<{ id: string; digest: string }[]> {
-  const template = await client.approvalRequest.findUniqueOrThrow({ where: { id: templateId }, include: { ticket: true, proposal: true, decision: true } });
+  const template = await client.approvalRequest.findUniqueOrThrow({ where: { id: templateId }, include: { ticket: true, proposal: true, decisions: true } });
+  const templateDecision = template.decisions[0];
   if (!template.proposal) throw new Error("the template approval has no refund proposal");
   const approved = template.status === "approved";
-  if (approved && !template.decision) throw new Error("the approved template has no decision");
+  if (approved && !templateDecision) throw new Error("the approved template has no decision");
   const templateOrder = template.proposal.orderId;
   const operation = template.operation as unknown as TApprovalOperation;
   const key = intakeBundleKey();
@@ -130,16 +131,16 @@ export async function clonePool(client: PrismaClient, templateId: string, pool: 
         unnest,
       );
       if (approved) {
-        await cloneRows(t, "ApprovalDecision", template.decision!.id, { id: `('${ID_PREFIX.decision}' || c.k)::uuid`, approvalRequestId: `('${ID_PREFIX.approval}' || c.k)::uuid`, digest: "c.digest", originalReply: swapOrder("originalReply"), createdAt: now }, args, unnest);
+        await cloneRows(t, "ApprovalDecision", templateDecision!.id, { id: `('${ID_PREFIX.decision}' || c.k)::uuid`, approvalRequestId: `('${ID_PREFIX.approval}' || c.k)::uuid`, digest: "c.digest", originalReply: swapOrder("originalReply"), createdAt: now }, args, unnest);
       }
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
 
   // The clones must be what the real code would have made: spot-check one against the digest rules.
-  const sample = await client.approvalRequest.findUniqueOrThrow({ where: { id: poolIds(ks[0]!).approval }, include: { decision: true, proposal: true } });
+  const sample = await client.approvalRequest.findUniqueOrThrow({ where: { id: poolIds(ks[0]!).approval }, include: { decisions: true, proposal: true } });
   const sampleOp = sample.operation as unknown as TApprovalOperation;
-  if (approvalDigest(sampleOp) !== sample.digest || sampleOp.draft !== sample.draft || sampleOp.proposal?.orderId !== sample.proposal?.orderId || (approved && sample.decision?.digest !== sample.digest)) {
+  if (approvalDigest(sampleOp) !== sample.digest || sampleOp.draft !== sample.draft || sampleOp.proposal?.orderId !== sample.proposal?.orderId || (approved && sample.decisions[0]?.digest !== sample.digest)) {
     throw new Error("a cloned approval does not match its own digest");
   }
   return ks.map((k, i) => ({ id: poolIds(k).approval, digest: digests[i]! }));

@@ -34,23 +34,31 @@ const ZDecide = z
     decision: z.enum(["approve", "reject"]),
     note: z.string().max(2000).optional(),
     editedReply: z.string().max(8000).optional(),
+    /** The refund as the person left it, in currency units ("50.00"): lower than proposed makes an edit. */
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, "Write an amount such as 50.00.")
+      .transform((v) => Math.round(Number(v) * 100))
+      .optional(),
   })
   .refine((v) => v.decision === "approve" || (v.note ?? "").trim().length > 0, { path: ["note"], message: "Say why you reject it: a note is required." });
 
 // A refused decision (stale, expired, already decided, …) reaches the page as its code: the page
 // offers a fresh run where one would help.
 export const decideApprovalAction = authedAction({ area: "approve", input: ZDecide }, async ({ input, user }) => {
-  const result = await decideApproval({ ...input, actor: { id: user.id, role: user.role } });
+  const { amount, ...decision } = input;
+  const result = await decideApproval({ ...decision, amountCents: amount ?? null, actor: { id: user.id, role: user.role } });
   // The refund job runs on its own; wait a little so the reviewer usually sees the outcome at once.
   // Correctness never depends on this request surviving: the job was committed with the decision.
   let execution: string | null = null;
   if (result.refundJobEnqueued) {
     processWorker()?.nudge(QUEUES.refundExecute);
-    execution = await awaitRefundOutcome(input.approvalId, 3_000);
+    execution = await awaitRefundOutcome(result.approvalId, 3_000);
   }
-  const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: input.approvalId }, select: { ticketId: true } });
+  const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: result.approvalId }, select: { ticketId: true } });
   revalidatePath(`/tickets/${request.ticketId}`);
-  return { decision: result.decision, execution, refund: result.refundJobEnqueued };
+  return { decision: result.decision, execution, refund: result.refundJobEnqueued, approvals: result.approvals, approvalsRequired: result.approvalsRequired };
 });
 
 const ZResolve = z.object({ ticketId: z.uuid(), reply: z.string().trim().min(1, "Write the reply the customer will receive.").max(8000), note: z.string().max(2000).optional() });

@@ -2,19 +2,21 @@
 import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
-import { customerReply } from "@/lib/contracts/customer-reply";
+import { customerReply, replyWithAmount } from "@/lib/contracts/customer-reply";
+import { CONFIRM_APPROVE_EVENT } from "@/components/keyboard-shortcuts";
 import { formMessage, type TFormMessage } from "@/components/action-message";
 import { RunButton } from "./run-buttons";
 import { decideApprovalAction } from "./actions";
 import { EXECUTION_TEXT } from "./execution-status";
 
-type TState = TActionResult<{ decision: "approve" | "reject"; execution: string | null; refund: boolean }> | null;
+type TState = TActionResult<{ decision: "approve" | "reject"; execution: string | null; refund: boolean; approvals: number; approvalsRequired: number }> | null;
 
 function message(state: TState): TFormMessage | null {
   return formMessage(
     state,
     (ok) => {
       if (ok.decision === "reject") return { tone: "ok", text: "Rejected. Nothing was refunded; the ticket is back with a person." };
+      if (ok.approvals < ok.approvalsRequired) return { tone: "ok", text: `Approval ${ok.approvals} of ${ok.approvalsRequired} recorded. Nothing is refunded until a second person approves.` };
       if (!ok.refund) return { tone: "ok", text: "Approved. The reply is in the outbox." };
       return { tone: "ok", text: `Approved. ${ok.execution ? (EXECUTION_TEXT[ok.execution] ?? ok.execution) : "The refund is pending: the page shows its outcome when the executor records it."}` };
     },
@@ -35,10 +37,20 @@ export function ApprovalForm(props: {
   /** Why the request can no longer be decided (stale, expired), known when the page was rendered. */
   blocked?: string;
   mayRunAgent: boolean;
-  confirmText: string;
+  /** The refund the request proposes, which the person may lower (never raise); null for a reply. */
+  refund: { amountCents: number; currency: string; orderId: string } | null;
+  /** At or above the specialist threshold, approving asks to confirm the amount first. */
+  confirmAmount: boolean;
 }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
   const [reply, setReply] = useState(props.draft);
+  const [amountText, setAmountText] = useState(props.refund ? (props.refund.amountCents / 100).toFixed(2) : "");
+  // The amount the reply currently states: a lowered amount is written into the reply as it is typed,
+  // so what the person approves is what they read.
+  const [shownCents, setShownCents] = useState(props.refund?.amountCents ?? 0);
+  const cents = /^\d{1,9}(\.\d{1,2})?$/.test(amountText.trim()) ? Math.round(Number(amountText.trim()) * 100) : null;
+  const raised = props.refund !== null && cents !== null && cents > props.refund.amountCents;
+  const confirmText = props.refund ? `Refund ${((cents ?? props.refund.amountCents) / 100).toFixed(2)} ${props.refund.currency} on ${props.refund.orderId} and send the reply.` : "Send the reply (no refund).";
   const shown = message(state);
   const done = state?.status === "ok";
   const canDecide = props.canDecide && !props.blocked;
@@ -48,6 +60,46 @@ export function ApprovalForm(props: {
     <form action={action} className="space-y-3" aria-label="Decision">
       <input type="hidden" name="approvalId" value={props.approvalId} />
       <input type="hidden" name="digest" value={props.digest} />
+      {props.refund ? (
+        <div>
+          <label htmlFor="amount" className="block text-[12px] font-medium text-slate-700">
+            Refund amount ({props.refund.currency}) <span className="font-normal text-slate-500">(you may lower it, never raise it; the agent&apos;s proposal is kept)</span>
+          </label>
+          <input
+            id="amount"
+            name="amount"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amountText}
+            aria-invalid={raised || cents === null}
+            aria-describedby="amount-help"
+            disabled={!canDecide || done}
+            onChange={(e) => {
+              setAmountText(e.target.value);
+              const text = e.target.value.trim();
+              const next = /^\d{1,9}(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : null;
+              if (next !== null && next > 0 && next <= props.refund!.amountCents && next !== shownCents) {
+                setReply((r) => replyWithAmount(r, shownCents, next));
+                setShownCents(next);
+              }
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") e.preventDefault();
+            }}
+            className="mt-1 block h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-[13px] tabular-nums focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
+          />
+          <p id="amount-help" className={`mt-1 text-[12px] ${raised || cents === null ? "text-red-700" : "text-slate-600"}`}>
+            {raised
+              ? `The refund may only be lowered (at most ${(props.refund.amountCents / 100).toFixed(2)}); to refund more, run the agent again.`
+              : cents === null
+                ? "Write an amount such as 50.00."
+                : cents !== props.refund.amountCents
+                  ? `Lowered from ${(props.refund.amountCents / 100).toFixed(2)}: approving makes a new request with its own digest, checked by the policy again.`
+                  : "As the agent proposed."}
+          </p>
+        </div>
+      ) : null}
       <div>
         <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
           Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
@@ -86,7 +138,24 @@ export function ApprovalForm(props: {
         <p className="text-[13px] text-amber-800">{props.whyNot}</p>
       ) : null}
       <div className="flex items-center gap-2">
-        <button type="submit" name="decision" value="approve" data-shortcut="approve" data-confirm={props.confirmText} disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
+        <button
+          type="submit"
+          name="decision"
+          value="approve"
+          data-shortcut="approve"
+          data-confirm={confirmText}
+          onClick={(e) => {
+            // A large refund is confirmed first, in the dialog the keyboard's "a" opens; its Approve
+            // clicks this button again, confirmed.
+            const button = e.currentTarget;
+            if (!props.confirmAmount || button.dataset.confirmed === "true") {
+              delete button.dataset.confirmed;
+              return;
+            }
+            e.preventDefault();
+            document.dispatchEvent(new CustomEvent(CONFIRM_APPROVE_EVENT));
+          }}
+          disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
           Approve
         </button>
         <button type="submit" name="decision" value="reject" disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">

@@ -84,25 +84,42 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const llm = llmAvailability();
   const modelChoice = llm.available ? { available: true, name: llm.config.model } : { available: false, reason: llm.reason };
   const pending = approvals.find((a) => a.status === "pending");
-  const latestDecided = approvals.find((a) => a.decision);
+  const latestDecided = approvals.find((a) => a.status !== "pending" && a.status !== "superseded" && a.decisions.length > 0);
+  const latestDecision = latestDecided?.decisions.at(-1);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
   // A citation opens the best passage retrieved for it: the pack is ordered best first.
   const passageByCitation: Record<string, string> = {};
   for (const p of passages) passageByCitation[p.citation] ??= p.chunkId;
   const proposal = pending?.proposal ?? null;
-  const canDecide = !!pending && roleSatisfies(user.role, pending.requiredRole);
+  // A two-person refund: who gave the first approval, and whether this person may give the second.
+  const firstApproval = pending?.decisions[0] ?? null;
+  const starterId = pending ? (runs.find((r) => r.id === pending.runId)?.startedById ?? null) : null;
+  const approvedAlready = !!firstApproval && firstApproval.deciderId === user.id;
+  const startedIt = !!pending && pending.approvalsRequired > 1 && starterId === user.id;
+  const canDecide = !!pending && roleSatisfies(user.role, pending.requiredRole) && !approvedAlready && !startedIt;
   // Known before any click: a request made under another policy or agent, or past its expiry, is
   // refused if decided (decide-approval.ts); the page says so and offers the fresh run instead.
   const now = new Date();
+  const policy = await loadPolicySettings(db());
   const blocked = !pending
     ? undefined
-    : isStaleRequest(pending, currentApprovalVersions(await loadPolicySettings(db())))
+    : isStaleRequest(pending, currentApprovalVersions(policy))
       ? "Stale: the policy or the agent changed since this request was made, so it can no longer be approved or rejected. Run the agent again for a fresh request."
       : pending.expiresAt <= now
         ? `Expired at ${formatUtc(pending.expiresAt, "minute")}: it can no longer be approved or rejected. Run the agent again for a fresh request.`
         : undefined;
-  const whyNot = pending && !canDecide ? (!mayUse(user.role, "approve") ? "Leads can read this request but cannot approve or reject it." : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`) : undefined;
+  const whyNot =
+    pending && !canDecide
+      ? !mayUse(user.role, "approve")
+        ? "Leads can read this request but cannot approve or reject it."
+        : approvedAlready
+          ? "You gave the first approval: the second must come from a different person."
+          : startedIt
+            ? "You started the agent's run: this two-person refund needs approvals from two other people."
+            : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`
+      : undefined;
+  const original = pending?.editedFrom?.proposal ?? null;
 
   return (
     <div className="space-y-4">
@@ -135,11 +152,32 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
               <div className="space-y-3">
                 <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
                   <div className="rounded-md bg-slate-50 p-3">
-                    <p className="text-[12px] text-slate-500">The agent proposes</p>
-                    <p className="text-[15px] font-semibold text-slate-900">{proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId}` : "Send this reply (no refund)"}</p>
+                    {original && proposal ? (
+                      <dl data-testid="edited-proposal" className="grid grid-cols-2 gap-2">
+                        <div>
+                          <dt className="text-[12px] text-slate-500">The agent proposed</dt>
+                          <dd className="text-[15px] font-semibold text-slate-500 line-through decoration-slate-400">{formatMoney(original.amountCents, original.currency)}</dd>
+                        </div>
+                        <div>
+                          <dt className="text-[12px] text-slate-500">Lowered by {pending.editedBy?.name ?? "a person"} to</dt>
+                          <dd className="text-[15px] font-semibold text-slate-900">{formatMoney(proposal.amountCents, proposal.currency)}</dd>
+                        </div>
+                      </dl>
+                    ) : (
+                      <>
+                        <p className="text-[12px] text-slate-500">The agent proposes</p>
+                        <p className="text-[15px] font-semibold text-slate-900">{proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId}` : "Send this reply (no refund)"}</p>
+                      </>
+                    )}
                     {proposal ? (
                       <p className="mt-1 text-[12px] text-slate-600">
-                        Policy: <code className="font-mono">{proposal.decision}</code> ({proposal.decisionReasons.join(", ")}) · needs a {ROLE_LABELS[pending.requiredRole].toLowerCase()}
+                        Policy: <code className="font-mono">{proposal.decision}</code> ({proposal.decisionReasons.join(", ")}) · needs {pending.approvalsRequired > 1 ? `two different people, each a ${ROLE_LABELS[pending.requiredRole].toLowerCase()} or above` : `a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}`}
+                      </p>
+                    ) : null}
+                    {pending.approvalsRequired > 1 ? (
+                      <p data-testid="approvals-count" className="mt-1 text-[13px] font-medium text-amber-900">
+                        {pending.decisions.length} of {pending.approvalsRequired} approvals
+                        {firstApproval ? ` · first given by ${firstApproval.decider?.name ?? "?"} (${ROLE_LABELS[firstApproval.deciderRole]}) at ${formatUtc(firstApproval.createdAt, "minute")}` : ""}
                       </p>
                     ) : null}
                   </div>
@@ -169,18 +207,27 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                   whyNot={whyNot}
                   blocked={blocked}
                   mayRunAgent={mayUse(user.role, "runAgent")}
-                  confirmText={proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId} and send the reply.` : "Send the reply (no refund)."}
+                  refund={proposal ? { amountCents: proposal.amountCents, currency: proposal.currency, orderId: proposal.orderId } : null}
+                  confirmAmount={!!proposal && proposal.amountCents >= policy["policy.specialistThresholdCents"]}
                 />
               </div>
-            ) : latestDecided?.decision ? (
+            ) : latestDecided && latestDecision ? (
               <div className="space-y-2 text-[13px]">
                 <p>
-                  <span className="font-medium">{latestDecided.decision.decision === "approve" ? "Approved" : "Rejected"}</span> by{" "}
-                  {latestDecided.decision.automatic ? "the policy, within the autonomy dial" : `${latestDecided.decision.decider?.name ?? "?"} (${ROLE_LABELS[latestDecided.decision.deciderRole]})`} on{" "}
-                  {latestDecided.decision.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
-                  {latestDecided.decision.note ? `: “${latestDecided.decision.note}”` : "."}
+                  <span className="font-medium">{latestDecision.decision === "approve" ? "Approved" : "Rejected"}</span> by{" "}
+                  {latestDecision.automatic
+                    ? "the policy, within the autonomy dial"
+                    : latestDecided.decisions.map((d) => `${d.decider?.name ?? "?"} (${ROLE_LABELS[d.deciderRole]})`).join(" and ")}{" "}
+                  on {latestDecision.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+                  {latestDecision.note ? `: “${latestDecision.note}”` : "."}
                 </p>
-                {latestDecided.decision.editedReply ? <p className="text-slate-600">The reply was edited before approval; the original is kept.</p> : null}
+                {latestDecided.editedFrom?.proposal && latestDecided.proposal ? (
+                  <p data-testid="edited-proposal" className="text-slate-700">
+                    The agent proposed {formatMoney(latestDecided.editedFrom.proposal.amountCents, latestDecided.editedFrom.proposal.currency)}; {latestDecided.editedBy?.name ?? "a person"} lowered it to{" "}
+                    {formatMoney(latestDecided.proposal.amountCents, latestDecided.proposal.currency)} before approving.
+                  </p>
+                ) : null}
+                {latestDecided.decisions.some((d) => d.editedReply) ? <p className="text-slate-600">The reply was edited before approval; the original is kept.</p> : null}
                 {latestDecided.kind === "refund" && latestDecided.status === "approved" ? <ExecutionStatus outcome={latestDecided.executionOutcome} /> : null}
                 {latestDecided.ledgerEntries.map((l) => (
                   <p key={l.id} className="text-slate-600">

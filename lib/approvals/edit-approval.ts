@@ -1,0 +1,99 @@
+// A reviewer may lower a refund before approving it, never raise it. The lowered refund is a new
+// operation: a new proposal row (the agent's stays as it was), a new request bound to its own digest
+// and gated again by the policy (a lower amount can need a less senior approver, or one person instead
+// of two), pointing at the request it replaces, which is superseded. Approvals given to the original
+// no longer count: they were given to another digest. The executor then executes exactly the new
+// request, and the page shows the agent's proposal beside the person's edit.
+import type { Role } from "../../generated/prisma/enums";
+import { db as defaultDb, isUniqueViolation, Prisma, type Db } from "../db";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { approvalDigest, approvalOperation } from "../contracts/approval-operation";
+import { normaliseLineEndings, replyWithAmount } from "../contracts/customer-reply";
+import { approvalGate, REFUND_POLICY_REASONS, type TRefundPolicyReason } from "../policy/evaluate-refund";
+import { policyVersion } from "../policy/settings";
+import { decisionRefused, loadDecidable } from "./load-decidable";
+
+export interface TEditRefundInput {
+  approvalId: string;
+  /** The digest of the request the person was shown. */
+  digest: string;
+  amountCents: number;
+  /** The reply as the person left it; without one, the draft with its amount changed to the new one. */
+  editedReply?: string | null;
+  actor: { id: string; role: Role };
+  client?: Db;
+  now?: Date;
+}
+
+/** The new request, or null when the amount is the one proposed (nothing to edit). */
+export async function editRefundAmount(input: TEditRefundInput): Promise<{ approvalId: string; digest: string } | null> {
+  const client = input.client ?? defaultDb();
+  const now = input.now ?? new Date();
+  const { request, operation, settings } = await loadDecidable(client, input, now);
+  const proposal = operation.proposal;
+  if (request.kind !== "refund" || !proposal) throw decisionRefused("amount_not_lowered", "This request has no refund to change.");
+  if (input.amountCents === proposal.amountCents) return null;
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > proposal.amountCents) {
+    throw decisionRefused("amount_not_lowered", `The refund may only be lowered: between 0.01 and ${(proposal.amountCents / 100).toFixed(2)} ${proposal.currency}. To refund more, run the agent again.`);
+  }
+  const draft = input.editedReply?.trim() ? normaliseLineEndings(input.editedReply).trim() : replyWithAmount(request.draft ?? "", proposal.amountCents, input.amountCents);
+  const gate = approvalGate(input.amountCents, settings);
+  const lowered = { ...proposal, amountCents: input.amountCents };
+  const edited = approvalOperation({ proposal: lowered, draft, policyVersion: policyVersion(settings), bundleVersion: request.bundleVersion });
+  const digest = approvalDigest(edited);
+
+  try {
+    return await client.$transaction(async (tx) => {
+      const original = await tx.approvalRequest.findUniqueOrThrow({ where: { id: request.id }, include: { proposal: true } });
+      // The reasons a person is needed, as the gate sees the lowered amount: the ones that do not
+      // depend on the amount carry over (a flagged account stays flagged).
+      const amountReasons: readonly TRefundPolicyReason[] = ["specialist_required", "two_person_required"];
+      const reasons = [
+        ...(original.proposal?.decisionReasons ?? []).filter((r) => !amountReasons.includes(r as TRefundPolicyReason)),
+        ...(gate.requiredRole === "SPECIALIST" ? (["specialist_required"] as const) : []),
+        ...(gate.approvalsRequired === 2 ? (["two_person_required"] as const) : []),
+      ].filter((r) => (REFUND_POLICY_REASONS as readonly string[]).includes(r));
+      await recordAuditEvent(tx, {
+        actorType: "user",
+        actorId: input.actor.id,
+        action: "approval.edited",
+        subjectType: "approval",
+        subjectId: request.id,
+        ticketId: request.ticketId,
+        inputs: { fromCents: proposal.amountCents, toCents: input.amountCents, currency: proposal.currency, fromDigest: request.digest, digest, requiredRole: gate.requiredRole, approvalsRequired: gate.approvalsRequired, replyEdited: draft !== request.draft },
+      });
+      // Superseded only if still pending: a decision that slipped in first wins, and the edit is refused.
+      const replaced = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "superseded" } });
+      if (replaced.count !== 1) throw decisionRefused("already_decided", "This request was decided while you edited it.");
+      const p = original.proposal!;
+      const newProposal = await tx.refundProposal.create({
+        data: { runId: p.runId, ticketId: p.ticketId, orderId: p.orderId, amountCents: input.amountCents, currency: p.currency, reason: p.reason, decision: "needs_human", decisionReasons: reasons, policyVersion: edited.policyVersion, requiredRole: gate.requiredRole, simulated: false },
+      });
+      const created = await tx.approvalRequest.create({
+        data: {
+          ticketId: request.ticketId,
+          runId: original.runId,
+          proposalId: newProposal.id,
+          kind: "refund",
+          digest,
+          operation: edited as unknown as Prisma.InputJsonObject,
+          draft,
+          policyVersion: edited.policyVersion,
+          bundleVersion: edited.bundleVersion,
+          agentVersion: edited.agentVersion,
+          requiredRole: gate.requiredRole,
+          approvalsRequired: gate.approvalsRequired,
+          // The edit does not buy time: the original's expiry stands.
+          expiresAt: original.expiresAt,
+          editedFromId: request.id,
+          editedById: input.actor.id,
+        },
+      });
+      return { approvalId: created.id, digest };
+    });
+  } catch (error) {
+    // Two people editing the same request at once: the one-edit-per-request index lets one through.
+    if (isUniqueViolation(error)) throw decisionRefused("already_decided", "Someone else changed this request a moment ago. Reload the ticket.");
+    throw error;
+  }
+}

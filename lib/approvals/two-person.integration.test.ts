@@ -1,0 +1,213 @@
+// The two-person rule and a person's lowered amount, on the real agent, decision, queue and executor.
+// The crash case needs real PostgreSQL (a child process killed with SIGKILL); it runs when
+// DATABASE_URL is set, as in CI.
+import { beforeAll, describe, expect, it } from "vitest";
+import { asOwner, useTestDb } from "../../testing/db";
+import { killHard, spawnTs } from "../../testing/spawn-ts";
+import { drainQueue, openJobs } from "../../testing/queue";
+import { freshOrder, tabletTicket, user } from "../../testing/runs";
+import { refusalCode } from "../../testing/refusals";
+import { seedDemo } from "../../prisma/seed/demo";
+import { runAgent } from "../agent/run-agent";
+import { decideApproval } from "./decide-approval";
+import { editRefundAmount } from "./edit-approval";
+import { reconcileApprovedRefunds } from "./reconcile-refunds";
+import { settleApprovedRefund } from "./settle-refund";
+import { executeApprovedRefund } from "../ledger/execute-approved-refund";
+
+const testDb = useTestDb();
+beforeAll(async () => void (await seedDemo(testDb().client)));
+const onPostgres = !!process.env.DATABASE_URL;
+
+/** A pending request for a refund of `amountCents` on a fresh order, from a run `starter` started. */
+async function requestFor(amountCents: number, starter?: { id: string }) {
+  const { client } = testDb();
+  const ticketId = await tabletTicket(client, await freshOrder(client, amountCents));
+  const run = await runAgent({ ticketId, client, startedBy: starter?.id });
+  if (!run.approval?.id) throw new Error(`run stopped with ${run.status}/${run.reason}`);
+  return client.approvalRequest.findUniqueOrThrow({ where: { id: run.approval.id }, include: { proposal: true } });
+}
+
+const ledgerRows = (approvalRequestId: string) => testDb().client.ledgerEntry.findMany({ where: { approvalRequestId } });
+const approve = (request: { id: string; digest: string }, actor: { id: string; role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" }, extra: { amountCents?: number; editedReply?: string } = {}) =>
+  decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor, ...extra });
+
+describe("the two-person rule", () => {
+  it("asks two different people for a 1,200 USD refund; the first approval moves nothing, the second executes it", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
+    const request = await requestFor(120_000, reviewer);
+    expect(request).toMatchObject({ approvalsRequired: 2, requiredRole: "SPECIALIST", status: "pending" });
+    const waiting = (await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).status;
+    expect(request.proposal!.decisionReasons).toContain("two_person_required");
+
+    const first = await approve(request, specialist);
+    expect(first).toMatchObject({ approvals: 1, approvalsRequired: 2, refundJobEnqueued: false });
+    expect(await openJobs(testDb())).toBe(0);
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
+    expect((await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).status).toBe(waiting);
+    expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).inputs).toMatchObject({ approvals: 1, approvalsRequired: 2 });
+
+    // The same person twice, and a reviewer below the role, are refused; nothing is written.
+    expect(await refusalCode(approve(request, specialist))).toBe("second_approver_required");
+    expect(await refusalCode(approve(request, reviewer))).toBe("role_insufficient");
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    await drainQueue(testDb());
+    expect(await ledgerRows(request.id)).toHaveLength(0);
+
+    const second = await approve(request, admin);
+    expect(second).toMatchObject({ approvals: 2, approvalsRequired: 2, refundJobEnqueued: true });
+    await drainQueue(testDb());
+    expect((await ledgerRows(request.id)).map((r) => r.amountCents)).toEqual([120_000]);
+  });
+
+  it("refuses the person who started the run, for either approval; a rejection by anyone ends the request", async () => {
+    const { client } = testDb();
+    const specialist = await user(client, "SPECIALIST");
+    const request = await requestFor(120_000, specialist);
+    expect(await refusalCode(approve(request, specialist))).toBe("run_starter_excluded");
+    const admin = await user(client, "ADMIN");
+    await approve(request, admin);
+    const rejected = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "The photo shows no damage.", actor: specialist });
+    expect(rejected).toMatchObject({ decision: "reject", refundJobEnqueued: false });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "rejected" });
+    expect(await refusalCode(approve(request, await user(client, "SPECIALIST")))).toBe("already_decided");
+  });
+
+  it("is kept by the database whoever writes: at most N seats, one per person, never the starter, never a system approval", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
+    const request = await requestFor(120_000, reviewer);
+    const row = (fields: { seat: number; deciderId: string | null; automatic?: boolean }) =>
+      client.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", deciderRole: "SPECIALIST", digest: request.digest, ...fields } });
+    await expect(row({ seat: 1, deciderId: reviewer.id })).rejects.toThrow(/other than the run's starter/);
+    await expect(row({ seat: 1, deciderId: null, automatic: true })).rejects.toThrow(/other than the run's starter/);
+    await row({ seat: 1, deciderId: specialist.id });
+    await expect(row({ seat: 2, deciderId: specialist.id })).rejects.toThrow(/Unique constraint/i);
+    await expect(row({ seat: 3, deciderId: admin.id })).rejects.toThrow(/seat 3 is not one of them|ApprovalDecision_seat_check/);
+
+    // A request forced to "approved" with one approval (as someone holding the database could): the
+    // executor counts the approvals itself and writes nothing.
+    await asOwner(testDb(), (owner) => owner.$executeRaw`UPDATE "ApprovalRequest" SET status = 'approved' WHERE id = ${request.id}::uuid`);
+    const result = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } });
+    expect(result).toMatchObject({ outcome: "blocked:not_approved", detail: "the request has 1 of 2 approvals" });
+    expect(await ledgerRows(request.id)).toHaveLength(0);
+    await asOwner(testDb(), (owner) => owner.$executeRaw`UPDATE "ApprovalRequest" SET status = 'pending' WHERE id = ${request.id}::uuid`);
+  });
+
+  it("writes nothing for a request with one of two approvals, through the queue: reconciliation and a replayed job alike", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await requestFor(120_000, reviewer);
+    await approve(request, await user(client, "SPECIALIST"));
+    expect((await reconcileApprovedRefunds({ client, olderThanMs: -60_000 })).reenqueued).not.toContain(request.id);
+    // The refund job as a replay or a forged enqueue would run it: refused, audited, no ledger row.
+    const settled = await settleApprovedRefund({ approvalId: request.id, client });
+    expect(settled.outcome).toBe("blocked:not_approved");
+    expect(await ledgerRows(request.id)).toHaveLength(0);
+  });
+
+  it.runIf(onPostgres)("writes nothing after a crash that follows the first of two approvals, even once workers and reconciliation run", async () => {
+    const db = testDb();
+    const reviewer = await user(db.client, "REVIEWER");
+    const specialist = await user(db.client, "SPECIALIST");
+    const request = await requestFor(120_000, reviewer);
+    const child = spawnTs("testing/decide-then-hang.ts", [db.url!, request.id, request.digest, specialist.id, specialist.role]);
+    for (let i = 0; i < 300 && !(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })); i++) await new Promise((r) => setTimeout(r, 50));
+    await killHard(child);
+    expect(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    await reconcileApprovedRefunds({ client: db.client, olderThanMs: -60_000 });
+    await drainQueue(db);
+    expect(await ledgerRows(request.id)).toHaveLength(0);
+    expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending", executionOutcome: null });
+    // The second person's approval is what executes it, once.
+    await approve(request, await user(db.client, "ADMIN"));
+    await drainQueue(db);
+    expect(await ledgerRows(request.id)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("a lowered refund", () => {
+  it("is approved as a new request with its own digest: the ledger row is 50.00, the agent's 79.00 kept beside it", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await requestFor(7_900);
+    expect(request.draft).toContain("79.00");
+    const result = await approve(request, reviewer, { amountCents: 5_000 });
+    expect(result.approvalId).not.toBe(request.id);
+    expect(result).toMatchObject({ approvals: 1, approvalsRequired: 1, refundJobEnqueued: true });
+    const edited = await client.approvalRequest.findUniqueOrThrow({ where: { id: result.approvalId }, include: { proposal: true } });
+    expect(edited).toMatchObject({ editedFromId: request.id, editedById: reviewer.id, status: "approved", requiredRole: "REVIEWER" });
+    expect(edited.digest).not.toBe(request.digest);
+    expect(edited.proposal).toMatchObject({ amountCents: 5_000, orderId: request.proposal!.orderId, currency: request.proposal!.currency, reason: request.proposal!.reason });
+    // The reply says what is refunded now.
+    expect(edited.draft).toContain("50.00");
+    expect(edited.draft).not.toContain("79.00");
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "superseded" });
+    expect(await client.refundProposal.findUniqueOrThrow({ where: { id: request.proposalId! } })).toMatchObject({ amountCents: 7_900 });
+    expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.edited", subjectId: request.id } })).inputs).toMatchObject({ fromCents: 7_900, toCents: 5_000, digest: edited.digest });
+
+    await drainQueue(testDb());
+    expect((await ledgerRows(edited.id)).map((r) => r.amountCents)).toEqual([5_000]);
+    expect(await ledgerRows(request.id)).toHaveLength(0);
+    expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: edited.id } })).body).toContain("50.00");
+  });
+
+  it("is refused when raised, zero, or on a reply; nothing is written", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await requestFor(7_900);
+    const before = await client.approvalRequest.count();
+    for (const amountCents of [7_901, 0, -100, 12.5]) expect(await refusalCode(approve(request, reviewer, { amountCents }))).toBe("amount_not_lowered");
+    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "no", amountCents: 5_000, actor: reviewer }))).toBe("amount_not_lowered");
+    expect(await client.approvalRequest.count()).toBe(before);
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
+    // The database holds the rule too: an edited request for more than the original is refused.
+    const raised = await client.refundProposal.create({ data: { ...request.proposal!, id: undefined, amountCents: 9_000, createdAt: undefined } });
+    await expect(
+      client.approvalRequest.create({
+        data: { ticketId: request.ticketId, runId: request.runId, proposalId: raised.id, kind: "refund", digest: "f".repeat(64), operation: {}, policyVersion: request.policyVersion, bundleVersion: request.bundleVersion, agentVersion: request.agentVersion, requiredRole: "REVIEWER", expiresAt: request.expiresAt, editedFromId: request.id, editedById: reviewer.id },
+      }),
+    ).rejects.toThrow(/may only lower/);
+  });
+
+  it("goes through the gate again: 1,200 lowered to 900 needs one person; approvals given before an edit no longer count", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
+    const big = await requestFor(120_000, reviewer);
+    const lowered = await approve(big, specialist, { amountCents: 90_000 });
+    expect(lowered).toMatchObject({ approvals: 1, approvalsRequired: 1, refundJobEnqueued: true });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } })).toMatchObject({ approvalsRequired: 1, requiredRole: "SPECIALIST" });
+
+    const other = await requestFor(120_000, reviewer);
+    await approve(other, specialist);
+    // The admin lowers it a little: still two people, and the specialist's approval was given to the
+    // other digest, so the admin's is the first of the new request.
+    const edited = await approve(other, admin, { amountCents: 110_000 });
+    expect(edited).toMatchObject({ approvals: 1, approvalsRequired: 2, refundJobEnqueued: false });
+    expect(await refusalCode(approve(other, await user(client, "SPECIALIST")))).toBe("superseded");
+
+    // 650 lowered to 400: below the specialist threshold, a reviewer may approve it.
+    const laptop = await requestFor(65_000);
+    const forReviewer = await editRefundAmount({ approvalId: laptop.id, digest: laptop.digest, amountCents: 40_000, actor: specialist, client });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: forReviewer!.approvalId } })).toMatchObject({ requiredRole: "REVIEWER", approvalsRequired: 1, status: "pending" });
+    expect((await approve({ id: forReviewer!.approvalId, digest: forReviewer!.digest }, reviewer)).refundJobEnqueued).toBe(true);
+  });
+
+  it("is executed only as approved: an edited request whose digest is not the approved one is refused", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await requestFor(7_900);
+    const edit = await editRefundAmount({ approvalId: request.id, digest: request.digest, amountCents: 5_000, actor: reviewer, client });
+    await approve({ id: edit!.approvalId, digest: edit!.digest }, reviewer);
+    // Someone with the database puts the agent's amount back on the approved edit's proposal.
+    const editedRow = await client.approvalRequest.findUniqueOrThrow({ where: { id: edit!.approvalId } });
+    await asOwner(testDb(), (owner) => owner.$executeRaw`UPDATE "RefundProposal" SET "amountCents" = 7900 WHERE id = ${editedRow.proposalId}::uuid`);
+    const result = await executeApprovedRefund({ approvalId: edit!.approvalId, actor: { type: "system", id: "test" } });
+    expect(result).toMatchObject({ outcome: "blocked:approval_mismatch" });
+    expect(await ledgerRows(edit!.approvalId)).toHaveLength(0);
+  });
+});
