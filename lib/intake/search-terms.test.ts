@@ -8,8 +8,15 @@ describe("searchTerms", () => {
     expect(searchTerms("ORD-1042").number).toBeNull();
     expect(searchTerms("12345678901").number).toBeNull();
     // With #, the text names a ticket only: no word or fragment search besides.
-    expect(searchTerms("#1042")).toEqual({ number: 1042, words: [], fragment: null });
-    expect(searchTerms("1042")).toEqual({ number: 1042, words: ["1042"], fragment: "1042" });
+    expect(searchTerms("#1042")).toEqual({ number: 1042, words: [], compounds: [], fragment: null });
+    expect(searchTerms("1042")).toEqual({ number: 1042, words: ["1042"], compounds: [], fragment: "1042" });
+  });
+
+  it("keeps a hyphenated word with a digit whole (one lexeme), in place of its parts", () => {
+    expect(searchTerms("ORD-S00420")).toMatchObject({ words: [], compounds: ["ord-s00420"], fragment: "ord-s00420" });
+    expect(searchTerms("cracked ORD-1001 screen")).toMatchObject({ words: ["cracked", "screen"], compounds: ["ord-1001"] });
+    // Without a digit the parts stay words: the english configuration stems a hyphenated word's parts.
+    expect(searchTerms("well-known")).toMatchObject({ words: ["well", "known"], compounds: [] });
   });
 
   it("keeps fragments of three characters or more, lower-cased", () => {

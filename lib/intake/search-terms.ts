@@ -11,6 +11,12 @@ export interface TSearchTerms {
   number: number | null;
   /** The words, lower-cased, for full-text search: each matches a word it begins (prefix), all must match. */
   words: string[];
+  /**
+   * Hyphenated words with a digit ("ord-s00420"), lower-cased: PostgreSQL's parser keeps each whole as
+   * one lexeme (beside its parts), so one prefix match stands for its parts – which, as prefixes of
+   * their own ("ord"), would each read nearly every ticket. Their parts are not in `words`.
+   */
+  compounds: string[];
   /** The text as typed (trimmed, lower-cased), matched inside emails and order ids; null when too short. */
   fragment: string | null;
 }
@@ -19,11 +25,14 @@ export function searchTerms(text: string): TSearchTerms {
   const trimmed = text.trim().toLowerCase().slice(0, SEARCH_MAX_LENGTH);
   const numeric = /^(#?)(\d{1,9})$/.exec(trimmed);
   // "#1042" names a ticket and nothing else; "1042" may also be part of an order id or an email.
-  if (numeric?.[1]) return { number: Number(numeric[2]), words: [], fragment: null };
-  const words = [...new Set(trimmed.match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_WORDS);
+  if (numeric?.[1]) return { number: Number(numeric[2]), words: [], compounds: [], fragment: null };
+  const compounds = [...new Set((trimmed.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []).filter((c) => /\p{N}/u.test(c)))].slice(0, MAX_WORDS);
+  const inCompounds = new Set(compounds.flatMap((c) => c.split("-")));
+  const words = [...new Set(trimmed.match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => !inCompounds.has(w)).slice(0, MAX_WORDS);
   return {
     number: numeric ? Number(numeric[2]) : null,
     words,
+    compounds,
     fragment: trimmed.length >= FRAGMENT_MIN_LENGTH ? trimmed : null,
   };
 }
@@ -37,6 +46,12 @@ export function prefixTsQuery(words: readonly string[]): string | null {
   return words.map((w) => `'${w.replace(/'/g, "''")}':*`).join(" & ");
 }
 
+/** A tsquery literal of the compounds, each a prefix (`'ord-s00420':*`), for a `::tsquery` cast (no parsing, no stemming), or null. */
+export function compoundTsQuery(compounds: readonly string[]): string | null {
+  if (compounds.length === 0) return null;
+  return compounds.map((c) => `'${c.replace(/'/g, "''")}':*`).join(" & ");
+}
+
 /** A LIKE pattern matching the fragment anywhere, its wildcards and escape character taken literally. */
 export function containsPattern(fragment: string): string {
   return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -44,8 +59,8 @@ export function containsPattern(fragment: string): string {
 
 /** What to mark in a result: the fragment as typed and each of its words, longest first. */
 export function highlightTerms(text: string): string[] {
-  const { words, fragment } = searchTerms(text);
-  return [...new Set([...(fragment ? [fragment] : []), ...words])].sort((a, b) => b.length - a.length);
+  const { words, compounds, fragment } = searchTerms(text);
+  return [...new Set([...(fragment ? [fragment] : []), ...compounds, ...words])].sort((a, b) => b.length - a.length);
 }
 
 export interface TSegment {

@@ -3,26 +3,33 @@
 //
 // - Words: full-text search (english) with each word a prefix, over the GIN index on the stored
 //   vector searchWords (kept by a trigger; migration 20261123040000_ticket_search).
-// - Fragments: LIKE '%…%' on lower(customerEmail) and lower(orderRef), over trigram GIN indexes
-//   (pg_trgm). Shorter than three characters, a fragment cannot use them and is not tried.
+// - Fragments: LIKE '%…%' over the distinct emails and order ids (TicketSearchKey, a trigram GIN
+//   index, pg_trgm), then the tickets holding the matched values by equality through btree indexes.
+//   Shorter than three characters, a fragment cannot use trigrams and is not tried.
+// - A hyphenated word with a digit ("ORD-S00420") is matched as the one lexeme the parser keeps for it.
 // - The branches are OR'ed, so PostgreSQL combines the indexes in one bitmap; results are newest
 //   first, keyset-paged over (createdAt, id) like the queue (matchingIds says how they are read).
 import { db as defaultDb, Prisma, type Db } from "../db";
 import { keysetPage, type TKeysetCursor } from "../db/keyset";
 import { completeRows, QUEUE_PAGE_SIZE, ROW_SELECT, type TQueuePage } from "./list-tickets";
-import { bodySnippet, containsPattern, highlightTerms, prefixTsQuery, searchTerms } from "./search-terms";
+import { bodySnippet, compoundTsQuery, containsPattern, highlightTerms, prefixTsQuery, searchTerms } from "./search-terms";
 
 export type TSearchPage = TQueuePage & Required<Pick<TQueuePage, "highlight" | "snippets">>;
 
 function matchCondition(text: string): Prisma.Sql | null {
-  const { number, words, fragment } = searchTerms(text);
+  const { number, words, compounds, fragment } = searchTerms(text);
   const branches: Prisma.Sql[] = [];
   if (number !== null) branches.push(Prisma.sql`"number" = ${number}`);
   const tsquery = prefixTsQuery(words);
-  if (tsquery) branches.push(Prisma.sql`"searchWords" @@ to_tsquery('english'::regconfig, ${tsquery})`);
+  const compound = compoundTsQuery(compounds);
+  const queries = [...(tsquery ? [Prisma.sql`to_tsquery('english'::regconfig, ${tsquery})`] : []), ...(compound ? [Prisma.sql`${compound}::tsquery`] : [])];
+  if (queries.length) branches.push(Prisma.sql`"searchWords" @@ (${Prisma.join(queries, " && ")})`);
   if (fragment) {
+    // The matched emails and order ids first (TicketSearchKey, a small trigram index), then the
+    // tickets holding them by equality: an array the plan computes once and probes btree indexes with.
     const pattern = containsPattern(fragment);
-    branches.push(Prisma.sql`lower("customerEmail") LIKE ${pattern}`, Prisma.sql`lower("orderRef") LIKE ${pattern}`);
+    const keys = (kind: "email" | "order") => Prisma.sql`ARRAY(SELECT "key" FROM "TicketSearchKey" WHERE "kind" = ${kind} AND "key" LIKE ${pattern})`;
+    branches.push(Prisma.sql`lower("customerEmail") = ANY(${keys("email")})`, Prisma.sql`lower("orderRef") = ANY(${keys("order")})`);
   }
   return branches.length ? Prisma.sql`(${Prisma.join(branches, " OR ")})` : null;
 }
