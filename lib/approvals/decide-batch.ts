@@ -19,7 +19,7 @@ export interface TBatchItem {
   digest: string;
 }
 
-export type TBatchOutcome = { approvalId: string; outcome: "approved" | "rejected"; refund: boolean } | { approvalId: string; outcome: "refused"; code: TDecisionRefusal; message: string };
+export type TBatchOutcome = { approvalId: string; outcome: "approved" | "rejected"; refund: boolean; approvals: number; approvalsRequired: number } | { approvalId: string; outcome: "refused"; code: TDecisionRefusal; message: string };
 
 export async function decideBatch(input: { items: readonly TBatchItem[]; decision: "approve" | "reject"; note?: string | null; actor: { id: string; role: Role }; client?: Db; now?: Date }): Promise<TBatchOutcome[]> {
   if (!mayUse(input.actor.role, "approve")) throw new AppError("forbidden", "Your role may not approve or reject requests.");
@@ -31,7 +31,7 @@ export async function decideBatch(input: { items: readonly TBatchItem[]; decisio
   for (const item of input.items) {
     try {
       const result = await decideApproval({ approvalId: item.approvalId, digest: item.digest, decision: input.decision, note: input.note, actor: input.actor, client: input.client, now: input.now });
-      outcomes.push({ approvalId: item.approvalId, outcome: input.decision === "approve" ? "approved" : "rejected", refund: result.refundJobEnqueued });
+      outcomes.push({ approvalId: item.approvalId, outcome: input.decision === "approve" ? "approved" : "rejected", refund: result.refundJobEnqueued, approvals: result.approvals, approvalsRequired: result.approvalsRequired });
     } catch (error) {
       if (!isAppError(error, ...DECISION_REFUSALS)) throw error;
       outcomes.push({ approvalId: item.approvalId, outcome: "refused", code: error.code, message: error.message });

@@ -135,7 +135,13 @@ function Outcome({ outcome }: { outcome: TBatchOutcome }) {
   }
   return (
     <span data-testid="outcome" data-outcome={outcome.outcome} className="font-medium text-emerald-800">
-      {outcome.outcome === "approved" ? (outcome.refund ? "Approved: refund queued" : "Approved") : "Rejected"}
+      {outcome.outcome === "approved"
+        ? outcome.approvals < outcome.approvalsRequired
+          ? `Approval ${outcome.approvals} of ${outcome.approvalsRequired}: a second person must approve`
+          : outcome.refund
+            ? "Approved: refund queued"
+            : "Approved"
+        : "Rejected"}
     </span>
   );
 }
