@@ -48,5 +48,7 @@ describe("fieldSummary", () => {
     expect(fieldSummary(readableFields(lookupResult))).toBe("order.id ORD-1001 · order.amountCents 7900 · order.currency USD");
     expect(fieldSummary(readableFields({ question: "q".repeat(80) }))).toBe(`question ${"q".repeat(59)}…`);
     expect(fieldSummary(readableFields({ text: "no leading field here" }))).toBe("");
+    const evidence = { question: "refund for a cracked screen", passages: [{ citation: "return-policy-us@2" }, { citation: "return-policy-us@2" }], status: "grounded" };
+    expect(fieldSummary(readableFields(evidence))).toBe("question refund for a cracked screen · status grounded");
   });
 });

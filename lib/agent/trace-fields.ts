@@ -74,9 +74,10 @@ export function readableFields(value: unknown): TReadableField[] {
   return ranked.map((f) => ({ path: f.path, text: asText(f.value), leading: f.r !== -1 }));
 }
 
-/** A one-line summary: the first leading fields, "orderId ORD-1001 · amountCents 7900"; at most `max`, each cut to 60 characters. */
+/** A one-line summary: the first leading fields, "orderId ORD-1001 · amountCents 7900"; at most `max`, each cut to
+ * 60 characters. Fields of a list's items are left to the full list: one each would repeat itself. */
 export function fieldSummary(fields: readonly TReadableField[], max = 3): string {
-  const shown = fields.filter((f) => f.leading).slice(0, max);
+  const shown = fields.filter((f) => f.leading && !f.path.includes("[")).slice(0, max);
   const cut = (s: string) => (s.length > 60 ? `${s.slice(0, 59)}…` : s);
   return shown.map((f) => (f.path ? `${f.path} ${cut(f.text)}` : cut(f.text))).join(" · ");
 }
