@@ -1,6 +1,5 @@
-import type { TTraceStep } from "@/lib/agent/run-journal";
-import { Cell, CardRow, ResponsiveTable, type TColumn } from "./responsive-table";
-import { ReasonText } from "./status-badge";
+import type { TStepField } from "@/lib/agent/compare-runs";
+import { Differs, DurationBar, formatMs, PolicyDecision, StepOutcome, StepPayload, tokenText } from "./trace-step";
 
 export interface TTraceRow {
   step: number;
@@ -16,77 +15,75 @@ export interface TTraceRow {
   model: string | null;
 }
 
-/** A tone for every way a step can end (TTraceStep["outcome"]). */
-const OUTCOME_TONE: Readonly<Record<string, string>> = {
-  ok: "text-emerald-700",
-  rewritten: "text-amber-700",
-  escalated: "text-amber-700",
-  blocked: "text-red-700",
-  timeout: "text-red-700",
-  error: "text-red-700",
-  invalid_output: "text-red-700",
-} satisfies Record<TTraceStep["outcome"], string>;
-
-const COLUMNS: readonly TColumn[] = ["Step", "Action", "Arguments", "Result", "Policy", { label: "Tokens", align: "right" }, { label: "Latency", align: "right" }];
-
-function compact(value: unknown, max = 140): string {
-  const text = JSON.stringify(value ?? null);
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-function policyText(decision: unknown): string {
-  if (!decision || typeof decision !== "object") return "–";
-  const d = decision as { decision?: string; reasons?: string[] };
-  return d.decision ? `${d.decision}${d.reasons?.length ? ` (${d.reasons.join(", ")})` : ""}` : "–";
-}
-
-/** One run's steps, in order: what the agent asked for, what the runtime and the policy made of it.
- * A table on a wide screen; on a phone a card per step, its arguments and result across the card. */
-export function TraceTimeline({ steps }: { steps: TTraceRow[] }) {
+/**
+ * One run's steps, in order, as a timeline: each step a card with its duration as a bar placed
+ * where it sat among the run's steps, its tokens, how it ended and what the policy decided, in words,
+ * then its arguments and result folded, the fields a reviewer looks for first on top. The same
+ * card at every width; nothing in it is wider than a 320 px phone.
+ */
+export function TraceTimeline({ steps, label = "Trace: one card per step" }: { steps: TTraceRow[]; label?: string }) {
   if (!steps.length) return <p className="text-[13px] text-slate-500">No agent steps: this run never entered the agent loop.</p>;
+  const totalMs = steps.reduce((sum, s) => sum + s.latencyMs, 0);
+  // Where each step starts among the steps' time: the sum of the ones before it.
+  const starts = steps.map((_, i) => steps.slice(0, i).reduce((sum, s) => sum + s.latencyMs, 0));
   return (
-    <ResponsiveTable caption="Trace: one row per step" columns={COLUMNS} wrapHeaders>
-      {steps.map((s) => (
-        <CardRow key={s.step} className="align-top">
-          <Cell rowHeader className="col-span-2 font-normal md:w-12 md:tabular-nums md:text-slate-500">
-            <span className="md:hidden">Step </span>
-            {s.step}
-          </Cell>
-          <Cell label="Action" className="col-span-2 min-w-0 md:col-span-1">
-            <code className="font-mono break-all">{s.action}</code>
-            <div className={`text-[11px] ${OUTCOME_TONE[s.outcome] ?? "text-slate-600"}`}>
-              {s.outcome}
-              {s.reason ? (
-                <>
-                  {" · "}
-                  <ReasonText reason={s.reason} />
-                </>
-              ) : null}
-            </div>
-          </Cell>
-          <Cell label="Arguments" className="col-span-2 min-w-0 font-mono text-[11px] break-all text-slate-600 md:col-span-1 md:max-w-56">
-            {compact(s.args, 100)}
-          </Cell>
-          <Cell label="Result" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
-            <details>
-              <summary className="cursor-pointer font-mono text-[11px] break-all text-slate-600">{compact(s.result, 90)}</summary>
-              {/* Focusable: a keyboard scrolls it when it is longer than its box. */}
-              <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-[11px] whitespace-pre-wrap break-all">
-                {JSON.stringify(s.result, null, 2)}
-              </pre>
-            </details>
-          </Cell>
-          <Cell label="Policy" className="col-span-2 min-w-0 text-[11px] text-slate-600 md:col-span-1">
-            {policyText(s.policyDecision)}
-          </Cell>
-          <Cell label="Tokens" className="tabular-nums text-slate-600 md:text-right">
-            {s.promptTokens + s.completionTokens}
-          </Cell>
-          <Cell label="Latency" className="tabular-nums whitespace-nowrap text-slate-600 md:text-right">
-            {s.latencyMs} ms
-          </Cell>
-        </CardRow>
+    <ol aria-label={label} className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
+      {steps.map((s, i) => (
+        <li key={s.step} aria-label={`Step ${s.step}: ${s.action}`} className="min-w-0 space-y-2 px-3 py-2.5">
+          <TraceStepCard step={s} startMs={starts[i]!} totalMs={totalMs} />
+        </li>
       ))}
-    </ResponsiveTable>
+    </ol>
+  );
+}
+
+/**
+ * One step's card: the timeline's row, and one side of a compared step. `differs` marks the parts
+ * that differ from the other run's step (a comparison); `numbered: false` leaves out the step's
+ * number where the comparison already shows it.
+ */
+export function TraceStepCard({ step: s, startMs, totalMs, differs = [], numbered = true }: { step: TTraceRow; startMs: number; totalMs: number; differs?: readonly TStepField[]; numbered?: boolean }) {
+  const share = totalMs > 0 ? Math.round((s.latencyMs / totalMs) * 100) : 0;
+  const has = (f: TStepField) => differs.includes(f);
+  return (
+    <>
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
+        {numbered ? <span className="text-[12px] tabular-nums text-slate-500">Step {s.step}</span> : null}
+        <Differs on={has("action")}>
+          <code className="min-w-0 font-mono text-[13px] font-semibold break-all text-slate-900">{s.action}</code>
+        </Differs>
+        <Differs on={has("outcome") || has("reason")}>
+          <StepOutcome outcome={s.outcome} reason={s.reason} />
+        </Differs>
+      </div>
+      <DurationBar startMs={startMs} latencyMs={s.latencyMs} totalMs={totalMs} />
+      <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-[12px] sm:grid-cols-[auto_auto_minmax(0,1fr)]">
+        <div className="min-w-0">
+          <dt className="text-[11px] text-slate-500">Duration</dt>
+          <dd className="tabular-nums text-slate-800" data-testid="step-duration">
+            {formatMs(s.latencyMs)} <span className="text-slate-500">({share}% of the steps)</span>
+          </dd>
+        </div>
+        <div className="min-w-0">
+          <dt className="text-[11px] text-slate-500">Tokens</dt>
+          <dd className="tabular-nums text-slate-800" data-testid="step-tokens">
+            {tokenText(s)}
+            {s.model ? <span className="block font-mono text-[11px] break-all text-slate-500">{s.model}</span> : null}
+          </dd>
+        </div>
+        <div className="col-span-2 min-w-0 sm:col-span-1">
+          <dt className="text-[11px] text-slate-500">Policy</dt>
+          <dd className="text-slate-700" data-testid="step-policy">
+            <Differs on={has("policy")}>
+              <PolicyDecision decision={s.policyDecision} />
+            </Differs>
+          </dd>
+        </div>
+      </dl>
+      <div className="grid grid-cols-1 gap-x-4 gap-y-1 lg:grid-cols-2">
+        <StepPayload label="Arguments" value={s.args} differs={has("arguments")} />
+        <StepPayload label="Result" value={s.result} differs={has("result")} />
+      </div>
+    </>
   );
 }

@@ -163,6 +163,9 @@ const SCANS: Record<string, TScan> = {
       shortcutsList,
     ],
   },
+  // Two seeded runs of the trace scenario's ticket (prisma/seed/e2e.ts), step by step, and a ticket
+  // with no run to compare.
+  "/tickets/[id]/compare": { who: ALL_ROLES, paths: fixed("/tickets/e2e-trace/compare", "/tickets/demo-sla-question/compare"), states: [openDisclosures] },
   "/documents/[docKey]/[version]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/2") },
   "/ledger": { who: ["SPECIALIST", "LEAD", "ADMIN"], paths: fixed("/ledger"), states: [openDisclosures] },
   "/audit": { who: ["LEAD", "ADMIN"], paths: fixed("/audit"), states: [openDisclosures] },

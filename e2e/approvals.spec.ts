@@ -251,7 +251,7 @@ test("simulate mode shows the same page with a simulated mark and no ledger row"
   const run = page.getByRole("article").first();
   await expect(run.getByText("Simulated", { exact: true })).toBeVisible();
   await expect(run.getByText("draft_ready_for_review")).toBeVisible();
-  await expect(run.getByRole("table", { name: /Trace/ }).getByRole("row")).toHaveCount(6);
+  await expect(run.getByRole("list", { name: /^Trace/ }).getByRole("listitem")).toHaveCount(5);
   // Simulated runs ask nobody to decide, and move nothing.
   await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toHaveCount(0);
   await expect(ledgerLines(page)).toHaveCount(0);

@@ -114,6 +114,7 @@ const PAGES: { path: string; who: readonly TVisitor[] }[] = [
   { path: "/", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/tickets/new", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/tickets/e2e-laptop", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
+  { path: "/tickets/e2e-trace/compare", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/documents/return-policy-us/2", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/ledger", who: ["SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/audit", who: ["LEAD", "ADMIN"] },

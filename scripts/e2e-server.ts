@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { openDb, type DbTarget } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
-import { seedE2eFailedJobs, seedE2eFixtures } from "../prisma/seed/e2e";
+import { seedE2eFailedJobs, seedE2eFixtures, seedE2eTraceRuns } from "../prisma/seed/e2e";
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 
@@ -42,6 +42,7 @@ async function main() {
   await deployMigrations(target, { warn: (line) => console.log(`e2e: ${line}`) });
   const handle = openDb(target);
   console.log(`e2e: seeded ${await seedDemo(handle.client)}, and ${await seedE2eFixtures(handle.client)} scenario tickets`);
+  console.log(`e2e: ${await seedE2eTraceRuns(handle.client)} simulated runs on the trace scenario's ticket`);
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);
   console.log(`e2e: ${await seedE2eFailedJobs(handle.client)} failed jobs for the jobs page`);
   await handle.close();

@@ -5,6 +5,14 @@ import type { TAllowedAction } from "../contracts/actions";
 export const ACTION_POLICY_REASONS = ["allowed", "order_not_on_ticket", "order_not_named_by_customer", "not_allowlisted"] as const;
 export type TActionPolicyReason = (typeof ACTION_POLICY_REASONS)[number];
 
+/** Each reason in words, for the trace (a reviewer reads why the gate let a step through or not). */
+export const ACTION_POLICY_REASON_LABELS = {
+  allowed: "no rule objects",
+  order_not_on_ticket: "not the order on the ticket",
+  order_not_named_by_customer: "the customer named no order",
+  not_allowlisted: "not on the allowlist",
+} as const satisfies Record<TActionPolicyReason, string>;
+
 export type TActionDecision =
   | { decision: "allow"; reasons: ["allowed"] }
   | { decision: "deny"; reasons: TActionPolicyReason[] }

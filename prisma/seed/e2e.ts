@@ -2,8 +2,11 @@
 // so that scenarios never share money or approvals and can run in any order.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createTicket } from "../../lib/intake/create-ticket";
+import { scriptedPlanner } from "../../lib/agent/planner";
+import { evidenceQuestion, rulePlanner } from "../../lib/agent/rule-planner";
+import { runAgent } from "../../lib/agent/run-agent";
 
-export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5", "edit", "raise", "two-person"] as const;
+export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5", "edit", "raise", "two-person", "trace"] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
 const ORDER_OF: Partial<Record<(typeof E2E_SCENARIOS)[number], { item: string; noun: string; amountCents: number }>> = {
@@ -59,6 +62,30 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
     created++;
   }
   return created;
+}
+
+/**
+ * Two simulated runs of the "trace" scenario's ticket, for its trace and the page comparing them
+ * (e2e/trace.spec.ts): first a scripted planner that reports tokens as a model would and asks for
+ * another customer's order (the policy rewrites that step) and never proposes a refund; then the
+ * rule planner. Simulate mode, so neither leaves an approval or a refund. Returns the runs made.
+ */
+export async function seedE2eTraceRuns(client: PrismaClient, externalId = "e2e-trace"): Promise<number> {
+  const ticket = await client.ticket.findUniqueOrThrow({ where: { externalId } });
+  if (await client.agentRun.count({ where: { ticketId: ticket.id } })) return 0;
+  const usage = (promptTokens: number, completionTokens: number) => ({ usage: { promptTokens, completionTokens } });
+  const scripted = scriptedPlanner(
+    [
+      { decision: { action: "get_policy_evidence", args: { question: evidenceQuestion(ticket) } }, ...usage(812, 46) },
+      { decision: { action: "lookup_order", args: { order_id: "ORD-1001" } }, ...usage(1240, 38) },
+      { decision: { action: "draft_reply", args: {} }, ...usage(1310, 22) },
+      { decision: { action: "request_human_approval", args: { reason: "Not sure a refund applies: a person should decide." } }, ...usage(1502, 41) },
+    ],
+    { wrapped: true },
+  );
+  await runAgent({ ticketId: ticket.id, mode: "simulate", planner: scripted, client });
+  await runAgent({ ticketId: ticket.id, mode: "simulate", planner: rulePlanner, client });
+  return 2;
 }
 
 /** Jobs that failed for good on a transient error (the database went away mid-sweep), as an admin

@@ -40,7 +40,8 @@ function passagesOf(run: TRun | undefined): TPassage[] {
   return evidence?.passages ?? [];
 }
 
-function RunSummary({ run }: { run: TRun }) {
+/** `previous`: the run before it on this ticket, to compare it with. */
+function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
   const budgets = run.budgets as { maxSteps: number; maxTokens: number; maxWallMs: number };
   return (
     <article aria-label={`Run of ${run.startedAt.toISOString()}`} className="rounded-lg border border-slate-200 bg-white">
@@ -58,7 +59,14 @@ function RunSummary({ run }: { run: TRun }) {
         <BudgetBar label="Time" used={run.elapsedMs} limit={budgets.maxWallMs} unit="ms" />
       </div>
       <div className="px-4 pb-3">
-        <TraceTimeline steps={run.traceEvents.map((e) => ({ ...e, args: e.args, result: e.result, policyDecision: e.policyDecision }))} />
+        <TraceTimeline steps={run.traceEvents} label={`Trace of the run of ${run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC, one card per step`} />
+        {previous ? (
+          <p className="mt-2 text-[12px]">
+            <Link href={`/tickets/${run.ticketId}/compare?a=${previous.id}&b=${run.id}`} className="text-indigo-700 hover:underline">
+              Compare with the run before it
+            </Link>
+          </p>
+        ) : null}
       </div>
     </article>
   );
@@ -307,10 +315,17 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
       </div>
 
       <section aria-labelledby="runs-heading" className="space-y-2">
-        <h2 id="runs-heading" className="text-[13px] font-semibold text-slate-900">
-          Agent runs {runCount > runs.length ? `(latest ${runs.length} of ${runCount})` : `(${runCount})`}
-        </h2>
-        {runs.length ? runs.map((run) => <RunSummary key={run.id} run={run} />) : <p className="text-[13px] text-slate-500">No runs yet.</p>}
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="runs-heading" className="text-[13px] font-semibold text-slate-900">
+            Agent runs {runCount > runs.length ? `(latest ${runs.length} of ${runCount})` : `(${runCount})`}
+          </h2>
+          {runCount >= 2 ? (
+            <Link href={`/tickets/${ticket.id}/compare`} className="text-[13px] font-medium text-indigo-700 hover:underline">
+              Compare runs
+            </Link>
+          ) : null}
+        </div>
+        {runs.length ? runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} />) : <p className="text-[13px] text-slate-500">No runs yet.</p>}
       </section>
 
       <Card title={`Audit events (${auditEvents.length})`} id="audit-heading">
