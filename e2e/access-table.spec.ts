@@ -17,6 +17,7 @@
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
+//   action updateNotificationSettingsAction (/admin) admin    refused     refused   refused     refused  allowed
 //   action retryJobAction          (/admin/jobs)  admin       refused     refused   refused     refused  allowed
 //   action revokeUserSessionsAction (/admin/users) admin      refused     refused   refused     refused  allowed
 //   action inviteUserAction        (/admin/users) admin       refused     refused   refused     refused  allowed
@@ -87,6 +88,7 @@ type TActionName =
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
+  | "updateNotificationSettingsAction"
   | "retryJobAction"
   | "revokeUserSessionsAction"
   | "inviteUserAction"
@@ -216,6 +218,15 @@ const ACTIONS: readonly TActionRow[] = [
     allowedAnswer: ({ result }) => {
       expect(result).toMatchObject({ status: "invalid" });
       expect(Object.keys(result!.fieldErrors as object)).toEqual(["dailyCapUsd"]);
+    },
+  },
+  {
+    name: "updateNotificationSettingsAction",
+    gate: "admin",
+    harmless: { field: "reminderLeadMinutes", value: "not minutes" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["reminderLeadMinutes"]);
     },
   },
   {
@@ -529,6 +540,9 @@ test.beforeAll(async ({ browser }) => {
   await page.goto("/admin");
   await page.getByLabel("Daily cap on auto-approved refunds").fill("not money");
   captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
+  await page.goto("/admin");
+  await page.getByLabel("Reminder before expiry, in minutes").fill("not minutes");
+  captured.set("updateNotificationSettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save notifications" }).click()));
 
   // Each capture on a freshly loaded page: an aborted call leaves its form in an error state.
   const reviewerRow = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });

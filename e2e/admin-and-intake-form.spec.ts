@@ -1,4 +1,6 @@
 // The new-ticket form and the admin page, in a real browser against the real server.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test } from "./fixtures";
 
 const TICKET_URL = /\/tickets\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -120,6 +122,93 @@ test.describe("admin", () => {
     await page.getByLabel("Daily cap on auto-approved refunds").fill(original);
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(version).toHaveText(before);
+  });
+
+  test("an admin points notifications at a webhook; a waiting approval is announced there, and its link asks a stranger to sign in", async ({ page, signInAs, browser }) => {
+    test.setTimeout(90_000);
+    const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/services/T9/B9/e2e-token`;
+    const secret = "e2e notification secret, thirty-two characters or more";
+    try {
+      await signInAs("ADMIN");
+      await page.goto("/admin");
+      const form = page.getByRole("form", { name: "Notifications" });
+      await expect(form).toContainText("Off: no URL set");
+      // Refused beside its field, nothing saved.
+      await form.getByLabel("Reminder before expiry, in minutes").fill("0");
+      await form.getByRole("button", { name: "Save notifications" }).click();
+      await expect(form.getByText("From 1 to 1440 minutes (a day).")).toBeVisible();
+      await expect(form.getByLabel("Reminder before expiry, in minutes")).toHaveAttribute("aria-invalid", "true");
+      // A URL without a secret: refused whole, and what was typed stays.
+      await form.getByLabel("Reminder before expiry, in minutes").fill("90");
+      await form.getByLabel("Webhook URL").fill(url);
+      await form.getByRole("button", { name: "Save notifications" }).click();
+      await expect(page.getByTestId("notification-message")).toContainText("a webhook URL needs a signing secret");
+      await expect(form.getByLabel("Webhook URL")).toHaveValue(url);
+      await form.getByLabel("Signing secret").fill(secret);
+      await form.getByRole("button", { name: "Save notifications" }).click();
+      await expect(page.getByTestId("notification-message")).toHaveText("Saved: webhook URL, signing secret, reminder lead time.");
+      await expect(form.getByLabel("Signing secret")).toHaveValue("");
+      // Shown back by origin and fingerprint only: neither the secret nor the URL's token is in the page.
+      await page.reload();
+      await expect(form).toContainText(`Sending to ${new URL(url).origin}`);
+      await expect(form).toContainText(/Set \(fingerprint [0-9a-f]{12}\)/);
+      await expect(form.getByLabel("Webhook URL")).toHaveValue("");
+      await expect(form.getByLabel("Signing secret")).toHaveValue("");
+      await expect(form.getByLabel("Reminder before expiry, in minutes")).toHaveValue("90");
+      const html = await page.content();
+      expect(html).not.toContain(secret);
+      expect(html).not.toContain("e2e-token");
+
+      // A ticket whose run stops at an approval: announced by the server's own worker.
+      await page.goto("/tickets/new");
+      await page.getByLabel("Customer email").fill("priya.nair@example.net");
+      await page.getByLabel("Order number").fill("ORD-1004");
+      await page.getByLabel("Subject").fill("Notified: when does my refund arrive?");
+      await page.getByLabel("Message").fill("How long until an approved refund reaches my card?");
+      await page.getByRole("button", { name: "Create ticket" }).click();
+      await expect(page).toHaveURL(TICKET_URL);
+      const ticketUrl = page.url();
+      await page.getByRole("button", { name: "Run agent" }).click();
+      await expect(page.getByRole("form", { name: "Decision" }).getByRole("button", { name: "Approve" })).toBeEnabled({ timeout: 20_000 });
+      await expect.poll(() => received.length, { timeout: 20_000 }).toBe(1);
+      const [delivery] = received;
+      expect(delivery!.headers["webhook-id"]).toMatch(/^approval\.waiting\.[0-9a-f-]{36}$/);
+      expect(delivery!.headers["webhook-signature"]).toMatch(/^v1,/);
+      const body = JSON.parse(delivery!.body);
+      const ticketPath = new URL(ticketUrl).pathname;
+      expect(body.text).toMatch(/^Approval waiting: ticket #\d+, a reply to the customer, needs a reviewer's approval\./);
+      expect(body.countersign.ticket.url).toMatch(new RegExp(`${ticketPath}$`));
+      expect(delivery!.body).not.toContain(secret);
+      expect(delivery!.body).not.toContain("priya.nair");
+
+      // The link opens nothing without a session: a stranger is asked to sign in.
+      const stranger = await browser.newContext();
+      const visit = await stranger.newPage();
+      await visit.goto(ticketPath);
+      await expect(visit).toHaveURL(/\/signin/);
+      await stranger.close();
+    } finally {
+      // Off again, for the specs that follow on this server.
+      await page.goto("/admin");
+      const form = page.getByRole("form", { name: "Notifications" });
+      if (await form.getByLabel("Stop notifications (forget the URL)").isVisible()) {
+        await form.getByLabel("Stop notifications (forget the URL)").check();
+        await form.getByLabel("Reminder before expiry, in minutes").fill("60");
+        await form.getByRole("button", { name: "Save notifications" }).click();
+        await expect(page.getByTestId("notification-message")).toContainText("Saved: webhook URL");
+      }
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   test("the admin page counts the people and leads to the Users page, which lists them", async ({ page, signInAs }) => {

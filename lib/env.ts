@@ -222,6 +222,15 @@ export function intakeSecrets(log: (line: string) => void = logLine): readonly s
 /** The newest intake secret: it signs what the app sends the helpdesk (outbox and checkpoint answers). */
 export const intakeSecret = (log: (line: string) => void = logLine) => intakeSecrets(log)[0]!;
 
+/**
+ * The address links sent outside the app point at (the approval notifications' ticket links):
+ * APP_URL without a trailing slash, or this server on localhost when it is unset. Set APP_URL
+ * wherever anyone outside this machine follows those links.
+ */
+export function appBaseUrl(e: Pick<TEnv, "APP_URL" | "PORT"> = env()): string {
+  return e.APP_URL ? e.APP_URL.replace(/\/+$/, "") : `http://localhost:${e.PORT}`;
+}
+
 /** One line for a person: the variable and what is wrong with it. */
 export function describeEnvError(error: unknown): string | undefined {
   return error instanceof EnvError ? error.message : undefined;

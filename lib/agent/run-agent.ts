@@ -19,15 +19,15 @@
 // one statement reads the ticket, the settings and the order the ticket names; one transaction
 // starts the run (its audit event, then the ticket's move, the superseded request and the run row in
 // one statement); steps that only read are journaled (run-journal.ts) and written with the run's
-// next write; one transaction ends it (the audit events, then the run, its trace, the ticket's move
-// and the approval request in one statement). Each of these transactions takes the ticket's audit
+// next write; one transaction ends it (the audit events, then the run, its trace, the ticket's move,
+// the approval request and, while a webhook is configured, its notification job in one statement). Each of these transactions takes the ticket's audit
 // stream first, as every audited write does, and the rows after it.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db";
 import { db as defaultDb, Prisma } from "../db";
 import { env, intakeBundleKey } from "../env";
-import { enqueue, QUEUES } from "../jobs/queue";
+import { enqueue, QUEUES, sendingJobCte } from "../jobs/queue";
 import { moveRefusal } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
@@ -36,6 +36,8 @@ import { routeClaimId } from "../intake/route-signature";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { policySettingsFrom, policyVersion, type TPolicySettings } from "../policy/settings";
 import { approvalGate } from "../policy/evaluate-refund";
+import { WEBHOOK_CONFIGURED_SQL } from "../policy/notification-settings";
+import { APPROVAL_NOTIFICATIONS, notificationJobId } from "../contracts/approval-notification";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
 import { validateDecision } from "./validate-decision";
 import { transitionProblem } from "./transitions";
@@ -495,7 +497,12 @@ async function finish(ctx: {
     approval = { id: null, kind: p ? "refund" : "reply", digest: personRequest.digest, requiredRole: p?.requiredRole ?? "REVIEWER", expiresAt: personRequest.expiresAt.toISOString() };
     // Who may approve, and how many people: the gate a person's lowered amount goes through too.
     const approvalsRequired = p ? approvalGate(p.amountCents, ctx.settings).approvalsRequired : 1;
-    if (live) ctes.push(insertRequestCte("person_request", { ...personRequest, proposalId: p?.id ?? null, kind: approval.kind, requiredRole: approval.requiredRole, approvalsRequired, status: "pending" }, moved));
+    if (live) {
+      ctes.push(insertRequestCte("person_request", { ...personRequest, proposalId: p?.id ?? null, kind: approval.kind, requiredRole: approval.requiredRole, approvalsRequired, status: "pending" }, moved));
+      // Its "waiting" notification, only while a webhook is configured: a job of this same statement,
+      // so a request that waits is always announced (lib/approvals/notify-approval.ts).
+      ctes.push(Prisma.sql`notify_source AS (SELECT id FROM person_request WHERE ${Prisma.raw(WEBHOOK_CONFIGURED_SQL)})`);
+    }
   }
 
   // Within the dial: a recorded system approval of exactly this proposal, and its execution enqueued
@@ -519,9 +526,14 @@ async function finish(ctx: {
     // one statement: the run's end, its trace, the ticket's move and the approval request – each
     // only if the run still holds its lease.
     await recordAuditEvents(tx, events);
-    const [result] = await tx.$queryRaw<(TTicketMoveColumns & { ended: number })[]>`
-      WITH ${Prisma.join(ctes, ",\n")}
+    const write = (extra: Prisma.Sql[]) => tx.$queryRaw<(TTicketMoveColumns & { ended: number })[]>`
+      WITH ${Prisma.join([...ctes, ...extra], ",\n")}
       SELECT (SELECT count(*)::int FROM run_ended) AS ended${move ? Prisma.sql`, ${move.columns}` : Prisma.empty}`;
+    const event = APPROVAL_NOTIFICATIONS.waiting;
+    const [result] =
+      live && personRequest
+        ? await sendingJobCte({ name: "notify_job", source: "notify_source", queue: QUEUES.approvalNotify, data: { approvalId: personRequest.id, event }, id: notificationJobId(event, personRequest.id) }, (job) => write([job]))
+        : await write([]);
     // The sweep took the run: nothing of its ending is written (the transaction rolls back).
     if (result!.ended !== 1) throw new RunInterrupted(runId);
     move?.result(result!);

@@ -30,6 +30,11 @@ export const QUEUES = {
   auditCheckpoint: "audit-checkpoint",
   /** Sessions idle past their lifetime are deleted (lib/auth/sweep-sessions.ts). */
   sweepSessions: "sweep-sessions",
+  /** Post one approval notification to the configured webhook (lib/approvals/notify-approval.ts).
+   * Data: { approvalId, event } (event: lib/contracts/approval-notification.ts). */
+  approvalNotify: "approval-notify",
+  /** Pending approvals expiring within the reminder's lead time get their reminder (lib/approvals/remind-approvals.ts). */
+  remindApprovals: "remind-approvals",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -61,6 +66,10 @@ export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
       // on Admin → Jobs at once. The lock time matches the signer's transaction timeout, so a slow
       // signature over a long window is not handed to a second worker (which would only find it busy).
       return { retryLimit: 0, expireInSeconds: Math.max(lock, 120) };
+    case QUEUES.approvalNotify:
+      // Eight attempts over 20 to 40 minutes (10 s, doubling, with jitter), inside the reminder's
+      // default hour. The lock time outlasts one attempt's timeout (NOTIFY_TIMEOUT_MS).
+      return { retryLimit: 7, retryDelay: 10, retryBackoff: true, expireInSeconds: Math.max(lock, 30) };
     default:
       return { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: lock };
   }

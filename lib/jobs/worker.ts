@@ -9,6 +9,8 @@
 //   reconcile-refunds approved refunds with no outcome and no job → a job again, audited (every minute)
 //   audit-checkpoint  sign the audit chain's state with the key outside the database    (every minute)
 //   sweep-sessions    sessions idle past their lifetime → deleted (refused already)      (every hour)
+//   approval-notify   one approval notification posted to the configured webhook, signed
+//   remind-approvals  pending requests expiring within the lead time → a reminder, once   (every minute)
 // On PostgreSQL the worker has its own connection pool; on the embedded database it shares the
 // server's one PGlite (one process), through pgliteRunner.
 import PgBoss from "pg-boss";
@@ -17,6 +19,9 @@ import type { Db } from "../db";
 import { env } from "../env";
 import { settleApprovedRefund } from "../approvals/settle-refund";
 import { expirePendingApprovals } from "../approvals/sweep-approvals";
+import { deliverApprovalNotification } from "../approvals/notify-approval";
+import { remindExpiringApprovals } from "../approvals/remind-approvals";
+import { isApprovalNotification, type TApprovalNotification } from "../contracts/approval-notification";
 import { reconcileApprovedRefunds } from "../approvals/reconcile-refunds";
 import { interruptExpiredRuns } from "../agent/sweep-runs";
 import { assignBatchItem, failBatchItem, runBatchItem } from "../agent/batches";
@@ -55,7 +60,7 @@ export interface TWorkerOptions {
 type TJob<T> = PgBoss.JobWithMetadata<T>;
 
 // Every minute, and done in an instant: their lines are at debug.
-const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.auditCheckpoint, QUEUES.sweepSessions]);
+const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.auditCheckpoint, QUEUES.sweepSessions, QUEUES.remindApprovals]);
 
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const { client } = options;
@@ -164,8 +169,17 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), { pollingIntervalSeconds: 5 });
   await work(QUEUES.auditCheckpoint, async () => takeCheckpoint(client, { log }), { pollingIntervalSeconds: 5 });
   await work(QUEUES.sweepSessions, async () => deleteExpiredSessions({ client }), { pollingIntervalSeconds: 30 });
+  await work<{ approvalId: string; event: TApprovalNotification }>(
+    QUEUES.approvalNotify,
+    async (job) => {
+      if (!isApprovalNotification(job.data.event)) throw new Error(`approval-notify: unknown event ${String(job.data.event)}`);
+      return deliverApprovalNotification({ approvalId: job.data.approvalId, event: job.data.event, client });
+    },
+    { batchSize: 4 },
+  );
+  await work(QUEUES.remindApprovals, async () => remindExpiringApprovals({ client }), { pollingIntervalSeconds: 5 });
   if (options.schedule ?? true) {
-    for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds]) await boss.schedule(queue, "* * * * *");
+    for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.remindApprovals]) await boss.schedule(queue, "* * * * *");
     await boss.schedule(QUEUES.auditCheckpoint, "* * * * *", {}, jobOptions(QUEUES.auditCheckpoint));
     // Hourly: a swept row changes no answer (an idle session is refused either way), it only frees space.
     await boss.schedule(QUEUES.sweepSessions, "17 * * * *");

@@ -8,20 +8,22 @@ import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { loadSettingChanges } from "@/lib/policy/settings-changes";
 import { loadPolicySettings, policyVersion } from "@/lib/policy/settings";
+import { describeNotificationSettings, loadNotificationSettings } from "@/lib/policy/notification-settings";
 import { SettingsForm } from "./settings-form";
+import { NotificationForm } from "./notification-form";
 import { settingsToValues } from "./settings-fields";
 
 export const metadata: Metadata = { title: "Admin" };
 
 export default async function AdminPage() {
   await requireRole("admin");
-  const [settings, changes, users] = await Promise.all([loadPolicySettings(db()), loadSettingChanges(db()), listUsers()]);
+  const [settings, notifications, changes, users] = await Promise.all([loadPolicySettings(db()), loadNotificationSettings(db()), loadSettingChanges(db()), listUsers()]);
   const version = policyVersion(settings);
   const lastChanged = Object.fromEntries(Object.entries(changes).map(([key, c]) => [key, `Last changed ${formatUtc(c.at, "minute")}${c.by ? ` by ${c.by.name}` : ""}.`]));
 
   return (
     <>
-      <PageHeader title="Admin" description="Policy settings and the people who use Countersign." />
+      <PageHeader title="Admin" description="Policy settings, notifications and the people who use Countersign." />
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card
           bodyClassName="px-4 pb-3"
@@ -39,15 +41,27 @@ export default async function AdminPage() {
           <SettingsForm initial={settingsToValues(settings)} policyVersion={version} lastChanged={lastChanged} />
         </Card>
 
-        <Card bodyClassName="px-4 py-3 text-[13px] text-slate-700" id="users-heading" title={`People (${users.length})`}>
-          <p>
-            {users.filter((u) => u.active).length} active, {users.filter((u) => u.role === "ADMIN" && u.active).length} of them admins.{" "}
-            <Link href="/admin/users" className="font-medium text-slate-900 underline underline-offset-2">
-              Manage people
-            </Link>
-            : add someone with a set-password link, change a role, deactivate, sign out everywhere.
-          </p>
-        </Card>
+        <div className="flex min-w-0 flex-col gap-4">
+          <Card bodyClassName="px-4 py-3 text-[13px] text-slate-700" id="users-heading" title={`People (${users.length})`}>
+            <p>
+              {users.filter((u) => u.active).length} active, {users.filter((u) => u.role === "ADMIN" && u.active).length} of them admins.{" "}
+              <Link href="/admin/users" className="font-medium text-slate-900 underline underline-offset-2">
+                Manage people
+              </Link>
+              : add someone with a set-password link, change a role, deactivate, sign out everywhere.
+            </p>
+          </Card>
+
+          <Card
+            bodyClassName="px-4 py-3"
+            id="notifications-heading"
+            title="Notifications"
+            description="A message to a webhook when an approval starts waiting, and again before it expires: the ticket's link, what waits and for whom. Deciding still needs sign-in."
+          >
+            {/* Only what identifies the URL and the secret reaches the browser, never either of them. */}
+            <NotificationForm current={describeNotificationSettings(notifications)} lastChanged={lastChanged} />
+          </Card>
+        </div>
       </div>
     </>
   );
