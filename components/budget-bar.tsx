@@ -16,3 +16,15 @@ export function BudgetBar({ label, used, limit, unit }: { label: string; used: n
     </div>
   );
 }
+
+/** A run's three budgets – steps, tokens, wall time – each used against its limit. */
+export function RunBudgets({ run }: { run: { stepsUsed: number; tokensUsed: number; elapsedMs: number; budgets: unknown } }) {
+  const budgets = run.budgets as { maxSteps: number; maxTokens: number; maxWallMs: number };
+  return (
+    <div className="grid grid-cols-1 gap-3 px-4 py-3 sm:grid-cols-3">
+      <BudgetBar label="Steps" used={run.stepsUsed} limit={budgets.maxSteps} unit="" />
+      <BudgetBar label="Tokens" used={run.tokensUsed} limit={budgets.maxTokens} unit="" />
+      <BudgetBar label="Time" used={run.elapsedMs} limit={budgets.maxWallMs} unit="ms" />
+    </div>
+  );
+}

@@ -1,19 +1,7 @@
-import type { TStepField } from "@/lib/agent/compare-runs";
+import type { TComparableStep, TStepField } from "@/lib/agent/compare-runs";
 import { Differs, DurationBar, formatMs, PolicyDecision, StepOutcome, StepPayload, tokenText } from "./trace-step";
 
-export interface TTraceRow {
-  step: number;
-  action: string;
-  args: unknown;
-  outcome: string;
-  reason: string | null;
-  result: unknown;
-  policyDecision: unknown;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number;
-  model: string | null;
-}
+export type TTraceRow = TComparableStep & { model: string | null };
 
 /**
  * One run's steps, in order, as a timeline: each step a card with its duration as a bar placed

@@ -1,5 +1,6 @@
 "use client";
 import { useActionState, useState } from "react";
+import { SubmitRow } from "@/components/submit-row";
 import type { TActionResult } from "@/lib/auth/action-result";
 import { formMessage } from "@/components/action-message";
 import { updateNotificationSettingsAction } from "./actions";
@@ -139,19 +140,9 @@ export function NotificationForm({ current, lastChanged }: { current: TNotificat
         {error("reminderLeadMinutes")}
       </div>
 
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
-        <button
-          type="submit"
-          disabled={pending}
-          aria-busy={pending}
-          className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
-        >
-          {pending ? "Saving…" : "Save notifications"}
-        </button>
-        <p role="status" data-testid="notification-message" className={`min-w-0 flex-1 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {shown?.text}
-        </p>
-      </div>
+      <SubmitRow pending={pending} label="Save notifications" busyLabel="Saving…" testId="notification-message" tone={shown?.tone === "error" ? "error" : "ok"}>
+        {shown?.text}
+      </SubmitRow>
     </form>
   );
 }

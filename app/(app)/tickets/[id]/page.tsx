@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { BudgetBar } from "@/components/budget-bar";
+import { RunBudgets } from "@/components/budget-bar";
 import { Card, Fact } from "@/components/card";
 import { CitedText, citationHref } from "@/components/cited-text";
 import { KeyboardShortcuts } from "@/components/keyboard";
@@ -42,7 +42,6 @@ function passagesOf(run: TRun | undefined): TPassage[] {
 
 /** `previous`: the run before it on this ticket, to compare it with. */
 function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
-  const budgets = run.budgets as { maxSteps: number; maxTokens: number; maxWallMs: number };
   return (
     <article aria-label={`Run of ${run.startedAt.toISOString()}`} className="rounded-lg border border-slate-200 bg-white">
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
@@ -53,11 +52,7 @@ function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
           {run.planner} planner · {run.agentVersion} · {run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC{run.startedBy ? ` · by ${run.startedBy.name}` : ""}
         </span>
       </header>
-      <div className="grid grid-cols-1 gap-3 px-4 py-3 sm:grid-cols-3">
-        <BudgetBar label="Steps" used={run.stepsUsed} limit={budgets.maxSteps} unit="" />
-        <BudgetBar label="Tokens" used={run.tokensUsed} limit={budgets.maxTokens} unit="" />
-        <BudgetBar label="Time" used={run.elapsedMs} limit={budgets.maxWallMs} unit="ms" />
-      </div>
+      <RunBudgets run={run} />
       <div className="px-4 pb-3">
         <TraceTimeline steps={run.traceEvents} label={`Trace of the run of ${run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC, one card per step`} />
         {previous ? (

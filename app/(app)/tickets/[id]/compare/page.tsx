@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { BudgetBar } from "@/components/budget-bar";
+import { RunBudgets } from "@/components/budget-bar";
 import { EmptyState } from "@/components/empty-state";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceStepCard } from "@/components/trace-timeline";
@@ -27,7 +27,6 @@ const CHANGE = {
 } satisfies Record<TStepChange, { label: string; badge: string; border: string }>;
 
 function RunCard({ run, side }: { run: TComparedRun; side: "A" | "B" }) {
-  const budgets = run.budgets as { maxSteps: number; maxTokens: number; maxWallMs: number };
   return (
     <section aria-label={`Run ${side}`} className="min-w-0 rounded-lg border border-slate-200 bg-white">
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
@@ -40,11 +39,7 @@ function RunCard({ run, side }: { run: TComparedRun; side: "A" | "B" }) {
         {run.planner} planner · {run.agentVersion} · {utc(run.startedAt)}
         {run.startedBy ? ` · by ${run.startedBy.name}` : ""}
       </p>
-      <div className="grid grid-cols-1 gap-3 px-4 py-3 sm:grid-cols-3">
-        <BudgetBar label="Steps" used={run.stepsUsed} limit={budgets.maxSteps} unit="" />
-        <BudgetBar label="Tokens" used={run.tokensUsed} limit={budgets.maxTokens} unit="" />
-        <BudgetBar label="Time" used={run.elapsedMs} limit={budgets.maxWallMs} unit="ms" />
-      </div>
+      <RunBudgets run={run} />
     </section>
   );
 }
