@@ -19,10 +19,10 @@ const ticket = (i: number, fields: { subject?: string; body?: string; customerEm
   createdAt: new Date(BASE + i * 60_000),
 });
 
-async function walk(q: string, gatherAtMost?: number): Promise<TSearchPage[]> {
-  const pages = [await searchTickets({ q, pageSize: 7, gatherAtMost })];
+async function walk(q: string, gatherAtMost?: number, walkNewestFirst?: boolean): Promise<TSearchPage[]> {
+  const pages = [await searchTickets({ q, pageSize: 7, gatherAtMost, walkNewestFirst })];
   while (pages.at(-1)!.olderCursor) {
-    pages.push(await searchTickets({ q, pageSize: 7, gatherAtMost, cursor: decodeCursor(pages.at(-1)!.olderCursor!)! }));
+    pages.push(await searchTickets({ q, pageSize: 7, gatherAtMost, walkNewestFirst, cursor: decodeCursor(pages.at(-1)!.olderCursor!)! }));
     if (pages.length > 50) throw new Error("paging does not end");
   }
   return pages;
@@ -83,13 +83,15 @@ describe("searchTickets", () => {
     expect(back.rows.map((r) => r.id)).toEqual(pages[1]!.rows.map((r) => r.id));
   });
 
-  it("gives the same pages whether it gathers the matches and sorts them or walks the tickets in order", async () => {
-    // 23 matches: gathered whole by default; with room for 5, gathering fills up and the walk answers.
-    for (const q of ["parcel missing", "filler", "ord-f00"]) {
-      const gathered = await walk(q);
-      const walked = await walk(q, 5);
-      expect(walked.map((p) => p.rows.map((r) => r.id)), q).toEqual(gathered.map((p) => p.rows.map((r) => r.id)));
-      expect(walked.map((p) => [p.newerCursor, p.olderCursor]), q).toEqual(gathered.map((p) => [p.newerCursor, p.olderCursor]));
+  it("gives the same pages whether it gathers the matches and sorts them, walks the tickets in order, or tries the newest first", async () => {
+    // 23 matches: gathered whole by default; with room for 5, gathering fills up and the walk answers;
+    // trying the newest 5 or 40 tickets first answers some pages there and falls back for the others.
+    for (const q of ["parcel missing", "filler", "ord-f00", "kowal"]) {
+      const gathered = await walk(q, undefined, false);
+      const ids = (pages: TSearchPage[]) => pages.map((p) => [p.rows.map((r) => r.id), p.newerCursor, p.olderCursor]);
+      expect(ids(await walk(q, 5, false)), q).toEqual(ids(gathered));
+      expect(ids(await walk(q, 5, true)), q).toEqual(ids(gathered));
+      expect(ids(await walk(q, 40, true)), q).toEqual(ids(gathered));
     }
   });
 

@@ -46,15 +46,27 @@ function beyondCursor(cursor: TKeysetCursor | undefined): Prisma.Sql {
 export const GATHER_AT_MOST = 2_000;
 
 /**
- * The ids of the first `take` matching tickets in `order`, by whichever of two plans suits the search.
+ * The ids of the first `take` matching tickets in `order`, by whichever of three plans suits the search.
  * PostgreSQL cannot estimate how many tickets a fragment or a rare word matches (it guesses about 1 %),
  * so left to itself it walks the tickets newest first and tests each: quick when matches are dense
  * ("refund"), slow when they are few and old (an order id: half the table read). So the matches are
  * first gathered without an order, at most GATHER_AT_MOST of them – through the indexes when they are
  * few, a scan that stops early when they are many – and sorted; only a search that fills the gathering
  * (matches are dense, so the walk is short) takes the ordered walk. One statement, two for broad ones.
+ *
+ * A search of plain words (no digit: not an id, a number or most email fragments) is usually dense –
+ * "refund", "described" – and gathering 2,000 matches to keep 26 is the slow part then. So it first
+ * reads only the newest `gatherAtMost` tickets in order and keeps the matches among them: when they
+ * fill the page, no older ticket can come before them and that is the answer; otherwise the plans
+ * above follow.
  */
-async function matchingIds(client: Db, match: Prisma.Sql, beyond: Prisma.Sql, order: Prisma.Sql, take: number, gatherAtMost: number): Promise<{ id: string }[]> {
+async function matchingIds(client: Db, match: Prisma.Sql, beyond: Prisma.Sql, order: Prisma.Sql, take: number, gatherAtMost: number, walkNewestFirst: boolean): Promise<{ id: string }[]> {
+  if (walkNewestFirst) {
+    const newest = await client.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM (SELECT "id", "createdAt", "number", "searchWords", "customerEmail", "orderRef" FROM "Ticket" WHERE ${beyond} ORDER BY ${order} LIMIT ${gatherAtMost}) AS "newest"
+      WHERE ${match} ORDER BY ${order} LIMIT ${take}`;
+    if (newest.length === take) return newest;
+  }
   const gathered = await client.$queryRaw<{ id: string; gathered: number }[]>`
     WITH "gathered" AS MATERIALIZED (SELECT "id", "createdAt" FROM "Ticket" WHERE ${match} AND ${beyond} LIMIT ${gatherAtMost})
     SELECT "id", (SELECT count(*) FROM "gathered")::int AS "gathered" FROM "gathered" ORDER BY ${order} LIMIT ${take}`;
@@ -68,6 +80,8 @@ export async function searchTickets(input: {
   pageSize?: number;
   /** Where gathering gives way to the ordered walk (GATHER_AT_MOST); both give the same page. */
   gatherAtMost?: number;
+  /** Whether to try the newest tickets first (by default, for a search with no digit); the same page either way. */
+  walkNewestFirst?: boolean;
   client?: Db;
 }): Promise<TSearchPage> {
   const client = input.client ?? defaultDb();
@@ -79,7 +93,7 @@ export async function searchTickets(input: {
 
   const direction = input.cursor?.direction ?? "older";
   const order = direction === "older" ? Prisma.sql`"createdAt" DESC, "id" DESC` : Prisma.sql`"createdAt" ASC, "id" ASC`;
-  const hits = await matchingIds(client, match, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST);
+  const hits = await matchingIds(client, match, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST, input.walkNewestFirst ?? !/\p{N}/u.test(input.q));
   const found = await client.ticket.findMany({ where: { id: { in: hits.map((h) => h.id) } }, select: { ...ROW_SELECT, body: true } });
   const byId = new Map(found.map((t) => [t.id, t]));
   const fetched = hits.flatMap((h) => byId.get(h.id) ?? []);

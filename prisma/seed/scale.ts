@@ -253,7 +253,7 @@ export async function seedScale(
   if (summary.tickets > 0) {
     // PGlite runs no autovacuum: without fresh statistics the planner would guess at the new rows.
     log("  analysing tables…");
-    await client.$executeRawUnsafe(`ANALYZE "Ticket", "AgentRun", "TraceEvent", "RefundProposal", "Customer", "Order"`);
+    await client.$executeRawUnsafe(`ANALYZE "Ticket", "TicketSearchKey", "AgentRun", "TraceEvent", "RefundProposal", "Customer", "Order"`);
   }
   return summary;
 }
