@@ -1,6 +1,6 @@
 // A server action call as a page makes it, held back so a test can replay it: with another cookie,
 // another origin, or changed fields. Captured and aborted, never executed by the page itself.
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 
 export interface TCapturedAction {
   url: string;
@@ -13,11 +13,19 @@ const isActionCall = (method: string, headers: Record<string, string>) => method
 
 /** Clicks through `trigger` with the action's request held back. */
 export async function captureAction(page: Page, trigger: () => Promise<unknown>): Promise<TCapturedAction> {
-  await page.route("**/*", (route) => (isActionCall(route.request().method(), route.request().headers()) ? route.abort() : route.fallback()));
-  const pending = page.waitForRequest((r) => isActionCall(r.method(), r.headers()));
+  // Resolved from inside the handler once the call is aborted: waiting for the request event instead
+  // let the route be removed before the handler ran, and the action reached the server.
+  let aborted!: (request: Request) => void;
+  const pending = new Promise<Request>((resolve) => (aborted = resolve));
+  await page.route("**/*", async (route) => {
+    const request = route.request();
+    if (!isActionCall(request.method(), request.headers())) return route.fallback();
+    await route.abort();
+    aborted(request);
+  });
   await trigger();
   const request = await pending;
-  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await page.unrouteAll({ behavior: "wait" });
   const all = await request.allHeaders();
   const headers: Record<string, string> = {};
   for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"]) if (all[name]) headers[name] = all[name];

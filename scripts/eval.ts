@@ -18,6 +18,7 @@ import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease, releasePins } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
 import { seedDemo } from "../prisma/seed/demo";
+import { describeDbError } from "../lib/db";
 
 function commit(): string {
   try {
@@ -99,7 +100,8 @@ async function main(): Promise<number> {
       const run = await storeEvalRun({ receipt, decision });
       console.log(`Receipt stored as eval run ${run.id}.`);
     } catch (error) {
-      console.error(`Could not store the receipt in the database (${(error as Error).message.split("\n")[0]}). Is the server holding the embedded database? Stop it, or pass --no-store.`);
+      const why = describeDbError(error) ?? (error instanceof Error ? error.message.trim().split("\n")[0] : String(error));
+      console.error(`Could not store the receipt in the database. ${why} Or pass --no-store.`);
       console.log(`Release decision: ${decision.outcome}${decision.reason ? ` (${decision.reason})` : ""}`);
       return 2;
     }

@@ -186,6 +186,20 @@ export function isUniqueViolation(error: unknown): boolean {
   return isDriverUniqueViolation(error);
 }
 
+/**
+ * One line a person can act on for the database errors a command meets before any of its own: the
+ * data directory held by another process, or a database with no tables yet (Prisma's P2021: never
+ * migrated). Undefined for anything else.
+ */
+export function describeDbError(error: unknown): string | undefined {
+  if (error instanceof DataDirInUse) return error.message;
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2021") {
+    const table = (error.meta?.modelName as string | undefined) ?? (error.meta?.table as string | undefined);
+    return `The database is not migrated${table ? ` (it has no ${table} table)` : ""}: run npm run db:deploy, or npm start, which migrates and seeds it.`;
+  }
+  return undefined;
+}
+
 /** A value as JSON for a Json column: canonical (sorted keys), Dates as ISO strings. */
 export function toJson(value: unknown): Prisma.InputJsonValue {
   return JSON.parse(canonicalJson(value ?? null)) as Prisma.InputJsonValue;

@@ -1,0 +1,45 @@
+// A command's refusals before it does any work are one line a person can act on, with exit code 2:
+// not a stack trace (run-script.ts).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const dataDir = mkdtempSync(join(tmpdir(), "countersign-cmd-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs a command on a fresh, empty embedded database (never the one a CI run points at). */
+function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+    delete env.MIGRATION_DATABASE_URL;
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("exit", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** What a person reads: stderr without the JSON log lines. */
+const said = (stderr: string) => stderr.split("\n").filter((line) => line.trim() && !line.startsWith("{"));
+
+describe("a command on a database that was never migrated", () => {
+  it("says so and how to fix it, in one line", async () => {
+    const result = await run("scripts/agent.ts", ["--ticket", "1"]);
+    expect(result.code).toBe(2);
+    expect(said(result.stderr)).toEqual(["The database is not migrated (it has no Ticket table): run npm run db:deploy, or npm start, which migrates and seeds it."]);
+  }, 60_000);
+});
+
+describe("a command given an option it does not know", () => {
+  it("names the option in one line", async () => {
+    const result = await run("scripts/agent.ts", ["--tikcet", "1"]);
+    expect(result.code).toBe(2);
+    expect(said(result.stderr)).toHaveLength(1);
+    expect(said(result.stderr)[0]).toMatch(/^Unknown option '--tikcet'/);
+  }, 60_000);
+});
