@@ -16,7 +16,15 @@ import { bodySnippet, compoundTsQuery, containsPattern, highlightTerms, prefixTs
 
 export type TSearchPage = TQueuePage & Required<Pick<TQueuePage, "highlight" | "snippets">>;
 
-function matchCondition(text: string): Prisma.Sql | null {
+/**
+ * How a plan tests the matched emails and order ids: `index` as an array the plan computes once and
+ * probes the btree indexes with (the gathering); `row` as a hashed subplan, for plans that test
+ * ticket after ticket (the walks), where a fragment matching thousands of emails ("gmail") would
+ * otherwise be a scan of that array for every ticket.
+ */
+type TKeyTest = "index" | "row";
+
+function matchCondition(text: string, keyTest: TKeyTest = "index"): Prisma.Sql | null {
   const { number, words, compounds, fragment } = searchTerms(text);
   const branches: Prisma.Sql[] = [];
   if (number !== null) branches.push(Prisma.sql`"number" = ${number}`);
@@ -28,8 +36,9 @@ function matchCondition(text: string): Prisma.Sql | null {
     // The matched emails and order ids first (TicketSearchKey, a small trigram index), then the
     // tickets holding them by equality: an array the plan computes once and probes btree indexes with.
     const pattern = containsPattern(fragment);
-    const keys = (kind: "email" | "order") => Prisma.sql`ARRAY(SELECT "key" FROM "TicketSearchKey" WHERE "kind" = ${kind} AND "key" LIKE ${pattern})`;
-    branches.push(Prisma.sql`lower("customerEmail") = ANY(${keys("email")})`, Prisma.sql`lower("orderRef") = ANY(${keys("order")})`);
+    const keys = (kind: "email" | "order") => Prisma.sql`SELECT "key" FROM "TicketSearchKey" WHERE "kind" = ${kind} AND "key" LIKE ${pattern}`;
+    const holds = (column: Prisma.Sql, kind: "email" | "order") => (keyTest === "index" ? Prisma.sql`${column} = ANY(ARRAY(${keys(kind)}))` : Prisma.sql`${column} IN (${keys(kind)})`);
+    branches.push(holds(Prisma.sql`lower("customerEmail")`, "email"), holds(Prisma.sql`lower("orderRef")`, "order"));
   }
   return branches.length ? Prisma.sql`(${Prisma.join(branches, " OR ")})` : null;
 }
@@ -44,6 +53,8 @@ function beyondCursor(cursor: TKeysetCursor | undefined): Prisma.Sql {
 
 /** Up to this many matches are gathered and sorted; a search matching more reads tickets in order instead. */
 export const GATHER_AT_MOST = 2_000;
+/** A search of plain words first walks at most this many of the newest tickets in order (matchingIds). */
+export const WALK_AT_MOST = 10_000;
 
 /**
  * The ids of the first `take` matching tickets in `order`, by whichever of three plans suits the search.
@@ -55,23 +66,27 @@ export const GATHER_AT_MOST = 2_000;
  * (matches are dense, so the walk is short) takes the ordered walk. One statement, two for broad ones.
  *
  * A search of plain words (no digit: not an id, a number or most email fragments) is usually dense –
- * "refund", "described" – and gathering 2,000 matches to keep 26 is the slow part then. So it first
- * reads only the newest `gatherAtMost` tickets in order and keeps the matches among them: when they
- * fill the page, no older ticket can come before them and that is the answer; otherwise the plans
- * above follow.
+ * "refund", "described" – and gathering 2,000 matches to keep 26 is the slow part then; so is the
+ * ordered walk after it when the newest tickets do not match (a common word of older tickets, behind
+ * a day of tickets without it: three statements). So it first walks the newest tickets in order, at
+ * most `walkAtMost` of them (WALK_AT_MOST), testing each and stopping as soon as the page is full:
+ * when it fills, no older ticket can come before those matches and that is the answer; otherwise the
+ * plans above follow. At about half a microsecond a ticket, the walk costs a rare word a few
+ * milliseconds before the gathering finds its matches.
  */
-async function matchingIds(client: Db, match: Prisma.Sql, beyond: Prisma.Sql, order: Prisma.Sql, take: number, gatherAtMost: number, walkNewestFirst: boolean): Promise<{ id: string }[]> {
-  if (walkNewestFirst) {
+async function matchingIds(client: Db, match: Record<TKeyTest, Prisma.Sql>, beyond: Prisma.Sql, order: Prisma.Sql, take: number, gatherAtMost: number, walkAtMost: number): Promise<{ id: string }[]> {
+  if (walkAtMost > 0) {
+    // The outer query reads the inner one lazily: it stops at the page's worth of matches.
     const newest = await client.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM (SELECT "id", "createdAt", "number", "searchWords", "customerEmail", "orderRef" FROM "Ticket" WHERE ${beyond} ORDER BY ${order} LIMIT ${gatherAtMost}) AS "newest"
-      WHERE ${match} ORDER BY ${order} LIMIT ${take}`;
+      SELECT "id" FROM (SELECT "id", "createdAt", "number", "searchWords", "customerEmail", "orderRef" FROM "Ticket" WHERE ${beyond} ORDER BY ${order} LIMIT ${walkAtMost}) AS "newest"
+      WHERE ${match.row} ORDER BY ${order} LIMIT ${take}`;
     if (newest.length === take) return newest;
   }
   const gathered = await client.$queryRaw<{ id: string; gathered: number }[]>`
-    WITH "gathered" AS MATERIALIZED (SELECT "id", "createdAt" FROM "Ticket" WHERE ${match} AND ${beyond} LIMIT ${gatherAtMost})
+    WITH "gathered" AS MATERIALIZED (SELECT "id", "createdAt" FROM "Ticket" WHERE ${match.index} AND ${beyond} LIMIT ${gatherAtMost})
     SELECT "id", (SELECT count(*) FROM "gathered")::int AS "gathered" FROM "gathered" ORDER BY ${order} LIMIT ${take}`;
   if ((gathered[0]?.gathered ?? 0) < gatherAtMost) return gathered;
-  return client.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Ticket" WHERE ${match} AND ${beyond} ORDER BY ${order} LIMIT ${take}`;
+  return client.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Ticket" WHERE ${match.row} AND ${beyond} ORDER BY ${order} LIMIT ${take}`;
 }
 
 export async function searchTickets(input: {
@@ -82,6 +97,8 @@ export async function searchTickets(input: {
   gatherAtMost?: number;
   /** Whether to try the newest tickets first (by default, for a search with no digit); the same page either way. */
   walkNewestFirst?: boolean;
+  /** How many of the newest tickets that walk reads at most (WALK_AT_MOST). */
+  walkAtMost?: number;
   client?: Db;
 }): Promise<TSearchPage> {
   const client = input.client ?? defaultDb();
@@ -89,11 +106,12 @@ export async function searchTickets(input: {
   const asOf = new Date();
   const highlight = highlightTerms(input.q);
   const match = matchCondition(input.q);
-  if (!match) return { rows: [], newerCursor: null, olderCursor: null, asOf, highlight, snippets: {} };
+  const matchByRow = matchCondition(input.q, "row");
+  if (!match || !matchByRow) return { rows: [], newerCursor: null, olderCursor: null, asOf, highlight, snippets: {} };
 
   const direction = input.cursor?.direction ?? "older";
   const order = direction === "older" ? Prisma.sql`"createdAt" DESC, "id" DESC` : Prisma.sql`"createdAt" ASC, "id" ASC`;
-  const hits = await matchingIds(client, match, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST, input.walkNewestFirst ?? !/\p{N}/u.test(input.q));
+  const hits = await matchingIds(client, { index: match, row: matchByRow }, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST, (input.walkNewestFirst ?? !/\p{N}/u.test(input.q)) ? (input.walkAtMost ?? WALK_AT_MOST) : 0);
   const found = await client.ticket.findMany({ where: { id: { in: hits.map((h) => h.id) } }, select: { ...ROW_SELECT, body: true } });
   const byId = new Map(found.map((t) => [t.id, t]));
   const fetched = hits.flatMap((h) => byId.get(h.id) ?? []);
