@@ -9,6 +9,7 @@ import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { EPISODE_PAGE_SIZE, listEpisodeResults, loadEvalRun, type TEpisodeFilter } from "@/lib/eval/list-eval-runs";
 import { FailedEpisode, PassedEpisode } from "./episode-result";
+import { Breadcrumbs } from "@/components/breadcrumbs";
 
 export const metadata: Metadata = { title: "Eval run" };
 
@@ -40,12 +41,7 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
   return (
     <div className="space-y-4">
       <div className="min-w-0">
-        <p className="text-[12px] text-slate-500">
-          <Link href="/evals" className="hover:underline">
-            Evaluations
-          </Link>{" "}
-          / Run
-        </p>
+        <Breadcrumbs trail={[{ href: "/evals", label: "Evaluations" }]} current="Run" />
         <h1 className="text-lg font-semibold tracking-tight text-slate-900">
           Eval run of <time dateTime={run.createdAt.toISOString()}>{formatUtc(run.createdAt, "minute")}</time>
         </h1>

@@ -27,6 +27,7 @@ import { mayHoldTickets } from "@/lib/intake/assign-ticket";
 import { RunButtons } from "./run-buttons";
 import { CustomerHistory } from "./customer-history";
 import { ExecutionStatus } from "./execution-status";
+import { Breadcrumbs } from "@/components/breadcrumbs";
 
 export const metadata: Metadata = { title: "Ticket" };
 
@@ -129,12 +130,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
       <KeyboardShortcuts scope="ticket" />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <p className="text-[12px] text-slate-500">
-            <Link href="/" className="hover:underline">
-              Queue
-            </Link>{" "}
-            / Ticket #{ticket.number}
-          </p>
+          <Breadcrumbs trail={[{ href: "/", label: "Queue" }]} current={`Ticket #${ticket.number}`} />
           <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">
             #{ticket.number} {ticket.subject}
           </h1>

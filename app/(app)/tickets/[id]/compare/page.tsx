@@ -10,6 +10,7 @@ import { db } from "@/lib/db";
 import type { TStepChange } from "@/lib/agent/compare-runs";
 import { loadRunComparison, type TComparedRun, type TRunComparisonPage } from "@/lib/agent/load-run-comparison";
 import { findTicket } from "@/lib/tickets/find-ticket";
+import { Breadcrumbs } from "@/components/breadcrumbs";
 
 export const metadata: Metadata = { title: "Compare runs" };
 
@@ -104,16 +105,13 @@ export default async function CompareRunsPage({ params, searchParams }: { params
   return (
     <div className="space-y-4">
       <div className="min-w-0">
-        <p className="text-[12px] text-slate-500">
-          <Link href="/" className="hover:underline">
-            Queue
-          </Link>{" "}
-          /{" "}
-          <Link href={`/tickets/${ticket.id}`} className="hover:underline">
-            Ticket #{ticket.number}
-          </Link>{" "}
-          / Compare runs
-        </p>
+        <Breadcrumbs
+          trail={[
+            { href: "/", label: "Queue" },
+            { href: `/tickets/${ticket.id}`, label: `Ticket #${ticket.number}` },
+          ]}
+          current="Compare runs"
+        />
         <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">Compare runs of ticket #{ticket.number}</h1>
         <p className="text-[13px] wrap-anywhere text-slate-600">{ticket.subject}</p>
       </div>
