@@ -34,8 +34,7 @@ export function runScript(main: () => Promise<number>, describe: (error: unknown
     })
     .catch(async (error) => {
       // Expected refusals (an AppError, an unknown option, a data directory in use, a database not
-      // migrated) are one line for a person; anything
-      // else keeps its stack.
+      // migrated) are one line for a person; anything else keeps its stack.
       const expected = isAppError(error) || isArgumentError(error) ? (error as Error).message : describeDbError(error);
       console.error(describe(error) ?? expected ?? describeEnvError(error) ?? error);
       await closeDb().catch(() => {});

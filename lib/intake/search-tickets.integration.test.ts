@@ -20,9 +20,10 @@ const ticket = (i: number, fields: { subject?: string; body?: string; customerEm
 });
 
 async function walk(q: string, gatherAtMost?: number, walkNewestFirst?: boolean): Promise<TSearchPage[]> {
-  const pages = [await searchTickets({ q, pageSize: 7, gatherAtMost, walkNewestFirst, walkAtMost: gatherAtMost })];
+  const walkAtMost = walkNewestFirst === undefined ? undefined : walkNewestFirst ? gatherAtMost : 0;
+  const pages = [await searchTickets({ q, pageSize: 7, gatherAtMost, walkAtMost })];
   while (pages.at(-1)!.olderCursor) {
-    pages.push(await searchTickets({ q, pageSize: 7, gatherAtMost, walkNewestFirst, walkAtMost: gatherAtMost, cursor: decodeCursor(pages.at(-1)!.olderCursor!)! }));
+    pages.push(await searchTickets({ q, pageSize: 7, gatherAtMost, walkAtMost, cursor: decodeCursor(pages.at(-1)!.olderCursor!)! }));
     if (pages.length > 50) throw new Error("paging does not end");
   }
   return pages;

@@ -95,9 +95,10 @@ export async function searchTickets(input: {
   pageSize?: number;
   /** Where gathering gives way to the ordered walk (GATHER_AT_MOST); both give the same page. */
   gatherAtMost?: number;
-  /** Whether to try the newest tickets first (by default, for a search with no digit); the same page either way. */
-  walkNewestFirst?: boolean;
-  /** How many of the newest tickets that walk reads at most (WALK_AT_MOST). */
+  /**
+   * How many of the newest tickets to walk first, at most: by default WALK_AT_MOST for a search with
+   * no digit and 0 (no walk) for one with a digit; the same page either way.
+   */
   walkAtMost?: number;
   client?: Db;
 }): Promise<TSearchPage> {
@@ -111,7 +112,7 @@ export async function searchTickets(input: {
 
   const direction = input.cursor?.direction ?? "older";
   const order = direction === "older" ? Prisma.sql`"createdAt" DESC, "id" DESC` : Prisma.sql`"createdAt" ASC, "id" ASC`;
-  const hits = await matchingIds(client, { index: match, row: matchByRow }, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST, (input.walkNewestFirst ?? !/\p{N}/u.test(input.q)) ? (input.walkAtMost ?? WALK_AT_MOST) : 0);
+  const hits = await matchingIds(client, { index: match, row: matchByRow }, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST, input.walkAtMost ?? (/\p{N}/u.test(input.q) ? 0 : WALK_AT_MOST));
   const found = await client.ticket.findMany({ where: { id: { in: hits.map((h) => h.id) } }, select: { ...ROW_SELECT, body: true } });
   const byId = new Map(found.map((t) => [t.id, t]));
   const fetched = hits.flatMap((h) => byId.get(h.id) ?? []);
