@@ -4,7 +4,11 @@
 // is at least 100 episodes a second (GRADING_TARGET_PER_SECOND), start-up included.
 //
 //   npx tsx scripts/bench-eval.ts [episodes] [workers]
-import { availableParallelism } from "node:os";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { loadDataset } from "../lib/eval/load-dataset";
 import { gradeEpisodes, usesModel } from "../lib/eval/grade-episodes";
 import type { TDataset } from "../lib/eval/episode";
@@ -53,6 +57,30 @@ export async function benchEval(count = 1000, workers = availableParallelism()):
     perEpisodeMs: (seconds * 1000) / rows.length,
     passed: rows.filter((r) => r.passed).length,
   };
+}
+
+/** The most memory `npm run eval` may hold at its peak, in MB. */
+export const EVAL_PEAK_TARGET_MB = 500;
+
+/**
+ * `npm run eval` as a team runs it – the shipped dataset and questions, storing its receipt – on an
+ * embedded database of its own (migrated first, in a temporary data directory, removed after), and
+ * the peak memory it reports. The configured database is not touched.
+ */
+export async function evalPeakMemory(): Promise<{ peakMb: number; episodes: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "countersign-eval-"));
+  const { DATABASE_URL: _url, MIGRATION_DATABASE_URL: _owner, PGLITE_DATA_DIR: _pglite, ...rest } = process.env;
+  const env = { ...rest, DATA_DIR: dir };
+  const run = promisify(execFile);
+  try {
+    await run("npm", ["run", "--silent", "db:deploy"], { env });
+    const { stdout } = await run("npm", ["run", "--silent", "eval", "--", "--out", join(dir, "receipt.json")], { env, maxBuffer: 16 * 1024 * 1024 });
+    const peak = /^Peak memory: (\d+) MB\.$/m.exec(stdout);
+    if (!peak) throw new Error(`npm run eval printed no peak memory:\n${stdout.slice(-2000)}`);
+    return { peakMb: Number(peak[1]), episodes: /^(\d+\/\d+) episodes passed/m.exec(stdout)?.[1] ?? "?" };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The result in one line, with the target and PASS or MISS. */

@@ -24,7 +24,7 @@
 import "./bench/secrets";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
-import { benchEval, describeBenchEval, GRADING_TARGET_PER_SECOND } from "./bench-eval";
+import { benchEval, describeBenchEval, EVAL_PEAK_TARGET_MB, evalPeakMemory, GRADING_TARGET_PER_SECOND } from "./bench-eval";
 import { runScript } from "./run-script";
 import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
@@ -128,6 +128,14 @@ async function main(): Promise<number> {
         });
     } catch (error) {
       report.error(`grading ${episodes} episodes`, error);
+    }
+    console.log("Running npm run eval (the shipped dataset, storing its receipt) on a database of its own, for its peak memory…");
+    try {
+      const { peakMb, episodes: passed } = await evalPeakMemory();
+      console.log(`npm run eval: ${passed} episodes passed, peak memory ${peakMb} MB.\n`);
+      report.add({ measure: "npm run eval, storing its receipt: peak memory", value: `${peakMb} MB`, baseline: "", ratio: "", target: `< ${EVAL_PEAK_TARGET_MB} MB`, verdict: peakMb < EVAL_PEAK_TARGET_MB ? "PASS" : "MISS" });
+    } catch (error) {
+      report.error("npm run eval, peak memory", error);
     }
   }
 
