@@ -33,8 +33,14 @@ describe("prepared statements on PGlite", () => {
     expect(prepared.rows[0]).toMatchObject({ doc: { a: [1, "two"], b: null }, tags: ["x", "y,z", 'q"uote'], flag: true, note: null });
     expect(prepared.affectedRows).toBe(1);
     // The caller's parsers and row mode are honoured.
-    const arrays = await pglite.query(`SELECT id, flag FROM prepared_probe WHERE id = $1`, [1], { rowMode: "array", parsers: { 16: (text: string) => `bool:${text}` } });
+    const probe = `SELECT id, flag FROM prepared_probe WHERE id = $1`;
+    const mine = { 16: (text: string) => `bool:${text}` };
+    const arrays = await pglite.query(probe, [1], { rowMode: "array", parsers: mine });
     expect(arrays.rows).toEqual([[1, "bool:t"]]);
+    // Each caller's own parsers, however often one set is passed; none, the instance's.
+    expect((await pglite.query(probe, [1], { rowMode: "array", parsers: { 16: (text: string) => `other:${text}` } })).rows).toEqual([[1, "other:t"]]);
+    expect((await pglite.query(probe, [1], { rowMode: "array", parsers: mine })).rows).toEqual([[1, "bool:t"]]);
+    expect((await pglite.query(probe, [1], { rowMode: "array" })).rows).toEqual([[1, true]]);
   });
 
   it("parses a statement once however often it runs, inside transactions and out", async () => {

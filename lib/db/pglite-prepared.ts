@@ -23,6 +23,9 @@ interface TPrepared {
 
 const serialize = protocol.serialize;
 
+/** Parsers by type id, as PGlite keeps them. */
+type TParsers = Parameters<typeof parse.parseResults>[1];
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
@@ -74,6 +77,22 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
     return prepared;
   }
 
+  /**
+   * The parsers a statement's rows are read with: the instance's, with the caller's over them. PGlite
+   * merges the two itself when a caller passes its own, by copying every one of the instance's (some
+   * 300, one per type) into a new object for each statement; Prisma's adapter passes its own with every
+   * statement, always the same object. Merged once per object of the caller's here.
+   */
+  const merged = new WeakMap<TParsers, TParsers>();
+  function parsersFor(options: QueryOptions | undefined): [TParsers, QueryOptions | undefined] {
+    // ParserOptions is parsers by type id too (an interface, so without an index signature).
+    const own = options?.parsers as TParsers | undefined;
+    if (!own) return [pglite.parsers, options];
+    let parsers = merged.get(own);
+    if (!parsers) merged.set(own, (parsers = { ...pglite.parsers, ...own }));
+    return [parsers, { ...options, parsers: undefined }];
+  }
+
   function forget(text: string, options: QueryOptions | undefined) {
     const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")}\0${text}` : text;
     const known = statements.get(key);
@@ -93,7 +112,7 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
           return serializer ? serializer(value) : String(value);
         });
         const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]), { syncToFs: !inTransaction, onNotice: options?.onNotice });
-        return parse.parseResults(messages, pglite.parsers, options)[0] as Results<T>;
+        return parse.parseResults(messages, ...parsersFor(options))[0] as Results<T>;
       } catch (error) {
         // "cached plan must not change result type": parsed again next time.
         if ((error as { code?: unknown }).code === "0A000") forget(text, options);
