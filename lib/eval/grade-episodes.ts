@@ -391,25 +391,42 @@ function gradingUnits(dataset: TDataset, trials: number): TGradingUnit[] {
 }
 
 /**
- * Grades the units one after another on one database; `onRow` hears each row as it is graded. Shared
+ * Episodes graded at once on one database. The database runs one statement at a time, but an
+ * episode also waits – for a tool that hangs until its timeout, for a scripted planner's delay –
+ * and while it waits the others run. Each episode has its own customer, order and ticket, and every
+ * time budget an episode is written against is an order of magnitude from what it takes, so the
+ * rows are the ones a single lane gives (lib/eval/grade-workers.integration.test.ts).
+ */
+export const GRADING_LANES = 4;
+
+/**
+ * Grades the units in GRADING_LANES lanes on one database; `onRow` hears each row as it is graded. Shared
  * by the grading in this thread and each worker's share (grade-worker.ts).
  */
 export async function gradeUnits(g: TGradingDb, episodes: readonly TEpisode[], units: readonly TGradingUnit[], llm: TLlmConfig | undefined, onRow: (unit: TGradingUnit, row: TEpisodeRow) => void): Promise<void> {
   const needsFake = units.some((u) => usesModel(episodes[u.episode]!) && (episodes[u.episode]!.planner !== "model" || !llm));
   const models: TModelEndpoints = { configured: llm, fake: needsFake ? await startFakeOpenAI() : null };
-  try {
-    for (const unit of units) {
-      const episode = episodes[unit.episode]!;
-      let row: TEpisodeRow;
-      try {
-        const actual = await play(g, episode, unit.tag, models);
-        const explanation = explainDifference(episode.expect, actual);
-        row = { episodeId: episode.id, trial: unit.trial, passed: explanation === null, expected: episode.expect, actual, explanation };
-      } catch (error) {
-        row = { episodeId: episode.id, trial: unit.trial, passed: false, expected: episode.expect, actual: null, explanation: `the episode could not run: ${error instanceof Error ? error.message : String(error)}` };
-      }
-      onRow(unit, row);
+  const gradeOne = async (unit: TGradingUnit) => {
+    const episode = episodes[unit.episode]!;
+    let row: TEpisodeRow;
+    try {
+      const actual = await play(g, episode, unit.tag, models);
+      const explanation = explainDifference(episode.expect, actual);
+      row = { episodeId: episode.id, trial: unit.trial, passed: explanation === null, expected: episode.expect, actual, explanation };
+    } catch (error) {
+      row = { episodeId: episode.id, trial: unit.trial, passed: false, expected: episode.expect, actual: null, explanation: `the episode could not run: ${error instanceof Error ? error.message : String(error)}` };
     }
+    onRow(unit, row);
+  };
+  // Episodes on the model planner share the one fake server, whose answers are queued per episode:
+  // they are graded one after another, in a lane of their own. The rest share GRADING_LANES lanes.
+  const onFake = units.filter((u) => usesModel(episodes[u.episode]!));
+  const rest = units.filter((u) => !usesModel(episodes[u.episode]!));
+  const lane = async (queue: TGradingUnit[]) => {
+    for (let unit = queue.shift(); unit; unit = queue.shift()) await gradeOne(unit);
+  };
+  try {
+    await Promise.all([lane(onFake), ...Array.from({ length: Math.min(GRADING_LANES, rest.length) }, () => lane(rest))]);
   } finally {
     await models.fake?.close();
   }
