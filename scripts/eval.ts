@@ -18,7 +18,7 @@ import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease, releasePins } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
 import { seedDemo } from "../prisma/seed/demo";
-import { describeDbError } from "../lib/db";
+import { configuredTarget, describeDbError, openDb } from "../lib/db";
 
 function commit(): string {
   try {
@@ -83,12 +83,13 @@ async function main(): Promise<number> {
     console.log(`Receipt written to ${values.out}.`);
   }
   if (!values["no-store"]) {
-    // The grading database is closed; its WebAssembly memory goes back only once a full collection
-    // has run, which V8 puts off. Run now (package.json starts this with --expose-gc), it is not held
-    // beside the app's database, opened next: the command's peak is one database, not two.
-    (globalThis as { gc?: (options: { type: "major"; execution: "sync" }) => void }).gc?.({ type: "major", execution: "sync" });
+    // The grading database is closed; its WebAssembly memory goes back only once no compiled code
+    // or cache refers to it any more, which only V8's last-resort collection clears. Run now
+    // (package.json starts this with --expose-gc), the two databases are never held at once: the
+    // command's peak is one database, not two.
+    (globalThis as { gc?: (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void }).gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
     try {
-      const run = await storeEvalRun({ receipt, decision });
+      const run = await storeReceipt({ receipt, decision });
       console.log(`Receipt stored as eval run ${run.id}.`);
     } catch (error) {
       const why = describeDbError(error) ?? (error instanceof Error ? error.message.trim().split("\n")[0] : String(error));
@@ -101,6 +102,21 @@ async function main(): Promise<number> {
   console.log(peakMemory());
   console.log(`Release decision: ${decision.outcome}${decision.reason ? ` (${decision.reason})` : ""}`);
   return decision.outcome === "eligible_for_shadow" && !questionsDrift ? 0 : 1;
+}
+
+/**
+ * The receipt in the app's database, opened for it alone. An embedded database is opened with a
+ * small buffer pool (PGlite holds the whole pool in memory from the start, 128 MB by default, for the
+ * few rows written here), so the command's peak stays the grading's.
+ */
+async function storeReceipt(input: Parameters<typeof storeEvalRun>[0]) {
+  const target = configuredTarget();
+  const handle = openDb(target.kind === "pglite" ? { ...target, sharedBuffers: "16MB" } : target);
+  try {
+    return await storeEvalRun({ ...input, client: handle.client });
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

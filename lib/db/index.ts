@@ -22,7 +22,19 @@ export type DbTx = Prisma.TransactionClient;
 
 export type DbTarget =
   | { kind: "postgres"; url: string; max?: number; /** A pool of the caller's (the bench records through its own). */ pool?: pg.Pool }
-  | { kind: "pglite"; dir?: string; pglite?: PGlite; /** The data directory around `dir` (DATA_DIR): kept private with it (data-dir.ts). */ dataDir?: string };
+  | {
+      kind: "pglite";
+      dir?: string;
+      pglite?: PGlite;
+      /** The data directory around `dir` (DATA_DIR): kept private with it (data-dir.ts). */
+      dataDir?: string;
+      /**
+       * PostgreSQL's shared_buffers for this opening (default PGlite's, 128MB). PGlite holds them in
+       * the process's memory from the start, whatever is read: a command that opens the app's database
+       * for a few statements can ask for less.
+       */
+      sharedBuffers?: string;
+    };
 
 export interface DbHandle {
   client: PrismaClient;
@@ -99,7 +111,7 @@ export function openDb(target: DbTarget): DbHandle {
     return { client, kind: "postgres", roundTrips, close: () => client.$disconnect() };
   }
   const release = target.dir && !target.pglite ? openDataDir(target.dir, target.dataDir) : () => {};
-  const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir) : newPglite());
+  const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir, target.sharedBuffers) : newPglite());
   installPreparedStatements(pglite);
   const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
