@@ -83,10 +83,10 @@ async function main(): Promise<number> {
     console.log(`Receipt written to ${values.out}.`);
   }
   if (!values["no-store"]) {
-    // The grading database is closed; its WebAssembly memory goes back only once no compiled code
-    // or cache refers to it any more, which only V8's last-resort collection clears. Run now
-    // (package.json starts this with --expose-gc), the two databases are never held at once: the
-    // command's peak is one database, not two.
+    // The grading database is closed, but its WebAssembly memory goes back only when V8 collects it,
+    // which it puts off. A last-resort collection here (package.json starts this with --expose-gc)
+    // often gives it back before the app's database is opened; when V8 still holds it, the small
+    // buffer pool the receipt is stored through keeps the two below the grading's own peak.
     (globalThis as { gc?: (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void }).gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
     try {
       const run = await storeReceipt({ receipt, decision });
