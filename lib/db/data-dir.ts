@@ -9,8 +9,8 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { join, relative, resolve, isAbsolute } from "node:path";
 import { isMainThread } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
-import { newPglite } from "./pglite";
+import type { PGlite } from "@electric-sql/pglite";
+import { newPglite, withSettings } from "./pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 import { logger } from "../observability/logger";
 
@@ -97,5 +97,5 @@ export class PrivateNodeFS extends NodeFS {
 
 /** An embedded database on a directory whose files stay private (see protectDataDir). */
 export function privatePglite(dir: string, sharedBuffers?: string): PGlite {
-  return newPglite({ fs: new PrivateNodeFS(dir), ...(sharedBuffers ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`] } : {}) });
+  return newPglite({ fs: new PrivateNodeFS(dir), ...(sharedBuffers ? { startParams: withSettings({ shared_buffers: sharedBuffers }) } : {}) });
 }

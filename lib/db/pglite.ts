@@ -10,3 +10,8 @@ export const PGLITE_EXTENSIONS = { pg_trgm } as const;
 export function newPglite(options: PGliteOptions = {}): PGlite {
   return new PGlite({ ...options, extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
 }
+
+/** PGlite's start parameters with PostgreSQL settings of the caller's over them (`-c name=value`). */
+export function withSettings(settings: Record<string, string>): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`])];
+}

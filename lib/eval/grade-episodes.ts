@@ -3,8 +3,7 @@
 // outcome is compared field by field with the expected one. A failure says exactly what differed.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
-import { newPglite } from "../db/pglite";
+import { newPglite, withSettings } from "../db/pglite";
 import { migratedPglite } from "../db/migrated-template";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { driverRows, openDb, type DbHandle } from "../db";
@@ -96,7 +95,7 @@ export function defaultWorkers(units: number): number {
  * Together, with `npm run eval`'s smaller young generation (package.json), about 100 MB less at the
  * command's peak, at the same speed (README, "Grading").
  */
-const GRADING_SETTINGS = ["-c", "shared_buffers=8MB", "-c", "max_wal_size=32MB", "-c", "min_wal_size=32MB"];
+const GRADING_START = withSettings({ shared_buffers: "8MB", max_wal_size: "32MB", min_wal_size: "32MB" });
 
 const TEMPLATE_ORDERS: Record<string, string> = { tablet: "ORD-1001", laptop: "ORD-1002", flagged: "ORD-1003", old: "ORD-1004" };
 const PRESET_OF_ORDER = Object.fromEntries(Object.entries(TEMPLATE_ORDERS).map(([k, v]) => [v, k]));
@@ -107,7 +106,7 @@ const PRESET_OF_ORDER = Object.fromEntries(Object.entries(TEMPLATE_ORDERS).map((
  * migrations, not once per command.
  */
 export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandle> {
-  const pglite = await migratedPglite({ startParams: [...PGlite.defaultStartParams, ...GRADING_SETTINGS] });
+  const pglite = await migratedPglite({ startParams: GRADING_START });
   const handle = openDb({ kind: "pglite", pglite });
   await world(handle.client);
   return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
@@ -133,7 +132,7 @@ export async function gradingImage(world: TGradingWorld | DbHandle): Promise<Sha
 /** A database opened from a grading image (gradingImage). */
 export async function openGradingImage(image: SharedArrayBuffer): Promise<DbHandle> {
   // A Blob takes no view of shared memory: slice() copies into an ordinary buffer.
-  const pglite = newPglite({ loadDataDir: new Blob([new Uint8Array(image).slice()]), startParams: [...PGlite.defaultStartParams, ...GRADING_SETTINGS] });
+  const pglite = newPglite({ loadDataDir: new Blob([new Uint8Array(image).slice()]), startParams: GRADING_START });
   const handle = openDb({ kind: "pglite", pglite });
   return { ...handle, close: async () => (await handle.close(), await pglite.close()) };
 }
