@@ -14,6 +14,8 @@ describe("validateDecision", () => {
 
   it.each([
     ["null", null],
+    ["undefined", undefined],
+    ["a number", 7],
     ["an array", [{ action: "draft_reply", args: {} }]],
     ["a string", "draft_reply"],
     ["an object with another prototype", Object.assign(Object.create({ inherited: true }) as object, { action: "draft_reply", args: {} })],

@@ -90,6 +90,29 @@ describe("orderTermsRemover", () => {
     expect(orderTermsRemover(["Zoë Brandt"])("Zoë, dear zoë brandt, Brandt’s order")).toBe(" , dear  ,  ’s order");
   });
 
+  it("removes the longest term first, trims terms, and skips single letters", () => {
+    expect(orderTermsRemover(["Ana", "Ana Maria"])("Hi Ana Maria!")).toBe("Hi  !");
+    expect(orderTermsRemover([" Dana "])("Hi, Dana !")).toBe("Hi,   !");
+    expect(orderTermsRemover(["A Smith"])("A refund for Al")).toBe("A refund for Al");
+    expect(orderTermsRemover(["Al"])("A refund for Al")).toBe("A refund for  ");
+  });
+
+  it("treats a term's letters as the regex's case folding does, ASCII text or not", () => {
+    // "ſ" (long s) folds to "s": a term with it is matched the regex's way, though the text is ASCII.
+    expect(orderTermsRemover(["ſam Lee"])("Hi sam, Lee")).toBe("Hi  ,  ");
+    // Characters special to a regex in a term are matched as written.
+    expect(orderTermsRemover(["Zoë (VIP)", "J.+B"])("Zoë (VIP) and JxxB and J.+B")).toBe("  and JxxB and  ");
+  });
+
+  it("tells word characters from others at every ASCII code around a term", () => {
+    const reference = byRegex(["Al", "ORD-7"]);
+    const remove = orderTermsRemover(["Al", "ORD-7"]);
+    for (let code = 32; code < 127; code++) {
+      const c = String.fromCharCode(code);
+      for (const text of [`${c}Al${c}`, `Al${c}`, `${c}ORD-7`, `x${c}al`]) expect(remove(text), JSON.stringify(text)).toBe(reference(text));
+    }
+  });
+
   it("answers as the regex passes do, on ASCII and on non-ASCII text", () => {
     // Pieces of the terms, near-misses, separators and non-ASCII letters, glued at random (seeded).
     const pieces = ["Dana", "dana", "Whitfield", "WHITFIELD", "ORD-1001", "ord-1001", "ORD-10011", "Aurora", "10-inch", "10-INCH", "tablet", "Tablets", "x", "7", " ", " ", "-", ".", ",", "'", "é", "’", "𝒜", "ſ", "K"];

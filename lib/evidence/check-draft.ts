@@ -99,8 +99,9 @@ function matches(word: string, entries: readonly string[]): boolean {
 /** A word reduced to a crude stem: enough that inflections of one word meet, deterministic and small. */
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s$/, "");
+  // A word ending in a double s is left as it is ("address", "glass"): no suffix below would leave it a word.
   for (const [suffix, replacement] of [["ies", "y"], ["sses", "ss"], ["s", ""], ["ing", ""], ["ed", ""], ["ly", ""], ["al", ""], ["y", ""], ["er", ""], ["e", ""]] as const) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !(suffix === "s" && w.endsWith("ss"))) w = w.slice(0, -suffix.length) + replacement;
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !w.endsWith("ss")) w = w.slice(0, -suffix.length) + replacement;
   }
   return w;
 }
@@ -172,14 +173,15 @@ export function sentencesOf(text: string): string[] {
       if (!closesQuote && (quoted || !/[.!?]/.test(ch))) continue;
       // Closing quotes and brackets stay with the sentence they close, and so do citations after it.
       let j = i + 1;
-      while (j < line.length && /["”’)]/.test(line[j]!)) current += line[j++];
+      while (/["”’)]/.test(line.charAt(j))) current += line[j++];
       const rest = line.slice(j);
       const cites = rest.match(/^(\s*\[[a-z0-9][a-z0-9-]*@\d+\])+[.!?]?/);
       if (cites) {
         current += cites[0];
         j += cites[0].length;
       }
-      if (j >= line.length || /\s/.test(line[j]!)) {
+      // At the line's end charAt gives "": the sentence is pushed with the line's last, below.
+      if (/\s/.test(line.charAt(j))) {
         sentences.push(current);
         current = "";
       }
@@ -196,9 +198,9 @@ function escapeRegExp(text: string): string {
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** [\p{L}\d] for an ASCII character code. */
+/** [\p{L}\d] for the code of an ASCII character in lower-cased text: a digit or a small letter. */
 function asciiWordChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
 }
 
 /** One pass over ASCII text for an ASCII part: what the pass's regex does, by plain search. */
@@ -210,7 +212,8 @@ function removeAsciiPart(text: string, part: string): string {
   let from = 0;
   for (let at = lower.indexOf(part); at !== -1; ) {
     const end = at + part.length;
-    if ((at > 0 && asciiWordChar(lower.charCodeAt(at - 1))) || (end < lower.length && asciiWordChar(lower.charCodeAt(end)))) {
+    // Before the text's start and past its end charCodeAt gives NaN, which is no word character.
+    if (asciiWordChar(lower.charCodeAt(at - 1)) || asciiWordChar(lower.charCodeAt(end))) {
       at = lower.indexOf(part, at + 1);
       continue;
     }

@@ -1,7 +1,7 @@
 // The policy rules at their edges: each bound on the side it allows and the side it refuses.
 import { describe, expect, it } from "vitest";
 import { evaluateAction } from "./evaluate-action";
-import { evaluateRefund, type TRefundFacts } from "./evaluate-refund";
+import { approvalGate, evaluateRefund, type TRefundFacts } from "./evaluate-refund";
 import { DEFAULT_SETTINGS } from "./settings";
 
 const facts: TRefundFacts = { amountCents: 7900, currency: "USD", orderCurrency: "USD", customerFlagged: false, autoApprovedTodayCents: 0, customerProposalsToday: 0 };
@@ -40,6 +40,15 @@ describe("refund policy at its bounds", () => {
     const high = { ...settings, "autonomy.autoApproveLimitCents": 100_000, "policy.dailyCapCents": 1_000_000 };
     expect(evaluateRefund({ ...facts, amountCents: 50_000 }, high)).toMatchObject({ decision: "needs_human", reasons: ["specialist_required"], requiredRole: "SPECIALIST" });
     expect(evaluateRefund({ ...facts, amountCents: 49_999 }, high)).toMatchObject({ decision: "auto_approved", requiredRole: "REVIEWER" });
+  });
+
+  it("needs two people from the two-person threshold on, one below it, whatever else applies", () => {
+    const twoAt = { ...settings, "autonomy.autoApproveLimitCents": 100_000, "policy.dailyCapCents": 1_000_000, "policy.specialistThresholdCents": 90_000, "policy.twoPersonThresholdCents": 80_000 };
+    expect(evaluateRefund({ ...facts, amountCents: 80_000 }, twoAt)).toEqual(expect.objectContaining({ decision: "needs_human", reasons: ["two_person_required"], requiredRole: "REVIEWER", approvalsRequired: 2 }));
+    expect(evaluateRefund({ ...facts, amountCents: 79_999 }, twoAt)).toEqual(expect.objectContaining({ decision: "auto_approved", reasons: ["within_autonomy_limit"], approvalsRequired: 1 }));
+    expect(approvalGate(80_000, twoAt)).toEqual({ requiredRole: "REVIEWER", approvalsRequired: 2 });
+    expect(approvalGate(90_000, twoAt)).toEqual({ requiredRole: "SPECIALIST", approvalsRequired: 2 });
+    expect(approvalGate(79_999, twoAt)).toEqual({ requiredRole: "REVIEWER", approvalsRequired: 1 });
   });
 });
 
