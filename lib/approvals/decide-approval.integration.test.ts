@@ -49,7 +49,8 @@ describe("decideApproval", () => {
     expect(request.draft).toMatch(/\[[a-z0-9-]+@\d+\]/);
     expect(sent!.body).toBe(customerReply(request.draft!));
     expect(sent!.body).not.toMatch(/\[[a-z0-9-]+@\d+\]|approved it|\r/);
-    expect(await client.auditEvent.count({ where: { action: "approval.approved", actorId: reviewer.id, subjectId: request.id } })).toBe(1);
+    expect(result).toMatchObject({ decision: "approve", approvals: 1, approvalsRequired: 1 });
+    expect(await client.auditEvent.findMany({ where: { action: "approval.approved", actorId: reviewer.id, subjectId: request.id } })).toMatchObject([{ inputs: { kind: "refund", approvals: 1, approvalsRequired: 1, replyEdited: false } }]);
     expect(await client.auditEvent.count({ where: { action: "refund.executed", subjectId: request.id, actorType: "system" } })).toBe(1);
 
     // A second decision – a double click, a resubmitted form – is refused, and moves nothing.
@@ -123,14 +124,14 @@ describe("decideApproval", () => {
     const reviewer = await user(client, "REVIEWER");
     expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "   ", actor: reviewer }))).toBe("note_required");
     const result = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "  Ask for a photo first.  ", actor: reviewer });
-    expect(result).toMatchObject({ decision: "reject", refundJobEnqueued: false });
+    expect(result).toMatchObject({ decision: "reject", refundJobEnqueued: false, approvals: 0, approvalsRequired: 1 });
     expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ decision: "reject", note: "Ask for a photo first." });
     expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
     expect(await jobOf(request.id)).toEqual([]);
     await drainQueue(testDb());
     expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(0);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
-    expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.rejected", subjectId: request.id } })).toMatchObject({ inputs: { kind: "refund", note: "Ask for a photo first." } });
+    expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.rejected", subjectId: request.id } })).toMatchObject({ inputs: { kind: "refund", note: "Ask for a photo first.", approvals: 0, approvalsRequired: 1 } });
     expect(await client.auditEvent.count({ where: { action: "approval.approved", subjectId: request.id } })).toBe(0);
   });
 

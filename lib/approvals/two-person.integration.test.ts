@@ -109,6 +109,30 @@ describe("the two-person rule", () => {
     expect(await ledgerRows(request.id)).toHaveLength(0);
   });
 
+  it("executes only when every one of the decisions was made on the request's digest and before it expired", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    // Both approvals given; then one of the two rewritten past the database's triggers, as someone
+    // holding the database could: its digest, or its time after the request's expiry.
+    const twice = async (forge: (request: { id: string; expiresAt: Date }) => string) => {
+      const request = await requestFor(120_000, reviewer);
+      await approve(request, await user(client, "SPECIALIST"));
+      await approve(request, await user(client, "ADMIN"));
+      await asOwner(testDb(), (owner) =>
+        owner.$transaction(async (tx) => {
+          await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
+          await tx.$executeRawUnsafe(`UPDATE "ApprovalDecision" SET ${forge(request)} WHERE "approvalRequestId" = $1::uuid AND "seat" = 2`, request.id);
+        }),
+      );
+      return { request, result: await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } }) };
+    };
+    const otherDigest = await twice(() => `"digest" = '${"0".repeat(64)}'`);
+    expect(otherDigest.result).toMatchObject({ outcome: "blocked:approval_mismatch" });
+    const late = await twice((request) => `"createdAt" = '${new Date(request.expiresAt.getTime() + 60_000).toISOString()}'`);
+    expect(late.result).toMatchObject({ outcome: "blocked:approval_expired" });
+    expect([...(await ledgerRows(otherDigest.request.id)), ...(await ledgerRows(late.request.id))]).toHaveLength(0);
+  });
+
   it.runIf(onPostgres)("writes nothing after a crash that follows the first of two approvals, even once workers and reconciliation run", async () => {
     const db = testDb();
     const reviewer = await user(db.client, "REVIEWER");

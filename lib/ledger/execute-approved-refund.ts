@@ -70,7 +70,8 @@ function auditOf(input: Pick<TExecuteInput, "approvalId" | "actor">, result: TEx
     subjectType: "approval",
     subjectId: input.approvalId,
     ticketId,
-    inputs: { mode: result.simulated ? "simulate" : "live", orderId: result.orderId, amountCents: result.amountCents, detail: result.detail },
+    // Only a live execution is audited: a simulation writes nothing, its audit event included.
+    inputs: { mode: "live", orderId: result.orderId, amountCents: result.amountCents, detail: result.detail },
     idempotencyKey: result.idempotencyKey,
   };
 }

@@ -1,6 +1,7 @@
 // The integration tests of the executor and the decision, for testing/mutation/stryker.money.config.mjs.
-// The property test and the agent's end-to-end runs are left out: they reach the same lines through
-// the whole loop, for minutes per mutant, without holding any rule of these files more exactly.
+// The two-person rule's tests come along (they start agent runs: the request's starter is excluded);
+// the property test and the agent's other end-to-end runs are left out: they reach the same lines
+// through the whole loop, for minutes per mutant, without holding any rule of these files more exactly.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import base from "../../vitest.config";
@@ -18,6 +19,13 @@ export default defineConfig({
     // Hands the per-test coverage back to Stryker (see the file): each mutant runs only the tests
     // that reach it, and mutants only module-level code reaches are left out (`ignoreStatic`).
     setupFiles: ["testing/mutation/stryker-meta.ts"],
-    include: ["lib/ledger/execute-approved-refund.integration.test.ts", "lib/ledger/execute-lock.integration.test.ts", "lib/approvals/decide-approval.integration.test.ts"],
+    include: [
+      "lib/ledger/execute-approved-refund.integration.test.ts",
+      "lib/ledger/execute-lock.integration.test.ts",
+      "lib/approvals/decide-approval.integration.test.ts",
+      // The two-person rule and a lowered amount, both files' rules (through the agent, for the
+      // request's starter, which no other file here sets).
+      "lib/approvals/two-person.integration.test.ts",
+    ],
   },
 });
