@@ -107,6 +107,17 @@ describe("decideApproval", () => {
     expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).toMatchObject({ actorType: "user", actorId: reviewer.id, subjectType: "approval", ticketId: request.ticketId, inputs: { kind: "reply", digest: request.digest, role: "REVIEWER", note: null, replyEdited: false } });
   });
 
+  it("releases nothing for a rejected reply, and refuses an amount sent with it", async () => {
+    const { client } = testDb();
+    const request = await replyRequest();
+    const reviewer = await user(client, "REVIEWER");
+    const reject = (extra: { amountCents?: number } = {}) => decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Not what they asked.", actor: reviewer, ...extra });
+    await expect(reject({ amountCents: 100 })).rejects.toMatchObject({ code: "amount_not_lowered", message: "Only an approval may change the amount; reject the request as it is." });
+    expect(await reject()).toMatchObject({ decision: "reject", refundJobEnqueued: false, approvals: 0 });
+    expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
+  });
+
   it("holds an approved refund's reply for the executor: the ticket is approved, the job enqueued, no reply yet", async () => {
     const { client } = testDb();
     const request = await refundRequest();

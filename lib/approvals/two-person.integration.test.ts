@@ -50,7 +50,7 @@ describe("the two-person rule", () => {
     expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).inputs).toMatchObject({ approvals: 1, approvalsRequired: 2 });
 
     // The same person twice, and a reviewer below the role, are refused; nothing is written.
-    expect(await refusalCode(approve(request, specialist))).toBe("second_approver_required");
+    await expect(approve(request, specialist)).rejects.toMatchObject({ code: "second_approver_required", message: "You gave the first approval: the second must come from a different person." });
     expect(await refusalCode(approve(request, reviewer))).toBe("role_insufficient");
     expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
     await drainQueue(testDb());
@@ -66,13 +66,28 @@ describe("the two-person rule", () => {
     const { client } = testDb();
     const specialist = await user(client, "SPECIALIST");
     const request = await requestFor(120_000, specialist);
-    expect(await refusalCode(approve(request, specialist))).toBe("run_starter_excluded");
+    await expect(approve(request, specialist)).rejects.toMatchObject({ code: "run_starter_excluded", message: "You started the agent's run: this two-person refund needs approvals from two other people." });
     const admin = await user(client, "ADMIN");
     await approve(request, admin);
     const rejected = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "The photo shows no damage.", actor: specialist });
     expect(rejected).toMatchObject({ decision: "reject", refundJobEnqueued: false });
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "rejected" });
     expect(await refusalCode(approve(request, await user(client, "SPECIALIST")))).toBe("already_decided");
+  });
+
+  it("ends with a rejection given first, and lets the starter of a one-person refund's run approve it", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await requestFor(120_000, reviewer);
+    const rejected = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "No damage in the photo.", actor: await user(client, "SPECIALIST") });
+    expect(rejected).toMatchObject({ approvals: 0, approvalsRequired: 2, refundJobEnqueued: false });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "rejected" });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
+    expect(await refusalCode(approve(request, await user(client, "ADMIN")))).toBe("already_decided");
+
+    const small = await requestFor(7_900, reviewer);
+    expect(small.approvalsRequired).toBe(1);
+    expect(await approve(small, reviewer)).toMatchObject({ approvals: 1, approvalsRequired: 1, refundJobEnqueued: true });
   });
 
   it("is kept by the database whoever writes: at most N seats, one per person, never the starter, never a system approval", async () => {
@@ -109,11 +124,12 @@ describe("the two-person rule", () => {
     expect(await ledgerRows(request.id)).toHaveLength(0);
   });
 
-  it("executes only when every one of the decisions was made on the request's digest and before it expired", async () => {
+  it("executes only when both decisions are approvals by two people other than the starter, made on the request's digest and before it expired", async () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");
-    // Both approvals given; then one of the two rewritten past the database's triggers, as someone
-    // holding the database could: its digest, or its time after the request's expiry.
+    // Both approvals given; then the second rewritten past the database's triggers, as someone holding
+    // the database could: made by the starter, by the system, a rejection, on another digest, or
+    // after the request's expiry.
     const twice = async (forge: (request: { id: string; expiresAt: Date }) => string) => {
       const request = await requestFor(120_000, reviewer);
       await approve(request, await user(client, "SPECIALIST"));
@@ -126,6 +142,11 @@ describe("the two-person rule", () => {
       );
       return { request, result: await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } }) };
     };
+    const notTwoPeople = { outcome: "blocked:not_approved", detail: "a two-person refund needs two different people, neither of them the run's starter" };
+    expect((await twice(() => `"deciderId" = '${reviewer.id}'::uuid`)).result).toMatchObject(notTwoPeople);
+    expect((await twice(() => `"deciderId" = NULL, "automatic" = true`)).result).toMatchObject(notTwoPeople);
+    expect((await twice(() => `"automatic" = true`)).result).toMatchObject(notTwoPeople);
+    expect((await twice(() => `"decision" = 'reject'`)).result).toMatchObject({ outcome: "blocked:not_approved", detail: "the request has not been approved" });
     const otherDigest = await twice(() => `"digest" = '${"0".repeat(64)}'`);
     expect(otherDigest.result).toMatchObject({ outcome: "blocked:approval_mismatch" });
     const late = await twice((request) => `"createdAt" = '${new Date(request.expiresAt.getTime() + 60_000).toISOString()}'`);
@@ -177,6 +198,16 @@ describe("a lowered refund", () => {
     expect((await ledgerRows(edited.id)).map((r) => r.amountCents)).toEqual([5_000]);
     expect(await ledgerRows(request.id)).toHaveLength(0);
     expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: edited.id } })).body).toContain("50.00");
+  });
+
+  it("is no edit when it is the amount proposed: the request itself is approved, or rejected", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const approved = await requestFor(7_900);
+    expect(await approve(approved, reviewer, { amountCents: 7_900 })).toMatchObject({ approvalId: approved.id, approvals: 1, refundJobEnqueued: true });
+    const rejected = await requestFor(7_900);
+    expect(await decideApproval({ approvalId: rejected.id, decision: "reject", digest: rejected.digest, note: "Photo first.", amountCents: 7_900, actor: reviewer })).toMatchObject({ approvalId: rejected.id, decision: "reject" });
+    expect(await client.approvalRequest.count({ where: { editedFromId: { in: [approved.id, rejected.id] } } })).toBe(0);
   });
 
   it("is refused when raised, zero, or on a reply; nothing is written", async () => {
