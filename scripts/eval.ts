@@ -18,7 +18,7 @@ import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease, releasePins } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
 import { seedDemo } from "../prisma/seed/demo";
-import { configuredTarget, describeDbError, openDb } from "../lib/db";
+import { configuredTarget, describeDbError, missingEmbeddedDatabase, openDb } from "../lib/db";
 
 function commit(): string {
   try {
@@ -48,6 +48,12 @@ async function main(): Promise<number> {
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1 || workers > 64)) {
     console.error("--workers must be a whole number from 1 to 64.");
+    return 2;
+  }
+  // Where the receipt will go is known now: a database that is not there is said before the grading.
+  const missing = values["no-store"] ? undefined : missingEmbeddedDatabase(configuredTarget());
+  if (missing) {
+    console.error(`${missing} Or pass --no-store.`);
     return 2;
   }
   const manifest = agentManifest();

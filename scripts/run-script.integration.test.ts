@@ -1,7 +1,7 @@
 // A command's refusals before it does any work are one line a person can act on, with exit code 2:
 // not a stack trace (run-script.ts).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,9 +10,9 @@ const dataDir = mkdtempSync(join(tmpdir(), "countersign-cmd-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs a command on a fresh, empty embedded database (never the one a CI run points at). */
-function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(script: string, args: string[], dir = dataDir): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
     delete env.DATABASE_URL;
     delete env.MIGRATION_DATABASE_URL;
     const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -32,6 +32,17 @@ describe("a command on a database that was never migrated", () => {
     const result = await run("scripts/agent.ts", ["--ticket", "1"]);
     expect(result.code).toBe(2);
     expect(said(result.stderr)).toEqual(["The database is not migrated (it has no Ticket table): run npm run db:deploy, or npm start, which migrates and seeds it."]);
+  }, 60_000);
+});
+
+describe("npm run eval with nowhere to store its receipt", () => {
+  it("says so before grading anything, and creates no database", async () => {
+    const empty = join(dataDir, "never-started");
+    const result = await run("scripts/eval.ts", [], empty);
+    expect(result.code).toBe(2);
+    expect(said(result.stderr)).toEqual([`There is no database in ${join(empty, "pglite")} yet: run npm run db:deploy, or npm start, which migrates and seeds it. Or pass --no-store.`]);
+    expect(result.stdout).not.toMatch(/Grading/);
+    expect(existsSync(join(empty, "pglite"))).toBe(false);
   }, 60_000);
 });
 

@@ -1,6 +1,6 @@
 // The Prisma client factory: embedded PGlite in the data directory by default, PostgreSQL when
 // DATABASE_URL is a postgres URL. Domain code calls db(); tests point it at their own database.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { newPglite } from "./pglite";
@@ -210,6 +210,16 @@ export function describeDbError(error: unknown): string | undefined {
     return `The database is not migrated${table ? ` (it has no ${table} table)` : ""}: run npm run db:deploy, or npm start, which migrates and seeds it.`;
   }
   return undefined;
+}
+
+/**
+ * For an embedded database whose data directory holds no cluster yet: one line saying how to make it.
+ * Opening it would create an empty one (initdb: seconds and hundreds of MB) only to find no tables, so
+ * a command that will need the app's database later asks this first. Undefined otherwise.
+ */
+export function missingEmbeddedDatabase(target: DbTarget): string | undefined {
+  if (target.kind !== "pglite" || existsSync(join(target.dir, "PG_VERSION"))) return undefined;
+  return `There is no database in ${target.dir} yet: run npm run db:deploy, or npm start, which migrates and seeds it.`;
 }
 
 /** A value as JSON for a Json column: canonical (sorted keys), Dates as ISO strings. */
