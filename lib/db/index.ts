@@ -213,12 +213,12 @@ export function describeDbError(error: unknown): string | undefined {
 }
 
 /**
- * For an embedded database whose data directory holds no cluster yet: one line saying how to make it.
+ * For an embedded database on disk whose data directory holds no cluster yet: one line saying how to make it.
  * Opening it would create an empty one (initdb: seconds and hundreds of MB) only to find no tables, so
  * a command that will need the app's database later asks this first. Undefined otherwise.
  */
 export function missingEmbeddedDatabase(target: DbTarget): string | undefined {
-  if (target.kind !== "pglite" || existsSync(join(target.dir, "PG_VERSION"))) return undefined;
+  if (target.kind !== "pglite" || !target.dir || existsSync(join(target.dir, "PG_VERSION"))) return undefined;
   return `There is no database in ${target.dir} yet: run npm run db:deploy, or npm start, which migrates and seeds it.`;
 }
 
