@@ -9,5 +9,5 @@ export default mutationConfig({
   mutate: ["lib/ledger/execute-approved-refund.ts", "lib/approvals/decide-approval.ts"],
   vitestConfig: "testing/mutation/vitest.money.config.ts",
   timeoutMS: 30000,
-  breakAt: 85,
+  breakAt: 96,
 });

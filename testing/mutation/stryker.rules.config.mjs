@@ -16,5 +16,5 @@ export default mutationConfig({
   ],
   vitestConfig: "testing/mutation/vitest.rules.config.ts",
   timeoutMS: 5000,
-  breakAt: 86,
+  breakAt: 98,
 });
