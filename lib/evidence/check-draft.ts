@@ -99,7 +99,7 @@ function matches(word: string, entries: readonly string[]): boolean {
 /** A word reduced to a crude stem: enough that inflections of one word meet, deterministic and small. */
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s$/, "");
-  // A word ending in a double s is left as it is ("address", "glass"): no suffix below would leave it a word.
+  // Once a word ends in a double s ("address", "glass", or "glasses" after its first rule) nothing more is cut.
   for (const [suffix, replacement] of [["ies", "y"], ["sses", "ss"], ["s", ""], ["ing", ""], ["ed", ""], ["ly", ""], ["al", ""], ["y", ""], ["er", ""], ["e", ""]] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !w.endsWith("ss")) w = w.slice(0, -suffix.length) + replacement;
   }
