@@ -8,7 +8,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDb, useDb, closeDb, type DbHandle } from "../lib/db";
 import { migratedPglite, seededPglite } from "../lib/db/migrated-template";
-import { adminQuery, ownerUrl, testDatabaseBase, withDatabase } from "./postgres";
+import { adminQuery, ownerUrl, testFileDatabasePrefix, withDatabase } from "./postgres";
 
 export interface TestDb extends DbHandle {
   /** A postgres URL for this database (PostgreSQL only): for a second client or a raw connection. */
@@ -28,7 +28,7 @@ export async function createTestDb(seed?: TSeed): Promise<TestDb> {
   if (url) {
     const template = inject("pgTemplate");
     if (!template) throw new Error("The PostgreSQL template database was not prepared (testing/global-setup.ts).");
-    const name = `${testDatabaseBase(url)}_t_${randomBytes(5).toString("hex")}`;
+    const name = `${testFileDatabasePrefix(url, inject("testRun"))}${randomBytes(5).toString("hex")}`;
     await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     const dbUrl = withDatabase(url, name);
     const handle = openDb({ kind: "postgres", url: dbUrl, max: 25 });

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { deployMigrations } from "../lib/db/migrate";
-import { adminQuery, testDatabaseBase, withDatabase } from "./postgres";
+import { adminQuery, dropDatabasesStartingWith, testDatabaseBase, testFileDatabasePrefix, withDatabase } from "./postgres";
 import { removeSeeded } from "../lib/db/migrated-template";
 
 export default async function setup(project: TestProject) {
@@ -23,6 +23,10 @@ export default async function setup(project: TestProject) {
   await deployMigrations({ kind: "postgres", url: withDatabase(url, template) });
   project.provide("pgTemplate", template);
   return async () => {
+    // A file that stopped before closing its database (a timeout in its hooks, a crash) leaves it
+    // behind: said, and dropped with the template.
+    const left = await dropDatabasesStartingWith(url, testFileDatabasePrefix(url, run));
+    if (left.length) console.warn(`Dropped ${left.length} test database(s) a test file left behind: ${left.join(", ")}`);
     await adminQuery(url, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
   };
 }

@@ -29,6 +29,32 @@ export function testDatabaseBase(url: string): string {
   return name.replace(/\W+/g, "_").slice(0, 40);
 }
 
+/**
+ * The start of the name of every database one test run's files create (testing/db.ts): the run's
+ * own, so what the run left behind can be dropped at its end without touching another run's.
+ */
+export function testFileDatabasePrefix(url: string, run: string): string {
+  return `${testDatabaseBase(url)}_t_${run.slice(0, 8)}_`;
+}
+
+/**
+ * Drops every database whose name starts with `prefix` (a test run's, testFileDatabasePrefix) and
+ * returns their names: a test file that stopped before closing its database leaves one behind.
+ */
+export async function dropDatabasesStartingWith(url: string, prefix: string): Promise<string[]> {
+  const admin = new URL(ownerUrl(url));
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname`, [prefix]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname.replaceAll('"', '""')}" WITH (FORCE)`);
+    return rows.map((r) => r.datname);
+  } finally {
+    await client.end();
+  }
+}
+
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
