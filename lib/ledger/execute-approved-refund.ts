@@ -53,8 +53,9 @@ export async function executeApprovedRefund(input: TExecuteInput): Promise<TExec
     return await driver.transaction((tx) => executeInTransaction(tx, input));
   } catch (error) {
     // Two executions that both passed the checks: the unique key let one through. Answer as a retry.
+    // Only live executions write, so only a live one meets the key.
     if (isUniqueViolation(error)) {
-      const result: TExecutionResult = { outcome: "duplicate_ignored", idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated: input.mode === "simulate", detail: "a concurrent execution wrote this refund" };
+      const result: TExecutionResult = { outcome: "duplicate_ignored", idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated: false, detail: "a concurrent execution wrote this refund" };
       await driver.transaction((tx) => recordAuditEvent(tx, auditOf(input, result, null)));
       return result;
     }
