@@ -3,30 +3,47 @@
 //   → on PostgreSQL, a small chaos run (scripts/chaos.ts)
 // With DATABASE_URL set to a postgres URL, the integration and browser suites run on PostgreSQL
 // (in databases of their own, named after it); otherwise on embedded PGlite.
+//   npm test -- --database-only   the steps whose outcome depends on the database, on the build an
+//                                 earlier npm test made in this checkout (CI's second database)
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 
 const node = process.execPath;
 const bin = (pkg: string) => `node_modules/${pkg}`;
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-const steps: { name: string; cmd: string[]; env?: Record<string, string>; postgresOnly?: boolean }[] = [
-  { name: "types (route types)", cmd: [bin("next/dist/bin/next"), "typegen"] },
-  { name: "typecheck", cmd: [bin("typescript/bin/tsc"), "--noEmit"] },
-  { name: "lint", cmd: [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."] },
+const TEST_BUILD = ".next-test";
+
+// `sameOnAnyDatabase`: the step reads no database, so its outcome is the same on either (the build
+// reads none either: its pages are rendered per request).
+const steps: { name: string; cmd: string[]; env?: Record<string, string>; postgresOnly?: boolean; sameOnAnyDatabase?: boolean }[] = [
+  { name: "types (route types)", cmd: [bin("next/dist/bin/next"), "typegen"], sameOnAnyDatabase: true },
+  { name: "typecheck", cmd: [bin("typescript/bin/tsc"), "--noEmit"], sameOnAnyDatabase: true },
+  { name: "lint", cmd: [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."], sameOnAnyDatabase: true },
   { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"] },
-  { name: "build (test build in .next-test)", cmd: [bin("next/dist/bin/next"), "build"], env: { NEXT_DIST_DIR: ".next-test" } },
+  { name: "build (test build in .next-test)", cmd: [bin("next/dist/bin/next"), "build"], env: { NEXT_DIST_DIR: TEST_BUILD }, sameOnAnyDatabase: true },
   { name: "browser tests (Playwright, Chromium)", cmd: [bin("@playwright/test/cli.js"), "test"] },
   // Two servers and two workers on one PostgreSQL database, killed with SIGKILL mid-transaction.
   { name: "chaos (PostgreSQL only: 20 approvals, 3 kills)", cmd: ["--import", "tsx", "scripts/chaos.ts", "--approvals", "20", "--kills", "3"], env: { NEXT_DIST_DIR: ".next-test" }, postgresOnly: true },
 ];
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const databaseOnly = args.includes("--database-only");
+const only = args.filter((a) => a !== "--database-only");
+if (databaseOnly && !existsSync(`${TEST_BUILD}/BUILD_ID`)) {
+  console.error(`--database-only runs on the test build an earlier npm test made, and there is none in ${TEST_BUILD}/: run npm test without it first.`);
+  process.exit(2);
+}
 const database = process.env.DATABASE_URL ? `PostgreSQL (${new URL(process.env.DATABASE_URL).pathname.slice(1)})` : "embedded PGlite";
 console.log(`npm test on ${database}`);
 const results: { name: string; ok: boolean; seconds: number }[] = [];
 for (const step of steps) {
   if (only.length && !only.some((o) => step.name.startsWith(o))) continue;
   if (step.postgresOnly && !process.env.DATABASE_URL) continue;
+  if (databaseOnly && step.sameOnAnyDatabase) {
+    console.log(`\n━━ ${step.name}: done by the earlier npm test ━━`);
+    continue;
+  }
   console.log(`\n━━ ${step.name} ━━`);
   const started = Date.now();
   const r = spawnSync(node, step.cmd, { stdio: "inherit", env: { ...env, ...step.env } });
