@@ -1,7 +1,7 @@
 // The test run's own databases, and only its own, are dropped when it ends (testing/global-setup.ts).
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { adminQuery, dropDatabasesStartingWith, ownerUrl, testFileDatabasePrefix } from "./postgres";
+import { adminQuery, databasesStartingWith, dropDatabasesStartingWith, ownerUrl, testFileDatabasePrefix } from "./postgres";
 
 const url = process.env.DATABASE_URL;
 
@@ -17,18 +17,7 @@ describe.skipIf(!url)("dropping what a test run left behind (PostgreSQL)", () =>
   const ours = testFileDatabasePrefix(url ?? "postgresql://u@h/x", "feedf00d0000");
   const theirs = testFileDatabasePrefix(url ?? "postgresql://u@h/x", "0badcafe0000");
 
-  async function existing(prefix: string): Promise<string[]> {
-    const admin = new URL(ownerUrl(url!));
-    admin.pathname = "/postgres";
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname`, [prefix]);
-      return rows.map((r) => r.datname);
-    } finally {
-      await client.end();
-    }
-  }
+  const existing = (prefix: string) => databasesStartingWith(url!, prefix);
 
   afterAll(async () => {
     for (const name of [...(await existing(ours)), ...(await existing(theirs))]) await adminQuery(url!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -13,6 +13,11 @@ export interface TRow {
   verdict: "PASS" | "MISS" | "skipped" | "error" | "";
 }
 
+/** `value` as a share of `baseline`, formatted as the report prints it: "12.3 %". */
+export function percentOf(value: number, baseline: number): string {
+  return `${((100 * value) / baseline).toFixed(1)} %`;
+}
+
 export class Report {
   readonly rows: TRow[] = [];
   readonly notes: string[] = [];
@@ -35,7 +40,7 @@ export class Report {
       measure: m.measure,
       value: `${fmt(m.value)} ${m.unit}`,
       baseline: `${m.baselineLabel}: ${fmt(m.baseline)} ${m.baselineUnit ?? m.unit}`,
-      ratio: `${percent.toFixed(1)} %`,
+      ratio: percentOf(m.value, m.baseline),
       target: `≥ ${m.atLeastPercent} %`,
       verdict: percent >= m.atLeastPercent ? "PASS" : "MISS",
     });

@@ -14,7 +14,7 @@ import { clonePool, ID_PREFIX, kOf, makeTemplates, POOL_RANGES, poolIds } from "
 import type { TBenchDb } from "./bench-db";
 import { cloneCounter, executorScript, insertScript, runPgbench, SCRATCH_TABLE_SQL, type TKnownValue } from "./pgbench";
 import { openRecordingDb, type TRecordingHandle } from "./recording-db";
-import { fmt, progress, type Report } from "./report";
+import { fmt, percentOf as percent, progress, type Report } from "./report";
 
 export const CALLERS = 16;
 const K = ":bench_k";
@@ -95,8 +95,6 @@ interface TRound {
   inserts: number;
   replay: number;
 }
-
-const percent = (value: number, baseline: number) => `${((100 * value) / baseline).toFixed(1)} %`;
 
 /** The item whose key is the median (the lower middle one of an even number). */
 function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
