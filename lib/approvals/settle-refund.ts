@@ -6,7 +6,7 @@
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { prismaSqlTx } from "../db/driver";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { executeInTransaction, type TExecutionOutcome } from "../ledger/execute-approved-refund";
+import { executeRefundOn, type TExecutionOutcome } from "../ledger/execute-approved-refund";
 import { moveTicket } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
@@ -35,7 +35,7 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
         if (locked.length === 0) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
         if (locked[0]!.executionOutcome) return { outcome: locked[0]!.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
 
-        const result = await executeInTransaction(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
+        const result = await executeRefundOn(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
         // A job for a request still waiting (one of two approvals, a replayed or forged job): the
         // refusal is audited, but nothing is settled – the request stays decidable and its ticket
         // where it is, and the second approval's own job settles it.

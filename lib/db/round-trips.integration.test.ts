@@ -15,9 +15,10 @@ import { signRoute } from "../intake/route-signature";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 
 export const ROUND_TRIP_BUDGETS = {
-  /** BEGIN, the approval with its decision, proposal and order (locking the order), then under the lock the
-   * refunds so far with the audit event and the ledger row in one statement, COMMIT. */
-  executor: 4,
+  /** The approval with its decisions, proposal and order, then one statement that is its own
+   * transaction (no BEGIN or COMMIT): the order's lock and, under it, the refunds so far with the audit
+   * event and the ledger row (countersign_write_refund). */
+  executor: 2,
   /** Approve, the executor not counted (it runs later, in the refund job): the request, then one
    * statement that is its own transaction (no BEGIN or COMMIT): the event, the decision, the ticket's
    * move and the refund job. */

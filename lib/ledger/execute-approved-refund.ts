@@ -1,8 +1,8 @@
 // The refund executor: the one path by which money moves. It is never reachable from the agent (no
 // module under lib/agent imports this folder). It verifies a recorded approval, derives the
 // idempotency key from the verified operation – callers cannot choose it – and writes the audit event
-// and the ledger row in one transaction, under a row lock on the order so that the refunds of an
-// order never add up to more than its amount, however many requests arrive at once.
+// and the ledger row in one statement, under a row lock on the order so that the refunds of an order
+// never add up to more than its amount, however many requests arrive at once.
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, type Db } from "../db";
 import { preparedSql, timestampFromText, type TSqlTx } from "../db/driver";
@@ -47,16 +47,17 @@ export function refundIdempotencyKey(approvalId: string, digest: string): string
 }
 
 export async function executeApprovedRefund(input: TExecuteInput): Promise<TExecutionResult> {
-  const client = input.client ?? defaultDb();
-  const driver = driverOf(client);
+  // No transaction of its own: the read needs none (see executeRefundOn) and the write is one
+  // statement, atomic by itself.
+  const driver = driverOf(input.client ?? defaultDb());
   try {
-    return await driver.transaction((tx) => executeInTransaction(tx, input));
+    return await executeRefundOn(driver, input);
   } catch (error) {
     // Two executions that both passed the checks: the unique key let one through. Answer as a retry.
     // Only live executions write, so only a live one meets the key.
     if (isUniqueViolation(error)) {
       const result: TExecutionResult = { outcome: "duplicate_ignored", idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated: false, detail: "a concurrent execution wrote this refund" };
-      await driver.transaction((tx) => recordAuditEvent(tx, auditOf(input, result, null)));
+      await recordAuditEvent(driver, auditOf(input, result, null));
       return result;
     }
     throw error;
@@ -100,52 +101,45 @@ type TExecutionRow = {
   orderCurrency: string | null;
 };
 
-// The approval with its decisions, proposal and order, every column as text; the subquery locks the
-// order, so every execution for one order queues here.
-const READ_AND_LOCK = preparedSql(`
+// The approval with its decisions, proposal and order, every column as text. Read without a lock:
+// what it reads is settled once the request is approved (decisions are append-only, the proposal and
+// order do not change under an approval); the order's lock is taken by the write, which re-reads
+// everything the lock guards.
+const READ_APPROVAL = preparedSql(`
   SELECT r."id"::text, r."kind"::text, r."status"::text, r."ticketId"::text, r."digest", r."operation"::text, r."requiredRole"::text, r."expiresAt"::text,
          r."approvalsRequired"::text,
          (SELECT coalesce(json_agg(json_build_object('decision', d."decision", 'automatic', d."automatic", 'deciderId', d."deciderId", 'deciderRole', d."deciderRole", 'digest', d."digest", 'decidedAt', d."createdAt"::text) ORDER BY d."seat"), '[]'::json)
             FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
          (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
          p."orderId", p."amountCents"::text, p."currency", p."reason", p."decision"::text AS "proposalDecision", p."simulated"::text,
-         o."amountCents"::text AS "orderCents", o."currency" AS "orderCurrency",
-         (SELECT 'locked' FROM "Order" locked WHERE locked."id" = p."orderId" FOR UPDATE) AS "locked"
+         o."amountCents"::text AS "orderCents", o."currency" AS "orderCurrency"
   FROM "ApprovalRequest" r
   LEFT JOIN "RefundProposal" p ON p."id" = r."proposalId"
   LEFT JOIN "Order" o ON o."id" = p."orderId"
   WHERE r."id" = $1::uuid`);
 
-// Under the order's lock, a fresh statement (so it sees every refund committed while it waited): the
+// countersign_write_refund (migration 20261124060000): locks the order, then, in a fresh snapshot, the
 // refunds so far and, when nothing stands in the way ($5), the audit event and then the ledger row.
 // Whether a row was written, and what stood in the way if not, comes back with the ledger's state.
 const WRITE_IF_ROOM = preparedSql(`
-  WITH ledger AS (
-    SELECT (SELECT "id"::text FROM "LedgerEntry" WHERE "idempotencyKey" = $1) AS "existing",
-           (SELECT coalesce(sum("amountCents"), 0) FROM "LedgerEntry" WHERE "orderId" = $2) AS "refunded"
-  ), audited AS (
-    SELECT countersign_append_audit($6::jsonb) FROM ledger
-    WHERE $5::boolean AND ledger."existing" IS NULL AND ledger."refunded" + $3::int <= $4::int
-  ), entry AS (
-    INSERT INTO "LedgerEntry" ("id", "idempotencyKey", "orderId", "approvalRequestId", "amountCents", "currency", "kind", "actorType", "actorId")
-    SELECT gen_random_uuid(), $1, $2, $7::uuid, $3::int, $8, 'refund', $9, $10 FROM audited
-    RETURNING "id"::text
-  )
-  SELECT ledger."existing", ledger."refunded"::text, (SELECT "id" FROM entry) AS "created" FROM ledger`);
+  SELECT "existing", "refunded"::text, "created"
+  FROM countersign_write_refund($1::text, $2::text, $3::int, $4::int, $5::boolean, $6::jsonb, $7::uuid, $8::text, $9::text, $10::text)`);
 
 /**
- * The executor inside a caller's transaction, for callers that record more in the same commit (the
- * refund job records the outcome and releases the reply with it). A concurrent execution of the same
- * approval surfaces as a unique violation that rolls the whole transaction back.
+ * The executor on a statement runner: the driver itself (each statement its own transaction) or a
+ * caller's transaction, for callers that record more in the same commit (the refund job records the
+ * outcome and releases the reply with it); there the order stays locked until the caller's COMMIT. A
+ * concurrent execution of the same approval surfaces as a unique violation.
  *
- * Two statements when the refund is written: the approval with everything the checks need, locking
- * the order; then, under the lock, the ledger's state with the audit event and the ledger row, written
- * only if nothing stands in the way. A refund that is refused costs one statement more: its event.
+ * Two statements when the refund is written: the approval with everything the checks need; then
+ * the write, which locks the order and, under the lock, reads the ledger's state and writes the audit
+ * event and the ledger row only if nothing stands in the way. A refund that is refused costs one
+ * statement more: its event.
  */
-export async function executeInTransaction(tx: TSqlTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
+export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
   const now = input.now ?? new Date();
   const simulated = input.mode === "simulate";
-  const [request] = await tx.rows<TExecutionRow>(READ_AND_LOCK, [input.approvalId]);
+  const [request] = await tx.rows<TExecutionRow>(READ_APPROVAL, [input.approvalId]);
   const answer = async (outcome: TExecutionOutcome, detail: string, extra: Partial<TExecutionResult> = {}): Promise<TExecutionResult> => {
     const result: TExecutionResult = { outcome, idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated, detail, ...extra };
     if (!simulated) await recordAuditEvent(tx, auditOf(input, result, request?.ticketId ?? null));

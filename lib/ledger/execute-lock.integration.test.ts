@@ -10,7 +10,7 @@ import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs"
 import { seedDemo } from "../../prisma/seed/demo";
 import { driverOf } from "../db";
 import { updatePolicySettings } from "../policy/update-settings";
-import { executeApprovedRefund, executeInTransaction, type TExecutionResult } from "./execute-approved-refund";
+import { executeApprovedRefund, executeRefundOn, type TExecutionResult } from "./execute-approved-refund";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const testDb = useTestDb();
@@ -50,7 +50,7 @@ describe.skipIf(!onPostgres)("the executor's lock on the order (PostgreSQL)", ()
     let first!: (result: TExecutionResult) => void;
     const firstWritten = new Promise<TExecutionResult>((resolve) => (first = resolve));
     const firstCommitted = driverOf(client).transaction(async (tx) => {
-      const result = await executeInTransaction(tx, { approvalId: approvals[0]!.id, actor });
+      const result = await executeRefundOn(tx, { approvalId: approvals[0]!.id, actor });
       first(result);
       await held;
       return result;
@@ -65,9 +65,9 @@ describe.skipIf(!onPostgres)("the executor's lock on the order (PostgreSQL)", ()
       const watcher = new pg.Client({ connectionString: testDb().ownerUrl ?? testDb().url });
       await watcher.connect();
       try {
-        // The second execution's first statement, the one that takes the order's lock, waits on a lock.
+        // The second execution's write, the statement that takes the order's lock, waits on a lock.
         const waited = await eventually(async () => {
-          const { rows } = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'`);
+          const { rows } = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%countersign_write_refund%'`);
           return (rows[0] as { n: number }).n > 0 || secondSettled;
         }, 10_000);
         // Had it not waited, it would have settled while the first refund was still uncommitted.
