@@ -61,14 +61,20 @@ export async function startServer(bench: TBenchDb, settings: Record<string, stri
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    for (let i = 0; ; i++) {
+    // What the server last said (an answer that was not ok, or why there was none), for the error.
+    let last = "no answer";
+    const deadline = Date.now() + 60_000;
+    for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr.trim().split("\n").slice(-3).join(" / ")}`);
       try {
-        if ((await fetch(`${origin}/api/health`)).ok) break;
-      } catch {
-        // not listening yet
+        const answer = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(5_000) });
+        if (answer.ok) break;
+        last = `${answer.status} ${(await answer.text()).slice(0, 300)}`;
+      } catch (error) {
+        // not listening yet, or no answer within 5 s
+        last = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       }
-      if (i > 600) throw new Error("the server did not answer /api/health within 60 s");
+      if (Date.now() > deadline) throw new Error(`the server did not answer /api/health within 60 s (last: ${last}; its stderr: ${stderr.trim().split("\n").slice(-3).join(" / ") || "empty"})`);
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch (error) {
