@@ -1,6 +1,6 @@
 // The executor and the decision, held by their integration tests on PGlite (each test file loads
-// a migrated database: lib/db/migrated-template.ts). The order's FOR UPDATE sits inside SQL text,
-// where Stryker only empties the whole string; it is held by a PostgreSQL race instead
+// a migrated database: lib/db/migrated-template.ts). The order's FOR UPDATE sits in a migration's
+// function (countersign_write_refund), out of Stryker's reach; it is held by a PostgreSQL race instead
 // (lib/ledger/execute-lock.integration.test.ts, skipped here).
 import { mutationConfig } from "./stryker.base.mjs";
 
