@@ -1,9 +1,10 @@
 // The grading half of `npm run bench`: 1,000 rule-planner episodes (the dataset's rule episodes,
-// repeated under fresh ids) through the real runtime, on worker threads each with its own in-memory
-// database cloned from one migrated image. Prints the time taken and episodes per second; the target
-// is at least 100 episodes a second (GRADING_TARGET_PER_SECOND), start-up included.
+// repeated under fresh ids) through the real runtime, on grading threads each with its own in-memory
+// database: this thread on the migrated and seeded one, each worker thread on a copy of its image.
+// Prints the time taken and episodes per second; the target is at least 100 episodes a second
+// (GRADING_TARGET_PER_SECOND), start-up included.
 //
-//   npx tsx scripts/bench-eval.ts [episodes] [workers]
+//   npx tsx scripts/bench-eval.ts [episodes] [grading threads]
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
@@ -86,7 +87,7 @@ export async function evalPeakMemory(): Promise<{ peakMb: number; episodes: stri
 /** The result in one line, with the target and PASS or MISS. */
 export function describeBenchEval(r: TBenchEval): string {
   const verdict = r.perSecond >= GRADING_TARGET_PER_SECOND ? "PASS" : "MISS";
-  return `Graded ${r.episodes} rule-planner episodes on ${r.workers} worker(s) in ${r.seconds.toFixed(1)} s: ${r.perSecond.toFixed(1)} episodes/s (${r.perEpisodeMs.toFixed(1)} ms each; target ≥ ${GRADING_TARGET_PER_SECOND}/s: ${verdict}); ${r.passed} passed.`;
+  return `Graded ${r.episodes} rule-planner episodes on ${r.workers} grading thread(s) in ${r.seconds.toFixed(1)} s: ${r.perSecond.toFixed(1)} episodes/s (${r.perEpisodeMs.toFixed(1)} ms each; target ≥ ${GRADING_TARGET_PER_SECOND}/s: ${verdict}); ${r.passed} passed.`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

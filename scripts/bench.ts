@@ -3,7 +3,7 @@
 //
 //   pages  the queue's and a ticket page's queries on the configured database seeded with
 //          `npm run db:seed -- --scale` (read only; p95 budget 300 ms)         scripts/bench/pages.ts
-//   eval   grading 1,000 rule-planner episodes on worker threads, each with its own in-memory
+//   eval   grading 1,000 rule-planner episodes on grading threads, each with its own in-memory
 //          database (--workers, default the CPU count; ≥ 100 episodes/s)    scripts/bench-eval.ts
 //   http   on the production build (npm run build first): intake vs /api/health at 32 connections;
 //          runAgent at one caller and the /evals page vs /api/health at one connection, on the demo
@@ -112,14 +112,14 @@ async function main(): Promise<number> {
   }
 
   if (parts.has("eval")) {
-    console.log(`Grading ${episodes} rule-planner episodes through the real runtime on ${workers} worker thread(s), each with its own in-memory database…`);
+    console.log(`Grading ${episodes} rule-planner episodes through the real runtime on ${workers} grading thread(s) (this one and ${workers - 1} worker(s)), each with its own in-memory database…`);
     try {
       const graded = await benchEval(episodes, workers);
       console.log(`${describeBenchEval(graded)}\n`);
       if (graded.passed !== graded.episodes) report.error(`grading ${episodes} episodes`, new Error(`${graded.episodes - graded.passed} of ${graded.episodes} episodes failed`));
       else
         report.add({
-          measure: `grading ${episodes} rule-planner episodes, ${graded.workers} worker(s)`,
+          measure: `grading ${episodes} rule-planner episodes, ${graded.workers} grading thread(s)`,
           value: `${graded.perSecond.toFixed(1)} episodes/s (${graded.seconds.toFixed(1)} s)`,
           baseline: "",
           ratio: "",

@@ -2,8 +2,10 @@
 // database (lib/eval/) start from it. PGlite's own start (its initdb: seconds of CPU, several hundred
 // MB at its peak) and the migrations cost seconds per database; loading the data directory of a
 // database that was migrated once costs a fraction of that. The directory is kept as a tarball in
-// node_modules/.cache, named by the PGlite version and a hash of every migration's SQL, so a changed
-// or added migration makes a new one and a stale one is never loaded. Opened with the extensions
+// node_modules/.cache – uncompressed, about 40 MB: PGlite takes a few hundred ms more to open a
+// gzipped one, on every test file's and every grading run's path – named by the PGlite version and
+// a hash of every migration's SQL, so a changed or added migration makes a new one and a stale one
+// is never loaded. Opened with the extensions
 // every embedded database carries (lib/db/pglite.ts). Written to a unique name and renamed into place:
 // processes that race to make it each write a whole file, and a reader never sees half of one.
 import { createHash, randomBytes } from "node:crypto";
@@ -17,7 +19,9 @@ import { migrationSql } from "./migration-files";
 const CACHE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-db");
 const PREFIX = "pglite-migrated-";
 
-let template: Promise<Blob> | undefined;
+/** The template's file, made once per process at most; read again for each database (a 40 MB buffer
+ * held for the life of the process would be held beside every database opened from it). */
+let template: Promise<string> | undefined;
 
 // The package does not export its package.json; its path is fixed by npm.
 async function pgliteVersion(): Promise<string> {
@@ -29,16 +33,16 @@ async function templateFile(): Promise<{ file: string; migrations: { sql: string
   const migrations = await migrationSql();
   const hash = createHash("sha256").update(await pgliteVersion());
   for (const { name, sql } of migrations) hash.update(`\0${name}\0${sql}`);
-  return { file: join(CACHE_DIR, `${PREFIX}${hash.digest("hex").slice(0, 24)}.tar.gz`), migrations };
+  return { file: join(CACHE_DIR, `${PREFIX}${hash.digest("hex").slice(0, 24)}.tar`), migrations };
 }
 
-async function makeTemplate(): Promise<Blob> {
+async function makeTemplate(): Promise<string> {
   const { file, migrations } = await templateFile();
-  if (existsSync(file)) return new Blob([await readFile(file)]);
+  if (existsSync(file)) return file;
   const pglite = newPglite();
   try {
     for (const { sql } of migrations) await pglite.exec(sql);
-    const dump = await pglite.dumpDataDir("gzip");
+    const dump = await pglite.dumpDataDir("none");
     await mkdir(CACHE_DIR, { recursive: true });
     const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
     await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
@@ -47,7 +51,7 @@ async function makeTemplate(): Promise<Blob> {
     for (const name of await readdir(CACHE_DIR)) {
       if (name.startsWith(PREFIX) && join(CACHE_DIR, name) !== file && !name.endsWith(".partial")) await rm(join(CACHE_DIR, name), { force: true });
     }
-    return dump;
+    return file;
   } finally {
     await pglite.close();
   }
@@ -58,7 +62,7 @@ const SEEDED_PREFIX = "pglite-seeded-";
 /** A new in-memory PGlite holding every migration, loaded from the migrated template. */
 export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
   template ??= makeTemplate();
-  const pglite = newPglite({ ...options, loadDataDir: await template });
+  const pglite = newPglite({ ...options, loadDataDir: new Blob([await readFile(await template)]) });
   await pglite.waitReady;
   return pglite;
 }
@@ -70,7 +74,7 @@ export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir">
  * costs seconds, loading a fraction. Written like the template; removed when the run ends.
  */
 export async function seededPglite(run: string, name: string, seed: (pglite: PGlite) => Promise<void>): Promise<PGlite> {
-  const file = join(CACHE_DIR, `${SEEDED_PREFIX}${run}-${name}.tar.gz`);
+  const file = join(CACHE_DIR, `${SEEDED_PREFIX}${run}-${name}.tar`);
   if (existsSync(file)) {
     const pglite = newPglite({ loadDataDir: new Blob([await readFile(file)]) });
     await pglite.waitReady;
@@ -78,7 +82,7 @@ export async function seededPglite(run: string, name: string, seed: (pglite: PGl
   }
   const pglite = await migratedPglite();
   await seed(pglite);
-  const dump = await pglite.dumpDataDir("gzip");
+  const dump = await pglite.dumpDataDir("none");
   await mkdir(CACHE_DIR, { recursive: true });
   const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
   await writeFile(partial, Buffer.from(await dump.arrayBuffer()));

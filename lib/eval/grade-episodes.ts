@@ -57,16 +57,16 @@ export type TGradingWorld = (client: PrismaClient) => Promise<unknown>;
 export interface TGradeOptions {
   world: TGradingWorld;
   /**
-   * The world's database, opened by the caller (openGradingDatabase) to read it too: graded on
-   * directly with one worker, the workers' image dumped from it otherwise. The caller closes it.
+   * The world's database, opened by the caller (openGradingDatabase) to read it too: this thread
+   * grades on it, after dumping the other graders' image from it. The caller closes it.
    */
   database?: DbHandle;
   trials?: number;
   /**
-   * Worker threads to grade on, each with its own in-memory database cloned from one migrated image
-   * of the world (default: defaultWorkers). 1 grades in this thread. The rows are the same whatever
-   * the number: each episode and trial has its own tag from its place in the dataset, and the rows
-   * come back in dataset order.
+   * Graders at once (default: defaultWorkers): this thread, on the world's database, and one worker
+   * thread for each beyond the first, each with its own in-memory database opened from an image of
+   * the world. 1 grades in this thread alone. The rows are the same whatever the number: each episode
+   * and trial has its own tag from its place in the dataset, and the rows come back in dataset order.
    */
   workers?: number;
   /** The configured model endpoint. Without one, model episodes run against the local fake server. */
@@ -81,7 +81,7 @@ export interface TGradeOptions {
  */
 export const UNITS_PER_WORKER = 150;
 
-/** Worker threads for this many units when the caller names no number: the CPUs, one per UNITS_PER_WORKER. */
+/** Graders for this many units when the caller names no number: the CPUs, one per UNITS_PER_WORKER. */
 export function defaultWorkers(units: number): number {
   return Math.max(1, Math.min(availableParallelism(), Math.ceil(units / UNITS_PER_WORKER)));
 }
@@ -117,16 +117,11 @@ export async function openGradingDatabase(world: TGradingWorld): Promise<DbHandl
  * shared memory, so every worker reads the one copy. Creating a database (initdb, the migrations) is
  * the costly part of opening one, in time and in memory; opening an image skips it.
  */
-export async function gradingImage(world: TGradingWorld | DbHandle): Promise<SharedArrayBuffer> {
-  const handle = typeof world === "function" ? await openGradingDatabase(world) : world;
-  try {
-    const bytes = new Uint8Array(await (await handle.pglite!.dumpDataDir("none")).arrayBuffer());
-    const image = new SharedArrayBuffer(bytes.byteLength);
-    new Uint8Array(image).set(bytes);
-    return image;
-  } finally {
-    if (handle !== world) await handle.close();
-  }
+export async function gradingImage(world: DbHandle): Promise<SharedArrayBuffer> {
+  const bytes = new Uint8Array(await (await world.pglite!.dumpDataDir("none")).arrayBuffer());
+  const image = new SharedArrayBuffer(bytes.byteLength);
+  new Uint8Array(image).set(bytes);
+  return image;
 }
 
 /** A database opened from a grading image (gradingImage). */
@@ -399,10 +394,30 @@ function gradingUnits(dataset: TDataset, trials: number): TGradingUnit[] {
 export const GRADING_LANES = 4;
 
 /**
- * Grades the units in GRADING_LANES lanes on one database; `onRow` hears each row as it is graded. Shared
- * by the grading in this thread and each worker's share (grade-worker.ts).
+ * Which unit each grader takes next, shared by every grading thread: two counters in shared memory,
+ * one for the units on the model planner and one for the rest, each the place of the next unit to
+ * take in its list. A grader that is free takes the next one (Atomics.add), so a thread that started
+ * late, or grades more slowly, takes fewer; which thread grades which unit does not change its row.
  */
-export async function gradeUnits(g: TGradingDb, episodes: readonly TEpisode[], units: readonly TGradingUnit[], llm: TLlmConfig | undefined, onRow: (unit: TGradingUnit, row: TEpisodeRow) => void): Promise<void> {
+export type TUnitCounters = SharedArrayBuffer;
+
+export function unitCounters(): TUnitCounters {
+  return new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+}
+
+/**
+ * Grades units on one database, taking each from the shared counters until none is left, in
+ * GRADING_LANES lanes; `onRow` hears each row as it is graded. Shared by the grading in this thread
+ * and each worker's (grade-worker.ts).
+ */
+export async function gradeUnits(
+  g: TGradingDb,
+  episodes: readonly TEpisode[],
+  units: readonly TGradingUnit[],
+  counters: TUnitCounters,
+  llm: TLlmConfig | undefined,
+  onRow: (unit: TGradingUnit, row: TEpisodeRow) => void,
+): Promise<void> {
   const needsFake = units.some((u) => usesModel(episodes[u.episode]!) && (episodes[u.episode]!.planner !== "model" || !llm));
   const models: TModelEndpoints = { configured: llm, fake: needsFake ? await startFakeOpenAI() : null };
   const gradeOne = async (unit: TGradingUnit) => {
@@ -417,15 +432,17 @@ export async function gradeUnits(g: TGradingDb, episodes: readonly TEpisode[], u
     }
     onRow(unit, row);
   };
-  // Episodes on the model planner share the one fake server, whose answers are queued per episode:
-  // they are graded one after another, in a lane of their own. The rest share GRADING_LANES lanes.
+  // Episodes on the model planner share the thread's one fake server, whose answers are queued per
+  // episode: a thread grades them one after another, in a lane of their own. The rest share
+  // GRADING_LANES lanes.
+  const next = new Int32Array(counters);
   const onFake = units.filter((u) => usesModel(episodes[u.episode]!));
   const rest = units.filter((u) => !usesModel(episodes[u.episode]!));
-  const lane = async (queue: TGradingUnit[]) => {
-    for (let unit = queue.shift(); unit; unit = queue.shift()) await gradeOne(unit);
+  const lane = async (queue: readonly TGradingUnit[], counter: number) => {
+    for (let unit = queue[Atomics.add(next, counter, 1)]; unit; unit = queue[Atomics.add(next, counter, 1)]) await gradeOne(unit);
   };
   try {
-    await Promise.all([lane(onFake), ...Array.from({ length: Math.min(GRADING_LANES, rest.length) }, () => lane(rest))]);
+    await Promise.all([lane(onFake, 0), ...Array.from({ length: Math.min(GRADING_LANES, rest.length) }, () => lane(rest, 1))]);
   } finally {
     await models.fake?.close();
   }
@@ -434,7 +451,9 @@ export async function gradeUnits(g: TGradingDb, episodes: readonly TEpisode[], u
 /** What a grading worker is given when it starts (grade-worker.ts); the image follows as a message. */
 export interface TWorkerInput {
   episodes: TEpisode[];
+  /** Every unit: the worker takes its next from `counters`, as every grader does. */
   units: TGradingUnit[];
+  counters: TUnitCounters;
   llm?: TLlmConfig;
 }
 
@@ -447,34 +466,31 @@ export type TWorkerMessage = { kind: "row"; index: number; row: TEpisodeRow } | 
 export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): Promise<TEpisodeRow[]> {
   const units = gradingUnits(dataset, options.trials ?? 1);
   const rows: TEpisodeRow[] = new Array(units.length);
-  const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers(units.length), units.length));
+  const graders = Math.max(1, Math.min(options.workers ?? defaultWorkers(units.length), units.length));
   let done = 0;
   const onRow = (unit: TGradingUnit, row: TEpisodeRow) => {
     rows[unit.index] = row;
     options.onProgress?.(++done, units.length, row);
   };
-  if (workers === 1) {
-    const handle = options.database ?? (await openGradingDatabase(options.world));
-    try {
-      await gradeUnits(gradingDb(handle.client), dataset.episodes, units, options.llm, onRow);
-    } finally {
-      if (handle !== options.database) await handle.close();
-    }
-    return rows;
-  }
-  // Units are dealt round the workers by their place, so which database grades which episode does
-  // not depend on timing (and an episode reads only its own customer, order and ticket anyway).
-  const shares = Array.from({ length: workers }, (_, w) => units.filter((u) => u.index % workers === w));
-  // The workers start (each loads its own modules, a second or more of CPU) while this thread makes
-  // the image; each opens its own database from it once it is sent.
-  const started = shares.map((share) => startWorker({ episodes: dataset.episodes, units: share, llm: options.llm }, (index, row) => onRow(units[index]!, row)));
+  const counters = unitCounters();
+  // The other graders are worker threads. They start first (each loads its own modules, a second or
+  // more of CPU) while this thread opens the world's database and makes its image; each opens its own
+  // database from the image once it is sent, and this thread grades on the world's database meanwhile.
+  const started = Array.from({ length: graders - 1 }, () => startWorker({ episodes: dataset.episodes, units, counters, llm: options.llm }, (index, row) => onRow(units[index]!, row)));
+  let handle: DbHandle | undefined;
   try {
-    // One image, shared by every worker without a copy.
-    const image = await gradingImage(options.database ?? options.world);
-    for (const { worker } of started) worker.postMessage({ kind: "image", image } satisfies TWorkerImage);
+    handle = options.database ?? (await openGradingDatabase(options.world));
+    if (started.length) {
+      // One image, shared by every worker without a copy; made before this thread writes an episode.
+      const image = await gradingImage(handle);
+      for (const { worker } of started) worker.postMessage({ kind: "image", image } satisfies TWorkerImage);
+    }
+    await gradeUnits(gradingDb(handle.client), dataset.episodes, units, counters, options.llm, onRow);
   } catch (error) {
     await Promise.all(started.map(({ worker }) => worker.terminate()));
     throw error;
+  } finally {
+    if (handle && handle !== options.database) await handle.close();
   }
   const results = await Promise.allSettled(started.map(({ finished }) => finished));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");

@@ -1,6 +1,6 @@
 // One grading worker: its own in-memory database opened from the grading image (sent once the parent
-// has made it; the worker loads its modules meanwhile), its share of the episodes graded one after
-// another, each row posted back as it is graded (gradeEpisodes).
+// has made it; the worker loads its modules meanwhile), the episodes no other grader has taken graded
+// one after another, each row posted back as it is graded (gradeEpisodes).
 import { once } from "node:events";
 import { parentPort, workerData } from "node:worker_threads";
 import { useDb as installDb } from "../db";
@@ -15,7 +15,7 @@ const handle = await openGradingImage(image);
 // per thread, on one data directory.
 installDb(handle);
 try {
-  await gradeUnits(gradingDb(handle.client), input.episodes, input.units, input.llm, (unit, row) => post({ kind: "row", index: unit.index, row }));
+  await gradeUnits(gradingDb(handle.client), input.episodes, input.units, input.counters, input.llm, (unit, row) => post({ kind: "row", index: unit.index, row }));
 } finally {
   await handle.close();
 }
