@@ -25,7 +25,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db";
-import { db as defaultDb, Prisma } from "../db";
+import { db as defaultDb, driverOf, Prisma, sqlRows } from "../db";
 import { env, intakeBundleKey } from "../env";
 import { enqueue, QUEUES, sendingJobCte } from "../jobs/queue";
 import { moveRefusal } from "../tickets/lifecycle";
@@ -170,16 +170,16 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     { bundleVersion: manifest.intakeBundle, key: intakeBundleKey() },
   );
   if (admission.admission === "bypassed") {
-    await client.$transaction(async (tx) => {
+    await driverOf(client).transaction(async (tx) => {
       await recordAuditEvent(tx, { ...ticketEvent, action: "run.bypassed", inputs: { mode }, policyDecision: admission });
       const row = { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() };
       if (mode === "live") {
         // The ticket's move and the run's row in one statement; a refused move writes neither.
         const move = ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason });
-        const [moved] = await tx.$queryRaw<TTicketMoveColumns[]>`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`;
+        const [moved] = await sqlRows<TTicketMoveColumns>(tx, Prisma.sql`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`);
         move.result(moved!);
       } else {
-        await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`;
+        await sqlRows(tx, Prisma.sql`WITH ${insertRunCte(row)} SELECT 1`);
       }
     });
     return {
@@ -196,11 +196,11 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     };
   }
 
-  await client.$transaction(async (tx) => {
+  await driverOf(client).transaction(async (tx) => {
     await recordAuditEvent(tx, { ...ticketEvent, action: "run.started", inputs: { mode, planner: planner.id, versions, budgets: limits } });
     const row = { ...runRow, status: "running", leaseOwner: LEASE_OWNER, leaseExpiresAt: leaseUntil() };
     if (mode !== "live") {
-      await tx.$executeRaw`WITH ${insertRunCte(row)} SELECT 1`;
+      await sqlRows(tx, Prisma.sql`WITH ${insertRunCte(row)} SELECT 1`);
       return;
     }
     // The ticket's move is the check: a resolved ticket, or one another live run holds, refuses here
@@ -208,16 +208,20 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     // same statement: a run ending on this ticket adds its request under the ticket's audit stream,
     // locked by the event above, so this statement's snapshot misses none.
     const move = ticketMoveSql({ ticketId: ticket.id, move: "start_run", reason: null });
-    const [started] = await tx.$queryRaw<(TTicketMoveColumns & { superseded: number })[]>`
+    const [started] = await sqlRows<TTicketMoveColumns & { superseded: string }>(
+      tx,
+      Prisma.sql`
       WITH ${move.ctes},
       superseded AS (
         UPDATE "ApprovalRequest" SET "status" = 'superseded'
         WHERE "ticketId" = ${ticket.id}::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM ticket_moved)
         RETURNING id),
       ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)}
-      SELECT ${move.columns}, (SELECT count(*)::int FROM superseded) AS superseded`;
+      SELECT ${move.columns}, (SELECT count(*)::int FROM superseded) AS superseded`,
+    );
     move.result(started!);
-    if (started!.superseded) await recordAuditEvent(tx, { ...ticketEvent, action: "approval.superseded", inputs: { count: started!.superseded } });
+    const superseded = Number(started!.superseded);
+    if (superseded) await recordAuditEvent(tx, { ...ticketEvent, action: "approval.superseded", inputs: { count: superseded } });
   });
   // Renewed while this process works; a process that dies stops renewing it.
   const lease = setInterval(() => {
@@ -521,21 +525,25 @@ async function finish(ctx: {
   }
 
   const upTo = journal.mark();
-  await client.$transaction(async (tx) => {
+  await driverOf(client).transaction(async (tx) => {
     // The events first (the ticket's audit stream is the first lock this transaction takes), then
     // one statement: the run's end, its trace, the ticket's move and the approval request – each
     // only if the run still holds its lease.
     await recordAuditEvents(tx, events);
-    const write = (extra: Prisma.Sql[]) => tx.$queryRaw<(TTicketMoveColumns & { ended: number })[]>`
+    const write = (extra: Prisma.Sql[]) =>
+      sqlRows<TTicketMoveColumns & { ended: string }>(
+        tx,
+        Prisma.sql`
       WITH ${Prisma.join([...ctes, ...extra], ",\n")}
-      SELECT (SELECT count(*)::int FROM run_ended) AS ended${move ? Prisma.sql`, ${move.columns}` : Prisma.empty}`;
+      SELECT (SELECT count(*)::int FROM run_ended) AS ended${move ? Prisma.sql`, ${move.columns}` : Prisma.empty}`,
+      );
     const event = APPROVAL_NOTIFICATIONS.waiting;
     const [result] =
       live && personRequest
         ? await sendingJobCte({ name: "notify_job", source: "notify_source", queue: QUEUES.approvalNotify, data: { approvalId: personRequest.id, event }, id: notificationJobId(event, personRequest.id) }, (job) => write([job]))
         : await write([]);
     // The sweep took the run: nothing of its ending is written (the transaction rolls back).
-    if (result!.ended !== 1) throw new RunInterrupted(runId);
+    if (Number(result!.ended) !== 1) throw new RunInterrupted(runId);
     move?.result(result!);
     if (systemRequest) await enqueue(tx, QUEUES.refundExecute, { approvalId: systemRequest.id }, { id: systemRequest.id });
   });

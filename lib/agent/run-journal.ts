@@ -5,8 +5,8 @@
 // the run ends in a thrown error or loses its lease, on their own (writeJournal). A step's audit
 // event is on the chain before any effect that follows it, and every step of a run that ended
 // reaches its trace, whichever way it ended.
-import type { Db, DbTx } from "../db";
-import { Prisma } from "../db";
+import type { Db } from "../db";
+import { driverOf, Prisma, sqlRows } from "../db";
 import { canonicalJson } from "../contracts/canonical";
 import { recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
 import type { TActionDecision } from "../policy/evaluate-action";
@@ -86,9 +86,9 @@ export class RunJournal {
 }
 
 /** Writes the audit events not yet written, in one statement: before a tool that writes. */
-export async function writeJournalEvents(client: Db | DbTx, journal: RunJournal): Promise<void> {
+export async function writeJournalEvents(client: Db, journal: RunJournal): Promise<void> {
   const upTo = journal.mark();
-  await recordAuditEvents(client, journal.unwrittenEvents());
+  await recordAuditEvents(driverOf(client), journal.unwrittenEvents());
   journal.written({ ...upTo, steps: 0 });
 }
 
@@ -102,9 +102,9 @@ export async function writeJournal(client: Db, journal: RunJournal): Promise<voi
   const trace = journal.traceCte();
   const events = journal.unwrittenEvents();
   if (!trace && events.length === 0) return;
-  await client.$transaction(async (tx) => {
+  await driverOf(client).transaction(async (tx) => {
     await recordAuditEvents(tx, events);
-    if (trace) await tx.$executeRaw`WITH ${trace} SELECT 1`;
+    if (trace) await sqlRows(tx, Prisma.sql`WITH ${trace} SELECT 1`);
   });
   journal.written(upTo);
 }

@@ -3,7 +3,9 @@
 // (draft-invariants.ts) whichever tool wrote it: tools are replaceable, the checks are not. None of them can move money: the ledger
 // is not imported here, and propose_refund writes a typed proposal, nothing more.
 import { z } from "zod";
-import { Prisma, type Db, type DbTx } from "../db";
+import { randomUUID } from "node:crypto";
+import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../db";
+import { canonicalJson } from "../contracts/canonical";
 import { ABSTAIN_REASONS, answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { numbersIn } from "../evidence/check-draft";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -216,16 +218,18 @@ export const DEFAULT_TOOLS: TToolSet = {
     // createdAt is a UTC timestamp without time zone: compared with a UTC timestamp, never with a
     // timestamptz the session's time zone would shift.
     const since = startOfDay.toISOString().slice(0, 23).replace("T", " ");
-    return client.$transaction(async (tx) => {
+    return driverOf(client).transaction(async (tx) => {
       // The per-customer limit and the daily auto-approve cap are checked and consumed in one
       // transaction, under locks: concurrent runs for one customer queue on the customer's lock, and
       // runs that could auto-approve queue on the day's cap, so each sees the proposals before it.
       // Both locks in one statement, always the customer's first.
-      if (mode === "live") await tx.$executeRaw`SELECT ${Prisma.join(locks)}`;
+      if (mode === "live") await sqlRows(tx, Prisma.sql`SELECT ${Prisma.join(locks)}`);
       // A statement of its own after the locks: its snapshot has every proposal committed while we
       // waited for them.
       // The order is held to the ticket's customer again here, where the proposal is written.
-      const [counts] = await tx.$queryRaw<{ ownOrder: boolean | null; customer: number; autoApproved: number }[]>`
+      const [counts] = await sqlRows<{ ownOrder: "t" | "f" | null; customer: string; autoApproved: string }>(
+        tx,
+        Prisma.sql`
         SELECT (SELECT lower(trim(c.email)) = lower(trim(${state.ticket.customerEmail}))
                   FROM "Order" o JOIN "Customer" c ON c.id = o."customerId" WHERE o.id = ${order.id}) AS "ownOrder",
                (SELECT count(*)::int FROM "RefundProposal" p JOIN "Order" o ON o.id = p."orderId"
@@ -235,10 +239,12 @@ export const DEFAULT_TOOLS: TToolSet = {
                    ? Prisma.sql`(SELECT coalesce(sum("amountCents"), 0)::float8 FROM "RefundProposal"
                                   WHERE decision = 'auto_approved' AND NOT simulated AND "createdAt" >= ${since}::timestamp)`
                    : Prisma.sql`0::float8`
-               } AS "autoApproved"`;
+               } AS "autoApproved"`,
+      );
+      // A boolean's text is "t" or "f".
       if (counts!.ownOrder === null) throw new Error(`order ${order.id} no longer exists`);
-      if (!counts!.ownOrder) throw new OrderCustomerMismatch();
-      const decision = evaluateRefund({ ...facts, customerProposalsToday: counts!.customer, autoApprovedTodayCents: counts!.autoApproved }, settings);
+      if (counts!.ownOrder !== "t") throw new OrderCustomerMismatch();
+      const decision = evaluateRefund({ ...facts, customerProposalsToday: Number(counts!.customer), autoApprovedTodayCents: Number(counts!.autoApproved) }, settings);
       const view = {
         orderId: order.id,
         amountCents: amount_cents,
@@ -259,22 +265,30 @@ export const DEFAULT_TOOLS: TToolSet = {
         inputs: { amountCents: amount_cents, currency: order.currency, reason, mode },
         policyDecision: decision,
       });
-      const proposal = await tx.refundProposal.create({
-        data: {
-          runId,
-          ticketId: state.ticket.id,
-          orderId: order.id,
-          amountCents: amount_cents,
-          currency: order.currency,
-          reason,
-          decision: decision.decision,
-          decisionReasons: decision.reasons,
-          policyVersion: decision.policyVersion,
-          requiredRole: decision.requiredRole,
-          simulated: mode === "simulate",
-        },
-      });
-      return { id: proposal.id, ...view };
+      // The row as one JSON value, every value taking its column's type (run-rows.ts); createdAt in
+      // UTC, as the day's counts above read it.
+      const row = {
+        id: randomUUID(),
+        runId,
+        ticketId: state.ticket.id,
+        orderId: order.id,
+        amountCents: amount_cents,
+        currency: order.currency,
+        reason,
+        decision: decision.decision,
+        decisionReasons: decision.reasons,
+        policyVersion: decision.policyVersion,
+        requiredRole: decision.requiredRole,
+        simulated: mode === "simulate",
+        createdAt: new Date().toISOString(),
+      };
+      await sqlRows(
+        tx,
+        Prisma.sql`INSERT INTO "RefundProposal" ("id", "runId", "ticketId", "orderId", "amountCents", "currency", "reason", "decision", "decisionReasons", "policyVersion", "requiredRole", "simulated", "createdAt")
+          SELECT p."id", p."runId", p."ticketId", p."orderId", p."amountCents", p."currency", p."reason", p."decision", p."decisionReasons", p."policyVersion", p."requiredRole", p."simulated", p."createdAt"
+          FROM jsonb_populate_record(NULL::"RefundProposal", ${canonicalJson(row)}::jsonb) p`,
+      );
+      return { id: row.id, ...view };
     });
   },
 

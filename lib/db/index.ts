@@ -11,7 +11,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
 import { canonicalJson } from "../contracts/canonical";
-import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TTextRow } from "./driver";
+import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TSqlTx, type TTextRow } from "./driver";
 import { privatePglite, protectDataDir } from "./data-dir";
 import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
 
@@ -147,6 +147,16 @@ export function driverOf(client: PrismaClient): TDriver {
  */
 export function driverRows(client: PrismaClient, sql: string, params: readonly unknown[] = []): Promise<TTextRow[]> {
   return driverOf(client).rows(sql, params);
+}
+
+/**
+ * A statement built with Prisma.sql, run straight on the driver (a driver transaction's connection,
+ * driverOf(client).transaction): without Prisma's own work per statement, every column back as its
+ * text. A Date travels as its ISO string (UTC), which a timestamp column without time zone reads as
+ * the UTC wall-clock time it names – never as the driver's rendering in the process's time zone.
+ */
+export function sqlRows<R = TTextRow>(tx: TSqlTx, sql: Prisma.Sql): Promise<R[]> {
+  return tx.rows<R>(sql.text, sql.values.map((value) => (value instanceof Date ? value.toISOString() : value)));
 }
 
 export function configuredTarget(): DbTarget {
