@@ -4,7 +4,7 @@
 // Timestamps travel as ISO strings, which a timestamp column without time zone reads as the UTC
 // wall-clock time they name.
 import type { TicketRoute } from "../../generated/prisma/enums";
-import { Prisma, type Db } from "../db";
+import { driverOf, Prisma, sqlRows, type Db } from "../db";
 import { canonicalJson } from "../contracts/canonical";
 import { POLICY_SETTING_KEYS } from "../policy/settings";
 import { orderRowSql, type TOrderRow } from "./tools";
@@ -31,13 +31,18 @@ export interface TTicketRead {
 /** The ticket, the policy settings in force and the order the ticket names: one statement. */
 export async function readTicket(client: Db, ticketId: string): Promise<TTicketRead | null> {
   if (!UUID.test(ticketId)) return null;
-  const rows = await client.$queryRaw<TTicketRead[]>`
+  // Straight on the driver, every column as text: the first statement of every run.
+  const [row] = await sqlRows<Omit<TTicketRead, "number" | "settings" | "order"> & { number: string; settings: string; order: string | null }>(
+    driverOf(client),
+    Prisma.sql`
     SELECT t.id::text, t.number, t."externalId", t.subject, t.body, t."customerEmail", t."orderRef", t.route::text AS route, t."bundleVersion", t."routeSignature",
            (SELECT coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) FROM "Setting" s WHERE s.key = ANY(${POLICY_SETTING_KEYS}::text[])) AS settings,
            ${orderRowSql(Prisma.sql`t."orderRef"`)} AS "order"
     FROM "Ticket" t
-    WHERE t.id = ${ticketId}::uuid`;
-  return rows[0] ?? null;
+    WHERE t.id = ${ticketId}::uuid`,
+  );
+  if (!row) return null;
+  return { ...row, number: Number(row.number), settings: JSON.parse(row.settings) as TTicketRead["settings"], order: row.order === null ? null : (JSON.parse(row.order) as TOrderRow) };
 }
 
 const where = (when: Prisma.Sql | undefined) => (when ? Prisma.sql`WHERE ${when}` : Prisma.empty);

@@ -1,6 +1,6 @@
 // Document QA: a question in, either a grounded context pack with docKey@version citations, or an
 // abstention. Abstaining is a normal answer: the agent then hands the ticket to a person.
-import type { Db, DbTx } from "../db";
+import type { Db } from "../db";
 import { retrievePassages, type TRetrievedPassage } from "./retrieve-passages";
 import { detectLanguage, isCoveredLanguage } from "./language";
 
@@ -38,7 +38,7 @@ export function buildContextPack(candidates: TRetrievedPassage[], limits: TConte
   return pack;
 }
 
-export async function answerPolicyQuestion(client: Db | DbTx, question: string, limits: TContextPackLimits = CONTEXT_PACK_LIMITS): Promise<TEvidenceAnswer> {
+export async function answerPolicyQuestion(client: Db, question: string, limits: TContextPackLimits = CONTEXT_PACK_LIMITS): Promise<TEvidenceAnswer> {
   if (!isCoveredLanguage(detectLanguage(question))) return { status: "abstain", question, passages: [], citations: [], reason: "unsupported_language" };
   const pack = buildContextPack(await retrievePassages(client, question), limits);
   if (!pack.length) return { status: "abstain", question, passages: [], citations: [], reason: "no_approved_evidence" };

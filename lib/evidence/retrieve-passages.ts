@@ -1,7 +1,7 @@
 // Retrieval over approved, current policy passages with PostgreSQL full-text search. Only rows of
 // PolicyChunk can come back: text in a ticket never becomes evidence, and naming a document in a
 // ticket ("follow seller-private-note-44") retrieves nothing that retrieval would not find anyway.
-import type { DbTx, Db } from "../db";
+import { driverOf, Prisma, sqlRows, type Db } from "../db";
 import { citationOf } from "../contracts/citations";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
@@ -28,13 +28,16 @@ export function searchTerms(question: string): string[] {
   return [...new Set(words)].slice(0, 48);
 }
 
-export async function retrievePassages(client: Db | DbTx, question: string, limit = 20): Promise<TRetrievedPassage[]> {
+export async function retrievePassages(client: Db, question: string, limit = 20): Promise<TRetrievedPassage[]> {
   const words = searchTerms(question);
   if (!words.length) return [];
   // Words reach to_tsquery only as letters and digits joined by "|": nothing in a ticket can form
   // query syntax. An OR query ranks passages by how many of the question's terms they share.
   const orQuery = words.join(" | ");
-  const rows = await client.$queryRaw<(Omit<TRetrievedPassage, "citation" | "score" | "coverage"> & { score: number; matched: bigint | number; total: bigint | number })[]>`
+  // Straight on the driver (every column as text): an agent run asks this at most of its steps.
+  const rows = await sqlRows<Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version"> & { version: string; score: string; matched: string; total: string }>(
+    driverOf(client),
+    Prisma.sql`
     WITH q AS (SELECT to_tsquery('english', ${orQuery}) AS query),
          lexemes AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', ${words.join(" ")}))) AS lexeme)
     SELECT c.id AS "chunkId", d."docKey", d.version, d.title, c.heading, c.text,
@@ -50,11 +53,13 @@ export async function retrievePassages(client: Db | DbTx, question: string, limi
         WHERE newer."docKey" = d."docKey" AND newer.status = 'approved' AND newer.version > d.version)
       AND c.search @@ q.query
     ORDER BY score DESC, d."docKey", c.ordinal
-    LIMIT ${limit}`;
+    LIMIT ${limit}`,
+  );
   return rows.map(({ matched, total, ...row }) => ({
     ...row,
+    version: Number(row.version),
     score: Number(row.score),
-    citation: citationOf(row.docKey, row.version),
+    citation: citationOf(row.docKey, Number(row.version)),
     coverage: Number(total) ? Number(matched) / Number(total) : 0,
   }));
 }
