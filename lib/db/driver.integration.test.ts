@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { driverOf, isUniqueViolation } from "./index";
+import { driverOf, isUniqueViolation, Prisma, sqlRows } from "./index";
 import { preparedSql, prismaSqlTx, timestampFromText } from "./driver";
 
 const testDb = useTestDb();
@@ -24,6 +24,21 @@ describe("the driver path", () => {
       const [row] = await driver.rows<{ email: string; createdAt: string; two: string }>(CUSTOMER, [made.id]);
       expect(row).toEqual({ email: made.email, createdAt: expect.any(String), two: "2" });
       expect(timestampFromText(row!.createdAt).getTime()).toBe(made.createdAt.getTime());
+    }
+  });
+
+  it("runs a Prisma.sql statement on the driver, a Date as the UTC time it names whatever the process's time zone", async () => {
+    const zone = process.env.TZ;
+    // pg renders a Date in the process's time zone ("…T03:00:00.000-05:00"), which a timestamp
+    // without time zone would read as 03:00: sqlRows sends the ISO string instead.
+    process.env.TZ = "America/New_York";
+    try {
+      const at = new Date("2026-11-24T08:00:00.000Z");
+      const [row] = await sqlRows<{ at: string; words: string }>(driverOf(testDb().client), Prisma.sql`SELECT ${at}::timestamp(3)::text AS "at", array_to_string(${["a", "b"]}::text[], '+') AS "words"`);
+      expect(row).toEqual({ at: "2026-11-24 08:00:00", words: "a+b" });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
     }
   });
 
