@@ -397,7 +397,10 @@ export const GRADING_LANES = 4;
  * Which unit each grader takes next, shared by every grading thread: two counters in shared memory,
  * one for the units on the model planner and one for the rest, each the place of the next unit to
  * take in its list. A grader that is free takes the next one (Atomics.add), so a thread that started
- * late, or grades more slowly, takes fewer; which thread grades which unit does not change its row.
+ * late, or grades more slowly, takes fewer. Which database grades which unit then depends on timing,
+ * and does not change its row: an episode has its own customer, order and ticket, and the one thing
+ * the episodes of a database share, the day's auto-approved total, stays under its cap for the
+ * 1,000 episodes of the bench graded on a single database (`scripts/bench-eval.ts 1000 1` passes them all).
  */
 export type TUnitCounters = SharedArrayBuffer;
 
