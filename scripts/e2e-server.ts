@@ -1,5 +1,5 @@
 // The server the Playwright suite drives: a fresh database for the run, migrated and seeded with the
-// demo data, then `next start` on the test build (.next-test). On PostgreSQL (DATABASE_URL set) the
+// demo data, then `next start` on the test build (.next-test, or E2E_DIST_DIR). On PostgreSQL (DATABASE_URL set) the
 // database is a sibling named <database>_e2e, dropped and created anew: the named database itself
 // is never touched. With MIGRATION_DATABASE_URL set, the owner makes and migrates it and the server
 // connects as DATABASE_URL's role, as in production.
@@ -23,9 +23,10 @@ const E2E_SECRETS = {
 
 async function main() {
   const { values } = parseArgs({ options: { port: { type: "string", default: "3210" } } });
-  const dataDir = resolve(".data/e2e");
+  // Another port is another server beside this one (a second checkout's suite): its own data directory.
+  const dataDir = resolve(values.port === "3210" ? ".data/e2e" : `.data/e2e-${values.port}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next-test", DATA_DIR: dataDir, ...E2E_SECRETS };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.E2E_DIST_DIR || ".next-test", DATA_DIR: dataDir, ...E2E_SECRETS };
   let target: DbTarget;
   if (process.env.DATABASE_URL) {
     const name = `${testDatabaseBase(process.env.DATABASE_URL)}_e2e`;
