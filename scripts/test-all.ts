@@ -34,6 +34,26 @@ if (databaseOnly && !existsSync(`${TEST_BUILD}/BUILD_ID`)) {
   console.error(`--database-only runs on the test build an earlier npm test made, and there is none in ${TEST_BUILD}/: run npm test without it first.`);
   process.exit(2);
 }
+// The browser suite needs a Chromium it can launch (this project's machines cannot download
+// Playwright's own): found, installed from Debian's packages where this process may (as root, like
+// CI), or the one command to run, said now rather than after the steps before it.
+const browserStep = steps.find((s) => s.name.startsWith("browser"))!;
+const runsBrowser = !only.length || only.some((o) => browserStep.name.startsWith(o));
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (runsBrowser && chromium && !existsSync(chromium)) {
+  const mayInstall = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get") && chromium === "/usr/bin/chromium";
+  if (!mayInstall) {
+    console.error(`The browser tests need Chromium at ${chromium}, and there is none. Install it first:\n  sudo apt-get install -y chromium\n(or set CHROMIUM_PATH to a Chromium, or CHROMIUM_PATH= to use Playwright's own browsers).`);
+    process.exit(2);
+  }
+  console.log("Installing Debian's chromium for the browser tests (apt-get; Playwright cannot download its own here)…");
+  const installed = spawnSync("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"], { stdio: "inherit" });
+  if (installed.status !== 0 || !existsSync(chromium)) {
+    console.error("Installing chromium failed: run `apt-get install -y chromium` and npm test again.");
+    process.exit(2);
+  }
+}
+
 const database = process.env.DATABASE_URL ? `PostgreSQL (${new URL(process.env.DATABASE_URL).pathname.slice(1)})` : "embedded PGlite";
 console.log(`npm test on ${database}`);
 const results: { name: string; ok: boolean; seconds: number }[] = [];
