@@ -29,8 +29,25 @@ export function replyEdit(draft: string | null, edited: string | null | undefine
 /**
  * The draft with a refund amount changed: every mention of the old amount as the drafts write it
  * ("79.00 USD", "79.00") becomes the new one, so a lowered refund never leaves a reply promising more.
+ * Lowered, the reply also stops calling the refund full ("a full refund", "79.00 USD in full"): the
+ * customer gets part of what they paid, and a reply saying otherwise is a promise the ledger breaks.
  */
 export function replyWithAmount(draft: string, fromCents: number, toCents: number): string {
   const from = (fromCents / 100).toFixed(2).replace(".", "\\.");
-  return normaliseLineEndings(draft).replace(new RegExp(`(?<![\\d.])${from}(?!\\d)`, "g"), (toCents / 100).toFixed(2));
+  const to = (toCents / 100).toFixed(2);
+  const changed = normaliseLineEndings(draft).replace(new RegExp(`(?<![\\d.])${from}(?!\\d)`, "g"), to);
+  return toCents < fromCents ? withoutFullRefund(changed, to) : changed;
+}
+
+/** The reply without its claims that a refund is whole, worded as the drafts word them. */
+function withoutFullRefund(text: string, amount: string): string {
+  return (
+    text
+      // "for a full refund" – the policy's words, still true of a refund once "full" is gone.
+      .replace(/\bfull (refunds?)\b/g, "$1")
+      .replace(/\bFull (r)(efunds?)\b/g, (_m, r: string, rest: string) => r.toUpperCase() + rest)
+      // "We have refunded 50.00 USD in full": the amount says how much.
+      .replace(new RegExp(`(${amount.replace(".", "\\.")}(?:\\s+[A-Z]{3})?)\\s+in full\\b`, "g"), "$1")
+      .replace(/\b(refunded) in full\b/gi, "$1 in part")
+  );
 }
