@@ -92,9 +92,6 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const latestDecision = latestDecided?.decisions.at(-1);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
-  // A citation opens the best passage retrieved for it: the pack is ordered best first.
-  const passageByCitation: Record<string, string> = {};
-  for (const p of passages) passageByCitation[p.citation] ??= p.chunkId;
   const proposal = pending?.proposal ?? null;
   // A two-person refund: who gave the first approval, and whether this person may give the second.
   const firstApproval = pending?.decisions[0] ?? null;
@@ -193,7 +190,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                 <div>
                   <h3 className="text-[12px] font-medium text-slate-700">Draft, with its citations</h3>
                   <div className="mt-1 rounded-md border border-slate-200 p-3">
-                    <CitedText text={pending.draft ?? ""} passages={passageByCitation} />
+                    <CitedText text={pending.draft ?? ""} passages={passages} />
                   </div>
                 </div>
                 <ApprovalForm
