@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { ticketId, user } from "../../testing/runs";
+import { freshOrder, tabletTicket, ticketId, user } from "../../testing/runs";
+import { customerReply } from "../contracts/customer-reply";
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
 import { resolveByHand } from "./resolve-by-hand";
@@ -24,6 +25,27 @@ describe("resolveByHand", () => {
     expect(await client.auditEvent.count({ where: { ticketId: id, action: "ticket.resolved_by_hand" } })).toBe(1);
     expect(await refusalCode(resolveByHand({ ticketId: id, reply: "again", actor: reviewer }))).toBe("already_decided");
     expect(await client.ledgerEntry.count()).toBe(0);
+  });
+
+  it("sends the customer the reply without citation tokens, whatever the person typed, and refuses one that is only citations", async () => {
+    const { client } = testDb();
+    const world = await freshOrder(client);
+    const id = await tabletTicket(client, world);
+    const reviewer = await user(client, "REVIEWER");
+    // Only citations: nothing would reach the customer, so nothing is written.
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: " [support-sla@1]\r\n[return-policy-us@2] ", actor: reviewer }))).toBe("reply_required");
+    expect(await client.approvalRequest.count({ where: { ticketId: id } })).toBe(0);
+    expect(await client.auditEvent.count({ where: { ticketId: id, action: "ticket.resolved_by_hand" } })).toBe(0);
+
+    const typed = "Hi,\r\nWe answer every ticket within one business day [support-sla@1] .\r\nDamaged items may be returned [return-policy-us@2][return-policy-us@2].";
+    const { approvalId } = await resolveByHand({ ticketId: id, reply: typed, actor: reviewer });
+    const sent = await client.outboxMessage.findFirstOrThrow({ where: { ticketId: id } });
+    expect(sent.body).toBe(customerReply(typed));
+    expect(sent.body).not.toMatch(/\[[a-z0-9-]+@\d+\]/);
+    expect(sent.body).toContain("We answer every ticket within one business day.");
+    // The digest the decision is bound to covers that same text.
+    const request = await client.approvalRequest.findUniqueOrThrow({ where: { id: approvalId } });
+    expect((request.operation as { customerText: string }).customerText).toBe(sent.body);
   });
 
   it("refuses while a draft waits for a decision", async () => {

@@ -16,7 +16,10 @@ const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decid
 export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
   const client = input.client ?? defaultDb();
   const reply = normaliseLineEndings(input.reply).trim();
-  if (!reply) throw decisionRefused("reply_required", "Write the reply the customer will receive.");
+  // What the customer is sent is the reply without citation tokens (customerReply): a reply of
+  // nothing but citations would send an empty message.
+  const sent = customerReply(reply);
+  if (!sent) throw decisionRefused("reply_required", "Write the reply the customer will receive.");
   if (!mayUse(input.actor.role, "approve")) throw decisionRefused("role_insufficient", "Leads cannot resolve tickets.");
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
   if (!ticket) throw decisionRefused("not_found", "This ticket does not exist.");
@@ -46,7 +49,7 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
       // visible, and its pending request refuses this resolution.
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
       if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } })) throw decisionRefused("operation_changed", PENDING_REQUEST);
-      await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: customerReply(reply) } });
+      await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: sent } });
       return { approvalId: request.id };
     });
   } catch (error) {
