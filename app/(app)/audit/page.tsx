@@ -8,6 +8,7 @@ import { formatUtc } from "@/components/format";
 import { JsonDetails } from "@/components/json-details";
 import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
+import { loadAuditCurrencies } from "@/lib/audit/audit-currencies";
 import { describeAuditEvent } from "@/lib/audit/describe-event";
 import { searchAudit, ZAuditQuery, type TAuditRow } from "@/lib/audit/search-audit";
 import { describeProblem } from "@/lib/audit/audit-verify-report";
@@ -158,7 +159,7 @@ function decisionWord(value: unknown): string | null {
   return typeof word === "string" ? word : null;
 }
 
-function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bigint | null }) {
+function EventsTable({ events, brokenSeq, currencies }: { events: TAuditRow[]; brokenSeq: bigint | null; currencies: ReadonlyMap<string, string> }) {
   const columns = ["#", "Time", "What happened", "Raw event"];
   return (
     <ResponsiveTable caption="Audit events, newest first" columns={columns}>
@@ -175,7 +176,7 @@ function EventsTable({ events, brokenSeq }: { events: TAuditRow[]; brokenSeq: bi
             </Cell>
             <Cell label="What happened" className="col-span-2 min-w-0 md:col-span-1">
               <p data-testid="event-words" className="wrap-anywhere text-slate-900">
-                {describeAuditEvent(e)}
+                {describeAuditEvent({ ...e, currencies })}
               </p>
               <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-[12px] text-slate-500">
                 <code className="font-mono font-medium text-slate-700">{e.action}</code>
@@ -255,6 +256,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const values = Object.fromEntries(FILTERS.map((f) => [f, first(params[f]) ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const parsed = ZAuditQuery.safeParse({ ...values, after: first(params.after) ?? "", before: first(params.before) ?? "" });
   const [chain, result] = await Promise.all([verifyIncrementally(db()), parsed.success ? searchAudit({ query: parsed.data }) : null]);
+  // The amounts some events record without their currency (the people are named by searchAudit).
+  const currencies = result ? await loadAuditCurrencies({ events: result.events }) : new Map<string, string>();
   const errors = parsed.success ? {} : (z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>);
   const filterParams = parsed.success ? Object.fromEntries(FILTERS.map((f) => [f, parsed.data[f]])) : {};
   const filtered = FILTERS.some((f) => values[f]);
@@ -295,7 +298,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </EmptyState>
           ) : (
             <>
-              <EventsTable events={result.events} brokenSeq={brokenSeqOf(chain.report)} />
+              <EventsTable events={result.events} brokenSeq={brokenSeqOf(chain.report)} currencies={currencies} />
               <Pager
                 label="Audit pages"
                 previous={result.laterAfter ? hrefWith("/audit", { ...filterParams, after: result.laterAfter }) : null}

@@ -27,6 +27,7 @@ import { mayHoldTickets } from "@/lib/intake/assign-ticket";
 import { RunButtons } from "./run-buttons";
 import { CustomerHistory } from "./customer-history";
 import { ExecutionStatus } from "./execution-status";
+import { AuditEvents } from "./audit-events";
 import { Breadcrumbs } from "@/components/breadcrumbs";
 
 export const metadata: Metadata = { title: "Ticket" };
@@ -316,22 +317,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
         {runs.length ? runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} />) : <p className="text-[13px] text-slate-500">No runs yet.</p>}
       </section>
 
-      <Card title={`Audit events (${auditEvents.length})`} id="audit-heading">
-        <ol className="space-y-1 text-[12px]">
-          {auditEvents.map((e) => (
-            <li key={String(e.seq)} className="flex flex-wrap gap-x-2">
-              <span className="tabular-nums text-slate-400">#{String(e.seq)}</span>
-              <span className="text-slate-500">{e.at.toISOString().replace("T", " ").slice(0, 19)}</span>
-              <code className="font-mono text-slate-900">{e.action}</code>
-              <span className="text-slate-500">
-                by {e.actorType}
-                {e.actorId ? ` ${e.actorId.slice(0, 8)}` : ""}
-              </span>
-              {e.inputs ? <span className="max-w-full truncate font-mono text-slate-500">{JSON.stringify(e.inputs).slice(0, 160)}</span> : null}
-            </li>
-          ))}
-        </ol>
-      </Card>
+      <AuditEvents events={auditEvents} ticket={ticket} />
     </div>
   );
 }
