@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeOrder } from "../../testing/fixtures";
+import { parseCsv } from "../../testing/csv";
 import { useTestDb } from "../../testing/db";
 import { decodeCursor } from "../db/keyset";
 import { csvField, exportLedgerCsv, LEDGER_CSV_COLUMNS } from "./export-ledger-csv";
@@ -7,36 +8,6 @@ import { listLedger, ZLedgerFilters, type TLedgerFilters } from "./list-ledger";
 
 const testDb = useTestDb();
 const onDatabase = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite";
-
-/** RFC 4180, for reading back what the export wrote. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  if (field || row.length) throw new Error("the CSV does not end with CRLF");
-  return rows;
-}
 
 async function csv(filters: TLedgerFilters = {}, batchSize?: number): Promise<string> {
   let text = "";
