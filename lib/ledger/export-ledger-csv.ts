@@ -2,7 +2,7 @@
 // in memory, and read with the same filters as the ledger page.
 import { db as defaultDb, type Db } from "../db";
 import type { TKeysetCursor } from "../db/keyset";
-import { readLedgerBatch, toLedgerRows, type TLedgerFilters, type TLedgerRow } from "./list-ledger";
+import { POLICY_APPROVER, readLedgerBatch, toLedgerRows, type TLedgerApprover, type TLedgerFilters, type TLedgerRow } from "./list-ledger";
 
 export const LEDGER_CSV_COLUMNS = [
   "created_at",
@@ -14,6 +14,8 @@ export const LEDGER_CSV_COLUMNS = [
   "actor_type",
   "actor_id",
   "actor_name",
+  "approved_by",
+  "approver_ids",
   "ticket_number",
   "approval_request_id",
   "idempotency_key",
@@ -42,6 +44,10 @@ export function centsToDecimal(cents: number): string {
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+/** Approvers in seat order, their words and their ids ("policy" for the dial: the Actor filter's value). */
+const approverNames = (approvers: TLedgerApprover[]) => approvers.map((a) => (a.kind === "person" ? a.name : POLICY_APPROVER.words)).join("; ");
+const approverIds = (approvers: TLedgerApprover[]) => approvers.map((a) => (a.kind === "person" ? a.userId : POLICY_APPROVER.filter)).join(";");
+
 function rowFields(r: TLedgerRow) {
   return [
     r.createdAt.toISOString(),
@@ -54,6 +60,8 @@ function rowFields(r: TLedgerRow) {
     r.actorType,
     r.actorId,
     r.actorName,
+    approverNames(r.approvers),
+    approverIds(r.approvers),
     r.ticket?.number ?? null,
     r.approvalRequestId,
     r.idempotencyKey,

@@ -9,7 +9,7 @@ import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/respo
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { decodeCursor } from "@/lib/db/keyset";
-import { listLedger, listLedgerActors, ZLedgerFilters, type TLedgerFilters, type TLedgerRow } from "@/lib/ledger/list-ledger";
+import { listLedger, listLedgerActors, POLICY_APPROVER, ZLedgerFilters, type TLedgerFilters, type TLedgerRow } from "@/lib/ledger/list-ledger";
 
 export const metadata: Metadata = { title: "Ledger" };
 
@@ -60,7 +60,8 @@ function Filters({ values, errors, actors }: { values: Record<string, string>; e
         </label>
         <select id="ledger-actor" name="actor" defaultValue={values.actor} className={FIELD} {...invalid("actor")}>
           <option value="">Anyone</option>
-          <option value="system">System (auto-approved within the dial)</option>
+          <option value={POLICY_APPROVER.filter}>The policy (approved within the autonomy dial)</option>
+          <option value="system">System (the refund worker executes every refund)</option>
           {actors.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name} ({a.email})
@@ -93,8 +94,22 @@ function Actor({ row }: { row: TLedgerRow }) {
   );
 }
 
+const POLICY_WORDS = POLICY_APPROVER.words.charAt(0).toUpperCase() + POLICY_APPROVER.words.slice(1);
+
+/** The people who approved, in seat order, one a line; the policy for an auto-approval. */
+function Approvers({ row }: { row: TLedgerRow }) {
+  if (row.approvers.length === 0) return <span className="text-slate-400">–</span>;
+  return (
+    <ul>
+      {row.approvers.map((a, i) => (
+        <li key={a.kind === "person" ? a.userId : `policy-${i}`}>{a.kind === "person" ? a.name : POLICY_WORDS}</li>
+      ))}
+    </ul>
+  );
+}
+
 function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
-  const columns: TColumn[] = ["Date", "Order", { label: "Amount", align: "right" }, "Actor", "Ticket", "Idempotency key"];
+  const columns: TColumn[] = ["Date", "Order", { label: "Amount", align: "right" }, "Approved by", "Actor", "Ticket", "Idempotency key"];
   return (
     <ResponsiveTable caption="Ledger entries, newest first" columns={columns}>
       {rows.map((r) => (
@@ -110,6 +125,9 @@ function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
           <Cell label="Amount" className="font-medium whitespace-nowrap tabular-nums text-slate-900 md:text-right">
             {formatAmount(r.amountCents, r.currency)}
             {r.kind !== "refund" ? <span className="ml-1 text-[11px] font-normal text-slate-500">{r.kind}</span> : null}
+          </Cell>
+          <Cell label="Approved by">
+            <Approvers row={r} />
           </Cell>
           <Cell label="Actor">
             <Actor row={r} />
