@@ -19,6 +19,7 @@ export const LAYERS = [
   { name: "http", paths: ["lib/http"] },
   { name: "env", paths: ["lib/env.ts"] },
   { name: "db", paths: ["lib/db"] },
+  { name: "orders", paths: ["lib/orders"] },
   { name: "tickets", paths: ["lib/tickets"] },
   { name: "audit", paths: ["lib/audit"] },
   { name: "jobs", paths: ["lib/jobs"], except: ["lib/jobs/worker.ts"] },

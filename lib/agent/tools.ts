@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../db";
+import { refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
 import { canonicalJson } from "../contracts/canonical";
 import { ABSTAIN_REASONS, answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { numbersIn } from "../evidence/check-draft";
@@ -121,7 +122,7 @@ export function orderRowSql(ref: Prisma.Sql): Prisma.Sql {
     SELECT json_build_object(
              'id', o.id, 'item', o.item, 'category', o.category, 'amountCents', o."amountCents", 'currency', o.currency,
              'deliveredAt', to_char(o."deliveredAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'refundedCents', (SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = o.id),
+             'refundedCents', ${refundedCentsSql(Prisma.raw("o.id"))},
              'customerName', c.name, 'customerFlagged', c.flagged, 'customerEmail', c.email)
     FROM "Order" o JOIN "Customer" c ON c.id = o."customerId"
     WHERE upper(o.id) = upper(${ref})
@@ -149,7 +150,7 @@ export function orderFactsOf(row: TOrderRow, now = Date.now()): TOrderFacts {
     deliveredAt: row.deliveredAt,
     daysSinceDelivery: row.deliveredAt ? Math.floor((now - Date.parse(row.deliveredAt)) / DAY_MS) : null,
     refundedCents,
-    refundableCents: Math.max(0, row.amountCents - refundedCents),
+    refundableCents: stillRefundableCents(row, refundedCents),
     customerName: row.customerName,
     customerFlagged: row.customerFlagged,
   };

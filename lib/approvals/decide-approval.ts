@@ -60,18 +60,10 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     const edited = await editRefundAmount({ approvalId: input.approvalId, digest: input.digest, amountCents: input.amountCents!, editedReply: input.editedReply, actor: input.actor, client, now });
     if (edited) return decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
   }
-  const { request, decisions, operation } = await loadDecidable(client, input, now);
-  // A rejection is of the request as it is: an amount sent with it must be the one proposed.
-  if (amountGiven && input.decision === "reject" && input.amountCents !== operation.proposal?.amountCents) {
-    throw decisionRefused("amount_not_lowered", "Only an approval may change the amount; reject the request as it is.");
-  }
+  // Every rule of who may decide what (decision-options.ts), the amount and the order's room included.
+  const request = await loadDecidable(client, { ...input, amountCents: amountGiven ? input.amountCents! : undefined }, now);
+  const decisions = request.decisions;
   if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
-  if (decisions.some((d) => d.deciderId === input.actor.id)) {
-    throw decisionRefused("second_approver_required", "You gave the first approval: the second must come from a different person.");
-  }
-  if (input.decision === "approve" && request.approvalsRequired === 2 && request.starterId === input.actor.id) {
-    throw decisionRefused("run_starter_excluded", "You started the agent's run: this two-person refund needs approvals from two other people.");
-  }
   // The seat this decision takes; the request is decided when the last seat is filled or anyone rejects.
   const seat = decisions.length + 1;
   const complete = input.decision === "reject" || seat >= request.approvalsRequired;

@@ -41,8 +41,11 @@ describe("decideBatch", () => {
     const reviewer = await user(client, "REVIEWER");
 
     const preview = await previewBatch({ ticketIds: items.map((i) => i.ticketId), viewer: reviewer });
-    expect(preview.map((p) => [p.approvalId, p.stale, p.mayDecide])).toEqual(items.map((i, n) => [i.approvalId, n === 2, n !== 2]));
+    expect(preview.map((p) => [p.approvalId, p.refusal?.code ?? null, p.mayDecide])).toEqual(items.map((i, n) => [i.approvalId, n === 2 ? "stale" : null, n !== 2]));
     expect(preview[0]).toMatchObject({ kind: "refund", proposal: { amountCents: 7900, currency: "USD" }, requiredRole: "REVIEWER", citations: ["return-policy-us@2"] });
+    // The words the customer receives, without the citations that are for the reviewer.
+    expect(preview[0]!.reply).toMatch(/79\.00 USD/);
+    expect(preview[0]!.reply).not.toContain("[return-policy-us@2]");
 
     const outcomes = await decideBatch({ items: preview.map((p) => ({ approvalId: p.approvalId, digest: p.digest })), decision: "approve", note: "Photos check out.", actor: reviewer });
     expect(outcomes.map((o) => o.outcome)).toEqual(["approved", "approved", "refused", "approved", "approved"]);
@@ -77,6 +80,17 @@ describe("decideBatch", () => {
     const { client } = testDb();
     const [item] = await waiting(1);
     const [row] = await previewBatch({ ticketIds: [item!.ticketId], viewer: await user(client, "LEAD") });
-    expect(row).toMatchObject({ mayDecide: false, why: "Needs a reviewer" });
+    expect(row).toMatchObject({ mayDecide: false, refusal: { code: "role_insufficient", message: "Leads cannot approve or reject requests." } });
+  });
+
+  it("previews a specialist's refund as not decidable by a reviewer, for the reason a decision would give", async () => {
+    const { client } = testDb();
+    const [item] = await waiting(1);
+    await client.approvalRequest.update({ where: { id: item!.approvalId }, data: { requiredRole: "SPECIALIST" } });
+    const reviewer = await user(client, "REVIEWER");
+    const [row] = await previewBatch({ ticketIds: [item!.ticketId], viewer: reviewer });
+    const [outcome] = await decideBatch({ items: [item!], decision: "approve", actor: reviewer });
+    expect(row).toMatchObject({ mayDecide: false, refusal: { code: "role_insufficient" } });
+    expect(outcome).toMatchObject({ outcome: "refused", code: row!.refusal!.code, message: row!.refusal!.message });
   });
 });

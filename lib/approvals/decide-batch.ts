@@ -4,11 +4,12 @@
 // a refused item is an outcome of the batch, not its failure, and the others are decided.
 import type { Role } from "../../generated/prisma/enums";
 import { AppError, isAppError } from "../contracts/app-error";
-import { mayUse, roleSatisfies } from "../contracts/roles";
+import { mayUse } from "../contracts/roles";
+import { customerReply } from "../contracts/customer-reply";
 import { db as defaultDb, type Db } from "../db";
-import { currentApprovalVersions, isStaleRequest } from "../policy/approval-versions";
-import { loadPolicySettings } from "../policy/settings";
 import { decideApproval, DECISION_REFUSALS, type TDecisionRefusal } from "./decide-approval";
+import { decisionOptions, decisionRefusal, type TRefusal } from "./decision-options";
+import { loadDecisionFactsOf } from "./load-decidable";
 
 /** The most one batch decides. */
 export const MAX_BATCH_DECISIONS = 50;
@@ -49,57 +50,49 @@ export interface TBatchPreviewRow {
   proposal: { amountCents: number; currency: string; orderId: string; decision: string } | null;
   /** The documents the draft cites, e.g. return-policy-us@2. */
   citations: string[];
+  /** What the customer receives if it is approved: the words people approve. */
+  reply: string;
   requiredRole: Role;
-  /** Whether the person previewing may decide it, and if not why. */
+  /** What the person previewing may do with it (decision-options.ts): only a decidable item may be ticked. */
   mayDecide: boolean;
-  why: string | null;
-  stale: boolean;
+  /** Why they may not, in the domain's words, with its code. */
+  refusal: TRefusal | null;
   expiresAt: Date;
 }
 
 const CITATION = /\[([a-z0-9-]+@\d+)\]/g;
 
-/** The waiting approvals of the given tickets, for the person about to decide them. */
-export async function previewBatch(input: { ticketIds: readonly string[]; viewer: { role: Role }; client?: Db; now?: Date }): Promise<TBatchPreviewRow[]> {
+/** The waiting approvals of the given tickets, for the person about to decide them: three statements whatever their number. */
+export async function previewBatch(input: { ticketIds: readonly string[]; viewer: { id: string; role: Role }; client?: Db; now?: Date }): Promise<TBatchPreviewRow[]> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
   const ids = [...new Set(input.ticketIds)].slice(0, MAX_BATCH_DECISIONS);
-  const [requests, settings] = await Promise.all([
-    client.approvalRequest.findMany({
-      where: { ticketId: { in: ids }, status: "pending" },
-      orderBy: { createdAt: "asc" },
-      select: {
-        id: true,
-        digest: true,
-        kind: true,
-        draft: true,
-        requiredRole: true,
-        policyVersion: true,
-        agentVersion: true,
-        expiresAt: true,
-        ticket: { select: { id: true, number: true, subject: true } },
-        proposal: { select: { amountCents: true, currency: true, orderId: true, decision: true } },
+  const requests = await client.approvalRequest.findMany({
+    where: { ticketId: { in: ids }, status: "pending" },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, ticket: { select: { id: true, number: true, subject: true } }, proposal: { select: { decision: true } } },
+  });
+  const facts = await loadDecisionFactsOf(client, requests.map((r) => r.id));
+  return requests.flatMap((r) => {
+    const request = facts.get(r.id);
+    if (!request) return [];
+    // Approve is what a batch does to every ticked item; an item the person may not approve is not offered.
+    const options = decisionOptions(request, input.viewer, now);
+    const proposal = request.refund && r.proposal ? { amountCents: request.refund.amountCents, currency: request.refund.currency, orderId: request.refund.orderId, decision: String(r.proposal.decision) } : null;
+    return [
+      {
+        approvalId: r.id,
+        digest: request.digest,
+        ticket: r.ticket,
+        kind: request.kind,
+        proposal,
+        citations: [...new Set([...(request.draft ?? "").matchAll(CITATION)].map((m) => m[1]!))],
+        reply: customerReply(request.draft ?? ""),
+        requiredRole: request.requiredRole,
+        mayDecide: options.approve && options.reject,
+        refusal: options.refusal ?? (options.reject ? null : decisionRefusal(request, input.viewer, now, { decision: "reject" })),
+        expiresAt: request.expiresAt,
       },
-    }),
-    loadPolicySettings(client),
-  ]);
-  const current = currentApprovalVersions(settings);
-  return requests.map((r) => {
-    const stale = isStaleRequest(r, current);
-    const role = roleSatisfies(input.viewer.role, r.requiredRole);
-    const why = stale ? "Stale: run the agent again" : r.expiresAt <= now ? "Expired" : !role ? `Needs a ${r.requiredRole.toLowerCase()}` : null;
-    return {
-      approvalId: r.id,
-      digest: r.digest,
-      ticket: r.ticket,
-      kind: r.kind as "refund" | "reply",
-      proposal: r.proposal ? { amountCents: r.proposal.amountCents, currency: r.proposal.currency, orderId: r.proposal.orderId, decision: String(r.proposal.decision) } : null,
-      citations: [...new Set([...(r.draft ?? "").matchAll(CITATION)].map((m) => m[1]!))],
-      requiredRole: r.requiredRole,
-      mayDecide: why === null,
-      why,
-      stale,
-      expiresAt: r.expiresAt,
-    };
+    ];
   });
 }

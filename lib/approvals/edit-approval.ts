@@ -29,13 +29,12 @@ export interface TEditRefundInput {
 export async function editRefundAmount(input: TEditRefundInput): Promise<{ approvalId: string; digest: string } | null> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
-  const { request, operation, settings } = await loadDecidable(client, input, now);
-  const proposal = operation.proposal;
-  if (request.kind !== "refund" || !proposal) throw decisionRefused("amount_not_lowered", "This request has no refund to change.");
+  // The rules of a decision (decision-options.ts) for an approval of the lowered amount: who may,
+  // that it is lower, and that the order still allows it.
+  const request = await loadDecidable(client, { ...input, decision: "approve" }, now);
+  const { operation, settings } = request;
+  const proposal = operation.proposal!;
   if (input.amountCents === proposal.amountCents) return null;
-  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > proposal.amountCents) {
-    throw decisionRefused("amount_not_lowered", `The refund may only be lowered: between 0.01 and ${(proposal.amountCents / 100).toFixed(2)} ${proposal.currency}. To refund more, run the agent again.`);
-  }
   const draft = input.editedReply?.trim() ? normaliseLineEndings(input.editedReply).trim() : replyWithAmount(request.draft ?? "", proposal.amountCents, input.amountCents);
   const gate = approvalGate(input.amountCents, settings);
   const lowered = { ...proposal, amountCents: input.amountCents };

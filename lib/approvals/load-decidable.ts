@@ -1,25 +1,19 @@
-// Whether a person may decide an approval request now, and what the decision needs to know: one
-// statement reads the request, its decisions so far, who started its run, its ticket's bundle and the
-// policy settings; the checks refuse with a reason the person can act on. A decision and an edit
-// (a lowered refund) both start here.
+// The facts the decision rules read (decision-options.ts), in one statement: the request, its
+// decisions so far, who started its run, its ticket's bundle, the policy settings, and what the
+// refund's order still allows. The ticket page reads a request this way too, so what it offers is
+// what a decision would be allowed. A decision and an edit (a lowered refund) both start here.
 import type { Role } from "../../generated/prisma/enums";
-import { AppError, type TErrorCode } from "../contracts/app-error";
 import { driverOf, type Db } from "../db";
 import { preparedSql, timestampFromText } from "../db/driver";
-import { POLICY_SETTING_KEYS, policySettingsFrom, policyVersion, type TPolicySettings } from "../policy/settings";
-import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
-import { mayUse, roleSatisfies } from "../contracts/roles";
+import { refundedCentsText, stillRefundableCents } from "../orders/refund-facts";
+import { POLICY_SETTING_KEYS, policySettingsFrom, type TPolicySettings } from "../policy/settings";
+import { isStaleRequest } from "../policy/approval-versions";
+import type { TApprovalOperation } from "../contracts/approval-operation";
+import { decisionRefusal, decisionRefused, type TDecisionFacts, type TDecisionIntent, type TDecisionsSoFar } from "./decision-options";
 
-/** The codes a refused decision carries (lib/contracts/app-error.ts); the page branches on them. */
-export const DECISION_REFUSALS = ["not_found", "already_decided", "expired", "stale", "superseded", "role_insufficient", "note_required", "reply_required", "operation_changed", "ticket_busy", "second_approver_required", "run_starter_excluded", "amount_not_lowered"] as const satisfies readonly TErrorCode[];
-export type TDecisionRefusal = (typeof DECISION_REFUSALS)[number];
+export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal, type TDecisionsSoFar } from "./decision-options";
 
-/** A decision refused: an AppError whose code is one of DECISION_REFUSALS. */
-export function decisionRefused(code: TDecisionRefusal, message: string): AppError<TDecisionRefusal> {
-  return new AppError(code, message);
-}
-
-export type TRequestRow = {
+type TRequestRow = {
   id: string;
   ticketId: string;
   kind: "refund" | "reply";
@@ -35,62 +29,80 @@ export type TRequestRow = {
   starterId: string | null;
   bundleVersion: string;
   settings: string;
+  orderCents: string | null;
+  refundedCents: string | null;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A request as the rules and a decision read it. */
+export interface TLoadedRequest extends TDecisionFacts {
+  draft: string | null;
+  bundleVersion: string;
+  operation: TApprovalOperation;
+  settings: TPolicySettings;
+}
 
-// The request, its decisions so far, who started its run, its ticket's bundle and the policy
-// settings: one statement.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ORDER_OF_REQUEST = `(r."operation"->'proposal'->>'orderId')`;
+
 const LOAD_REQUEST = preparedSql(`
   SELECT r."id"::text, r."ticketId"::text, r."kind"::text, r."status"::text, r."requiredRole"::text, r."digest", r."operation"::text, r."draft", r."expiresAt"::text,
          r."approvalsRequired"::int AS "approvalsRequired",
          (SELECT coalesce(json_agg(json_build_object('deciderId', d."deciderId", 'decision', d."decision") ORDER BY d."seat"), '[]'::json) FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
          (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
          t."bundleVersion",
-         (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings"
+         (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings",
+         (SELECT o."amountCents"::text FROM "Order" o WHERE o."id" = ${ORDER_OF_REQUEST}) AS "orderCents",
+         ${refundedCentsText(ORDER_OF_REQUEST)}::text AS "refundedCents"
   FROM "ApprovalRequest" r
   JOIN "Ticket" t ON t."id" = r."ticketId"
-  WHERE r."id" = $1::uuid`);
+  WHERE r."id" = ANY($1::uuid[])`);
 
-async function loadRequest(client: Db, approvalId: string): Promise<TRequestRow | null> {
-  if (!UUID.test(approvalId)) return null;
-  const [row] = await driverOf(client).rows<TRequestRow>(LOAD_REQUEST, [approvalId, POLICY_SETTING_KEYS]);
-  return row ? { ...row, approvalsRequired: Number(row.approvalsRequired) } : null;
+/** The request and every fact the rules read, or null when there is none. */
+export async function loadDecisionFacts(client: Db, approvalId: string): Promise<TLoadedRequest | null> {
+  return (await loadDecisionFactsOf(client, [approvalId])).get(approvalId) ?? null;
 }
 
-/** The decisions a request already has: who, and which way, in seat order. */
-export type TDecisionsSoFar = { deciderId: string | null; decision: "approve" | "reject" }[];
+/** The same for several requests, in one statement: by id (ids that are not requests are absent). */
+export async function loadDecisionFactsOf(client: Db, approvalIds: readonly string[]): Promise<Map<string, TLoadedRequest>> {
+  const ids = approvalIds.filter((id) => UUID.test(id));
+  if (!ids.length) return new Map();
+  const rows = await driverOf(client).rows<TRequestRow>(LOAD_REQUEST, [ids, POLICY_SETTING_KEYS]);
+  return new Map(rows.map((row) => [row.id, factsOf(row)]));
+}
+
+function factsOf(row: TRequestRow): TLoadedRequest {
+  const operation = JSON.parse(row.operation) as TApprovalOperation;
+  const settings = policySettingsFrom(JSON.parse(row.settings) as { key: string; value: unknown }[]);
+  const proposal = operation.proposal;
+  const refundableCents = row.orderCents === null ? 0 : stillRefundableCents({ amountCents: Number(row.orderCents) }, Number(row.refundedCents));
+  return {
+    id: row.id,
+    ticketId: row.ticketId,
+    kind: row.kind,
+    status: row.status,
+    requiredRole: row.requiredRole,
+    approvalsRequired: Number(row.approvalsRequired),
+    starterId: row.starterId,
+    digest: row.digest,
+    decisions: JSON.parse(row.decisions) as TDecisionsSoFar,
+    expiresAt: timestampFromText(row.expiresAt),
+    stale: isStaleRequest({ digest: row.digest, operation }, settings),
+    refund: row.kind === "refund" && proposal ? { orderId: proposal.orderId, amountCents: proposal.amountCents, currency: proposal.currency, refundableCents } : null,
+    draft: row.draft,
+    bundleVersion: row.bundleVersion,
+    operation,
+    settings,
+  };
+}
 
 /**
- * A request the actor may decide now, with what the checks read: it exists, is the newest, pending
- * and not yet fully decided, unexpired, what the person was shown (the digest) and still what would
- * be asked now (not stale), and the actor's role is sufficient. Shared by a decision and an edit.
+ * A request the actor may decide now as they intend, with what the checks read: the rules of
+ * decision-options.ts, refused with the reason the person can act on. Shared by a decision and an edit.
  */
-export async function loadDecidable(client: Db, input: { approvalId: string; digest: string; actor: { id: string; role: Role } }, now: Date): Promise<{ request: TRequestRow; decisions: TDecisionsSoFar; operation: TApprovalOperation; settings: TPolicySettings }> {
-  const request = await loadRequest(client, input.approvalId);
+export async function loadDecidable(client: Db, input: { approvalId: string; actor: { id: string; role: Role } } & TDecisionIntent, now: Date): Promise<TLoadedRequest> {
+  const request = await loadDecisionFacts(client, input.approvalId);
   if (!request) throw decisionRefused("not_found", "This approval request does not exist.");
-  if (request.status === "superseded") throw decisionRefused("superseded", "A newer run of the agent replaced this request. Review the newest one on the ticket.");
-  const expiresAt = timestampFromText(request.expiresAt);
-  if (request.status === "expired") throw decisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  const decisions = JSON.parse(request.decisions) as TDecisionsSoFar;
-  if (request.status !== "pending" || decisions.length >= request.approvalsRequired || decisions.some((d) => d.decision === "reject")) {
-    throw decisionRefused("already_decided", "This request has already been decided.");
-  }
-  if (!roleSatisfies(input.actor.role, request.requiredRole)) {
-    throw decisionRefused(
-      "role_insufficient",
-      !mayUse(input.actor.role, "approve") ? "Leads cannot approve or reject requests." : `This ${request.kind} needs a ${request.requiredRole.toLowerCase()} to decide it.`,
-    );
-  }
-  if (input.digest !== request.digest) throw decisionRefused("operation_changed", "The request changed since you opened it. Reload the ticket and review it again.");
-  if (now > expiresAt) throw decisionRefused("expired", `This request expired at ${expiresAt.toISOString()}. Run the agent again for a fresh one.`);
-  // The digest the request would have if it were made now: a policy, bundle or agent change shows.
-  const operation = JSON.parse(request.operation) as TApprovalOperation;
-  const settings = policySettingsFrom(JSON.parse(request.settings) as { key: string; value: unknown }[]);
-  const current = approvalDigest(approvalOperation({ proposal: operation.proposal, draft: operation.draft, policyVersion: policyVersion(settings), bundleVersion: request.bundleVersion }));
-  if (current !== request.digest) {
-    throw decisionRefused("stale", "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.");
-  }
-  return { request, decisions, operation, settings };
+  const refusal = decisionRefusal(request, input.actor, now, input);
+  if (refusal) throw decisionRefused(refusal.code, refusal.message);
+  return request;
 }
-

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   superseded: { http: 409, meaning: "A newer run replaced this approval; decide the newest one." },
   second_approver_required: { http: 409, meaning: "A two-person approval needs a different person for its second approval; the same person cannot give both." },
   run_starter_excluded: { http: 403, meaning: "Whoever started the agent's run may not approve its two-person refund." },
+  exceeds_refundable: { http: 409, meaning: "The refund is more than its order still allows (refunds already made leave less): lower it to what remains, or reject it." },
   operation_changed: { http: 409, meaning: "The approval's operation is not the one the person was shown (its digest differs)." },
   ticket_busy: { http: 409, meaning: "A run or an approved refund holds the ticket; wait for it to finish." },
   ticket_claimed: { http: 409, meaning: "Someone else holds the ticket: a claim takes only an unassigned one (or one the caller holds); assign it instead." },

@@ -13,7 +13,7 @@ import type { TicketStatus } from "../../generated/prisma/enums";
 import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
 import type { Role } from "../contracts/roles";
-import { currentApprovalVersions, isStaleRequest } from "../policy/approval-versions";
+import { currentApprovalVersions, versionsChanged } from "../policy/approval-versions";
 import { loadPolicySettings } from "../policy/settings";
 import { QUEUE_VIEWS, slaOf, type TSla } from "./queue-views";
 import { SEARCH_MAX_LENGTH } from "./search-terms";
@@ -157,7 +157,7 @@ export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date):
     : [[], [], [], null];
   const pendingRole = new Map(pending.map((p) => [p.ticketId, p.requiredRole]));
   const current = settings ? currentApprovalVersions(settings) : null;
-  const stale = new Set(current ? pending.filter((p) => isStaleRequest(p, current)).map((p) => p.ticketId) : []);
+  const stale = new Set(current ? pending.filter((p) => versionsChanged(p, current)).map((p) => p.ticketId) : []);
   const targets = settings ? { approvalHours: settings["queue.slaApprovalHours"], handoffHours: settings["queue.slaHandoffHours"] } : null;
   const latest = new Map<string, { amountCents: number; currency: string }>();
   for (const p of proposals) if (!latest.has(p.ticketId)) latest.set(p.ticketId, { amountCents: p.amountCents, currency: p.currency });

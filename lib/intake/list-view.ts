@@ -38,7 +38,7 @@ function viewFilter(view: TQueueView, userId: string, current: TApprovalVersions
     case "specialist":
       return { statuses: null, where: { approvals: { some: { status: "pending", requiredRole: "SPECIALIST" } } } };
     case "stale": {
-      // The same test as isStaleRequest: either version other than the current one.
+      // The same test as versionsChanged: either version other than the current one.
       const { policyVersion, agentVersion } = current!;
       return { statuses: null, where: { approvals: { some: { status: "pending", OR: [{ policyVersion: { not: policyVersion } }, { agentVersion: { not: agentVersion } }] } } } };
     }

@@ -4,6 +4,7 @@
 // customer's email (any case) or by any order of theirs, through indexes, newest first.
 import type { Db } from "../db";
 import { db as defaultDb } from "../db";
+import { stillRefundableCents } from "../orders/refund-facts";
 
 export const EARLIER_TICKETS_SHOWN = 10;
 
@@ -88,7 +89,7 @@ export async function loadCustomerHistory(input: {
           amountCents: input.order.amountCents,
           currency: input.order.currency,
           refundedCents,
-          remainingCents: Math.max(0, input.order.amountCents - refundedCents),
+          remainingCents: stillRefundableCents(input.order, refundedCents),
           refunds: refunds.map((r) => ({ id: r.id, amountCents: r.amountCents, createdAt: r.createdAt, ticketNumber: r.approvalRequest?.ticket.number ?? null })),
         }
       : null,

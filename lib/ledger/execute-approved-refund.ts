@@ -10,7 +10,8 @@ import { REFUND_AUDIT_ACTIONS } from "../contracts/audit-actions";
 import { sha256Hex } from "../contracts/canonical";
 import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput } from "../audit/record-audit-event";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
-import { roleSatisfies } from "../contracts/roles";
+import { roleRefusal, seatRefusal } from "../policy/approver-rules";
+import { fitsRefundable } from "../orders/refund-facts";
 
 export const EXECUTION_OUTCOMES = [
   "refund_created",
@@ -154,18 +155,19 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   if (request.status !== "approved" || decisions.length !== needed || approvals !== needed) {
     return answer("blocked:not_approved", needed > 1 && approvals === decisions.length ? `the request has ${approvals} of ${needed} approvals` : "the request has not been approved");
   }
-  if (needed > 1) {
-    const people = new Set(decisions.map((d) => d.deciderId));
-    if (people.size !== needed || people.has(null) || people.has(request.starterId) || decisions.some((d) => d.automatic)) {
-      return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
-    }
-  }
-  for (const d of decisions) {
+  // Every decision held again to the rules a person's decision is held to (lib/policy/approver-rules.ts),
+  // whoever wrote its row: the role, and for two people, two different ones, neither the run's starter.
+  const terms = { kind: "refund" as const, requiredRole: request.requiredRole as Role, approvalsRequired: needed, starterId: request.starterId };
+  if (needed > 1 && decisions.some((d) => d.automatic)) return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
+  for (const [seat, d] of decisions.entries()) {
     if (d.automatic) {
       // A system approval stands only for what the policy itself auto-approved within the dial.
       if (request.proposalDecision !== "auto_approved" || request.simulated !== "false") return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
-    } else if (!roleSatisfies(d.deciderRole, request.requiredRole as Role)) {
-      return answer("blocked:not_approved", `approved by a ${d.deciderRole}, needs ${request.requiredRole}`);
+      continue;
+    }
+    if (roleRefusal(d.deciderRole, terms)) return answer("blocked:not_approved", `approved by a ${d.deciderRole}, needs ${request.requiredRole}`);
+    if (seatRefusal(d.deciderId, terms, decisions.slice(0, seat).map((e) => e.deciderId), "approve")) {
+      return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
     }
   }
 
@@ -208,7 +210,7 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   if (ledger!.existing) return answer("duplicate_ignored", "this approved operation was already executed", { ...facts, ledgerEntryId: ledger!.existing });
   if (expired) return answer("blocked:approval_expired", `the approval expired at ${expiresAt.toISOString()}`, facts);
   const refunded = Number(ledger!.refunded);
-  if (refunded + amountCents > orderCents) return answer("blocked:exceeds_refundable", `${refunded} of ${orderCents} cents already refunded`, facts);
+  if (!fitsRefundable(amountCents, { amountCents: orderCents }, refunded)) return answer("blocked:exceeds_refundable", `${refunded} of ${orderCents} cents already refunded`, facts);
   if (!sameCurrency) return answer("blocked:approval_mismatch", "currency differs from the order's", facts);
   return answer("refund_created", "simulated: no ledger row written", facts);
 }
