@@ -22,11 +22,18 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
   const help = useRef<HTMLDialogElement>(null);
   const confirm = useRef<HTMLDialogElement>(null);
   const [approveWhat, setApproveWhat] = useState("");
+  // Why a pressed key could not do its work: said, never silently ignored.
+  const [notice, setNotice] = useState("");
 
   useEffect(() => {
     const askToConfirm = () => {
       const button = approveButton();
-      if (!button || button.disabled) return;
+      if (!button || button.disabled) {
+        const why = document.querySelector("[data-shortcut-why], [data-testid=blocked]")?.textContent?.trim();
+        setNotice(button ? `Approve is not available here. ${why ?? ""}`.trim() : "Nothing on this page waits for an approval.");
+        return;
+      }
+      setNotice("");
       setApproveWhat(button.dataset.confirm ?? "Approve this request?");
       confirm.current?.showModal();
     };
@@ -35,6 +42,7 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
       const does = shortcutFor(scope, event);
       if (!does) return;
       event.preventDefault();
+      setNotice("");
       switch (does) {
         case "next":
         case "previous":
@@ -67,6 +75,9 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
 
   return (
     <>
+      <p role="status" data-testid="shortcut-notice" className={notice ? "fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] text-amber-900 shadow" : "sr-only"}>
+        {notice}
+      </p>
       <dialog ref={help} aria-labelledby="shortcuts-heading" className="m-auto w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-lg backdrop:bg-slate-900/30">
         <div className="p-4">
           <h2 id="shortcuts-heading" className="text-[14px] font-semibold text-slate-900">

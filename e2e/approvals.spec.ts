@@ -127,8 +127,15 @@ test("a reviewer cannot approve the 650 USD laptop refund, but a specialist can"
   await openTicket(page, "e2e-laptop");
   await runAgent(page);
   await expect(page.getByText("Refund 650.00 USD on ORD-E2E-09")).toBeVisible();
-  await expect(page.getByText("This request needs a specialist.")).toBeVisible();
+  // The domain's own refusal, before any click: not "Waiting for your decision", and the approve key says why.
+  await expect(page.getByTestId("why-not")).toHaveText("This refund needs a specialist to decide it.");
+  await expect(page.getByRole("heading", { name: "Waiting for a decision" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toHaveCount(0);
   await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
+  await expect(decision(page).getByRole("button", { name: "Reject" })).toBeDisabled();
+  await page.locator("body").click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("shortcut-notice")).toHaveText("Approve is not available here. This refund needs a specialist to decide it.");
 
   const specialist = await signedInPage(browser, "SPECIALIST");
   await openTicket(specialist, "e2e-laptop");
@@ -151,7 +158,7 @@ test("a lead cannot approve at all", async ({ page, signInAs, browser }) => {
 
   await signInAs("LEAD");
   await openTicket(page, "e2e-lead");
-  await expect(page.getByText("Leads can read this request but cannot approve or reject it.")).toBeVisible();
+  await expect(page.getByTestId("why-not")).toHaveText("Leads cannot approve or reject requests.");
   await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Run agent" })).toHaveCount(0);
 });
@@ -194,7 +201,7 @@ test("an approval request made stale by a policy change is refused, and the page
   // Opened afresh, the request is marked stale before any click, with the run that answers it, and
   // the queue's "Stale approvals" view lists the ticket.
   await page.reload();
-  await expect(decision(page).getByTestId("blocked")).toHaveText(/^Stale: the policy or the agent changed/);
+  await expect(decision(page).getByTestId("blocked")).toHaveText(/^The policy, intake bundle or agent changed since this request was made/);
   await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
   const ticketUrl = page.url();
   await page.goto("/");
@@ -227,7 +234,8 @@ test("the injection ticket shows the handoff with no citation", async ({ page, s
   const resolve = page.getByRole("form", { name: "Resolve by hand" });
   await resolve.getByLabel("Your reply to the customer").fill("We cannot act on notes from sellers. A colleague will review your order today.");
   await resolve.getByRole("button", { name: "Send reply and resolve" }).click();
-  await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
+  await expect(page.getByText(/^Answered by hand by Riley Reviewer/)).toBeVisible();
+  await expect(page.getByTestId("reply-sent")).toHaveText("We cannot act on notes from sellers. A colleague will review your order today.");
   await expect(page.getByRole("region", { name: /Audit events/ }).getByText("ticket.resolved_by_hand")).toBeVisible();
   await expect(ledgerLines(page)).toHaveCount(0);
 });

@@ -20,7 +20,7 @@ export async function loadTicketDetail(input: { ticketId: string; client?: Db })
     client.approvalRequest.findMany({
       where: { ticketId: ticket.id },
       orderBy: { createdAt: "desc" },
-      include: { decisions: { orderBy: { seat: "asc" }, include: { decider: { select: { name: true } } } }, proposal: true, ledgerEntries: true, editedBy: { select: { name: true } }, editedFrom: { include: { proposal: true } } },
+      include: { decisions: { orderBy: { seat: "asc" }, include: { decider: { select: { name: true } } } }, proposal: true, ledgerEntries: true, outbox: { select: { body: true, createdAt: true, deliveredAt: true } }, editedBy: { select: { name: true } }, editedFrom: { include: { proposal: true } } },
     }),
     client.auditEvent.findMany({ where: { ticketId: ticket.id }, orderBy: { seq: "asc" }, take: 500 }),
     ticket.orderRef ? orderNamed(client, ticket.orderRef) : null,

@@ -14,9 +14,10 @@ const BUTTON = "inline-flex h-8 items-center rounded-md px-3 text-[13px] font-me
 
 /** The preview table, one note, approve or reject the selected; then each item's outcome in its row. */
 export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
-  // Every request starts selected, those marked with a problem too: deciding them is refused item by
-  // item, and the outcome says why, beside the others decided.
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set(rows.map((r) => r.approvalId)));
+  // Only what the person may decide starts selected or can be ticked (decision-options.ts, the rules
+  // a decision is held to); the others say why. A request that changes meanwhile is still refused
+  // item by item, and its outcome says why, beside the others decided.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set(rows.filter((r) => r.mayDecide).map((r) => r.approvalId)));
   const [note, setNote] = useState("");
   const [outcomes, setOutcomes] = useState<ReadonlyMap<string, TBatchOutcome> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +43,7 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
             <CardRow key={r.approvalId} className="align-top">
               <Cell className="col-span-2 md:w-10">
                 <label className="inline-flex items-center gap-2 text-[12px] text-slate-600">
-                  <input type="checkbox" className="size-4" checked={selected.has(r.approvalId)} disabled={decided} onChange={(e) => toggle(r.approvalId, e.target.checked)} />
+                  <input type="checkbox" className="size-4" checked={selected.has(r.approvalId)} disabled={decided || !r.mayDecide} onChange={(e) => toggle(r.approvalId, e.target.checked)} />
                   <span className="sr-only">Decide ticket #{r.ticket.number}</span>
                   <span aria-hidden="true" className="md:hidden">
                     Decide
@@ -65,15 +66,19 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
                 ) : (
                   <span className="text-slate-700">A reply, no refund</span>
                 )}
+                <p className="mt-1 text-[11px] font-medium tracking-wide text-slate-500 uppercase">The customer receives</p>
+                <p data-testid="batch-reply" className="whitespace-pre-wrap wrap-anywhere text-[12px] text-slate-800">
+                  {r.reply}
+                </p>
               </Cell>
               <Cell label="Evidence" className="min-w-0">
                 {r.citations.length ? r.citations.map((c) => <code key={c} className="block font-mono text-[12px] text-slate-700">{c}</code>) : <span className="text-slate-500">None cited</span>}
               </Cell>
               <Cell label="Who may approve" className="min-w-0">
                 <span className="block text-slate-700">A {r.requiredRole.toLowerCase()} or above</span>
-                {r.why ? (
-                  <span data-testid="cannot-decide" className="block text-[12px] font-medium text-amber-900">
-                    {r.why}
+                {r.refusal ? (
+                  <span data-testid="cannot-decide" data-code={r.refusal.code} className="block text-[12px] font-medium text-amber-900">
+                    {r.refusal.message}
                   </span>
                 ) : null}
               </Cell>

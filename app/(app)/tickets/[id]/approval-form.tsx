@@ -32,7 +32,10 @@ export function ApprovalForm(props: {
   ticketId: string;
   digest: string;
   draft: string;
-  canDecide: boolean;
+  /** What the decision rules allow this person (decision-view.ts): Approve, up to an amount, and Reject. */
+  canApprove: boolean;
+  canReject: boolean;
+  maxApproveCents: number | null;
   whyNot?: string;
   /** Why the request can no longer be decided (stale, expired), known when the page was rendered. */
   blocked?: string;
@@ -50,10 +53,14 @@ export function ApprovalForm(props: {
   const [shownCents, setShownCents] = useState(props.refund?.amountCents ?? 0);
   const cents = /^\d{1,9}(\.\d{1,2})?$/.test(amountText.trim()) ? Math.round(Number(amountText.trim()) * 100) : null;
   const raised = props.refund !== null && cents !== null && cents > props.refund.amountCents;
+  // More than the order still allows (but not more than proposed): approving is not offered until it is lowered.
+  const overRoom = props.refund !== null && props.maxApproveCents !== null && cents !== null && !raised && cents > props.maxApproveCents;
   const confirmText = props.refund ? `Refund ${((cents ?? props.refund.amountCents) / 100).toFixed(2)} ${props.refund.currency} on ${props.refund.orderId} and send the reply.` : "Send the reply (no refund).";
   const shown = message(state);
   const done = state?.status === "ok";
-  const canDecide = props.canDecide && !props.blocked;
+  const canEdit = (props.canApprove || props.canReject) && !props.blocked;
+  const canApprove = props.canApprove && !props.blocked && !overRoom;
+  const canReject = props.canReject && !props.blocked;
   const runAgain = props.mayRunAgent && (!!props.blocked || (state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code)));
   return (
     <>
@@ -72,9 +79,9 @@ export function ApprovalForm(props: {
             inputMode="decimal"
             autoComplete="off"
             value={amountText}
-            aria-invalid={raised || cents === null}
+            aria-invalid={raised || overRoom || cents === null}
             aria-describedby="amount-help"
-            disabled={!canDecide || done}
+            disabled={!props.canApprove || !!props.blocked || done}
             onChange={(e) => {
               setAmountText(e.target.value);
               const text = e.target.value.trim();
@@ -89,9 +96,11 @@ export function ApprovalForm(props: {
             }}
             className="mt-1 block h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-[13px] tabular-nums focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
           />
-          <p id="amount-help" className={`mt-1 text-[12px] ${raised || cents === null ? "text-red-700" : "text-slate-600"}`}>
+          <p id="amount-help" className={`mt-1 text-[12px] ${raised || overRoom || cents === null ? "text-red-700" : "text-slate-600"}`}>
             {raised
               ? `The refund may only be lowered (at most ${(props.refund.amountCents / 100).toFixed(2)}); to refund more, run the agent again.`
+              : overRoom
+                ? `Only ${(props.maxApproveCents! / 100).toFixed(2)} ${props.refund.currency} remains refundable on ${props.refund.orderId}: lower it to at most that to approve.`
               : cents === null
                 ? "Write an amount such as 50.00."
                 : cents !== props.refund.amountCents
@@ -104,7 +113,7 @@ export function ApprovalForm(props: {
         <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
           Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
         </label>
-        <textarea id="editedReply" name="editedReply" value={reply} onChange={(e) => setReply(e.target.value)} rows={5} disabled={!canDecide || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
+        <textarea id="editedReply" name="editedReply" value={reply} onChange={(e) => setReply(e.target.value)} rows={5} disabled={!canEdit || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
       </div>
       <div>
         <h3 id="customer-text-label" className="text-[12px] font-medium text-slate-700">
@@ -123,7 +132,7 @@ export function ApprovalForm(props: {
           name="note"
           type="text"
           maxLength={2000}
-          disabled={!canDecide || done}
+          disabled={!canEdit || done}
           // Enter in the note would submit the form with its first button, Approve: a person typing
           // why they reject must never approve by pressing Enter.
           onKeyDown={(e) => {
@@ -134,8 +143,10 @@ export function ApprovalForm(props: {
         <p data-testid="blocked" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] font-medium text-amber-900">
           {props.blocked}
         </p>
-      ) : !props.canDecide && props.whyNot ? (
-        <p className="text-[13px] text-amber-800">{props.whyNot}</p>
+      ) : props.whyNot ? (
+        <p data-testid="why-not" data-shortcut-why className="text-[13px] text-amber-800">
+          {props.whyNot}
+        </p>
       ) : null}
       <div className="flex items-center gap-2">
         <button
@@ -155,10 +166,10 @@ export function ApprovalForm(props: {
             e.preventDefault();
             document.dispatchEvent(new CustomEvent(CONFIRM_APPROVE_EVENT));
           }}
-          disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
+          disabled={!canApprove || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
           Approve
         </button>
-        <button type="submit" name="decision" value="reject" disabled={!canDecide || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">
+        <button type="submit" name="decision" value="reject" disabled={!canReject || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">
           Reject
         </button>
         {pending ? <span className="text-[12px] text-slate-500">Saving…</span> : null}

@@ -7,7 +7,8 @@ import { CitedText, citationHref } from "@/components/cited-text";
 import { KeyboardShortcuts } from "@/components/keyboard";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceTimeline } from "@/components/trace-timeline";
-import { mayUse, ROLE_LABELS, roleSatisfies } from "@/lib/contracts/roles";
+import { mayUse, ROLE_LABELS } from "@/lib/contracts/roles";
+import { loadDecisionFacts } from "@/lib/approvals/load-decidable";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { findTicket } from "@/lib/tickets/find-ticket";
@@ -16,17 +17,17 @@ import { listRunModes } from "@/lib/tickets/list-run-modes";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/intake/load-ticket-detail";
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { llmAvailability } from "@/lib/llm/provider";
-import { currentApprovalVersions, isStaleRequest } from "@/lib/policy/approval-versions";
 import { loadPolicySettings } from "@/lib/policy/settings";
 import { formatAge, formatUtc } from "@/components/format";
 import { ApprovalForm } from "./approval-form";
+import { decisionView } from "./decision-view";
 import { ResolveForm } from "./resolve-form";
 import { AssignForm } from "./assign-form";
 import { listAssignees } from "@/lib/intake/list-assignees";
 import { mayHoldTickets } from "@/lib/intake/assign-ticket";
 import { RunButtons } from "./run-buttons";
 import { CustomerHistory } from "./customer-history";
-import { ExecutionStatus } from "./execution-status";
+import { DecidedRequests, decidedRequests } from "./decided-requests";
 import { AuditEvents } from "./audit-events";
 import { Breadcrumbs } from "@/components/breadcrumbs";
 
@@ -89,38 +90,17 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const llm = llmAvailability();
   const modelChoice = llm.available ? { available: true, name: llm.config.model } : { available: false, reason: llm.reason };
   const pending = approvals.find((a) => a.status === "pending");
-  const latestDecided = approvals.find((a) => a.status !== "pending" && a.status !== "superseded" && a.decisions.length > 0);
-  const latestDecision = latestDecided?.decisions.at(-1);
+  const decided = decidedRequests(approvals);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
   const proposal = pending?.proposal ?? null;
-  // A two-person refund: who gave the first approval, and whether this person may give the second.
   const firstApproval = pending?.decisions[0] ?? null;
-  const starterId = pending ? (runs.find((r) => r.id === pending.runId)?.startedById ?? null) : null;
-  const approvedAlready = !!firstApproval && firstApproval.deciderId === user.id;
-  const startedIt = !!pending && pending.approvalsRequired > 1 && starterId === user.id;
-  const canDecide = !!pending && roleSatisfies(user.role, pending.requiredRole) && !approvedAlready && !startedIt;
-  // Known before any click: a request made under another policy or agent, or past its expiry, is
-  // refused if decided (decide-approval.ts); the page says so and offers the fresh run instead.
+  // What this person may do with the waiting request: the decision rules' answer, read the way a
+  // decision reads it (decision-view.ts), so the page offers exactly what would be taken.
   const now = new Date();
+  const facts = pending ? await loadDecisionFacts(db(), pending.id) : null;
+  const view = facts ? decisionView(facts, user, now) : null;
   const policy = await loadPolicySettings(db());
-  const blocked = !pending
-    ? undefined
-    : isStaleRequest(pending, currentApprovalVersions(policy))
-      ? "Stale: the policy or the agent changed since this request was made, so it can no longer be approved or rejected. Run the agent again for a fresh request."
-      : pending.expiresAt <= now
-        ? `Expired at ${formatUtc(pending.expiresAt, "minute")}: it can no longer be approved or rejected. Run the agent again for a fresh request.`
-        : undefined;
-  const whyNot =
-    pending && !canDecide
-      ? !mayUse(user.role, "approve")
-        ? "Leads can read this request but cannot approve or reject it."
-        : approvedAlready
-          ? "You gave the first approval: the second must come from a different person."
-          : startedIt
-            ? "You started the agent's run: this two-person refund needs approvals from two other people."
-            : `This request needs a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}.`
-      : undefined;
   const original = pending?.editedFrom?.proposal ?? null;
 
   return (
@@ -144,7 +124,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="min-w-0 space-y-4 lg:col-span-2">
-          <Card title={pending ? "Waiting for your decision" : "Decision"} id="decision-heading">
+          <Card title={view ? view.heading : "Decision"} id="decision-heading">
             {pending ? (
               <div className="space-y-3">
                 <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
@@ -200,37 +180,19 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                   ticketId={ticket.id}
                   digest={pending.digest}
                   draft={pending.draft ?? ""}
-                  canDecide={canDecide}
-                  whyNot={whyNot}
-                  blocked={blocked}
+                  canApprove={view?.canApprove ?? false}
+                  canReject={view?.canReject ?? false}
+                  maxApproveCents={view?.maxApproveCents ?? null}
+                  whyNot={view?.whyNot}
+                  blocked={view?.blocked}
                   mayRunAgent={mayUse(user.role, "runAgent")}
                   refund={proposal ? { amountCents: proposal.amountCents, currency: proposal.currency, orderId: proposal.orderId } : null}
                   confirmAmount={!!proposal && proposal.amountCents >= policy["policy.specialistThresholdCents"]}
                 />
               </div>
-            ) : latestDecided && latestDecision ? (
+            ) : decided.length ? (
               <div className="space-y-2 text-[13px]">
-                <p>
-                  <span className="font-medium">{latestDecision.decision === "approve" ? "Approved" : "Rejected"}</span> by{" "}
-                  {latestDecision.automatic
-                    ? "the policy, within the autonomy dial"
-                    : latestDecided.decisions.map((d) => `${d.decider?.name ?? "?"} (${ROLE_LABELS[d.deciderRole]})`).join(" and ")}{" "}
-                  on {latestDecision.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
-                  {latestDecision.note ? `: “${latestDecision.note}”` : "."}
-                </p>
-                {latestDecided.editedFrom?.proposal && latestDecided.proposal ? (
-                  <p data-testid="edited-proposal" className="text-slate-700">
-                    The agent proposed {formatMoney(latestDecided.editedFrom.proposal.amountCents, latestDecided.editedFrom.proposal.currency)}; {latestDecided.editedBy?.name ?? "a person"} lowered it to{" "}
-                    {formatMoney(latestDecided.proposal.amountCents, latestDecided.proposal.currency)} before approving.
-                  </p>
-                ) : null}
-                {latestDecided.decisions.some((d) => d.editedReply) ? <p className="text-slate-600">The reply was edited before approval; the original is kept.</p> : null}
-                {latestDecided.kind === "refund" && latestDecided.status === "approved" ? <ExecutionStatus outcome={latestDecided.executionOutcome} /> : null}
-                {latestDecided.ledgerEntries.map((l) => (
-                  <p key={l.id} className="text-slate-600">
-                    Ledger: {formatMoney(l.amountCents, l.currency)} refunded on {l.orderId} (key <code className="font-mono text-[11px]">{l.idempotencyKey.slice(0, 20)}…</code>)
-                  </p>
-                ))}
+                <DecidedRequests requests={decided} />
                 {ticket.status === "needs_human" && mayUse(user.role, "approve") ? (
                   <div className="border-t border-slate-100 pt-3">
                     <p className="mb-2 text-slate-600">The customer has not been answered yet: write the reply yourself, or run the agent again.</p>
