@@ -56,6 +56,17 @@ describe("assignTicket", () => {
     expect(await events(ticketId)).toHaveLength(1);
   });
 
+  it("refuses a claim on a held ticket to every role that claims, admin included; each may still take it over by assigning", async () => {
+    await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.spec });
+    for (const who of [people.ana, people.admin]) {
+      expect(await refusalCode(assignTicket({ ticketId, change: { kind: "claim" }, actor: who }))).toBe("ticket_claimed");
+      expect(await assigneeOf(ticketId)).toBe(people.spec.id);
+    }
+    expect(await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.ana.id }, actor: people.ana })).toEqual({ assigneeId: people.ana.id, changed: true });
+    expect(await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.admin.id }, actor: people.admin })).toEqual({ assigneeId: people.admin.id, changed: true });
+    expect((await events(ticketId)).map((e) => (e.inputs as { how: string }).how)).toEqual(["claim", "assign", "assign"]);
+  });
+
   it("assigns to an active person who works tickets, over whoever held it; a lead may hand out but not claim", async () => {
     await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana });
     expect(await refusalCode(assignTicket({ ticketId, change: { kind: "claim" }, actor: people.lead }))).toBe("forbidden");

@@ -47,8 +47,11 @@ export async function assignTicket(input: { ticketId: string; change: TAssignmen
 
     if (ticket.status === "resolved") throw new AppError("ticket_resolved", "This ticket is resolved: there is nothing left to work on.");
     const target = change.kind === "claim" ? actor.id : change.assigneeId;
+    // A claim takes a free ticket, so two people claiming at once get one winner; taking over a
+    // ticket someone holds is an assignment, open to everyone who may assign (the ticket page's
+    // Assignee panel offers exactly these two).
     if (change.kind === "claim" && previous !== null && previous !== actor.id) {
-      throw new AppError("ticket_claimed", "Someone else has claimed this ticket a moment ago.");
+      throw new AppError("ticket_claimed", "Someone else holds this ticket, so it cannot be claimed. To take it over, assign it.");
     }
     // Shared-locked: a deactivation of this person waits for this change and then unassigns the
     // ticket too, or it went first and this sees them inactive (set-user-active.ts).

@@ -23,6 +23,9 @@ export function AssignForm(props: {
     invalid: "Choose an active person who works tickets.",
   });
   const mine = props.assignee?.id === props.me;
+  // A claim takes only an unassigned ticket (assign-ticket.ts refuses one someone else holds):
+  // taking over another person's ticket is an assignment, which says whose it becomes.
+  const heldByOther = !!props.assignee && !mine;
   return (
     <form action={action} aria-label="Assignee" className="space-y-3">
       <input type="hidden" name="ticketId" value={props.ticketId} />
@@ -36,10 +39,15 @@ export function AssignForm(props: {
           <span className="text-slate-500">Unassigned</span>
         )}
       </p>
+      {heldByOther && !props.resolved ? (
+        <p className="text-[12px] text-slate-600" data-testid="held-by">
+          {props.assignee!.name} holds this ticket, so it cannot be claimed. {props.mayClaim ? "To take it over or hand it on" : "To hand it on"}, assign it below.
+        </p>
+      ) : null}
       <div className="flex flex-wrap gap-2">
-        {props.mayClaim && !mine && !props.resolved ? (
+        {props.mayClaim && !props.assignee && !props.resolved ? (
           <button type="submit" name="change" value="claim" disabled={pending} className={BUTTON}>
-            {props.assignee ? "Claim" : "Claim this ticket"}
+            Claim this ticket
           </button>
         ) : null}
         {props.assignee ? (
