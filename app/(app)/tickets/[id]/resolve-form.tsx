@@ -1,14 +1,26 @@
 "use client";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
+import { customerReply } from "@/lib/contracts/customer-reply";
 import { formMessage } from "@/components/action-message";
 import { resolveByHandAction } from "./actions";
+import { CustomerPreview } from "./customer-preview";
 
 type TState = TActionResult<{ approvalId: string }> | null;
 
 /** For a ticket handed to a person with nothing to approve: the person writes the reply and resolves it. */
 export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: string }) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => resolveByHandAction(form), null);
+  // The agent's draft as the customer would read it: its citation tokens are for a reviewer checking
+  // the draft, and a person writing the reply starts from the words that are sent.
+  const [reply, setReply] = useState(() => customerReply(draft));
+  // A run that ends while the page is open brings a new draft: it replaces the reply unless the
+  // person has started writing their own.
+  const [shownDraft, setShownDraft] = useState(draft);
+  if (draft !== shownDraft) {
+    setShownDraft(draft);
+    if (reply === customerReply(shownDraft)) setReply(customerReply(draft));
+  }
   const error = formMessage(state, () => null, { forbidden: "Your role may not resolve tickets.", invalid: "Check the form." })?.text ?? null;
   return (
     <form action={action} className="space-y-3" aria-label="Resolve by hand">
@@ -17,8 +29,9 @@ export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: stri
         <label htmlFor="reply" className="block text-[12px] font-medium text-slate-700">
           Your reply to the customer
         </label>
-        <textarea id="reply" name="reply" rows={5} defaultValue={draft} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <textarea id="reply" name="reply" rows={5} value={reply} onChange={(e) => setReply(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
       </div>
+      <CustomerPreview reply={reply} when="sent when you resolve" />
       <div>
         <label htmlFor="resolve-note" className="block text-[12px] font-medium text-slate-700">
           Internal note <span className="font-normal text-slate-500">(optional)</span>
