@@ -26,7 +26,8 @@ export function CitedText({ text, passages }: { text: string; passages: readonly
         const { citation, chunkId } = part;
         return (
           // A plain link: a full navigation lands on the passage (:target), which a client-side one does not.
-          <a key={i} href={citationHref(citation, chunkId)} className="rounded bg-indigo-50 px-1 font-mono text-[12px] text-indigo-700 underline-offset-2 hover:underline" aria-label={`Open cited passage ${citation}`}>
+          // Unbroken: a citation split at its hyphens reads as two.
+          <a key={i} href={citationHref(citation, chunkId)} className="whitespace-nowrap rounded bg-indigo-50 px-1 font-mono text-[12px] text-indigo-700 underline-offset-2 hover:underline" aria-label={`Open cited passage ${citation}`}>
             {citation}
           </a>
         );
