@@ -8,7 +8,9 @@ import { runAgent } from "../../lib/agent/run-agent";
 
 export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5", "edit", "raise", "two-person", "trace",
   // The people a ledger row names as its approvers (e2e/ledger-approvers.spec.ts).
-  "ledger"] as const;
+  "ledger",
+  // What the customer reads and where citations lead (e2e/replies-and-citations.spec.ts).
+  "lowered-reply", "two-citations", "hand-reply", "claimed"] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
 const ORDER_OF: Partial<Record<(typeof E2E_SCENARIOS)[number], { item: string; noun: string; amountCents: number }>> = {
