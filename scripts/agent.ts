@@ -19,7 +19,7 @@ async function main(): Promise<number> {
     console.error("Usage: npm run agent -- --ticket <number | id | external id> [--simulate] [--planner rule|model] [--json]");
     return 2;
   }
-  const ticket = await findTicket(db(), values.ticket);
+  const ticket = await findTicket(values.ticket, db());
   if (!ticket) {
     console.error(`No ticket ${values.ticket}.`);
     return 2;

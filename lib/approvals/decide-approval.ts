@@ -36,6 +36,7 @@ export interface TDecideInput {
 export interface TDecideResult {
   /** The request decided: the one asked for, or the one a lowered amount replaced it with. */
   approvalId: string;
+  ticketId: string;
   decisionId: string;
   decision: "approve" | "reject";
   /** An approved refund: its execution job was enqueued with the decision (its id is the approval's). */
@@ -138,5 +139,5 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     if (isMoveRefusal(moveError)) throw decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
     throw error;
   }
-  return { approvalId: request.id, decisionId, decision: input.decision, refundJobEnqueued: refund, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired };
+  return { approvalId: request.id, ticketId: request.ticketId, decisionId, decision: input.decision, refundJobEnqueued: refund, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired };
 }

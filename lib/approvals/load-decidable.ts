@@ -3,7 +3,7 @@
 // refund's order still allows. The ticket page reads a request this way too, so what it offers is
 // what a decision would be allowed. A decision and an edit (a lowered refund) both start here.
 import type { Role } from "../../generated/prisma/enums";
-import { driverOf, type Db } from "../db";
+import { db as defaultDb, driverOf, type Db } from "../db";
 import { preparedSql, timestampFromText } from "../db/driver";
 import { refundedCentsText, stillRefundableCents } from "../orders/refund-facts";
 import { POLICY_SETTING_KEYS, policySettingsFrom, type TPolicySettings } from "../policy/settings";
@@ -58,7 +58,7 @@ const LOAD_REQUEST = preparedSql(`
   WHERE r."id" = ANY($1::uuid[])`);
 
 /** The request and every fact the rules read, or null when there is none. */
-export async function loadDecisionFacts(client: Db, approvalId: string): Promise<TLoadedRequest | null> {
+export async function loadDecisionFacts(approvalId: string, client: Db = defaultDb()): Promise<TLoadedRequest | null> {
   return (await loadDecisionFactsOf(client, [approvalId])).get(approvalId) ?? null;
 }
 
@@ -100,7 +100,7 @@ function factsOf(row: TRequestRow): TLoadedRequest {
  * decision-options.ts, refused with the reason the person can act on. Shared by a decision and an edit.
  */
 export async function loadDecidable(client: Db, input: { approvalId: string; actor: { id: string; role: Role } } & TDecisionIntent, now: Date): Promise<TLoadedRequest> {
-  const request = await loadDecisionFacts(client, input.approvalId);
+  const request = await loadDecisionFacts(input.approvalId, client);
   if (!request) throw decisionRefused("not_found", "This approval request does not exist.");
   const refusal = decisionRefusal(request, input.actor, now, input);
   if (refusal) throw decisionRefused(refusal.code, refusal.message);

@@ -101,7 +101,7 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
   if (q.ticket) {
     // A ticket number past the column's range names no ticket (and must not reach the database as one).
     const tooLarge = /^#?\d{10,}$/.test(q.ticket) && Number(q.ticket.replace("#", "")) > 2_147_483_647;
-    const found = tooLarge ? null : await findTicket(client, q.ticket);
+    const found = tooLarge ? null : await findTicket(q.ticket, client);
     if (!found) return { ...empty, unresolved: { ticket: q.ticket } };
     ticket = { id: found.id, number: found.number, subject: found.subject };
     where.push({ ticketId: found.id });

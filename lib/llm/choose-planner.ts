@@ -2,7 +2,7 @@
 // configured OpenAI-compatible endpoint, with its drafter. Both are held to the same runtime. It sits
 // here, above the agent, because it puts the two together: the agent never imports the model side.
 import { AppError } from "../contracts/app-error";
-import type { Db } from "../db";
+import { db as defaultDb, type Db } from "../db";
 import { loadPolicySettings } from "../policy/settings";
 import { llmAvailability, type TLlmConfig } from "./provider";
 import { modelPlanner } from "./model-planner";
@@ -30,6 +30,6 @@ export function plannerSetup(choice: TPlannerChoice, config?: TLlmConfig): TPlan
 }
 
 /** The planner a run gets when nobody chose one: the default in settings. */
-export async function defaultPlannerChoice(client: Db): Promise<TPlannerChoice> {
+export async function defaultPlannerChoice(client: Db = defaultDb()): Promise<TPlannerChoice> {
   return (await loadPolicySettings(client))["agent.defaultPlanner"];
 }

@@ -12,16 +12,16 @@ import { assignTicket } from "@/lib/intake/assign-ticket";
 import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";
 import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
-import { db } from "@/lib/db";
+import { findTicket } from "@/lib/tickets/find-ticket";
 
 const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]), planner: z.enum(["rule", "model", "default"]).default("default") });
 
 export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
-  const ticket = await db().ticket.findUnique({ where: { id: input.ticketId }, select: { id: true, status: true } });
+  const ticket = await findTicket(input.ticketId);
   if (!ticket) throw new AppError("not_found", "This ticket does not exist.");
   // planner_unavailable, and the lifecycle's refusals (a resolved ticket, a ticket another run or a
   // refund holds), reach the page as their codes.
-  const setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice(db()) : input.planner);
+  const setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice() : input.planner);
   const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
   revalidatePath(`/tickets/${ticket.id}`);
   return { runId: run.runId, runStatus: run.status, reason: run.reason };
@@ -56,8 +56,7 @@ export const decideApprovalAction = authedAction({ area: "approve", input: ZDeci
     processWorker()?.nudge(QUEUES.refundExecute);
     execution = await awaitRefundOutcome(result.approvalId, 3_000);
   }
-  const request = await db().approvalRequest.findUniqueOrThrow({ where: { id: result.approvalId }, select: { ticketId: true } });
-  revalidatePath(`/tickets/${request.ticketId}`);
+  revalidatePath(`/tickets/${result.ticketId}`);
   return { decision: result.decision, execution, refund: result.refundJobEnqueued, approvals: result.approvals, approvalsRequired: result.approvalsRequired };
 });
 

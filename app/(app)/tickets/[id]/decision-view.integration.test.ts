@@ -136,7 +136,7 @@ async function domainAnswer(request: TRequest, viewer: TPerson, decision: "appro
 describe("the ticket page and decideApproval", () => {
   it.each(CASES)("agree on approving: $name", async ({ make }) => {
     const { request, viewer } = await make();
-    const view = decisionView((await loadDecisionFacts(testDb().client, request.id))!, viewer, new Date());
+    const view = decisionView((await loadDecisionFacts(request.id, testDb().client))!, viewer, new Date());
     const answer = await domainAnswer(request, viewer, "approve");
     // Approve at the proposed amount is offered exactly when the domain takes it; otherwise the page
     // shows the refusal the domain answers, in its words.
@@ -145,14 +145,14 @@ describe("the ticket page and decideApproval", () => {
 
   it.each(CASES)("agree on rejecting: $name", async ({ make }) => {
     const { request, viewer } = await make();
-    const view = decisionView((await loadDecisionFacts(testDb().client, request.id))!, viewer, new Date());
+    const view = decisionView((await loadDecisionFacts(request.id, testDb().client))!, viewer, new Date());
     const answer = await domainAnswer(request, viewer, "reject");
     expect(view.canReject).toBe(answer.taken);
   });
 
   it("offers, on a refund its order can pay only in part, an approval of what remains – and the domain takes exactly that", async () => {
     const { request, viewer } = await CASES.find((c) => c.name.includes("only in part"))!.make();
-    const view = decisionView((await loadDecisionFacts(testDb().client, request.id))!, viewer, new Date());
+    const view = decisionView((await loadDecisionFacts(request.id, testDb().client))!, viewer, new Date());
     expect(view).toMatchObject({ canApprove: true, maxApproveCents: 2_900, refusalCode: "exceeds_refundable" });
     await expect(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, amountCents: 2_901, actor: viewer })).rejects.toMatchObject({ code: "exceeds_refundable" });
     await expect(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, amountCents: 2_900, actor: viewer })).resolves.toMatchObject({ decision: "approve" });

@@ -10,7 +10,6 @@ import { TraceTimeline } from "@/components/trace-timeline";
 import { mayUse, ROLE_LABELS } from "@/lib/contracts/roles";
 import { loadDecisionFacts } from "@/lib/approvals/load-decidable";
 import { requireRole } from "@/lib/auth/session";
-import { db } from "@/lib/db";
 import { findTicket } from "@/lib/tickets/find-ticket";
 import { loadCustomerHistory } from "@/lib/intake/load-customer-history";
 import { listRunModes } from "@/lib/tickets/list-run-modes";
@@ -76,7 +75,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   if (!UUID.test(id)) {
     // /tickets/42 is ticket #42 (the number people say out loud); a helpdesk's external id works too.
     const ref = decodeURIComponent(id);
-    const found = ref.length <= 200 ? await findTicket(db(), ref) : null;
+    const found = ref.length <= 200 ? await findTicket(ref) : null;
     if (!found) notFound();
     redirect(`/tickets/${found.id}`);
   }
@@ -98,9 +97,9 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   // What this person may do with the waiting request: the decision rules' answer, read the way a
   // decision reads it (decision-view.ts), so the page offers exactly what would be taken.
   const now = new Date();
-  const facts = pending ? await loadDecisionFacts(db(), pending.id) : null;
+  const facts = pending ? await loadDecisionFacts(pending.id) : null;
   const view = facts ? decisionView(facts, user, now) : null;
-  const policy = await loadPolicySettings(db());
+  const policy = await loadPolicySettings();
   const original = pending?.editedFrom?.proposal ?? null;
 
   return (

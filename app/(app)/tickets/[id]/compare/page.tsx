@@ -6,7 +6,6 @@ import { EmptyState } from "@/components/empty-state";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceStepCard } from "@/components/trace-timeline";
 import { requireRole } from "@/lib/auth/session";
-import { db } from "@/lib/db";
 import type { TStepChange } from "@/lib/agent/compare-runs";
 import { loadRunComparison, type TComparedRun, type TRunComparisonPage } from "@/lib/agent/load-run-comparison";
 import { findTicket } from "@/lib/tickets/find-ticket";
@@ -93,7 +92,7 @@ export default async function CompareRunsPage({ params, searchParams }: { params
   if (!UUID.test(id)) {
     // As the ticket page: a ticket's number or external id works too.
     const ref = decodeURIComponent(id);
-    const found = ref.length <= 200 ? await findTicket(db(), ref) : null;
+    const found = ref.length <= 200 ? await findTicket(ref) : null;
     if (!found) notFound();
     const rest = new URLSearchParams(Object.entries({ a, b }).filter((e): e is [string, string] => e[1] !== undefined));
     redirect(`/tickets/${found.id}/compare${rest.size ? `?${rest}` : ""}`);
