@@ -10,7 +10,9 @@ export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale"
   // The people a ledger row names as its approvers (e2e/ledger-approvers.spec.ts).
   "ledger",
   // What the customer reads and where citations lead (e2e/replies-and-citations.spec.ts).
-  "lowered-reply", "two-citations", "hand-reply", "claimed"] as const;
+  "lowered-reply", "two-citations", "hand-reply", "claimed",
+  // What the decision rules offer and what a decided ticket shows (e2e/decision-rules.spec.ts).
+  "unpayable", "rejected-by-hand"] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
 const ORDER_OF: Partial<Record<(typeof E2E_SCENARIOS)[number], { item: string; noun: string; amountCents: number }>> = {
@@ -59,6 +61,18 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
     await client.$transaction((tx) =>
       createTicket(
         { externalId: "e2e-history-followup", subject: "Following up on my tablet", body: `Any news about order ${order.id}?`, customerEmail: "e2e-history@example.net", orderRef: order.id, source: "seed" },
+        { type: "system", id: "e2e-fixtures" },
+        tx,
+      ),
+    );
+    created++;
+  }
+  // The "unpayable" order's second ticket: once the first is refunded in full, nothing remains for it.
+  if (!(await client.ticket.findUnique({ where: { externalId: "e2e-unpayable-second" }, select: { id: true } }))) {
+    const order = await client.order.findFirstOrThrow({ where: { customer: { email: "e2e-unpayable@example.net" } } });
+    await client.$transaction((tx) =>
+      createTicket(
+        { externalId: "e2e-unpayable-second", subject: "Tablet screen cracked, asking again (unpayable)", body: `My order ${order.id} arrived with a cracked screen. Can I get a refund?`, customerEmail: "e2e-unpayable@example.net", orderRef: order.id, source: "seed" },
         { type: "system", id: "e2e-fixtures" },
         tx,
       ),

@@ -2,10 +2,11 @@
 import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
-import { customerReply, replyWithAmount } from "@/lib/contracts/customer-reply";
+import { replyWithAmount } from "@/lib/contracts/customer-reply";
 import { CONFIRM_APPROVE_EVENT } from "@/components/keyboard-shortcuts";
 import { formMessage, type TFormMessage } from "@/components/action-message";
 import { RunButton } from "./run-buttons";
+import { CustomerPreview } from "./customer-preview";
 import { decideApprovalAction } from "./actions";
 import { EXECUTION_TEXT } from "./execution-status";
 
@@ -115,14 +116,7 @@ export function ApprovalForm(props: {
         </label>
         <textarea id="editedReply" name="editedReply" value={reply} onChange={(e) => setReply(e.target.value)} rows={5} disabled={!canEdit || done} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50" />
       </div>
-      <div>
-        <h3 id="customer-text-label" className="text-[12px] font-medium text-slate-700">
-          What the customer receives <span className="font-normal text-slate-500">(sent on approval; citations are for you, not them)</span>
-        </h3>
-        <p aria-labelledby="customer-text-label" data-testid="customer-text" className="mt-1 whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-slate-50 p-2 text-[13px] leading-relaxed text-slate-800">
-          {customerReply(reply)}
-        </p>
-      </div>
+      <CustomerPreview reply={reply} when="sent on approval" />
       <div>
         <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">
           Note <span className="font-normal text-slate-500">(required to reject)</span>
