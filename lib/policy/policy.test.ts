@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { evaluateAction } from "./evaluate-action";
 import { evaluateRefund, type TRefundFacts } from "./evaluate-refund";
-import { DEFAULT_SETTINGS, policyVersion } from "./settings";
+import { DEFAULT_SETTINGS, POLICY_RULES_VERSION, policyVersion } from "./settings";
+import { canonicalJson, sha256Hex } from "../contracts/canonical";
 
 const facts: TRefundFacts = { amountCents: 7900, currency: "USD", orderCurrency: "USD", customerFlagged: false, autoApprovedTodayCents: 0, customerProposalsToday: 0 };
 const dial = (limit: number) => ({ ...DEFAULT_SETTINGS, "autonomy.autoApproveLimitCents": limit });
@@ -37,6 +38,37 @@ describe("refund policy", () => {
 
   it("keeps the version when only a queue SLA target changes: no approval goes stale for it", () => {
     expect(policyVersion({ ...DEFAULT_SETTINGS, "queue.slaApprovalHours": 9, "queue.slaHandoffHours": 99 })).toBe(policyVersion(DEFAULT_SETTINGS));
+  });
+
+  it("keeps the version when only the default planner changes: which planner runs decides no refund", () => {
+    const raised = dial(10_000);
+    expect(policyVersion({ ...DEFAULT_SETTINGS, "agent.defaultPlanner": "model" })).toBe(policyVersion(DEFAULT_SETTINGS));
+    expect(policyVersion({ ...raised, "agent.defaultPlanner": "model" })).toBe(policyVersion(raised));
+  });
+
+  // What the refund policy, the autonomy dial (and raising it) read: each must move the version, or an
+  // approval would be executed under limits nobody saw when it was made.
+  it.each([
+    ["autonomy.autoApproveLimitCents", 1],
+    ["autonomy.requiredAgreements", 201],
+    ["policy.dailyCapCents", 49_999],
+    ["policy.specialistThresholdCents", 49_999],
+    ["policy.twoPersonThresholdCents", 99_999],
+    ["policy.customerRefundsPerDay", 4],
+  ] as const)("moves the version when %s changes", (key, value) => {
+    expect(DEFAULT_SETTINGS[key]).not.toBe(value);
+    expect(policyVersion({ ...DEFAULT_SETTINGS, [key]: value })).not.toBe(policyVersion(DEFAULT_SETTINGS));
+  });
+
+  it("keeps the version an installation had before the default planner left it, while the rule planner is the default", () => {
+    // The version as it was computed before: every setting but the queue's, the default planner included.
+    const before = (settings: typeof DEFAULT_SETTINGS) => {
+      const hashed = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith("queue.")));
+      return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(hashed)).slice(0, 10)}`;
+    };
+    for (const settings of [DEFAULT_SETTINGS, dial(2_500), { ...DEFAULT_SETTINGS, "policy.dailyCapCents": 12_345, "queue.slaHandoffHours": 48 }]) {
+      expect(policyVersion(settings)).toBe(before(settings));
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // Policy settings: the autonomy dial and the limits around it. They live in the database (so every
 // instance agrees) and every change is audited; these are the values a new installation starts with.
 import { z } from "zod";
-import type { Db, DbTx } from "../db";
+import { db as defaultDb, type Db, type DbTx } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 
 export const ZPolicySettings = z.strictObject({
@@ -37,23 +37,53 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "queue.slaHandoffHours": 24,
 };
 
-
 /** The policy rules' own version; the settings in force are folded into policyVersion(). */
 export const POLICY_RULES_VERSION = "refund-policy-v1";
 
 /**
- * The version a decision was made under: the rules and the settings in force. Any settings change
- * yields a new version, so an approval bound to the old one goes stale.
+ * Whether each setting decides refunds: the refund policy, the action policy or the autonomy dial
+ * (raising it included) reads it, or what an approval covers depends on it. Only these are folded into
+ * policyVersion(), so changing any other setting makes no waiting approval stale. A new setting fails
+ * the type check until it is placed here; in doubt, true: a needless stale approval costs a fresh
+ * run, a missing one lets a refund be executed under limits nobody saw when it was approved.
+ */
+export const DECIDES_REFUNDS = {
+  "autonomy.autoApproveLimitCents": true,
+  // Gates raising the dial (lib/eval/shadow.ts).
+  "autonomy.requiredAgreements": true,
+  "policy.dailyCapCents": true,
+  "policy.specialistThresholdCents": true,
+  "policy.twoPersonThresholdCents": true,
+  "policy.customerRefundsPerDay": true,
+  // Which planner runs when none is named: both are held to the same policy gate, and an approval
+  // binds the operation it shows, whichever planner proposed it.
+  "agent.defaultPlanner": false,
+  // When the queue marks a ticket overdue.
+  "queue.slaApprovalHours": false,
+  "queue.slaHandoffHours": false,
+} as const satisfies Record<keyof TPolicySettings, boolean>;
+
+/**
+ * Settings that were folded into the version before they were found to decide no refund. Each stays
+ * in the hash at the value it then had by default, so no installation's version moves because of
+ * the finding (its waiting approvals stay current), unless it had changed that setting: then once.
+ */
+const FOLDED_AT_DEFAULT: { [K in keyof TPolicySettings as (typeof DECIDES_REFUNDS)[K] extends false ? K : never]?: TPolicySettings[K] } = {
+  "agent.defaultPlanner": "rule",
+};
+
+/**
+ * The version a decision was made under: the rules and the settings that decide refunds. A change to
+ * one of them yields a new version, so an approval bound to the old one goes stale.
  */
 export function policyVersion(settings: TPolicySettings): string {
-  // The queue's SLA targets decide no refund: changing one must not make pending approvals stale.
-  const decisive = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith("queue.")));
-  return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(decisive)).slice(0, 10)}`;
+  const decisive = Object.fromEntries(Object.entries(settings).filter(([key]) => DECIDES_REFUNDS[key as keyof TPolicySettings]));
+  return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson({ ...decisive, ...FOLDED_AT_DEFAULT })).slice(0, 10)}`;
 }
 
 /** The settings in force: stored values over the defaults. A stored value of the wrong shape is an
  * error, never silently replaced. */
-export async function loadPolicySettings(client: Db | DbTx): Promise<TPolicySettings> {
+export async function loadPolicySettings(client: Db | DbTx = defaultDb()): Promise<TPolicySettings> {
   return policySettingsFrom(await client.setting.findMany({ where: { key: { in: POLICY_SETTING_KEYS } } }));
 }
 
