@@ -1,5 +1,6 @@
-// Changes policy settings. Every change is validated as a whole, written with its audit event in one
-// transaction, and yields a new policy version (pending approvals bound to the old one go stale).
+// Changes policy settings. Every change is validated as a whole and written with its audit event in
+// one transaction; a change to a setting that decides refunds yields a new policy version (pending
+// approvals bound to the old one go stale), any other keeps it (settings.ts, DECIDES_REFUNDS).
 // A submission that changes nothing writes nothing (no audit event, same version).
 import { mayUse, type Area, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
@@ -9,7 +10,9 @@ import { loadPolicySettings, policyVersion, ZPolicySettings, type TPolicySetting
 
 // Refusals are AppErrors: forbidden, the role may not change a key; invalid, an unknown key or a
 // value out of range; stale, the settings changed since the caller read them (expectedPolicyVersion
-// no longer holds). The dial's own refusals (insufficient_evidence) are in lib/eval/shadow.ts.
+// no longer holds); planner_unavailable, the model planner made the default where it cannot run
+// (every run without a planner of its own would then be refused). The dial's own refusals
+// (insufficient_evidence) are in lib/eval/shadow.ts.
 
 /** Who may change what, as the area whose roles may: the dial itself is the leads' evidence-backed
  * decision (the autonomy area); every other setting is an admin's. */
@@ -29,12 +32,26 @@ const EDITORS: Record<keyof TPolicySettings, Area> = {
 // expected-version check and the write cannot interleave with another change on PostgreSQL.
 const SETTINGS_LOCK_NAMESPACE = 0x73657474; // "sett"
 
+/** Whether the model planner can run here, and if not why: lib/llm/provider.ts (llmAvailability)
+ * knows, above this layer, so the caller passes it in. */
+export type TModelPlannerAvailability = { available: true } | { available: false; reason: string };
+
+/** Making the model planner the default needs a model; a planner already the default is left alone,
+ * so a model gone since does not block saving the other settings. */
+function assertDefaultPlannerCanRun(changed: readonly (keyof TPolicySettings)[], after: TPolicySettings, model: TModelPlannerAvailability | undefined) {
+  if (!changed.includes("agent.defaultPlanner") || after["agent.defaultPlanner"] !== "model" || model?.available) return;
+  const why = model ? model.reason : "Whether a model is configured was not checked.";
+  throw new AppError("planner_unavailable", `The model planner cannot be the default: it cannot run here. ${why} Nothing was saved.`, "agent.defaultPlanner");
+}
+
 export async function updatePolicySettings(input: {
   changes: Partial<TPolicySettings>;
   actor: { id: string; role: Role };
   /** The version the caller's form showed. Given, a change made in between is refused rather than
    * silently overwritten by values the caller never saw. */
   expectedPolicyVersion?: string;
+  /** Needed to make the model planner the default; without it, that change is refused. */
+  modelPlanner?: TModelPlannerAvailability;
 }) {
   const keys = Object.keys(input.changes) as (keyof TPolicySettings)[];
   for (const key of keys) {
@@ -54,7 +71,9 @@ export async function updatePolicySettings(input: {
     }
     const after = parsed.data;
     const changed = keys.filter((k) => before[k] !== after[k]);
-    if (changed.length === 0) return { settings: before, policyVersion: policyVersion(before), changed };
+    const policyVersionBefore = policyVersion(before);
+    if (changed.length === 0) return { settings: before, policyVersion: policyVersionBefore, policyVersionBefore, changed };
+    assertDefaultPlannerCanRun(changed, after, input.modelPlanner);
     await recordAuditEvent(tx, {
       actorType: "user",
       actorId: input.actor.id,
@@ -62,11 +81,11 @@ export async function updatePolicySettings(input: {
       subjectType: "settings",
       subjectId: changed.join(",") || null,
       inputs: { before: Object.fromEntries(changed.map((k) => [k, before[k]])), after: Object.fromEntries(changed.map((k) => [k, after[k]])) },
-      policyDecision: { policyVersionBefore: policyVersion(before), policyVersionAfter: policyVersion(after) },
+      policyDecision: { policyVersionBefore, policyVersionAfter: policyVersion(after) },
     });
     for (const key of changed) {
       await tx.setting.upsert({ where: { key }, create: { key, value: toJson(after[key]), updatedById: input.actor.id }, update: { value: toJson(after[key]), updatedById: input.actor.id } });
     }
-    return { settings: after, policyVersion: policyVersion(after), changed };
+    return { settings: after, policyVersion: policyVersion(after), policyVersionBefore, changed };
   });
 }

@@ -7,13 +7,23 @@ import { listUsers } from "@/lib/auth/list-users";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { loadSettingChanges } from "@/lib/policy/settings-changes";
-import { loadPolicySettings, policyVersion } from "@/lib/policy/settings";
+import { DECIDES_REFUNDS, loadPolicySettings, policyVersion } from "@/lib/policy/settings";
+import { llmAvailability } from "@/lib/llm/provider";
 import { describeNotificationSettings, loadNotificationSettings } from "@/lib/policy/notification-settings";
 import { SettingsForm } from "./settings-form";
 import { NotificationForm } from "./notification-form";
-import { settingsToValues } from "./settings-fields";
+import { SETTING_FIELDS, settingsToValues, type TModelPlannerState } from "./settings-fields";
 
 export const metadata: Metadata = { title: "Admin" };
+
+/** The settings whose change stales no approval, by key. */
+const KEEPS_VERSION = SETTING_FIELDS.filter((f) => !DECIDES_REFUNDS[f.key]).map((f) => f.key);
+
+/** Whether the model planner can run, and why not: never its configuration (the key stays here). */
+function modelPlannerState(): TModelPlannerState {
+  const llm = llmAvailability();
+  return llm.available ? { available: true } : { available: false, reason: llm.reason };
+}
 
 export default async function AdminPage() {
   await requireRole("admin");
@@ -34,11 +44,20 @@ export default async function AdminPage() {
               <p>
                 Policy version in force: <code data-testid="policy-version" className="font-mono text-slate-800">{version}</code>
               </p>
-              <p>Saving a change makes a new version; approvals waiting under the previous one go stale and must be run again.</p>
+              <p>
+                Saving a change to a setting that decides refunds makes a new version; approvals waiting under the previous one go stale and must be run
+                again. A setting marked as deciding no refund keeps the version.
+              </p>
             </>
           }
         >
-          <SettingsForm initial={settingsToValues(settings)} policyVersion={version} lastChanged={lastChanged} />
+          <SettingsForm
+            initial={settingsToValues(settings)}
+            policyVersion={version}
+            lastChanged={lastChanged}
+            model={modelPlannerState()}
+            keepsVersion={KEEPS_VERSION}
+          />
         </Card>
 
         <div className="flex min-w-0 flex-col gap-4">

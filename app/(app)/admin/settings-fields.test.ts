@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "@/lib/policy/settings";
-import { centsToUsd, settingsToValues, ZPolicySettingsForm } from "./settings-fields";
+import { centsToUsd, PLANNER_LABELS, plannerOptionLabel, settingsToValues, ZPolicySettingsForm } from "./settings-fields";
 
 const form = (changes: Record<string, string> = {}) => ({ ...settingsToValues(DEFAULT_SETTINGS), policyVersion: "v", ...changes });
 
@@ -26,5 +26,12 @@ describe("admin settings form", () => {
     expect(result.success).toBe(false);
     const fields = result.error!.issues.map((i) => i.path[0]).sort();
     expect(fields).toEqual(["customerRefundsPerDay", "dailyCapUsd", "defaultPlanner", "specialistThresholdUsd"]);
+  });
+
+  it("names the model planner unavailable where it cannot run, and the rule planner as always", () => {
+    const none = { available: false, reason: "No model is configured." } as const;
+    expect(plannerOptionLabel("model", none)).toBe("Model planner (unavailable)");
+    expect(plannerOptionLabel("model", { available: true })).toBe(PLANNER_LABELS.model);
+    expect(plannerOptionLabel("rule", none)).toBe(PLANNER_LABELS.rule);
   });
 });

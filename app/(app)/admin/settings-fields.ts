@@ -73,14 +73,16 @@ export const SETTING_FIELDS = [
     name: "defaultPlanner",
     kind: "planner",
     label: "Default planner",
-    help: "Which planner runs the agent when a run does not name one. Both are held to the same checks.",
+    help:
+      "Which planner runs the agent when a run does not name one. Both are held to the same checks. " +
+      "The model planner can be the default only where a model is configured.",
   },
   {
     key: "queue.slaApprovalHours",
     name: "slaApprovalHours",
     kind: "count",
     label: "SLA: hours a ticket may await approval",
-    help: "Wall-clock hours from a ticket's arrival while a request on it waits for a decision; past it the queue marks the ticket overdue. Changing it makes no approval stale.",
+    help: "Wall-clock hours from a ticket's arrival while a request on it waits for a decision; past it the queue marks the ticket overdue.",
   },
   {
     key: "queue.slaHandoffHours",
@@ -95,6 +97,15 @@ export const PLANNER_LABELS: Record<TPolicySettings["agent.defaultPlanner"], str
   rule: "Rule planner (no network)",
   model: "Model planner (LLM endpoint)",
 };
+
+/** Whether the model planner can run on this server, and if not why (without its configuration, which
+ * stays on the server). */
+export type TModelPlannerState = { available: true } | { available: false; reason: string };
+
+/** A planner as the form's option names it: the model planner says when it cannot run here. */
+export function plannerOptionLabel(planner: TPolicySettings["agent.defaultPlanner"], model: TModelPlannerState): string {
+  return planner === "model" && !model.available ? "Model planner (unavailable)" : PLANNER_LABELS[planner];
+}
 
 export type TSettingName = (typeof SETTING_FIELDS)[number]["name"];
 export type TSettingValues = Record<TSettingName, string>;
