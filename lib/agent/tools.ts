@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../db";
-import { refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
+import { countProposalFacts, refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
 import { canonicalJson } from "../contracts/canonical";
 import { ABSTAIN_REASONS, answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { numbersIn } from "../evidence/check-draft";
@@ -199,8 +199,6 @@ export const DEFAULT_TOOLS: TToolSet = {
     const { order_id, amount_cents, reason } = args as { order_id: string; amount_cents: number; reason: string };
     if (state.order?.found !== true) throw new Error("unreachable: checked by the transition rules");
     const order = state.order.order;
-    const startOfDay = new Date();
-    startOfDay.setUTCHours(0, 0, 0, 0);
     void order_id; // the policy gate has already held it to the ticket's order
     const facts = { amountCents: amount_cents, currency: order.currency, orderCurrency: order.currency, customerFlagged: order.customerFlagged };
     // Whether this proposal could be auto-approved at all, before anything is counted: if so, it
@@ -209,43 +207,14 @@ export const DEFAULT_TOOLS: TToolSet = {
     // The day's auto-approved total is weighed only for an amount within the dial (the cap is
     // checked there, evaluate-refund.ts); above it, the total changes nothing and is not summed.
     const weighsDayTotal = amount_cents <= settings["autonomy.autoApproveLimitCents"];
-    // The per-customer limit is the order's customer's, whoever wrote the ticket: keyed on the
-    // customer the order belongs to, never on the ticket's email, which anyone can choose.
-    const customerOfOrder = Prisma.sql`(SELECT "customerId" FROM "Order" WHERE id = ${order.id})`;
-    const locks = [
-      Prisma.sql`pg_advisory_xact_lock(hashtext('refund-proposals:' || ${customerOfOrder}))`,
-      ...(mayAutoApprove ? [Prisma.sql`pg_advisory_xact_lock(hashtext(${`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`}))`] : []),
-    ];
-    // createdAt is a UTC timestamp without time zone: compared with a UTC timestamp, never with a
-    // timestamptz the session's time zone would shift.
-    const since = startOfDay.toISOString().slice(0, 23).replace("T", " ");
     return driverOf(client).transaction(async (tx) => {
-      // The per-customer limit and the daily auto-approve cap are checked and consumed in one
-      // transaction, under locks: concurrent runs for one customer queue on the customer's lock, and
-      // runs that could auto-approve queue on the day's cap, so each sees the proposals before it.
-      // Both locks in one statement, always the customer's first.
-      if (mode === "live") await sqlRows(tx, Prisma.sql`SELECT ${Prisma.join(locks)}`);
-      // A statement of its own after the locks: its snapshot has every proposal committed while we
-      // waited for them.
+      // The per-customer limit and the daily auto-approve cap are checked and consumed in this one
+      // transaction, under the locks countProposalFacts takes: each run sees the proposals before it.
       // The order is held to the ticket's customer again here, where the proposal is written.
-      const [counts] = await sqlRows<{ ownOrder: "t" | "f" | null; customer: string; autoApproved: string }>(
-        tx,
-        Prisma.sql`
-        SELECT (SELECT lower(trim(c.email)) = lower(trim(${state.ticket.customerEmail}))
-                  FROM "Order" o JOIN "Customer" c ON c.id = o."customerId" WHERE o.id = ${order.id}) AS "ownOrder",
-               (SELECT count(*)::int FROM "RefundProposal" p JOIN "Order" o ON o.id = p."orderId"
-                 WHERE o."customerId" = ${customerOfOrder} AND NOT p.simulated AND p."createdAt" >= ${since}::timestamp) AS customer,
-               ${
-                 weighsDayTotal
-                   ? Prisma.sql`(SELECT coalesce(sum("amountCents"), 0)::float8 FROM "RefundProposal"
-                                  WHERE decision = 'auto_approved' AND NOT simulated AND "createdAt" >= ${since}::timestamp)`
-                   : Prisma.sql`0::float8`
-               } AS "autoApproved"`,
-      );
-      // A boolean's text is "t" or "f".
-      if (counts!.ownOrder === null) throw new Error(`order ${order.id} no longer exists`);
-      if (counts!.ownOrder !== "t") throw new OrderCustomerMismatch();
-      const decision = evaluateRefund({ ...facts, customerProposalsToday: Number(counts!.customer), autoApprovedTodayCents: Number(counts!.autoApproved) }, settings);
+      const counts = await countProposalFacts(tx, { orderId: order.id, ticketEmail: state.ticket.customerEmail, live: mode === "live", mayAutoApprove, weighsDayTotal });
+      if (counts.ownOrder === null) throw new Error(`order ${order.id} no longer exists`);
+      if (!counts.ownOrder) throw new OrderCustomerMismatch();
+      const decision = evaluateRefund({ ...facts, customerProposalsToday: counts.customerProposalsToday, autoApprovedTodayCents: counts.autoApprovedTodayCents }, settings);
       const view = {
         orderId: order.id,
         amountCents: amount_cents,
