@@ -49,6 +49,18 @@ const layerZones = LAYERS.slice(0, -1).map((layer, i) => {
 // `@/lib/x` and type-only imports are all caught) under three names, so a failure says which promise
 // it breaks.
 const noRestrictedPaths = nextVitals.find((config) => config.plugins?.import).plugins.import.rules["no-restricted-paths"];
+// Pages, actions, routes and scripts reach the database only through lib/: no Prisma model call, raw
+// query or transaction of their own (lib/ owns every table). Scripts that measure or break the
+// database on purpose (the bench, the chaos run) and the database command itself are exempt.
+const PRISMA_METHODS = "findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findMany|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy";
+const DATABASE_CALLS = [
+  { selector: `CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.property.name=/^(${PRISMA_METHODS})$/]`, message: "No Prisma model call here: ask the lib/ function that owns the table." },
+  { selector: "MemberExpression[property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/]", message: "No query or transaction here: ask the lib/ function that owns the table." },
+];
+// Pages do not even hold the client: every lib/ function a page calls takes it by default.
+const CLIENT_IMPORT = { selector: "ImportDeclaration[source.value=/(^|\\/)lib\\/db(\\/(index|driver))?$/] ImportSpecifier[imported.name=/^(db|driverOf|sqlRows|Prisma)$/]", message: "app/ does not hold the database client: lib/ functions take it by default." };
+export const DATABASE_RULE_EXEMPT = ["**/*.test.ts", "scripts/bench/**", "scripts/bench.ts", "scripts/chaos.ts", "scripts/db.ts", "scripts/e2e-server.ts"];
+
 const countersign = {
   rules: {
     layers: noRestrictedPaths,
@@ -114,7 +126,22 @@ export default defineConfig([
     // (lib/auth/authed.ts) answers with its code; anything else is the wrapper's to log.
     files: ["app/**/actions.ts"],
     rules: {
-      "no-restricted-syntax": ["error", { selector: "TryStatement", message: "No try/catch in an action: throw AppError from the domain (lib/contracts/app-error.ts) and let authedAction answer it." }],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TryStatement", message: "No try/catch in an action: throw AppError from the domain (lib/contracts/app-error.ts) and let authedAction answer it." },
+        ...DATABASE_CALLS,
+        CLIENT_IMPORT,
+      ],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: [...DATABASE_RULE_EXEMPT, "app/**/actions.ts"],
+    rules: { "no-restricted-syntax": ["error", ...DATABASE_CALLS, CLIENT_IMPORT] },
+  },
+  {
+    files: ["scripts/**/*.ts"],
+    ignores: DATABASE_RULE_EXEMPT,
+    rules: { "no-restricted-syntax": ["error", ...DATABASE_CALLS] },
   },
 ]);

@@ -1,7 +1,7 @@
 // What /audit shows on every view: the chain verified from the last verified checkpoint on (so a
 // view costs what happened since, not the whole history), and when it was last verified in full.
 import type { KeyObject } from "node:crypto";
-import type { Db } from "../db";
+import { db as defaultDb, type Db } from "../db";
 import { verifyingKey } from "./checkpoint";
 import { verifyAuditChain, type TAuditReport } from "./verify-audit-chain";
 
@@ -12,7 +12,7 @@ export interface TIncrementalReport {
   lastFull: { at: Date; ok: boolean; events: bigint } | null;
 }
 
-export async function verifyIncrementally(client: Db, options: { publicKey?: KeyObject | null } = {}): Promise<TIncrementalReport> {
+export async function verifyIncrementally(client: Db = defaultDb(), options: { publicKey?: KeyObject | null } = {}): Promise<TIncrementalReport> {
   const [lastOk, lastFull] = await Promise.all([
     client.auditVerification.findFirst({ where: { ok: true }, orderBy: { id: "desc" }, select: { position: true } }),
     client.auditVerification.findFirst({ where: { full: true }, orderBy: { id: "desc" }, select: { at: true, ok: true, events: true } }),

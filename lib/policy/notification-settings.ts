@@ -4,7 +4,7 @@
 // no refund (changing one stales no approval, they are not in policyVersion()), and the secret must
 // never travel with the policy settings into a run, a page or an audit event.
 import { z } from "zod";
-import type { Db, DbTx } from "../db";
+import { db as defaultDb, type Db, type DbTx } from "../db";
 import { sha256Hex } from "../contracts/canonical";
 
 export const NOTIFY_URL_KEY = "notify.webhookUrl";
@@ -39,7 +39,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: TNotificationSettings = {
 export const NOTIFICATION_SETTING_KEYS = Object.keys(DEFAULT_NOTIFICATION_SETTINGS) as (keyof TNotificationSettings)[];
 
 /** The notification settings in force, secret included: for the sender and the sweep only. */
-export async function loadNotificationSettings(client: Db | DbTx): Promise<TNotificationSettings> {
+export async function loadNotificationSettings(client: Db | DbTx = defaultDb()): Promise<TNotificationSettings> {
   const rows = await client.setting.findMany({ where: { key: { in: NOTIFICATION_SETTING_KEYS } } });
   return ZNotificationSettings.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) });
 }

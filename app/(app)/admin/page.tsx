@@ -5,7 +5,6 @@ import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { listUsers } from "@/lib/auth/list-users";
 import { requireRole } from "@/lib/auth/session";
-import { db } from "@/lib/db";
 import { loadSettingChanges } from "@/lib/policy/settings-changes";
 import { DECIDES_REFUNDS, loadPolicySettings, policyVersion } from "@/lib/policy/settings";
 import { llmAvailability } from "@/lib/llm/provider";
@@ -27,7 +26,7 @@ function modelPlannerState(): TModelPlannerState {
 
 export default async function AdminPage() {
   await requireRole("admin");
-  const [settings, notifications, changes, users] = await Promise.all([loadPolicySettings(db()), loadNotificationSettings(db()), loadSettingChanges(db()), listUsers()]);
+  const [settings, notifications, changes, users] = await Promise.all([loadPolicySettings(), loadNotificationSettings(), loadSettingChanges(), listUsers()]);
   const version = policyVersion(settings);
   const lastChanged = Object.fromEntries(Object.entries(changes).map(([key, c]) => [key, `Last changed ${formatUtc(c.at, "minute")}${c.by ? ` by ${c.by.name}` : ""}.`]));
 
