@@ -5,43 +5,52 @@ import nextTs from "eslint-config-next/typescript";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-// ── Layers and import rules ───────────────────────────────────────────────────────────────────────
-// lib/ is layered, bottom to top; a part imports only the parts below it, never one above
-// (ARCHITECTURE.md, "Layers and import rules"). contracts holds the vocabulary every part shares
-// (reason codes, statuses, actions, the manifest and its pins, canonical JSON and digests, audit
-// action names, roles, citations), so nothing needs to import upward for a word.
-// lib/jobs/worker.ts is the worker's composition root – it hands each job to the part that owns the
-// effect – so it sits on top, apart from the queue it serves.
-// Test files are exempt from the layering (they drive parts from outside), not from the other rules.
-export const LAYERS = [
-  { name: "contracts", paths: ["lib/contracts"] },
-  { name: "observability", paths: ["lib/observability"] },
-  { name: "http", paths: ["lib/http"] },
-  { name: "env", paths: ["lib/env.ts"] },
-  { name: "db", paths: ["lib/db"] },
-  { name: "orders", paths: ["lib/orders"] },
-  { name: "tickets", paths: ["lib/tickets"] },
-  { name: "audit", paths: ["lib/audit"] },
-  { name: "jobs", paths: ["lib/jobs"], except: ["lib/jobs/worker.ts"] },
-  { name: "evidence", paths: ["lib/evidence"] },
-  { name: "policy", paths: ["lib/policy"] },
-  { name: "intake", paths: ["lib/intake"] },
-  { name: "agent", paths: ["lib/agent"] },
-  { name: "llm", paths: ["lib/llm"] },
-  { name: "ledger", paths: ["lib/ledger"] },
-  { name: "approvals", paths: ["lib/approvals"] },
-  { name: "eval", paths: ["lib/eval"] },
-  { name: "auth", paths: ["lib/auth"] },
-  { name: "worker", paths: ["lib/jobs/worker.ts"] },
-];
+// ── The parts of lib/ and what each may import ────────────────────────────────────────────────────
+// A declared graph (ARCHITECTURE.md, "Parts and import rules"): each part names the parts it may
+// import, and nothing else; the graph has no cycle (testing/import-rules checks it, with a fixture for
+// every edge it forbids). contracts holds the vocabulary every part shares (reason codes, statuses,
+// actions, the manifest and its pins, canonical JSON and digests, audit action names, roles,
+// citations), so nothing needs a part above it for a word. lib/jobs/worker.ts is the worker's
+// composition root – it hands each job to the part that owns the effect – so it may import any part.
+// Test files are exempt from the graph (they drive parts from outside), not from the other rules.
+const BASE = ["contracts", "observability"];
+export const PARTS = {
+  contracts: { paths: ["lib/contracts"], may: [] },
+  observability: { paths: ["lib/observability"], may: ["contracts"] },
+  http: { paths: ["lib/http"], may: BASE },
+  env: { paths: ["lib/env.ts"], may: [...BASE, "http"] },
+  db: { paths: ["lib/db"], may: [...BASE, "env"] },
+  orders: { paths: ["lib/orders"], may: [...BASE, "db"] },
+  tickets: { paths: ["lib/tickets"], may: [...BASE, "db"] },
+  audit: { paths: ["lib/audit"], may: [...BASE, "env", "db", "tickets"] },
+  jobs: { paths: ["lib/jobs"], except: ["lib/jobs/worker.ts"], may: [...BASE, "env", "db", "audit"] },
+  evidence: { paths: ["lib/evidence"], may: [...BASE, "db"] },
+  policy: { paths: ["lib/policy"], may: [...BASE, "env", "db", "audit"] },
+  intake: { paths: ["lib/intake"], may: [...BASE, "env", "db", "tickets", "audit"] },
+  queue: { paths: ["lib/queue"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "policy"] },
+  agent: { paths: ["lib/agent"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "queue"] },
+  llm: { paths: ["lib/llm"], may: [...BASE, "env", "db", "evidence", "policy", "agent"] },
+  ledger: { paths: ["lib/ledger"], may: [...BASE, "env", "db", "orders", "audit", "policy"] },
+  approvals: { paths: ["lib/approvals"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "policy", "intake", "ledger"] },
+  eval: { paths: ["lib/eval"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "agent", "llm", "ledger", "approvals"] },
+  auth: { paths: ["lib/auth"], may: [...BASE, "http", "env", "db", "audit"] },
+  worker: { paths: ["lib/jobs/worker.ts"], may: "any" },
+};
 
-const layerZones = LAYERS.slice(0, -1).map((layer, i) => {
-  const above = LAYERS.slice(i + 1);
+/** The graph's forbidden edges: every part a part may not import. */
+export function forbiddenEdges() {
+  return Object.entries(PARTS).flatMap(([name, part]) =>
+    part.may === "any" ? [] : Object.keys(PARTS).filter((other) => other !== name && !part.may.includes(other)).map((other) => ({ from: name, to: other })),
+  );
+}
+
+const layerZones = forbiddenEdges().map(({ from, to }) => {
+  const part = PARTS[from];
   return {
     // A folder, or its files but the excepted ones (a glob: `lib/jobs/!(worker.ts)`).
-    target: layer.except ? layer.paths.map((p) => `${p}/!(${layer.except.map((e) => e.slice(p.length + 1)).join("|")})`) : layer.paths,
-    from: above.flatMap((l) => l.paths),
-    message: `lib/${layer.name} may import only the layers below it (${LAYERS.slice(0, i).map((l) => l.name).join(", ") || "none"}), never ${above.map((l) => l.name).join(", ")}: a shared word belongs in lib/contracts.`,
+    target: part.except ? part.paths.map((p) => `${p}/!(${part.except.map((e) => e.slice(p.length + 1)).join("|")})`) : part.paths,
+    from: PARTS[to].paths,
+    message: `lib/${from} may import ${part.may.join(", ") || "no other part"} – not ${to} (the graph is PARTS in eslint.config.mjs; a shared word belongs in lib/contracts).`,
   };
 });
 

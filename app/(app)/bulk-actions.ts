@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed";
 import { MAX_BULK_TICKETS, startBatch } from "@/lib/agent/batches";
-import { ZQueueQuery } from "@/lib/intake/list-tickets";
-import { selectTicketsInView } from "@/lib/intake/select-tickets";
+import { ZQueueQuery } from "@/lib/queue/list-tickets";
+import { selectTicketsInView } from "@/lib/queue/select-tickets";
 import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
 

@@ -7,8 +7,8 @@ import { formatAge, formatAmount, formatUtc } from "@/components/format";
 import { hrefWith, Pager } from "@/components/pager";
 import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
-import type { TQueuePageJson } from "@/lib/intake/list-tickets";
-import { highlightSegments } from "@/lib/intake/search-terms";
+import type { TQueuePageJson } from "@/lib/queue/list-tickets";
+import { highlightSegments } from "@/lib/queue/search-terms";
 import { BatchProgressPanel, BulkBar, SelectionTools, useSelection, type TBulkAbilities, type TStarted } from "./bulk-work";
 
 export const QUEUE_REFRESH_MS = 5_000;

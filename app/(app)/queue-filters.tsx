@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { REASON_LABELS, STATUS_LABELS, STATUS_OF_REASON, STOP_REASONS, STOP_STATUSES } from "@/lib/contracts/reason-codes";
-import { UNRESOLVED_STATUSES, type TQueueStatusFilter } from "@/lib/intake/list-tickets";
+import { UNRESOLVED_STATUSES, type TQueueStatusFilter } from "@/lib/queue/list-tickets";
 
 // Reasons grouped under the status they end a run with (a status without reasons has no group).
 const REASON_GROUPS = STOP_STATUSES.map((status) => ({ status, reasons: STOP_REASONS.filter((r) => STATUS_OF_REASON[r] === status) })).filter((g) => g.reasons.length > 0);

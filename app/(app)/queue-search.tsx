@@ -1,6 +1,6 @@
 import Form from "next/form";
 import Link from "next/link";
-import { SEARCH_MAX_LENGTH } from "@/lib/intake/search-terms";
+import { SEARCH_MAX_LENGTH } from "@/lib/queue/search-terms";
 
 /** Search every ticket, resolved ones included: a plain GET form, so a search is a shareable address. */
 export function QueueSearch({ q }: { q?: string }) {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatUtc } from "@/components/format";
-import { QUEUE_VIEWS, VIEW_LABELS, type TQueueView } from "@/lib/intake/queue-views";
+import { QUEUE_VIEWS, VIEW_LABELS, type TQueueView } from "@/lib/queue/queue-views";
 
 /** The work views with how many tickets each holds (counts at most 10 seconds old, shared). */
 export function QueueViews({ counts, countedAt, current }: { counts: Record<TQueueView, number>; countedAt: string; current: TQueueView | "waiting" | null }) {

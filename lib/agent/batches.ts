@@ -9,7 +9,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { AppError, isAppError } from "../contracts/app-error";
 import { mayUse, type Area } from "../contracts/roles";
 import { enqueueMany, QUEUES } from "../jobs/queue";
-import { assignTicket } from "../intake/assign-ticket";
+import { assignTicket } from "../queue/assign-ticket";
 import { isMoveRefusal } from "../tickets/lifecycle";
 import { runAgent, type TRunAgentInput, type TRunResult } from "./run-agent";
 

@@ -6,7 +6,7 @@ import { refusalCode } from "../../testing/refusals";
 import { drainQueue } from "../../testing/queue";
 import { freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { selectTicketsInView } from "../intake/select-tickets";
+import { selectTicketsInView } from "../queue/select-tickets";
 import { assignBatchItem, batchItemResults, batchProgress, MAX_BULK_TICKETS, startBatch } from "./batches";
 
 const testDb = useTestDb();

@@ -4,12 +4,12 @@
 // p50/p95 over `iterations` runs of each scenario after warm-up runs; the budget is p95 < 300 ms.
 import { db, dbKind } from "../../lib/db";
 import { decodeCursor, type TKeysetCursor } from "../../lib/db/keyset";
-import { listTickets } from "../../lib/intake/list-tickets";
-import { loadTicketDetail } from "../../lib/intake/load-ticket-detail";
-import { listView } from "../../lib/intake/list-view";
-import { QUEUE_VIEWS } from "../../lib/intake/queue-views";
-import { searchTickets } from "../../lib/intake/search-tickets";
-import { viewCounts } from "../../lib/intake/view-counts";
+import { listTickets } from "../../lib/queue/list-tickets";
+import { loadTicketDetail } from "../../lib/queue/load-ticket-detail";
+import { listView } from "../../lib/queue/list-view";
+import { QUEUE_VIEWS } from "../../lib/queue/queue-views";
+import { searchTickets } from "../../lib/queue/search-tickets";
+import { viewCounts } from "../../lib/queue/view-counts";
 import { SCALE_TICKETS, scaleExternalId } from "../../prisma/seed/scale";
 import type { Report } from "./report";
 

@@ -1,9 +1,9 @@
 // The queue's live refresh (app/(app)/live-queue.tsx polls it): one page, as the queue page renders it;
 // with `q`, a page of search results; with `view`, a page of that work view.
 import { authedRoute } from "@/lib/auth/authed";
-import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/intake/list-tickets";
-import { searchTickets } from "@/lib/intake/search-tickets";
-import { listView } from "@/lib/intake/list-view";
+import { listTickets, queuePageToJson, ZQueueQuery } from "@/lib/queue/list-tickets";
+import { searchTickets } from "@/lib/queue/search-tickets";
+import { listView } from "@/lib/queue/list-view";
 
 export const dynamic = "force-dynamic";
 

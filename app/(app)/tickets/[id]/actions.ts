@@ -8,7 +8,7 @@ import { runAgent } from "@/lib/agent/run-agent";
 import { defaultPlannerChoice, plannerSetup } from "@/lib/llm/choose-planner";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
-import { assignTicket } from "@/lib/intake/assign-ticket";
+import { assignTicket } from "@/lib/queue/assign-ticket";
 import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";
 import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";

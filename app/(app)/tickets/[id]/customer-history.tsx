@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Card } from "@/components/card";
 import { StatusBadge } from "@/components/status-badge";
 import { formatMoney } from "@/lib/agent/rule-drafter";
-import type { TCustomerHistory } from "@/lib/intake/load-customer-history";
+import type { TCustomerHistory } from "@/lib/queue/load-customer-history";
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
 

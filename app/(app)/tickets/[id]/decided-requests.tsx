@@ -3,7 +3,7 @@
 // the reply the customer was actually sent, with the refund's outcome and its ledger rows.
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { ROLE_LABELS } from "@/lib/contracts/roles";
-import type { TTicketDetail } from "@/lib/intake/load-ticket-detail";
+import type { TTicketDetail } from "@/lib/queue/load-ticket-detail";
 import { formatUtc } from "@/components/format";
 import { ExecutionStatus } from "./execution-status";
 

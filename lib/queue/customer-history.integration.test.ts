@@ -7,7 +7,7 @@ import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs"
 import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
 import { settleApprovedRefund } from "../approvals/settle-refund";
-import { createTicket } from "./create-ticket";
+import { createTicket } from "../intake/create-ticket";
 import { loadCustomerHistory } from "./load-customer-history";
 import { loadTicketDetail } from "./load-ticket-detail";
 
