@@ -1,0 +1,193 @@
+// Every page of app/, who may open it, its addresses and the states to open on it (menus,
+// disclosures, error states): the list the accessibility scan and the layout checks walk. A page
+// with no entry here fails "every page in app/ is scanned" (e2e/accessibility.spec.ts).
+import type { Page } from "@playwright/test";
+import { ACCOUNTS, DEMO_PASSWORD, SignInPage, expect, type DemoRole } from "./fixtures";
+
+export type TVisitor = DemoRole | "SIGNED_OUT";
+export const ROLES = ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] as const satisfies readonly DemoRole[];
+
+/** Something opened on a page, then scanned: `open` answers the selector of what it opened (the
+ * rest of the page was scanned already), or null when the page has nothing of the kind. */
+export interface TState {
+  name: string;
+  open: (page: Page) => Promise<string | null>;
+  /** Only for these visitors (default: everyone who may use the page). */
+  who?: readonly TVisitor[];
+}
+
+export type TScan =
+  | {
+      /** Who may open the page; a signed-in role not listed gets the 403 page, scanned as "(app)/forbidden". */
+      who: readonly TVisitor[];
+      /** The addresses to scan, a dynamic segment filled from the seeded data. */
+      paths: (page: Page) => Promise<string[]>;
+      states?: TState[];
+    }
+  /** A file no address reaches today; the reason is the entry, and it is checked by hand. */
+  | { unreachable: string };
+
+const fixed = (...paths: string[]) => async () => paths;
+
+/** Opens every <details> on the page: the long JSON values, the trace's results. */
+const openDisclosures: TState = {
+  name: "every disclosure open",
+  open: async (page) => {
+    // Opened in one go: the audit trail has a disclosure per event, and a click each is slow.
+    const opened = await page.locator("details:not([open])").evaluateAll((all) => all.map((d) => ((d as HTMLDetailsElement).open = true)).length);
+    return opened ? "details[open]" : null;
+  },
+};
+
+const userMenu: TState = {
+  name: "user menu open",
+  open: async (page) => {
+    await page.getByRole("button", { name: /^Account: / }).click();
+    await expect(page.getByRole("menuitem", { name: "Sign out everywhere" })).toBeVisible();
+    return "header, [role=menu]";
+  },
+};
+
+const ALL_ROLES: readonly TVisitor[] = ROLES;
+
+/** The queue with a row selected: the selection note and the bar of bulk actions. */
+const bulkBar: TState = {
+  name: "a row selected, bulk actions shown",
+  open: async (page) => {
+    await page.getByRole("checkbox", { name: /^Select ticket #/ }).first().check();
+    await expect(page.getByRole("region", { name: "Bulk actions" })).toBeVisible();
+    return "main";
+  },
+};
+
+/** The keyboard's list of shortcuts, opened with ? (pages that have one). */
+const shortcutsList: TState = {
+  name: "keyboard shortcuts open",
+  open: async (page) => {
+    await page.locator("body").click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press("?");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    return "dialog[open]";
+  },
+};
+
+/** A person added on the Users page, as an admin does it: their set-password link's address. */
+async function newPasswordLink(page: Page): Promise<string> {
+  const admin = await (await page.context().browser()!.newContext()).newPage();
+  await signIn(admin, "ADMIN");
+  await admin.goto("/admin/users");
+  const form = admin.getByRole("form", { name: "Add a person" });
+  const email = `a11y-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Name").fill("Scan Person");
+  await form.getByRole("button", { name: "Add person" }).click();
+  const link = await admin.getByRole("textbox", { name: `Set-password link for ${email}` }).inputValue();
+  await admin.context().close();
+  return new URL(link).pathname;
+}
+
+export const SCANS: Record<string, TScan> = {
+  "/signin": {
+    who: ["SIGNED_OUT"],
+    paths: fixed("/signin"),
+    states: [
+      {
+        name: "a wrong password refused",
+        open: async (page) => {
+          await new SignInPage(page).signIn(ACCOUNTS.REVIEWER.email, "not-the-password");
+          await expect(page.locator("#signin-error")).not.toBeEmpty();
+          return "form";
+        },
+      },
+    ],
+  },
+  "/": { who: ALL_ROLES, paths: fixed("/", "/?status=all"), states: [userMenu, bulkBar] },
+  "/tickets/new": {
+    who: ALL_ROLES,
+    paths: fixed("/tickets/new"),
+    states: [
+      {
+        name: "sent empty: every field's error shown",
+        open: async (page) => {
+          await page.getByRole("button", { name: "Create ticket" }).click();
+          await expect(page.locator("[aria-invalid=true]").first()).toBeVisible();
+          return "form";
+        },
+      },
+    ],
+  },
+  // A ticket waiting for a decision (a live run's approval, its trace and evidence), one bypassed
+  // at intake, and one nobody has run the agent on.
+  "/tickets/[id]": {
+    who: ALL_ROLES,
+    paths: fixed("/tickets/e2e-a11y", "/tickets/demo-stale-bundle", "/tickets/demo-sla-question"),
+    states: [
+      openDisclosures,
+      {
+        name: "a rejection without its note refused",
+        who: ["REVIEWER", "SPECIALIST", "ADMIN"],
+        open: async (page) => {
+          const reject = page.getByRole("form", { name: "Decision" }).getByRole("button", { name: "Reject" });
+          if (!(await reject.count())) return null;
+          await reject.click();
+          await expect(page.getByTestId("decision-message")).not.toBeEmpty();
+          return "form[aria-label=Decision]";
+        },
+      },
+      // Last: the list is a modal dialog, open until the next address loads.
+      shortcutsList,
+    ],
+  },
+  // Two seeded runs of the trace scenario's ticket (prisma/seed/e2e.ts), step by step, and a ticket
+  // with no run to compare.
+  "/tickets/[id]/compare": { who: ALL_ROLES, paths: fixed("/tickets/e2e-trace/compare", "/tickets/demo-sla-question/compare"), states: [openDisclosures] },
+  "/documents/[docKey]/[version]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/2") },
+  "/ledger": { who: ["SPECIALIST", "LEAD", "ADMIN"], paths: fixed("/ledger"), states: [openDisclosures] },
+  "/audit": { who: ["LEAD", "ADMIN"], paths: fixed("/audit"), states: [openDisclosures] },
+  // With no selection it says so; the layout spec and the batch spec open it with requests.
+  "/approvals/batch": { who: ["REVIEWER", "SPECIALIST", "ADMIN"], paths: fixed("/approvals/batch") },
+  "/evals": { who: ["LEAD", "ADMIN"], paths: fixed("/evals") },
+  "/evals/[id]": {
+    who: ["LEAD", "ADMIN"],
+    paths: async (page) => {
+      await page.goto("/evals");
+      const href = await page.getByRole("table", { name: "Eval runs, newest first" }).getByRole("link").first().getAttribute("href");
+      return [href!];
+    },
+    states: [openDisclosures],
+  },
+  "/autonomy": { who: ["LEAD", "ADMIN"], paths: fixed("/autonomy") },
+  "/admin": { who: ["ADMIN"], paths: fixed("/admin") },
+  "/admin/users": {
+    who: ["ADMIN"],
+    paths: fixed("/admin/users"),
+    states: [
+      {
+        name: "a person added: their link shown",
+        open: async (page) => {
+          const form = page.getByRole("form", { name: "Add a person" });
+          await form.getByLabel("Email").fill(`a11y-users-${Date.now()}@example.com`);
+          await form.getByLabel("Name").fill("Scan Person");
+          await form.getByRole("button", { name: "Add person" }).click();
+          await expect(page.getByRole("textbox", { name: /^Set-password link for / })).toBeVisible();
+          return "main";
+        },
+      },
+    ],
+  },
+  // A link that works (the form) and one that does not (the reason).
+  "/set-password/[token]": { who: ["SIGNED_OUT"], paths: async (page) => [await newPasswordLink(page), "/set-password/not-a-link"] },
+  "/admin/jobs": { who: ["ADMIN"], paths: fixed("/admin/jobs", "/admin/jobs?view=failed"), states: [openDisclosures] },
+  // Signed out, an unknown address is sent to sign-in like any other: the 404 page is for the signed-in.
+  "not-found": { who: ALL_ROLES, paths: fixed("/no-such-page") },
+  // Each role on a page of a higher one.
+  "(app)/forbidden": { who: ["REVIEWER", "SPECIALIST", "LEAD"], paths: fixed("/admin") },
+  forbidden: { unreachable: "forbidden() is called only by pages in (app), whose own forbidden.tsx answers for them" },
+};
+
+export async function signIn(page: Page, visitor: TVisitor) {
+  if (visitor === "SIGNED_OUT") return;
+  await new SignInPage(page).goto();
+  await new SignInPage(page).signIn(ACCOUNTS[visitor].email, DEMO_PASSWORD);
+  await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+}
