@@ -5,7 +5,8 @@
 //
 //   endpoint                                      gate        signed out  REVIEWER  SPECIALIST  LEAD     ADMIN
 //   action signInAction            (/signin)      public      allowed     allowed   allowed     allowed  allowed
-//   action createTicketAction      (/tickets/new) newTicket   refused     allowed   allowed     allowed  allowed
+//   page   /tickets/new                           newTicket   sign-in     allowed   allowed     refused  allowed   (every gated page: PAGES below)
+//   action createTicketAction      (/tickets/new) newTicket   refused     allowed   allowed     refused  allowed
 //   action runAgentAction          (/tickets/:id) runAgent    refused     allowed   allowed     refused  allowed
 //   action decideApprovalAction    (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action resolveByHandAction     (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
@@ -46,6 +47,8 @@
 // {status:"unauthenticated"} (signed out) or {status:"forbidden"} (role); an allowed one gets past the
 // gate to the input check or the handler and answers "invalid" or "error" – and nothing changes.
 // Route handlers get plain requests: refused is 401 (signed out) or 403 (role), allowed is 200.
+// Pages too: a signed-out visit is sent to sign-in, a refused role gets the 403 page, an allowed one
+// the page; the area each checks is read from its requireRole call, so a new page needs a row.
 import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -447,6 +450,35 @@ const ROUTES: readonly TRouteRow[] = [
   },
 ];
 
+// ─── pages ───────────────────────────────────────────────────────────────────────────────────────
+
+interface TPageRow {
+  /** The route as app/ names it, its address in the seeded data, and the area its requireRole checks. */
+  route: string;
+  path: string;
+  gate: Area;
+  /** What an allowed caller gets when it is not 200: the page's own answer past the gate. */
+  allowedHttp?: number;
+}
+
+const PAGES: readonly TPageRow[] = [
+  { route: "/", path: "/", gate: "queue" },
+  { route: "/tickets/new", path: "/tickets/new", gate: "newTicket" },
+  { route: "/tickets/[id]", path: "/tickets/e2e-laptop", gate: "tickets" },
+  { route: "/tickets/[id]/compare", path: "/tickets/e2e-trace/compare", gate: "tickets" },
+  { route: "/documents/[docKey]/[version]", path: "/documents/return-policy-us/2", gate: "tickets" },
+  { route: "/approvals/batch", path: "/approvals/batch", gate: "approve" },
+  { route: "/ledger", path: "/ledger", gate: "ledger" },
+  { route: "/audit", path: "/audit", gate: "audit" },
+  { route: "/evals", path: "/evals", gate: "evals" },
+  // No such run: past the gate, the page answers 404.
+  { route: "/evals/[id]", path: `/evals/${NO_SUCH_ID}`, gate: "evals", allowedHttp: 404 },
+  { route: "/autonomy", path: "/autonomy", gate: "autonomy" },
+  { route: "/admin", path: "/admin", gate: "admin" },
+  { route: "/admin/users", path: "/admin/users", gate: "admin" },
+  { route: "/admin/jobs", path: "/admin/jobs", gate: "admin" },
+];
+
 // ─── callers and captures ────────────────────────────────────────────────────────────────────────
 
 const contexts = new Map<TCaller, BrowserContext>();
@@ -615,6 +647,20 @@ for (const row of ROUTES) {
   }
 }
 
+for (const row of PAGES) {
+  for (const caller of CALLERS) {
+    const expected = expectation(row.gate, caller);
+    test(`page ${row.path} × ${caller}: ${expected}`, async () => {
+      // Signed in, a ticket's external id is redirected to its page: followed.
+      const response = await contexts.get(caller)!.request.get(row.path, caller === "SIGNED_OUT" ? { maxRedirects: 0 } : {});
+      if (caller === "SIGNED_OUT") {
+        expect(response.status()).toBe(307);
+        expect(response.headers().location).toMatch(/^\/signin(\?|$)/);
+      } else expect(response.status()).toBe(expected === "allowed" ? (row.allowedHttp ?? 200) : 403);
+    });
+  }
+}
+
 test("POST /api/intake/tickets × a valid signature (control): passes the gate", async () => {
   // The refusals above are not vacuous: the same route with a Standard Webhooks signature gets past
   // the signature to the field check (an empty object creates nothing).
@@ -688,6 +734,24 @@ function endpointsInApp(appDir: string): { actions: string[]; routes: string[]; 
   }
   return { actions: actions.sort(), routes: routes.sort(), inline };
 }
+
+/** Every page under app/ that checks a role, by its route, with the area it checks. */
+function gatedPagesInApp(appDir: string): { route: string; gate: string }[] {
+  return sourceFiles(appDir)
+    .filter((file) => file.split(sep).pop() === "page.tsx")
+    .flatMap((file) => {
+      const gate = /requireRole\("(\w+)"\)/.exec(readFileSync(file, "utf8"))?.[1];
+      const route = `/${relative(appDir, file).split(sep).slice(0, -1).filter((segment) => !/^\(.*\)$/.test(segment)).join("/")}`;
+      return gate ? [{ route, gate }] : [];
+    })
+    .sort((a, b) => a.route.localeCompare(b.route));
+}
+
+test("the table lists every page in app/ that checks a role, with the area it checks", () => {
+  const found = gatedPagesInApp(join(test.info().project.testDir, "..", "app"));
+  expect(found.length).toBeGreaterThan(10);
+  expect(found, "pages in app/ (add a row to PAGES)").toEqual(PAGES.map(({ route, gate }) => ({ route, gate })).sort((a, b) => a.route.localeCompare(b.route)));
+});
 
 test("the table lists every server action and route handler in app/", () => {
   const found = endpointsInApp(join(test.info().project.testDir, "..", "app"));

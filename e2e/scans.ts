@@ -102,8 +102,9 @@ export const SCANS: Record<string, TScan> = {
     ],
   },
   "/": { who: ALL_ROLES, paths: fixed("/", "/?status=all"), states: [userMenu, bulkBar] },
+  // Leads read tickets; they do not create them.
   "/tickets/new": {
-    who: ALL_ROLES,
+    who: ["REVIEWER", "SPECIALIST", "ADMIN"],
     paths: fixed("/tickets/new"),
     states: [
       {

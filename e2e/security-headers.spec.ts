@@ -112,7 +112,7 @@ const PAGES: { path: string; who: readonly TVisitor[] }[] = [
   { path: "/signin", who: ["SIGNED_OUT"] },
   { path: "/set-password/not-a-link", who: ["SIGNED_OUT", "REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
-  { path: "/tickets/new", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
+  { path: "/tickets/new", who: ["REVIEWER", "SPECIALIST", "ADMIN"] },
   { path: "/tickets/e2e-laptop", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/tickets/e2e-trace/compare", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },
   { path: "/documents/return-policy-us/2", who: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] },

@@ -17,7 +17,7 @@ export const ROLE_LABELS: Record<Role, string> = {
 export const AREAS = {
   queue: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
   tickets: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
-  newTicket: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
+  newTicket: ["REVIEWER", "SPECIALIST", "ADMIN"],
   runAgent: ["REVIEWER", "SPECIALIST", "ADMIN"],
   approve: ["REVIEWER", "SPECIALIST", "ADMIN"],
   /** Claiming, assigning and unassigning tickets. Leads hand work out; only roles that work tickets
