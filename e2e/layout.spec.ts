@@ -141,3 +141,22 @@ test.describe("a ticket offers only the actions that apply to it", () => {
     await expect(page.getByRole("button", { name: "Run in simulate mode" })).toBeVisible();
   });
 });
+
+test("a 404 page has one main landmark, signed in and signed out", async ({ page, signInAs }) => {
+  // Signed out, an unknown address under a public path answers 404 (anything else is sent to sign-in).
+  for (const path of ["/signin/no-such-page", "/set-password/a/b"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+    expect(await page.locator("main").count(), `<main> elements on ${path}, signed out`).toBe(1);
+  }
+  await signInAs("REVIEWER");
+  // An address no page has, and a page's own notFound() (a ticket that does not exist).
+  for (const path of ["/no-such-page", "/tickets/00000000-0000-4000-8000-000000000000"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+    expect(await page.locator("main").count(), `<main> elements on ${path}, signed in`).toBe(1);
+    await expect(page.getByRole("main")).toHaveCount(1);
+  }
+});

@@ -181,6 +181,8 @@ export const SCANS: Record<string, TScan> = {
   "/admin/jobs": { who: ["ADMIN"], paths: fixed("/admin/jobs", "/admin/jobs?view=failed"), states: [openDisclosures] },
   // Signed out, an unknown address is sent to sign-in like any other: the 404 page is for the signed-in.
   "not-found": { who: ALL_ROLES, paths: fixed("/no-such-page") },
+  // A signed-in page's own notFound() (a ticket that does not exist): the 404 inside the shell.
+  "(app)/not-found": { who: ALL_ROLES, paths: fixed("/tickets/00000000-0000-4000-8000-000000000000") },
   // Each role on a page of a higher one.
   "(app)/forbidden": { who: ["REVIEWER", "SPECIALIST", "LEAD"], paths: fixed("/admin") },
   forbidden: { unreachable: "forbidden() is called only by pages in (app), whose own forbidden.tsx answers for them" },
