@@ -3,7 +3,9 @@
 // a ticket offers only the actions that apply to it. With SCREENSHOTS=1 every page is also saved,
 // full length, at each width in the test's output folder (test-results/), for a person to look at.
 import type { Page } from "@playwright/test";
-import { ACCOUNTS, DEMO_PASSWORD, deliverTicket, expect, test } from "./fixtures";
+import { navItemsFor } from "../lib/auth/nav";
+import { ACCOUNTS, DEMO_PASSWORD, deliverTicket, expect, test, type DemoRole } from "./fixtures";
+import { ROLES, SCANS, signIn, type TVisitor } from "./scans";
 
 const WIDTHS = [320, 390, 1440] as const;
 /** A word no line can hold: a pasted token, a URL without spaces. */
@@ -22,9 +24,9 @@ async function spillingCells(page: Page): Promise<string[]> {
   );
 }
 
-async function screenshot(page: Page, name: string) {
+async function screenshot(page: Page, name: string, fullPage = true) {
   if (!process.env.SCREENSHOTS) return;
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
 }
 
 const runButtons = (page: Page) => page.getByRole("button", { name: /^(Run agent|Run in simulate mode)$/ });
@@ -140,6 +142,116 @@ test.describe("a ticket offers only the actions that apply to it", () => {
     await expect(page.getByRole("button", { name: "Run agent" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Run in simulate mode" })).toBeVisible();
   });
+});
+
+/** What makes the page scroll sideways: each element that sticks out past the viewport's right edge
+ * while its parent does not (the one that spills), named by tag, id, classes and its first words.
+ * Elements inside a box that clips or scrolls sideways do not widen the page, and are left out. */
+async function sidewaysCulprits(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    const edge = root.clientWidth + 1;
+    const clipped = (el: Element) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true;
+      return false;
+    };
+    const name = (el: Element) => {
+      const classes = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).slice(0, 4).join(".")}` : "";
+      return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${classes}> “${(el.textContent ?? "").trim().slice(0, 40)}”`;
+    };
+    const culprits = [...document.body.querySelectorAll("*")].filter((el) => {
+      if (el.getBoundingClientRect().right <= edge || clipped(el)) return false;
+      const parent = el.parentElement;
+      return !parent || parent === document.body || parent.getBoundingClientRect().right <= edge;
+    });
+    return [`scrollWidth ${root.scrollWidth} > clientWidth ${root.clientWidth}`, ...culprits.slice(0, 5).map(name)];
+  });
+}
+
+/** Every page a visitor may open (e2e/scans.ts), with its menus, disclosures and error states open:
+ * none may scroll sideways on a 390 px phone. */
+for (const visitor of [...ROLES, "SIGNED_OUT"] as const satisfies readonly TVisitor[]) {
+  test(`at 390 px no page ${visitor === "SIGNED_OUT" ? "a signed-out visitor" : `the ${visitor.toLowerCase()}`} may open scrolls sideways`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, visitor);
+    const problems: string[] = [];
+    const check = async (where: string) => {
+      const culprits = await sidewaysCulprits(page);
+      if (culprits.length) problems.push(`${where}: ${culprits.join("; ")}`);
+    };
+    for (const [route, scan] of Object.entries(SCANS)) {
+      if ("unreachable" in scan || !scan.who.includes(visitor)) continue;
+      for (const path of await scan.paths(page)) {
+        await page.goto(path);
+        await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
+        await check(`${route} ${path}`);
+        await screenshot(page, `390-${visitor.toLowerCase()}-${path.replace(/[^a-z0-9]+/gi, "-")}`);
+        for (const state of scan.states ?? []) {
+          if (state.who && !state.who.includes(visitor)) continue;
+          if (await state.open(page)) await check(`${route} ${path} (${state.name})`);
+        }
+      }
+    }
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+}
+
+/** The areas the navigation offers: links wholly on screen inside the bar, and the entries of its
+ * menu (opened, read and closed again). `shot` saves the bar closed and open, when asked. */
+async function offeredAreas(page: Page, shot?: string): Promise<{ links: string[]; menu: string[] }> {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const bar = (await nav.boundingBox())!;
+  const right = Math.min(page.viewportSize()!.width, bar.x + bar.width) + 1;
+  const links: string[] = [];
+  for (const link of await nav.getByRole("link").all()) {
+    const box = await link.boundingBox();
+    if (box && box.x >= Math.max(0, bar.x) - 1 && box.x + box.width <= right) links.push((await link.textContent())!.trim());
+  }
+  if (shot) await screenshot(page, `${shot}-closed`, false);
+  const more = nav.getByRole("button", { name: "More" });
+  if (!(await more.count())) return { links, menu: [] };
+  await more.click();
+  const items = page.getByRole("menu", { name: "More" }).getByRole("menuitem");
+  await expect(items.first()).toBeVisible();
+  const menu = (await items.allTextContents()).map((t) => t.trim());
+  if (shot) await screenshot(page, `${shot}-open`, false);
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu")).toHaveCount(0);
+  return { links, menu };
+}
+
+for (const role of ROLES) {
+  test(`the ${role.toLowerCase()}'s navigation offers every area of the role, on a phone and on a wide screen`, async ({ page, signInAs }) => {
+    await signInAs(role);
+    const areas = navItemsFor(role as DemoRole).map((item) => item.label);
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto("/");
+      await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
+      const { links, menu } = await offeredAreas(page, `nav-${role.toLowerCase()}-${width}`);
+      expect([...links, ...menu], `${role} at ${width} px: on screen ${links.join(", ")}; in the menu ${menu.join(", ")}`).toEqual(areas);
+      // A wide screen holds every area in the bar.
+      if (width === 1440) expect(menu).toEqual([]);
+    }
+  });
+}
+
+test("on a phone the navigation's menu opens by keyboard, takes the admin to the page chosen and marks it current", async ({ page, signInAs }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs("ADMIN");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await nav.getByRole("button", { name: "More" }).focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu", { name: "More" });
+  await expect(menu.getByRole("menuitem").first()).toBeFocused();
+  await menu.getByRole("menuitem", { name: "Jobs" }).click();
+  await expect(page).toHaveURL(/\/admin\/jobs$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await nav.getByRole("button", { name: "More" }).click();
+  await expect(menu.getByRole("menuitem", { name: "Jobs" })).toHaveAttribute("aria-current", "page");
+  await expect(menu.getByRole("menuitem", { name: "Users" })).not.toHaveAttribute("aria-current");
 });
 
 test("a 404 page has one main landmark, signed in and signed out", async ({ page, signInAs }) => {

@@ -34,7 +34,7 @@ export function AppShell({
           <Link href="/" prefetch={false} className="order-1 flex h-12 items-center rounded-sm" aria-label="Countersign, home">
             <Brand />
           </Link>
-          {/* Below sm the links take a row of their own and scroll sideways. */}
+          {/* Below sm the links take a row of their own; what does not fit goes into the bar's More menu. */}
           <div className="order-3 w-full min-w-0 border-t border-slate-100 sm:order-2 sm:w-auto sm:flex-1 sm:border-t-0">
             <NavBar items={nav} />
           </div>
