@@ -1,4 +1,4 @@
-import type { THoldReason } from "@/lib/eval/decide-release";
+import type { THoldReason } from "@/lib/contracts/reason-codes";
 
 /** A release decision's outcome: eligible for shadow, or hold. */
 export function ReleaseBadge({ outcome }: { outcome: string | null | undefined }) {

@@ -4,7 +4,8 @@
 import type { ReactNode } from "react";
 import type { TTraceStep } from "@/lib/agent/run-journal";
 import { fieldSummary, readableFields } from "@/lib/agent/trace-fields";
-import { ACTION_POLICY_REASON_LABELS, type TActionPolicyReason } from "@/lib/policy/evaluate-action";
+import { ACTION_POLICY_REASON_LABELS } from "@/lib/policy/evaluate-action";
+import type { TActionPolicyReason } from "@/lib/contracts/reason-codes";
 import { ReasonText } from "./status-badge";
 
 /** A part of a compared step that differs from the other run's: marked in colour and, for a screen reader, in words. */

@@ -9,7 +9,8 @@ import { db as defaultDb, isUniqueViolation, Prisma, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { approvalDigest, approvalOperation } from "../contracts/approval-operation";
 import { normaliseLineEndings, replyWithAmount } from "../contracts/customer-reply";
-import { approvalGate, REFUND_POLICY_REASONS, type TRefundPolicyReason } from "../policy/evaluate-refund";
+import { approvalGate } from "../policy/evaluate-refund";
+import { REFUND_POLICY_REASONS, type TRefundPolicyReason } from "../contracts/reason-codes";
 import { policyVersion } from "../policy/settings";
 import { decisionRefused, loadDecidable } from "./load-decidable";
 

@@ -6,7 +6,8 @@
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { prismaSqlTx } from "../db/driver";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { executeRefundOn, type TExecutionOutcome } from "../ledger/execute-approved-refund";
+import { executeRefundOn } from "../ledger/execute-approved-refund";
+import type { TExecutionOutcome } from "../contracts/reason-codes";
 import { moveTicket } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";

@@ -128,3 +128,47 @@ export const STATUS_LABELS = {
 export function isStopReason(value: unknown): value is TStopReason {
   return typeof value === "string" && (STOP_REASONS as readonly string[]).includes(value);
 }
+
+// ── The other reason lists, each kept here with the stop reasons so that one file holds every
+// reason the app can give; the part that produces it imports it from here.
+
+/** The action policy's reasons (lib/policy/evaluate-action.ts). */
+export const ACTION_POLICY_REASONS = ["allowed", "order_not_on_ticket", "order_not_named_by_customer", "not_allowlisted"] as const;
+export type TActionPolicyReason = (typeof ACTION_POLICY_REASONS)[number];
+
+/** The refund policy's reasons (lib/policy/evaluate-refund.ts). */
+export const REFUND_POLICY_REASONS = [
+  "within_autonomy_limit",
+  "above_autonomy_limit",
+  "daily_cap_reached",
+  "flagged_account",
+  "specialist_required",
+  "two_person_required",
+  "customer_rate_limited",
+  "invalid_amount",
+  "currency_mismatch",
+] as const;
+export type TRefundPolicyReason = (typeof REFUND_POLICY_REASONS)[number];
+
+/** The refund executor's answers (lib/ledger/execute-approved-refund.ts): one audit action each (REFUND_AUDIT_ACTIONS). */
+export const EXECUTION_OUTCOMES = [
+  "refund_created",
+  "duplicate_ignored",
+  "blocked:not_approved",
+  "blocked:approval_mismatch",
+  "blocked:approval_expired",
+  "blocked:exceeds_refundable",
+] as const;
+export type TExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
+
+/** Why a release holds (lib/eval/decide-release.ts): the part of its reason before the colon, checked in this order. */
+export const HOLD_REASONS = ["agent_version", "dataset_version", "dataset_drift", "grader_version", "missing", "duplicate", "unexpected", "failed"] as const;
+export type THoldReason = (typeof HOLD_REASONS)[number];
+
+/** Reasons the ticket lifecycle gives a ticket, apart from a run's stop reasons (lib/tickets/lifecycle.ts). */
+export const LIFECYCLE_REASONS = ["run_interrupted", "approval_rejected", "refund_blocked"] as const;
+export type TLifecycleReason = (typeof LIFECYCLE_REASONS)[number];
+
+/** Why the evidence service abstains (lib/evidence/answer-policy-question.ts); both are stop reasons too. */
+export const ABSTAIN_REASONS = ["no_approved_evidence", "unsupported_language"] as const;
+export type TAbstainReason = (typeof ABSTAIN_REASONS)[number];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decideRelease, HOLD_REASONS, type TGradedDataset, type THoldReason, type TReleasePins } from "./decide-release";
+import { decideRelease, type TGradedDataset, type TReleasePins } from "./decide-release";
+import { HOLD_REASONS, type THoldReason } from "../contracts/reason-codes";
 import type { TReceipt } from "./receipt";
 
 const HASH = `sha256:${"a".repeat(64)}`;

@@ -10,10 +10,8 @@
 // pin in the same commit (`npm run eval:pin` prints it).
 import type { TAgentManifest } from "../contracts/manifest";
 import type { TReceipt } from "./receipt";
+import type { THoldReason } from "../contracts/reason-codes";
 
-/** Why a release holds: the part of its reason before the colon, checked in this order. */
-export const HOLD_REASONS = ["agent_version", "dataset_version", "dataset_drift", "grader_version", "missing", "duplicate", "unexpected", "failed"] as const;
-export type THoldReason = (typeof HOLD_REASONS)[number];
 
 export type TReleaseDecision = { outcome: "eligible_for_shadow"; reason: null } | { outcome: "hold"; reason: string };
 

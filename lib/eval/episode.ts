@@ -6,7 +6,7 @@ import { z } from "zod";
 import { ALLOWED_ACTIONS } from "../contracts/actions";
 import { STOP_REASONS, STOP_STATUSES } from "../contracts/reason-codes";
 import { PROPOSAL_DECISIONS } from "../contracts/proposal-decision";
-import { EXECUTION_OUTCOMES } from "../ledger/execute-approved-refund";
+import { EXECUTION_OUTCOMES } from "../contracts/reason-codes";
 
 export const ORDER_PRESETS = ["tablet", "laptop", "flagged", "old", "missing", "none"] as const;
 

@@ -3,6 +3,7 @@
 import type { Db } from "../db";
 import { retrievePassages, type TRetrievedPassage } from "./retrieve-passages";
 import { detectLanguage, isCoveredLanguage } from "./language";
+import type { TAbstainReason } from "../contracts/reason-codes";
 
 export interface TContextPackLimits {
   /** Lowest normalised rank a passage may have. */
@@ -20,9 +21,6 @@ export type TEvidenceAnswer =
   | { status: "grounded"; question: string; passages: TRetrievedPassage[]; citations: string[] }
   | { status: "abstain"; question: string; passages: []; citations: []; reason: TAbstainReason };
 
-/** Why the service abstains: nothing approved answers it, or it is asked in a language no approved document is written in. */
-export const ABSTAIN_REASONS = ["no_approved_evidence", "unsupported_language"] as const;
-export type TAbstainReason = (typeof ABSTAIN_REASONS)[number];
 
 export function buildContextPack(candidates: TRetrievedPassage[], limits: TContextPackLimits = CONTEXT_PACK_LIMITS): TRetrievedPassage[] {
   const eligible = candidates

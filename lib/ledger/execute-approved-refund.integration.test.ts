@@ -8,7 +8,8 @@ import { scriptedPlanner } from "../agent/planner";
 import { runAgent } from "../agent/run-agent";
 import { updatePolicySettings } from "../policy/update-settings";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
-import { executeApprovedRefund, refundIdempotencyKey, type TExecutionOutcome } from "./execute-approved-refund";
+import { executeApprovedRefund, refundIdempotencyKey } from "./execute-approved-refund";
+import type { TExecutionOutcome } from "../contracts/reason-codes";
 
 const testDb = useTestDb(seedDemo);
 beforeAll(async () => {

@@ -12,16 +12,8 @@ import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { roleRefusal, seatRefusal } from "../policy/approver-rules";
 import { fitsRefundable } from "../orders/refund-facts";
+import type { TExecutionOutcome } from "../contracts/reason-codes";
 
-export const EXECUTION_OUTCOMES = [
-  "refund_created",
-  "duplicate_ignored",
-  "blocked:not_approved",
-  "blocked:approval_mismatch",
-  "blocked:approval_expired",
-  "blocked:exceeds_refundable",
-] as const;
-export type TExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
 
 export interface TExecutionResult {
   outcome: TExecutionOutcome;

@@ -1,9 +1,8 @@
 // The policy gate for the agent's actions, asked after a decision is validated and before its tool
 // runs. Silence means deny: an action no rule below allows is refused.
 import type { TAllowedAction } from "../contracts/actions";
+import type { TActionPolicyReason } from "../contracts/reason-codes";
 
-export const ACTION_POLICY_REASONS = ["allowed", "order_not_on_ticket", "order_not_named_by_customer", "not_allowlisted"] as const;
-export type TActionPolicyReason = (typeof ACTION_POLICY_REASONS)[number];
 
 /** Each reason in words, for the trace (a reviewer reads why the gate let a step through or not). */
 export const ACTION_POLICY_REASON_LABELS = {

@@ -4,19 +4,8 @@ import type { Role } from "../../generated/prisma/enums";
 import type { TProposalDecision } from "../contracts/proposal-decision";
 import type { TPolicySettings } from "./settings";
 import { policyVersion } from "./settings";
+import type { TRefundPolicyReason } from "../contracts/reason-codes";
 
-export const REFUND_POLICY_REASONS = [
-  "within_autonomy_limit",
-  "above_autonomy_limit",
-  "daily_cap_reached",
-  "flagged_account",
-  "specialist_required",
-  "two_person_required",
-  "customer_rate_limited",
-  "invalid_amount",
-  "currency_mismatch",
-] as const;
-export type TRefundPolicyReason = (typeof REFUND_POLICY_REASONS)[number];
 
 export interface TRefundFacts {
   amountCents: number;

@@ -22,6 +22,7 @@
 import { AppError, isAppError, type TErrorCode } from "../contracts/app-error";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import type { DbTx } from "../db";
+import { LIFECYCLE_REASONS, type TLifecycleReason } from "../contracts/reason-codes";
 
 /** Statuses a person or a new live run may take a ticket from: nothing is in flight. */
 const SETTLED = ["open", "bypassed", "blocked", "needs_human", "completed"] as const satisfies readonly TicketStatus[];
@@ -41,9 +42,6 @@ export const TICKET_MOVES = {
 
 export type TTicketMove = keyof typeof TICKET_MOVES;
 
-/** Reasons the lifecycle itself gives a ticket (beside the agent's stop reasons). */
-export const LIFECYCLE_REASONS = ["run_interrupted", "approval_rejected", "refund_blocked"] as const;
-export type TLifecycleReason = (typeof LIFECYCLE_REASONS)[number];
 
 export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   run_interrupted: "The agent's run was interrupted (its process stopped)",

@@ -3,7 +3,7 @@
 // outcome, refreshed live meanwhile; then what happened, in words, with the code beside it.
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import type { TExecutionOutcome } from "@/lib/ledger/execute-approved-refund";
+import type { TExecutionOutcome } from "@/lib/contracts/reason-codes";
 
 /** Every executor outcome in words: a new outcome fails the typecheck here until it has them. */
 export const EXECUTION_TEXT: Readonly<Record<string, string>> = {
