@@ -16,6 +16,7 @@ import type { TAuditReport } from "@/lib/audit/verify-audit-chain";
 import { verifyIncrementally, type TIncrementalReport } from "@/lib/audit/verify-incrementally";
 import { requireRole } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { AuditPublicKey } from "./audit-public-key";
 
 export const metadata: Metadata = { title: "Audit" };
 
@@ -244,8 +245,8 @@ function ExportLink({ from, to }: { from?: string; to?: string }) {
       <a href={hrefWith("/api/audit/export", { from, to })} download className="font-medium text-indigo-700 hover:underline">
         {ranged ? "Export this time range" : "Export the whole trail"} (JSON Lines, signed)
       </a>{" "}
-      · anyone can check it without the app: <code className="font-mono text-[12px] wrap-anywhere">npm run audit:verify -- --file FILE --pubkey KEY</code>, with the public key from{" "}
-      <code className="font-mono text-[12px]">/api/audit/checkpoints</code>. The export is recorded in the trail.
+      · anyone can check it without the app: <code className="font-mono text-[12px] wrap-anywhere">npm run audit:verify -- --file FILE --pubkey KEY</code>, with the public key
+      below. The export is recorded in the trail.
     </p>
   );
 }
@@ -269,6 +270,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <ChainBanner verified={chain} />
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
       <ExportLink from={parsed.success ? parsed.data.from : undefined} to={parsed.success ? parsed.data.to : undefined} />
+      <AuditPublicKey />
       {!result ? (
         <EmptyState title="Check the search">{errors.after || errors.before ? "The page address is not valid. " : "Correct the highlighted field to search."}</EmptyState>
       ) : result.unresolved.ticket ? (
