@@ -143,26 +143,7 @@ export function ApprovalForm(props: {
         </p>
       ) : null}
       <div className="flex items-center gap-2">
-        <button
-          type="submit"
-          name="decision"
-          value="approve"
-          data-shortcut="approve"
-          data-confirm={confirmText}
-          onClick={(e) => {
-            // A large refund is confirmed first, in the dialog the keyboard's "a" opens; its Approve
-            // clicks this button again, confirmed.
-            const button = e.currentTarget;
-            if (!props.confirmAmount || button.dataset.confirmed === "true") {
-              delete button.dataset.confirmed;
-              return;
-            }
-            e.preventDefault();
-            document.dispatchEvent(new CustomEvent(CONFIRM_APPROVE_EVENT));
-          }}
-          disabled={!canApprove || pending || done} className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50">
-          Approve
-        </button>
+        <ApproveButton confirmText={confirmText} confirmAmount={props.confirmAmount} disabled={!canApprove || pending || done} />
         <button type="submit" name="decision" value="reject" disabled={!canReject || pending || done} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50">
           Reject
         </button>
@@ -179,5 +160,31 @@ export function ApprovalForm(props: {
       </div>
     ) : null}
     </>
+  );
+}
+
+/** Approve; a large refund is confirmed first, in the dialog the keyboard's "a" opens, whose Approve clicks this button again, confirmed. */
+function ApproveButton({ confirmText, confirmAmount, disabled }: { confirmText: string; confirmAmount: boolean; disabled: boolean }) {
+  return (
+    <button
+      type="submit"
+      name="decision"
+      value="approve"
+      data-shortcut="approve"
+      data-confirm={confirmText}
+      onClick={(e) => {
+        const button = e.currentTarget;
+        if (!confirmAmount || button.dataset.confirmed === "true") {
+          delete button.dataset.confirmed;
+          return;
+        }
+        e.preventDefault();
+        document.dispatchEvent(new CustomEvent(CONFIRM_APPROVE_EVENT));
+      }}
+      disabled={disabled}
+      className="inline-flex h-8 items-center rounded-md bg-emerald-600 px-3 text-[13px] font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
+    >
+      Approve
+    </button>
   );
 }

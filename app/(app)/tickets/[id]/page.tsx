@@ -3,11 +3,11 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { RunBudgets } from "@/components/budget-bar";
 import { Card, Fact } from "@/components/card";
-import { CitedText, citationHref } from "@/components/cited-text";
+import { citationHref } from "@/components/cited-text";
 import { KeyboardShortcuts } from "@/components/keyboard";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceTimeline } from "@/components/trace-timeline";
-import { mayUse, ROLE_LABELS } from "@/lib/contracts/roles";
+import { mayUse } from "@/lib/contracts/roles";
 import { loadDecisionFacts } from "@/lib/approvals/load-decidable";
 import { requireRole } from "@/lib/auth/session";
 import { findTicket } from "@/lib/tickets/find-ticket";
@@ -17,8 +17,7 @@ import { loadTicketDetail, type TTicketDetail } from "@/lib/queue/load-ticket-de
 import { formatMoney } from "@/lib/agent/rule-drafter";
 import { llmAvailability } from "@/lib/llm/provider";
 import { loadPolicySettings } from "@/lib/policy/settings";
-import { formatAge, formatUtc } from "@/components/format";
-import { ApprovalForm } from "./approval-form";
+import { PendingRequest } from "./pending-request";
 import { decisionView } from "./decision-view";
 import { ResolveForm } from "./resolve-form";
 import { AssignForm } from "./assign-form";
@@ -92,15 +91,12 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const decided = decidedRequests(approvals);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
-  const proposal = pending?.proposal ?? null;
-  const firstApproval = pending?.decisions[0] ?? null;
   // What this person may do with the waiting request: the decision rules' answer, read the way a
   // decision reads it (decision-view.ts), so the page offers exactly what would be taken.
   const now = new Date();
   const facts = pending ? await loadDecisionFacts(pending.id) : null;
   const view = facts ? decisionView(facts, user, now) : null;
   const policy = await loadPolicySettings();
-  const original = pending?.editedFrom?.proposal ?? null;
 
   return (
     <div className="space-y-4">
@@ -125,70 +121,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
         <div className="min-w-0 space-y-4 lg:col-span-2">
           <Card title={view ? view.heading : "Decision"} id="decision-heading">
             {pending ? (
-              <div className="space-y-3">
-                <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-                  <div className="rounded-md bg-slate-50 p-3">
-                    {original && proposal ? (
-                      <dl data-testid="edited-proposal" className="grid grid-cols-2 gap-2">
-                        <div>
-                          <dt className="text-[12px] text-slate-500">The agent proposed</dt>
-                          <dd className="text-[15px] font-semibold text-slate-500 line-through decoration-slate-400">{formatMoney(original.amountCents, original.currency)}</dd>
-                        </div>
-                        <div>
-                          <dt className="text-[12px] text-slate-500">Lowered by {pending.editedBy?.name ?? "a person"} to</dt>
-                          <dd className="text-[15px] font-semibold text-slate-900">{formatMoney(proposal.amountCents, proposal.currency)}</dd>
-                        </div>
-                      </dl>
-                    ) : (
-                      <>
-                        <p className="text-[12px] text-slate-500">The agent proposes</p>
-                        <p className="text-[15px] font-semibold text-slate-900">{proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId}` : "Send this reply (no refund)"}</p>
-                      </>
-                    )}
-                    {proposal ? (
-                      <p className="mt-1 text-[12px] text-slate-600">
-                        Policy: <code className="font-mono">{proposal.decision}</code> ({proposal.decisionReasons.join(", ")}) · needs {pending.approvalsRequired > 1 ? `two different people, each a ${ROLE_LABELS[pending.requiredRole].toLowerCase()} or above` : `a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}`}
-                      </p>
-                    ) : null}
-                    {pending.approvalsRequired > 1 ? (
-                      <p data-testid="approvals-count" className="mt-1 text-[13px] font-medium text-amber-900">
-                        {pending.decisions.length} of {pending.approvalsRequired} approvals
-                        {firstApproval ? ` · first given by ${firstApproval.decider?.name ?? "?"} (${ROLE_LABELS[firstApproval.deciderRole]}) at ${formatUtc(firstApproval.createdAt, "minute")}` : ""}
-                      </p>
-                    ) : null}
-                  </div>
-                  <div className="rounded-md bg-slate-50 p-3 text-[12px] text-slate-600">
-                    <p className="text-slate-500">If you approve</p>
-                    <p className="text-slate-800">
-                      The reply goes to the outbox{proposal ? ` and ${formatMoney(proposal.amountCents, proposal.currency)} is refunded to the original payment method: one ledger row` : ""}.
-                    </p>
-                    <p className="mt-1" data-testid="expires">
-                      {pending.expiresAt > now ? `Expires in ${formatAge(now, pending.expiresAt)}, at ${formatUtc(pending.expiresAt, "minute")}` : `Expired at ${formatUtc(pending.expiresAt, "minute")}`} · policy {pending.policyVersion}
-                    </p>
-                  </div>
-                </div>
-                <div>
-                  <h3 className="text-[12px] font-medium text-slate-700">Draft, with its citations</h3>
-                  <div className="mt-1 rounded-md border border-slate-200 p-3">
-                    <CitedText text={pending.draft ?? ""} passages={passages} />
-                  </div>
-                </div>
-                <ApprovalForm
-                  key={pending.id}
-                  approvalId={pending.id}
-                  ticketId={ticket.id}
-                  digest={pending.digest}
-                  draft={pending.draft ?? ""}
-                  canApprove={view?.canApprove ?? false}
-                  canReject={view?.canReject ?? false}
-                  maxApproveCents={view?.maxApproveCents ?? null}
-                  whyNot={view?.whyNot}
-                  blocked={view?.blocked}
-                  mayRunAgent={mayUse(user.role, "runAgent")}
-                  refund={proposal ? { amountCents: proposal.amountCents, currency: proposal.currency, orderId: proposal.orderId } : null}
-                  confirmAmount={!!proposal && proposal.amountCents >= policy["policy.specialistThresholdCents"]}
-                />
-              </div>
+              <PendingRequest pending={pending} view={view} passages={passages} policy={policy} ticketId={ticket.id} mayRunAgent={mayUse(user.role, "runAgent")} now={now} />
             ) : decided.length ? (
               <div className="space-y-2 text-[13px]">
                 <DecidedRequests requests={decided} />
