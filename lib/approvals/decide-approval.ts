@@ -73,17 +73,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const refund = complete && input.decision === "approve" && request.kind === "refund";
   const draft = edited ?? request.draft;
   const reply = complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null;
-  const audit = auditAppendArgument([
-    {
-      actorType: "user",
-      actorId: input.actor.id,
-      action: input.decision === "approve" ? "approval.approved" : "approval.rejected",
-      subjectType: "approval",
-      subjectId: request.id,
-      ticketId: request.ticketId,
-      inputs: { kind: request.kind, digest: request.digest, role: input.actor.role, note, replyEdited: edited !== null, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired },
-    },
-  ]);
+  const audit = decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals: input.decision === "approve" ? seat : decisions.length });
   const moveKind: TTicketMove = input.decision === "reject" ? "reject" : request.kind === "refund" ? "approve_refund" : "approve_reply";
   // A first of two approvals moves nothing: the ticket keeps waiting for the second.
   const move = complete ? ticketMoveSql({ ticketId: request.ticketId, move: moveKind, reason: input.decision === "reject" ? "approval_rejected" : null, when: Prisma.sql`EXISTS (SELECT FROM decided)` }) : null;
@@ -132,12 +122,32 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     move?.result(row!);
     decisionId = row!.decisionId!;
   } catch (error) {
-    const refused = statementRefusal(error);
-    // The ticket's status under its row lock, when the move was refused: the lifecycle's words for it.
-    const moveError = refused?.refusal === "ticket_move" ? moveRefusal(moveKind, refused.found as TicketStatus | null) : error;
-    if (refused?.refusal === "already_decided" || isUniqueViolation(error)) throw decisionRefused("already_decided", "This request has already been decided.");
-    if (isMoveRefusal(moveError)) throw decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
-    throw error;
+    throw decisionWriteRefusal(error, moveKind);
   }
   return { approvalId: request.id, ticketId: request.ticketId, decisionId, decision: input.decision, refundJobEnqueued: refund, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired };
+}
+
+/** What a refused decision statement means for the person: decided already, or the ticket's move refused in the lifecycle's words. */
+function decisionWriteRefusal(error: unknown, moveKind: TTicketMove): unknown {
+  const refused = statementRefusal(error);
+  // The ticket's status under its row lock, when the move was refused: the lifecycle's words for it.
+  const moveError = refused?.refusal === "ticket_move" ? moveRefusal(moveKind, refused.found as TicketStatus | null) : error;
+  if (refused?.refusal === "already_decided" || isUniqueViolation(error)) return decisionRefused("already_decided", "This request has already been decided.");
+  if (isMoveRefusal(moveError)) return decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
+  return error;
+}
+
+/** The decision's audit event, appended by the statement that writes the decision. */
+function decisionAudit(d: { request: { id: string; ticketId: string; kind: string; digest: string; approvalsRequired: number }; actor: { id: string; role: Role }; decision: "approve" | "reject"; note: string | null; replyEdited: boolean; approvals: number }) {
+  return auditAppendArgument([
+    {
+      actorType: "user",
+      actorId: d.actor.id,
+      action: d.decision === "approve" ? "approval.approved" : "approval.rejected",
+      subjectType: "approval",
+      subjectId: d.request.id,
+      ticketId: d.request.ticketId,
+      inputs: { kind: d.request.kind, digest: d.request.digest, role: d.actor.role, note: d.note, replyEdited: d.replyEdited, approvals: d.approvals, approvalsRequired: d.request.approvalsRequired },
+    },
+  ]);
 }
