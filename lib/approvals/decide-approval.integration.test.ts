@@ -99,7 +99,7 @@ describe("decideApproval", () => {
     const request = await replyRequest();
     const reviewer = await user(client, "REVIEWER");
     const result = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
-    expect(result).toEqual({ approvalId: request.id, decisionId: expect.any(String), decision: "approve", refundJobEnqueued: false, approvals: 1, approvalsRequired: 1 });
+    expect(result).toEqual({ approvalId: request.id, ticketId: request.ticketId, decisionId: expect.any(String), decision: "approve", refundJobEnqueued: false, approvals: 1, approvalsRequired: 1 });
     expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: request.id } })).toMatchObject({ id: result.decisionId, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: request.digest, note: null, editedReply: null });
     expect((await client.outboxMessage.findMany({ where: { approvalRequestId: request.id } })).map((m) => m.body)).toEqual([customerReply(request.draft!)]);
     expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved", reason: null });

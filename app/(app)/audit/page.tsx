@@ -15,7 +15,6 @@ import { describeProblem } from "@/lib/audit/audit-verify-report";
 import type { TAuditReport } from "@/lib/audit/verify-audit-chain";
 import { verifyIncrementally, type TIncrementalReport } from "@/lib/audit/verify-incrementally";
 import { requireRole } from "@/lib/auth/session";
-import { db } from "@/lib/db";
 import { AuditPublicKey } from "./audit-public-key";
 
 export const metadata: Metadata = { title: "Audit" };
@@ -256,7 +255,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const values = Object.fromEntries(FILTERS.map((f) => [f, first(params[f]) ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const parsed = ZAuditQuery.safeParse({ ...values, after: first(params.after) ?? "", before: first(params.before) ?? "" });
-  const [chain, result] = await Promise.all([verifyIncrementally(db()), parsed.success ? searchAudit({ query: parsed.data }) : null]);
+  const [chain, result] = await Promise.all([verifyIncrementally(), parsed.success ? searchAudit({ query: parsed.data }) : null]);
   // The amounts some events record without their currency (the people are named by searchAudit).
   const currencies = result ? await loadAuditCurrencies({ events: result.events }) : new Map<string, string>();
   const errors = parsed.success ? {} : (z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>);
