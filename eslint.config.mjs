@@ -28,11 +28,32 @@ export const PARTS = {
   policy: { paths: ["lib/policy"], may: [...BASE, "env", "db", "audit"] },
   intake: { paths: ["lib/intake"], may: [...BASE, "env", "db", "tickets", "audit"] },
   queue: { paths: ["lib/queue"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "policy"] },
-  agent: { paths: ["lib/agent"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "queue"] },
+  agent: {
+    paths: ["lib/agent"],
+    may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "queue"],
+  },
   llm: { paths: ["lib/llm"], may: [...BASE, "env", "db", "evidence", "policy", "agent"] },
   ledger: { paths: ["lib/ledger"], may: [...BASE, "env", "db", "orders", "audit", "policy"] },
   approvals: { paths: ["lib/approvals"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "policy", "intake", "ledger"] },
-  eval: { paths: ["lib/eval"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "agent", "llm", "ledger", "approvals"] },
+  eval: {
+    paths: ["lib/eval"],
+    may: [
+      ...BASE,
+      "env",
+      "db",
+      "orders",
+      "tickets",
+      "audit",
+      "jobs",
+      "evidence",
+      "policy",
+      "intake",
+      "agent",
+      "llm",
+      "ledger",
+      "approvals",
+    ],
+  },
   auth: { paths: ["lib/auth"], may: [...BASE, "http", "env", "db", "audit"] },
   worker: { paths: ["lib/jobs/worker.ts"], may: "any" },
 };
@@ -40,7 +61,11 @@ export const PARTS = {
 /** The graph's forbidden edges: every part a part may not import. */
 export function forbiddenEdges() {
   return Object.entries(PARTS).flatMap(([name, part]) =>
-    part.may === "any" ? [] : Object.keys(PARTS).filter((other) => other !== name && !part.may.includes(other)).map((other) => ({ from: name, to: other })),
+    part.may === "any"
+      ? []
+      : Object.keys(PARTS)
+          .filter((other) => other !== name && !part.may.includes(other))
+          .map((other) => ({ from: name, to: other })),
   );
 }
 
@@ -61,14 +86,32 @@ const noRestrictedPaths = nextVitals.find((config) => config.plugins?.import).pl
 // Pages, actions, routes and scripts reach the database only through lib/: no Prisma model call, raw
 // query or transaction of their own (lib/ owns every table). Scripts that measure or break the
 // database on purpose (the bench, the chaos run) and the database command itself are exempt.
-const PRISMA_METHODS = "findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findMany|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy";
+const PRISMA_METHODS =
+  "findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findMany|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy";
 const DATABASE_CALLS = [
-  { selector: `CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.property.name=/^(${PRISMA_METHODS})$/]`, message: "No Prisma model call here: ask the lib/ function that owns the table." },
-  { selector: "MemberExpression[property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/]", message: "No query or transaction here: ask the lib/ function that owns the table." },
+  {
+    selector: `CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression'][callee.property.name=/^(${PRISMA_METHODS})$/]`,
+    message: "No Prisma model call here: ask the lib/ function that owns the table.",
+  },
+  {
+    selector: "MemberExpression[property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/]",
+    message: "No query or transaction here: ask the lib/ function that owns the table.",
+  },
 ];
 // Pages do not even hold the client: every lib/ function a page calls takes it by default.
-const CLIENT_IMPORT = { selector: "ImportDeclaration[source.value=/(^|\\/)lib\\/db(\\/(index|driver))?$/] ImportSpecifier[imported.name=/^(db|driverOf|sqlRows|Prisma)$/]", message: "app/ does not hold the database client: lib/ functions take it by default." };
-export const DATABASE_RULE_EXEMPT = ["**/*.test.ts", "scripts/bench/**", "scripts/bench.ts", "scripts/chaos.ts", "scripts/db.ts", "scripts/e2e-server.ts"];
+const CLIENT_IMPORT = {
+  selector:
+    "ImportDeclaration[source.value=/(^|\\/)lib\\/db(\\/(index|driver))?$/] ImportSpecifier[imported.name=/^(db|driverOf|sqlRows|Prisma)$/]",
+  message: "app/ does not hold the database client: lib/ functions take it by default.",
+};
+export const DATABASE_RULE_EXEMPT = [
+  "**/*.test.ts",
+  "scripts/bench/**",
+  "scripts/bench.ts",
+  "scripts/chaos.ts",
+  "scripts/db.ts",
+  "scripts/e2e-server.ts",
+];
 
 const countersign = {
   rules: {
@@ -81,7 +124,19 @@ const countersign = {
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".next-*/**", ".data/**", "generated/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "testing/import-rules/fixtures/**", ".stryker-tmp/**", "reports/mutation/**"]),
+  globalIgnores([
+    ".next/**",
+    ".next-*/**",
+    ".data/**",
+    "generated/**",
+    "node_modules/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+    "testing/import-rules/fixtures/**",
+    ".stryker-tmp/**",
+    "reports/mutation/**",
+  ]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -97,7 +152,17 @@ export default defineConfig([
     files: ["lib/**/*.ts"],
     ignores: ["lib/auth/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["next", "next/*", "next-auth", "next-auth/*"], message: "lib/ is framework-free; keep Next.js in app/ and lib/auth/." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["next", "next/*", "next-auth", "next-auth/*"],
+              message: "lib/ is framework-free; keep Next.js in app/ and lib/auth/.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -107,7 +172,17 @@ export default defineConfig([
     rules: {
       "countersign/agent-never-imports-ledger": [
         "error",
-        { basePath: root, zones: [{ target: "lib/agent", from: "lib/ledger", message: "Nothing in lib/agent imports the ledger: a refund proposal is a row; only executeApprovedRefund, after a recorded approval, writes money." }] },
+        {
+          basePath: root,
+          zones: [
+            {
+              target: "lib/agent",
+              from: "lib/ledger",
+              message:
+                "Nothing in lib/agent imports the ledger: a refund proposal is a row; only executeApprovedRefund, after a recorded approval, writes money.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -123,8 +198,18 @@ export default defineConfig([
         {
           basePath: root,
           zones: [
-            { target: "lib", from: ["app", "prisma/seed"], message: "lib/ does not import app/ or prisma/seed/: pages and seed data sit above the domain (a caller passes what lib needs)." },
-            { target: "lib", from: ["**/testing/**"], except: ["**/node_modules/**"], message: "lib/ does not import test helpers (a testing/ folder) outside test files." },
+            {
+              target: "lib",
+              from: ["app", "prisma/seed"],
+              message:
+                "lib/ does not import app/ or prisma/seed/: pages and seed data sit above the domain (a caller passes what lib needs).",
+            },
+            {
+              target: "lib",
+              from: ["**/testing/**"],
+              except: ["**/node_modules/**"],
+              message: "lib/ does not import test helpers (a testing/ folder) outside test files.",
+            },
           ],
         },
       ],
@@ -137,7 +222,10 @@ export default defineConfig([
     rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "TryStatement", message: "No try/catch in an action: throw AppError from the domain (lib/contracts/app-error.ts) and let authedAction answer it." },
+        {
+          selector: "TryStatement",
+          message: "No try/catch in an action: throw AppError from the domain (lib/contracts/app-error.ts) and let authedAction answer it.",
+        },
         ...DATABASE_CALLS,
         CLIENT_IMPORT,
       ],

@@ -17,7 +17,10 @@ import { startTelemetry, stopTelemetry } from "./lib/observability/telemetry";
 
 // TRUST_PROXY is read per request, after the check below has stopped a bad value at start-up. A
 // sign-in that the bound on password checks would refuse anyway is refused before Next.js sees it.
-installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY), answerEarly: (req, res) => shedSignIn(req, res) });
+installRequestContext({
+  beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY),
+  answerEarly: (req, res) => shedSignIn(req, res),
+});
 
 try {
   env();

@@ -36,7 +36,14 @@ const nextConfig = {
   // PGlite loads its .wasm relative to its own module URL; bundling breaks that, and the
   // database drivers gain nothing from being bundled (nor the rate limiter, whose index loads every
   // store it ships, nor the webhook signatures).
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "rate-limiter-flexible", "standardwebhooks"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/adapter-pg",
+    "pg",
+    "rate-limiter-flexible",
+    "standardwebhooks",
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {
@@ -48,7 +55,11 @@ const nextConfig = {
     return [
       { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
       // Only a trusted proxy leaves X-Forwarded-Proto (lib/http/forwarded.ts); a client's is dropped.
-      { source: "/:path*", has: [{ type: "header", key: "x-forwarded-proto", value: "https" }], headers: [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }] },
+      {
+        source: "/:path*",
+        has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
+        headers: [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }],
+      },
     ];
   },
 };

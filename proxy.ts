@@ -58,9 +58,17 @@ export async function proxy(request: NextRequest, event: NextFetchEvent): Promis
     return response;
   };
 
-  const origin = checkActionOrigin({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers, allowedOrigins: settings.allowedOrigins });
+  const origin = checkActionOrigin({
+    method: request.method,
+    pathname: request.nextUrl.pathname,
+    headers: request.headers,
+    allowedOrigins: settings.allowedOrigins,
+  });
   if (origin.kind === "refused") {
-    logger.warn({ origin: origin.origin?.slice(0, 200) ?? null, reason: origin.reason, path: request.nextUrl.pathname }, "Refused a server action from another origin");
+    logger.warn(
+      { origin: origin.origin?.slice(0, 200) ?? null, reason: origin.reason, path: request.nextUrl.pathname },
+      "Refused a server action from another origin",
+    );
     const message = ERROR_CODES.foreign_origin.meaning;
     const answer = resultToHttp({ status: "error", code: "foreign_origin", message });
     return secure(NextResponse.json(answer.body, { status: answer.status }));

@@ -12,7 +12,14 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "testing/**/*.test.ts", "prisma/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "components/**/*.test.ts",
+      "app/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "testing/**/*.test.ts",
+      "prisma/**/*.test.ts",
+    ],
     globalSetup: ["testing/global-setup.ts"],
     pool: "forks",
     testTimeout: 30_000,

@@ -33,7 +33,11 @@ export function failureText(state: TFailure, words: TFailureWords): string {
 }
 
 /** The message for any answer: `ok` words the success, the shared words the rest; null before any. */
-export function formMessage<T extends object>(state: TActionResult<T> | null | undefined, ok: (state: { status: "ok" } & T) => TFormMessage | null, words: TFailureWords): TFormMessage | null {
+export function formMessage<T extends object>(
+  state: TActionResult<T> | null | undefined,
+  ok: (state: { status: "ok" } & T) => TFormMessage | null,
+  words: TFailureWords,
+): TFormMessage | null {
   if (!state) return null;
   if (state.status === "ok") return ok(state);
   return { tone: "error", text: failureText(state, words) };

@@ -10,7 +10,14 @@ export function BudgetBar({ label, used, limit, unit }: { label: string; used: n
           {used.toLocaleString("en-US")} / {limit.toLocaleString("en-US")} {unit}
         </span>
       </div>
-      <div role="meter" aria-label={`${label} used`} aria-valuemin={0} aria-valuemax={limit} aria-valuenow={used} className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-100">
+      <div
+        role="meter"
+        aria-label={`${label} used`}
+        aria-valuemin={0}
+        aria-valuemax={limit}
+        aria-valuenow={used}
+        className="mt-1 h-1.5 overflow-hidden rounded-full bg-slate-100"
+      >
         <div className={`h-full ${tone}`} style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
     </div>

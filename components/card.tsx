@@ -1,7 +1,21 @@
 import type { ReactNode } from "react";
 
 /** A titled panel: the page's sections (the title is an h2 that names the region). */
-export function Card({ id, title, description, actions, children, bodyClassName = "p-4" }: { id: string; title: ReactNode; description?: ReactNode; actions?: ReactNode; children: ReactNode; bodyClassName?: string }) {
+export function Card({
+  id,
+  title,
+  description,
+  actions,
+  children,
+  bodyClassName = "p-4",
+}: {
+  id: string;
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  bodyClassName?: string;
+}) {
   return (
     <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
       <div className="flex items-center justify-between gap-3 border-b border-slate-100 px-4 py-2">

@@ -12,10 +12,13 @@ export function BudgetHistogram({ data }: { data: TBudgetDistribution }) {
       title="Budget use distribution"
       description={
         <>
-          Share of each limit used by the latest {data.runs.toLocaleString("en-US")} finished {data.runs === 1 ? "run" : "runs"} that entered the loop; the red bar is runs that reached the limit.
+          Share of each limit used by the latest {data.runs.toLocaleString("en-US")} finished {data.runs === 1 ? "run" : "runs"} that
+          entered the loop; the red bar is runs that reached the limit.
         </>
       }
-      empty={data.runs ? undefined : <EmptyState title="No agent runs yet">Budget use appears once the agent has run on tickets.</EmptyState>}
+      empty={
+        data.runs ? undefined : <EmptyState title="No agent runs yet">Budget use appears once the agent has run on tickets.</EmptyState>
+      }
       table={{
         caption: `Runs per share of the budget used${window ? `, ${window}` : ""}`,
         columns: ["Budget", ...BUDGET_BUCKET_LABELS],
@@ -35,7 +38,10 @@ export function BudgetHistogram({ data }: { data: TBudgetDistribution }) {
                 {d.buckets.map((n, i) => (
                   <div key={i} className="flex h-full flex-1 flex-col justify-end" title={`${BUDGET_BUCKET_LABELS[i]}: ${n}`}>
                     {n ? <span className="mb-px text-center text-[9px] leading-none text-slate-500 tabular-nums">{n}</span> : null}
-                    <div className={`rounded-t-sm ${i === BUDGET_BUCKET_LABELS.length - 1 ? "bg-red-500" : "bg-indigo-500"}`} style={{ height: `${(n / max) * 80}%`, minHeight: n ? 2 : 0 }} />
+                    <div
+                      className={`rounded-t-sm ${i === BUDGET_BUCKET_LABELS.length - 1 ? "bg-red-500" : "bg-indigo-500"}`}
+                      style={{ height: `${(n / max) * 80}%`, minHeight: n ? 2 : 0 }}
+                    />
                   </div>
                 ))}
               </div>

@@ -10,7 +10,21 @@ export interface TChartTable {
  * A chart's frame: its title and one line saying what it shows, the drawing (hidden from assistive
  * technology), and the same numbers as a visually hidden table that screen readers read instead.
  */
-export function ChartFigure({ id, title, description, table, empty, children }: { id: string; title: string; description: ReactNode; table: TChartTable; empty?: ReactNode; children: ReactNode }) {
+export function ChartFigure({
+  id,
+  title,
+  description,
+  table,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  description: ReactNode;
+  table: TChartTable;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <figure aria-labelledby={`${id}-title`} className="relative flex min-w-0 flex-col rounded-lg border border-slate-200 bg-white">
       <figcaption className="border-b border-slate-100 px-4 py-2">

@@ -35,7 +35,13 @@ export function HandoffReasonsChart({ data }: { data: THandoffReasons }) {
       id="chart-handoff"
       title="Reasons for handoff"
       description={`Live runs that ended with needs_human, per UTC day, last ${data.days.length} days (${data.total.toLocaleString("en-US")} in all).`}
-      empty={data.total ? undefined : <EmptyState title={`No handoffs in the last ${data.days.length} days`}>Runs that end with a person appear here by reason.</EmptyState>}
+      empty={
+        data.total ? undefined : (
+          <EmptyState title={`No handoffs in the last ${data.days.length} days`}>
+            Runs that end with a person appear here by reason.
+          </EmptyState>
+        )
+      }
       table={{
         caption: "Runs handed to a person per day and reason",
         columns: ["Day (UTC)", "Total", ...reasons.map((r) => REASON_LABELS[r])],
@@ -52,7 +58,9 @@ export function HandoffReasonsChart({ data }: { data: THandoffReasons }) {
             {data.days.map((d) => (
               <div key={d.day} className="flex h-full min-w-0 flex-1 flex-col justify-end" title={`${d.day}: ${d.total}`}>
                 <div className="flex flex-col-reverse overflow-hidden rounded-t-sm" style={{ height: `${(d.total / max) * 100}%` }}>
-                  {reasons.map((r) => (d.byReason[r] ? <div key={r} className={colour(r)} style={{ height: `${(d.byReason[r]! / d.total) * 100}%` }} /> : null))}
+                  {reasons.map((r) =>
+                    d.byReason[r] ? <div key={r} className={colour(r)} style={{ height: `${(d.byReason[r]! / d.total) * 100}%` }} /> : null,
+                  )}
                 </div>
               </div>
             ))}
@@ -61,7 +69,11 @@ export function HandoffReasonsChart({ data }: { data: THandoffReasons }) {
           <div className="relative mt-0.5 h-3 text-[10px] leading-3 text-slate-400">
             {data.days.map((d, i) =>
               (data.days.length - 1 - i) % 3 === 0 ? (
-                <span key={d.day} className="absolute -translate-x-1/2 whitespace-nowrap" style={{ left: `${((i + 0.5) / data.days.length) * 100}%` }}>
+                <span
+                  key={d.day}
+                  className="absolute -translate-x-1/2 whitespace-nowrap"
+                  style={{ left: `${((i + 0.5) / data.days.length) * 100}%` }}
+                >
                   {shortDay(d.day)}
                 </span>
               ) : null,

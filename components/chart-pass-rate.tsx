@@ -15,7 +15,14 @@ export function PassRateChart({ data }: { data: TPassRate[] }) {
       table={{
         caption: "Pass rate by agent version",
         columns: ["Agent version", "Pass rate", "Rows passed", "Rows failed", "Runs", "Latest run"],
-        rows: data.map((d) => [d.agentVersion, formatShare(d.rate), d.passed, d.failed, d.runs, `${d.latest.passed} of ${d.latest.passed + d.latest.failed} passed`]),
+        rows: data.map((d) => [
+          d.agentVersion,
+          formatShare(d.rate),
+          d.passed,
+          d.failed,
+          d.runs,
+          `${d.latest.passed} of ${d.latest.passed + d.latest.failed} passed`,
+        ]),
       }}
     >
       <ul className="space-y-3">
@@ -26,7 +33,8 @@ export function PassRateChart({ data }: { data: TPassRate[] }) {
               <span className="shrink-0 tabular-nums text-slate-900">
                 <span className="font-semibold">{formatShare(d.rate)}</span>{" "}
                 <span className="text-slate-500">
-                  {d.passed.toLocaleString("en-US")}/{(d.passed + d.failed).toLocaleString("en-US")} · {d.runs} {d.runs === 1 ? "run" : "runs"}
+                  {d.passed.toLocaleString("en-US")}/{(d.passed + d.failed).toLocaleString("en-US")} · {d.runs}{" "}
+                  {d.runs === 1 ? "run" : "runs"}
                 </span>
               </span>
             </div>

@@ -18,7 +18,9 @@ export type TCitedPassage = { citation: string; chunkId: string; text: string; h
 export function CitedText({ text, passages }: { text: string; passages: readonly TCitedPassage[] }) {
   const opened = citedPassages(text, passages);
   let occurrence = 0;
-  const parts = splitCitations(text).map((part) => ("citation" in part ? { citation: part.citation, chunkId: opened[occurrence++] ?? null } : part));
+  const parts = splitCitations(text).map((part) =>
+    "citation" in part ? { citation: part.citation, chunkId: opened[occurrence++] ?? null } : part,
+  );
   return (
     <p className="whitespace-pre-wrap text-[13px] leading-relaxed text-slate-800">
       {parts.map((part, i) => {
@@ -27,7 +29,12 @@ export function CitedText({ text, passages }: { text: string; passages: readonly
         return (
           // A plain link: a full navigation lands on the passage (:target), which a client-side one does not.
           // Unbroken: a citation split at its hyphens reads as two.
-          <a key={i} href={citationHref(citation, chunkId)} className="whitespace-nowrap rounded bg-indigo-50 px-1 font-mono text-[12px] text-indigo-700 underline-offset-2 hover:underline" aria-label={`Open cited passage ${citation}`}>
+          <a
+            key={i}
+            href={citationHref(citation, chunkId)}
+            className="whitespace-nowrap rounded bg-indigo-50 px-1 font-mono text-[12px] text-indigo-700 underline-offset-2 hover:underline"
+            aria-label={`Open cited passage ${citation}`}
+          >
             {citation}
           </a>
         );

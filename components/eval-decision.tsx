@@ -5,7 +5,9 @@ export function ReleaseBadge({ outcome }: { outcome: string | null | undefined }
   if (!outcome) return <span className="text-slate-400">–</span>;
   const eligible = outcome === "eligible_for_shadow";
   return (
-    <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${eligible ? "bg-emerald-50 text-emerald-800 ring-emerald-200" : "bg-amber-50 text-amber-900 ring-amber-200"}`}>
+    <span
+      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${eligible ? "bg-emerald-50 text-emerald-800 ring-emerald-200" : "bg-amber-50 text-amber-900 ring-amber-200"}`}
+    >
       {eligible ? "Eligible for shadow" : "Hold"}
       <code className="font-mono text-[11px] font-normal">{outcome}</code>
     </span>

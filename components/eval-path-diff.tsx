@@ -26,16 +26,33 @@ export function PathDiff({ diff, caption }: { diff: TPathDiff; caption: string }
         {diff.steps.map((s) => {
           const first = s.step === diff.firstDifference;
           return (
-            <tr key={s.step} data-first-difference={first ? "true" : undefined} className={`border-b border-slate-100 align-top last:border-0 ${first ? "bg-red-50" : !s.same ? "bg-amber-50/60" : ""}`}>
-              <th scope="row" className={`py-1 pr-2 font-normal tabular-nums ${first ? "border-l-2 border-red-500 pl-1.5 text-red-800" : "pl-2 text-slate-500"}`}>
+            <tr
+              key={s.step}
+              data-first-difference={first ? "true" : undefined}
+              className={`border-b border-slate-100 align-top last:border-0 ${first ? "bg-red-50" : !s.same ? "bg-amber-50/60" : ""}`}
+            >
+              <th
+                scope="row"
+                className={`py-1 pr-2 font-normal tabular-nums ${first ? "border-l-2 border-red-500 pl-1.5 text-red-800" : "pl-2 text-slate-500"}`}
+              >
                 {s.step}
-                {first ? <span className="block text-[10px] font-semibold tracking-wide uppercase sm:ml-1 sm:inline">first difference</span> : !s.same ? <span className="ml-1 text-amber-700">
+                {first ? (
+                  <span className="block text-[10px] font-semibold tracking-wide uppercase sm:ml-1 sm:inline">first difference</span>
+                ) : !s.same ? (
+                  <span className="ml-1 text-amber-700">
                     <span aria-hidden="true">≠</span>
                     <span className="sr-only"> (differs)</span>
-                  </span> : null}
+                  </span>
+                ) : null}
               </th>
-              <td className={`py-1 pr-2 font-mono break-all ${s.expected === null ? "text-slate-400 italic" : "text-slate-800"}`}>{s.expected ?? "(end)"}</td>
-              <td className={`py-1 font-mono break-all ${s.actual === null ? "text-slate-400 italic" : s.same ? "text-slate-800" : "font-semibold text-red-800"}`}>{s.actual ?? "(end)"}</td>
+              <td className={`py-1 pr-2 font-mono break-all ${s.expected === null ? "text-slate-400 italic" : "text-slate-800"}`}>
+                {s.expected ?? "(end)"}
+              </td>
+              <td
+                className={`py-1 font-mono break-all ${s.actual === null ? "text-slate-400 italic" : s.same ? "text-slate-800" : "font-semibold text-red-800"}`}
+              >
+                {s.actual ?? "(end)"}
+              </td>
             </tr>
           );
         })}
@@ -65,7 +82,10 @@ export function OutcomeFields({ fields, caption }: { fields: TFieldComparison[];
       <tbody>
         {fields.map((f) => (
           <tr key={f.field} className={`border-b border-slate-100 align-top last:border-0 ${f.same ? "" : "bg-red-50"}`}>
-            <th scope="row" className={`py-1 pr-2 font-normal ${f.same ? "pl-2 text-slate-500" : "border-l-2 border-red-500 pl-1.5 text-red-800"}`}>
+            <th
+              scope="row"
+              className={`py-1 pr-2 font-normal ${f.same ? "pl-2 text-slate-500" : "border-l-2 border-red-500 pl-1.5 text-red-800"}`}
+            >
               {f.field}
               {f.same ? null : <span className="sr-only"> (differs)</span>}
             </th>

@@ -14,7 +14,10 @@ export function JsonDetails({ value, label, max = 72 }: { value: unknown; label:
         <span className="sr-only"> (show all of {label})</span>
       </summary>
       {/* Focusable: a keyboard scrolls it when it is longer than its box. */}
-      <pre tabIndex={0} className="mt-1 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 font-mono text-[12px] whitespace-pre-wrap break-all text-slate-800">
+      <pre
+        tabIndex={0}
+        className="mt-1 max-h-80 max-w-xl overflow-auto rounded bg-slate-50 p-2 font-mono text-[12px] whitespace-pre-wrap break-all text-slate-800"
+      >
         {JSON.stringify(value, null, 2)}
       </pre>
     </details>

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isTypingTarget, shortcutFor } from "./keyboard-shortcuts";
 
-const press = (key: string, target: object | null = { tagName: "BODY" }, mods: Partial<Record<"ctrlKey" | "metaKey" | "altKey", boolean>> = {}) => ({
+const press = (
+  key: string,
+  target: object | null = { tagName: "BODY" },
+  mods: Partial<Record<"ctrlKey" | "metaKey" | "altKey", boolean>> = {},
+) => ({
   key,
   ctrlKey: false,
   metaKey: false,
@@ -20,7 +24,13 @@ describe("keyboard shortcuts", () => {
   });
 
   it("never fire while typing in a field, or with a modifier held", () => {
-    for (const target of [{ tagName: "INPUT", type: "search" }, { tagName: "input" }, { tagName: "TEXTAREA" }, { tagName: "SELECT" }, { tagName: "DIV", isContentEditable: true }]) {
+    for (const target of [
+      { tagName: "INPUT", type: "search" },
+      { tagName: "input" },
+      { tagName: "TEXTAREA" },
+      { tagName: "SELECT" },
+      { tagName: "DIV", isContentEditable: true },
+    ]) {
       expect(shortcutFor("ticket", press("a", target)), JSON.stringify(target)).toBeNull();
       expect(shortcutFor("queue", press("/", target)), JSON.stringify(target)).toBeNull();
     }

@@ -32,12 +32,17 @@ export function isTypingTarget(target: { tagName?: string; isContentEditable?: b
   if (tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable) return true;
   if (tag !== "INPUT") return false;
   // Buttons and boxes that take no text do not swallow letters.
-  return !["button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image"].includes((target.type ?? "text").toLowerCase());
+  return !["button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image"].includes(
+    (target.type ?? "text").toLowerCase(),
+  );
 }
 
 /** The shortcut a key press means on a page, or null: typing, a modifier, a key the page does not use.
  * Enter is left to the browser (it opens the focused link); only the letters and / and ? are ours. */
-export function shortcutFor(scope: TShortcutScope, event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; target: EventTarget | null }): TShortcut | null {
+export function shortcutFor(
+  scope: TShortcutScope,
+  event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; target: EventTarget | null },
+): TShortcut | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   if (isTypingTarget(event.target as Parameters<typeof isTypingTarget>[0])) return null;
   if (event.key === "Enter") return null;

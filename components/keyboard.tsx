@@ -75,10 +75,22 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
 
   return (
     <>
-      <p role="status" data-testid="shortcut-notice" className={notice ? "fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] text-amber-900 shadow" : "sr-only"}>
+      <p
+        role="status"
+        data-testid="shortcut-notice"
+        className={
+          notice
+            ? "fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] text-amber-900 shadow"
+            : "sr-only"
+        }
+      >
         {notice}
       </p>
-      <dialog ref={help} aria-labelledby="shortcuts-heading" className="m-auto w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-lg backdrop:bg-slate-900/30">
+      <dialog
+        ref={help}
+        aria-labelledby="shortcuts-heading"
+        className="m-auto w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-lg backdrop:bg-slate-900/30"
+      >
         <div className="p-4">
           <h2 id="shortcuts-heading" className="text-[14px] font-semibold text-slate-900">
             Keyboard shortcuts
@@ -87,7 +99,9 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
             {SHORTCUTS[scope].map((s) => (
               <div key={s.key} className="flex items-center justify-between gap-3">
                 <dt>
-                  <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-[12px] text-slate-900">{s.key}</kbd>
+                  <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-[12px] text-slate-900">
+                    {s.key}
+                  </kbd>
                 </dt>
                 <dd className="text-right text-slate-700">{s.words}</dd>
               </div>
@@ -95,11 +109,17 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
           </dl>
           <p className="mt-3 text-[12px] text-slate-600">Keys do nothing while you type in a field.</p>
           <form method="dialog" className="mt-3 flex justify-end">
-            <button className="h-8 rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50">Close</button>
+            <button className="h-8 rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50">
+              Close
+            </button>
           </form>
         </div>
       </dialog>
-      <dialog ref={confirm} aria-labelledby="confirm-approve-heading" className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-lg backdrop:bg-slate-900/30">
+      <dialog
+        ref={confirm}
+        aria-labelledby="confirm-approve-heading"
+        className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-lg backdrop:bg-slate-900/30"
+      >
         <form
           method="dialog"
           className="p-4"
@@ -117,7 +137,11 @@ export function KeyboardShortcuts({ scope }: { scope: TShortcutScope }) {
           </h2>
           <p className="mt-2 text-[13px] text-slate-700">{approveWhat}</p>
           <div className="mt-4 flex justify-end gap-2">
-            <button value="cancel" autoFocus className="h-8 rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50">
+            <button
+              value="cancel"
+              autoFocus
+              className="h-8 rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50"
+            >
               Cancel
             </button>
             <button value="approve" className="h-8 rounded-md bg-emerald-700 px-3 text-[13px] font-medium text-white hover:bg-emerald-800">

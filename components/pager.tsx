@@ -8,12 +8,21 @@ export function hrefWith(path: string, params: Record<string, string | null | un
   return text ? `${path}?${text}` : path;
 }
 
-const LINK = "inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-[13px] font-medium text-slate-700 hover:bg-slate-50";
-const DISABLED = "inline-flex items-center gap-1 rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1 text-[13px] font-medium text-slate-400";
+const LINK =
+  "inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-[13px] font-medium text-slate-700 hover:bg-slate-50";
+const DISABLED =
+  "inline-flex items-center gap-1 rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1 text-[13px] font-medium text-slate-400";
 
 /** Keyset paging: a link to the page before and after this one, or a dimmed label where there is none.
  * Not prefetched: on the live queue the cursors move with every refresh. */
-export function Pager({ label, previous, next, previousText = "Newer", nextText = "Older", children }: {
+export function Pager({
+  label,
+  previous,
+  next,
+  previousText = "Newer",
+  nextText = "Older",
+  children,
+}: {
   label: string;
   previous: string | null;
   next: string | null;

@@ -32,7 +32,11 @@ export function ResponsiveTable({
             {columns.map((column) => {
               const { label, align } = typeof column === "string" ? { label: column, align: undefined } : column;
               return (
-                <th key={label} scope="col" className={classes("px-3 py-2 font-medium", !wrapHeaders && "whitespace-nowrap", align === "right" && "text-right")}>
+                <th
+                  key={label}
+                  scope="col"
+                  className={classes("px-3 py-2 font-medium", !wrapHeaders && "whitespace-nowrap", align === "right" && "text-right")}
+                >
                   {label}
                 </th>
               );
@@ -56,7 +60,17 @@ export function CardRow({ className, children }: { className?: string; children:
  * row's header cell (`rowHeader`) is a `<th scope="row">`; give it no label when the card shows it
  * as its title.
  */
-export function Cell({ label, rowHeader = false, className, children }: { label?: string; rowHeader?: boolean; className?: string; children: ReactNode }) {
+export function Cell({
+  label,
+  rowHeader = false,
+  className,
+  children,
+}: {
+  label?: string;
+  rowHeader?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
   const content = (
     <>
       {label ? <CellLabel>{label}</CellLabel> : null}

@@ -20,7 +20,9 @@ const TONE: Readonly<Record<string, string>> = {
 export function StatusBadge({ status }: { status: string }) {
   const label = STATUS_LABELS[status as keyof typeof STATUS_LABELS] ?? status;
   return (
-    <span className={`inline-flex max-w-full flex-wrap items-center gap-x-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? TONE.bypassed}`}>
+    <span
+      className={`inline-flex max-w-full flex-wrap items-center gap-x-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? TONE.bypassed}`}
+    >
       {label}
       <code className="font-mono text-[11px] font-normal">{status}</code>
     </span>
@@ -32,7 +34,8 @@ export function ReasonText({ reason }: { reason: string | null }) {
   if (!reason) return <span className="text-slate-400">–</span>;
   return (
     <span>
-      {isStopReason(reason) ? REASON_LABELS[reason] : isLifecycleReason(reason) ? LIFECYCLE_REASON_LABELS[reason] : reason} <code className="font-mono text-[11px] text-slate-500">{reason}</code>
+      {isStopReason(reason) ? REASON_LABELS[reason] : isLifecycleReason(reason) ? LIFECYCLE_REASON_LABELS[reason] : reason}{" "}
+      <code className="font-mono text-[11px] text-slate-500">{reason}</code>
     </span>
   );
 }

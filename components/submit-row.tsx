@@ -4,7 +4,14 @@ import type { ReactNode } from "react";
  * A form's last row: its primary button (busy while the action runs, with the words for it) and the
  * status line the action's answer is read out in.
  */
-export function SubmitRow(props: { pending: boolean; label: string; busyLabel: string; testId: string; tone?: "ok" | "error"; children?: ReactNode }) {
+export function SubmitRow(props: {
+  pending: boolean;
+  label: string;
+  busyLabel: string;
+  testId: string;
+  tone?: "ok" | "error";
+  children?: ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
       <button
@@ -15,7 +22,11 @@ export function SubmitRow(props: { pending: boolean; label: string; busyLabel: s
       >
         {props.pending ? props.busyLabel : props.label}
       </button>
-      <p role="status" data-testid={props.testId} className={`min-w-0 flex-1 text-[13px] ${props.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+      <p
+        role="status"
+        data-testid={props.testId}
+        className={`min-w-0 flex-1 text-[13px] ${props.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
+      >
         {props.children}
       </p>
     </div>

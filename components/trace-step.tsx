@@ -45,7 +45,12 @@ export function StepOutcome({ outcome, reason }: { outcome: string; reason: stri
   );
 }
 
-const DECISION_WORDS: Record<string, string> = { allow: "Allowed", deny: "Denied", rewrite: "Rewritten", escalate: "Escalated to a person" };
+const DECISION_WORDS: Record<string, string> = {
+  allow: "Allowed",
+  deny: "Denied",
+  rewrite: "Rewritten",
+  escalate: "Escalated to a person",
+};
 
 function reasonWords(code: string): string {
   return code in ACTION_POLICY_REASON_LABELS ? ACTION_POLICY_REASON_LABELS[code as TActionPolicyReason] : code;
@@ -53,7 +58,10 @@ function reasonWords(code: string): string {
 
 /** The policy gate's decision in words, its reason codes beside them; a rewrite names what the step became. */
 export function PolicyDecision({ decision }: { decision: unknown }) {
-  const d = decision && typeof decision === "object" ? (decision as { decision?: string; reasons?: string[]; action?: { action?: string; args?: unknown } }) : null;
+  const d =
+    decision && typeof decision === "object"
+      ? (decision as { decision?: string; reasons?: string[]; action?: { action?: string; args?: unknown } })
+      : null;
   if (!d?.decision) return <span className="text-slate-500">No decision: the step stopped before the policy gate</span>;
   const reasons = (d.reasons ?? []).filter((r) => r !== "allowed");
   return (
@@ -84,7 +92,10 @@ export function DurationBar({ startMs, latencyMs, totalMs }: { startMs: number; 
   return (
     <div aria-hidden="true" className="relative h-1.5 overflow-hidden rounded-full bg-slate-100" data-testid="duration-bar">
       {/* At least a sliver, so a 2 ms step still shows where it sat. */}
-      <div className="absolute inset-y-0 min-w-[3px] rounded-full bg-indigo-500" style={{ left: `${Math.min(left, 99)}%`, width: `${width}%` }} />
+      <div
+        className="absolute inset-y-0 min-w-[3px] rounded-full bg-indigo-500"
+        style={{ left: `${Math.min(left, 99)}%`, width: `${width}%` }}
+      />
     </div>
   );
 }
@@ -95,7 +106,9 @@ export function formatMs(ms: number): string {
 
 export function tokenText(step: { promptTokens: number; completionTokens: number }): string {
   const total = step.promptTokens + step.completionTokens;
-  return total ? `${total.toLocaleString("en-US")} (${step.promptTokens.toLocaleString("en-US")} in, ${step.completionTokens.toLocaleString("en-US")} out)` : "0";
+  return total
+    ? `${total.toLocaleString("en-US")} (${step.promptTokens.toLocaleString("en-US")} in, ${step.completionTokens.toLocaleString("en-US")} out)`
+    : "0";
 }
 
 /**
@@ -104,7 +117,10 @@ export function tokenText(step: { promptTokens: number; completionTokens: number
  */
 export function StepPayload({ label, value, differs = false }: { label: "Arguments" | "Result"; value: unknown; differs?: boolean }) {
   const fields = readableFields(value);
-  const empty = value === null || value === undefined || (fields.length === 1 && fields[0]!.path === "" && (fields[0]!.text === "{}" || fields[0]!.text === "null"));
+  const empty =
+    value === null ||
+    value === undefined ||
+    (fields.length === 1 && fields[0]!.path === "" && (fields[0]!.text === "{}" || fields[0]!.text === "null"));
   if (empty) {
     return (
       <p className="text-[12px] text-slate-500">
@@ -126,7 +142,9 @@ export function StepPayload({ label, value, differs = false }: { label: "Argumen
       <dl className="mt-1 divide-y divide-slate-100 rounded-md bg-slate-50 px-2 py-1">
         {fields.map((f) => (
           <div key={f.path || "value"} className="grid grid-cols-1 gap-x-3 py-1 sm:grid-cols-[minmax(0,11rem)_minmax(0,1fr)]">
-            <dt className={`font-mono text-[11px] wrap-anywhere ${f.leading ? "font-semibold text-slate-800" : "text-slate-500"}`}>{f.path || "value"}</dt>
+            <dt className={`font-mono text-[11px] wrap-anywhere ${f.leading ? "font-semibold text-slate-800" : "text-slate-500"}`}>
+              {f.path || "value"}
+            </dt>
             <dd className="font-mono text-[11px] whitespace-pre-wrap wrap-anywhere text-slate-800">{f.text}</dd>
           </div>
         ))}

@@ -30,7 +30,19 @@ export function TraceTimeline({ steps, label = "Trace: one card per step" }: { s
  * that differ from the other run's step (a comparison); `numbered: false` leaves out the step's
  * number where the comparison already shows it.
  */
-export function TraceStepCard({ step: s, startMs, totalMs, differs = [], numbered = true }: { step: TTraceRow; startMs: number; totalMs: number; differs?: readonly TStepField[]; numbered?: boolean }) {
+export function TraceStepCard({
+  step: s,
+  startMs,
+  totalMs,
+  differs = [],
+  numbered = true,
+}: {
+  step: TTraceRow;
+  startMs: number;
+  totalMs: number;
+  differs?: readonly TStepField[];
+  numbered?: boolean;
+}) {
   const share = totalMs > 0 ? Math.round((s.latencyMs / totalMs) * 100) : 0;
   const has = (f: TStepField) => differs.includes(f);
   return (

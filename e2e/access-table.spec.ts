@@ -236,7 +236,8 @@ const ACTIONS: readonly TActionRow[] = [
     name: "retryJobAction",
     gate: "admin",
     harmless: { field: "jobId", value: NO_SUCH_ID },
-    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^There is no such job/) }),
+    allowedAnswer: ({ result }) =>
+      expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^There is no such job/) }),
   },
   {
     name: "revokeUserSessionsAction",
@@ -277,7 +278,8 @@ const ACTIONS: readonly TActionRow[] = [
     name: "setPasswordAction",
     gate: "public",
     harmless: { field: "token", value: "A".repeat(43) },
-    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^This link no longer works/) }),
+    allowedAnswer: ({ result }) =>
+      expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^This link no longer works/) }),
   },
   {
     // Ends every session of the caller (the rows after it only need sign-out, which works for anyone):
@@ -325,7 +327,13 @@ function withField(captured: TCaptured, field: string, value: string): TCaptured
   }
   const pattern = new RegExp(`(name="(?:[^"]*_)?${field}"\\r\\n\\r\\n)[^\\r]*`);
   expect(pattern.test(text), `the captured request has a field ${field}`).toBe(true);
-  return { ...captured, body: Buffer.from(text.replace(pattern, (_m, head: string) => head + value), "utf8") };
+  return {
+    ...captured,
+    body: Buffer.from(
+      text.replace(pattern, (_m, head: string) => head + value),
+      "utf8",
+    ),
+  };
 }
 
 async function callAction(request: APIRequestContext, captured: TCaptured): Promise<TActionAnswer> {
@@ -333,7 +341,6 @@ async function callAction(request: APIRequestContext, captured: TCaptured): Prom
   const text = await response.text();
   return { http: response.status(), result: actionResult(text), redirect: response.headers()["x-action-redirect"] ?? null };
 }
-
 
 // ─── route handlers ──────────────────────────────────────────────────────────────────────────────
 
@@ -372,7 +379,8 @@ const ROUTES: readonly TRouteRow[] = [
     gate: "public",
     // A forged sign-in post (no CSRF token) reaches next-auth, which refuses it itself and signs
     // nobody in or out: the proxy lets it through, next-auth's own check stops it.
-    call: (r) => r.post("/api/auth/callback/credentials", { form: { email: ACCOUNTS.ADMIN.email, password: "not-the-password" }, maxRedirects: 0 }),
+    call: (r) =>
+      r.post("/api/auth/callback/credentials", { form: { email: ACCOUNTS.ADMIN.email, password: "not-the-password" }, maxRedirects: 0 }),
     allowedAnswer: async (response) => {
       expect(response.status()).toBe(302);
       expect(response.headers().location).toContain("error=MissingCSRF");
@@ -435,7 +443,10 @@ const ROUTES: readonly TRouteRow[] = [
     call: (r) => r.get("/api/audit/export?from=2000-01-01T00:00&to=2000-01-01T00:00"),
     allowedAnswer: async (response) => {
       expect(response.headers()["content-type"]).toContain("application/jsonl");
-      const lines = (await response.text()).trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string; events?: number });
+      const lines = (await response.text())
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; events?: number });
       expect(lines.map((l) => l.type)).toEqual(["header", "seal"]);
     },
   },
@@ -529,7 +540,10 @@ test.beforeAll(async ({ browser }) => {
   const ticketUrl = page.url();
   // Before any run there is nothing to approve, so the page offers to resolve it by hand.
   await page.getByLabel("Your reply to the customer").fill("Refunds reach your card within 5 business days.");
-  captured.set("resolveByHandAction", await captureAction(page, () => page.getByRole("button", { name: "Send reply and resolve" }).click()));
+  captured.set(
+    "resolveByHandAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Send reply and resolve" }).click()),
+  );
   await page.goto(ticketUrl);
   await page.getByRole("button", { name: "Run agent" }).click();
   const approve = page.getByRole("form", { name: "Decision" }).getByRole("button", { name: "Approve" });
@@ -545,13 +559,19 @@ test.beforeAll(async ({ browser }) => {
   // ticket's lookup (not_found) for every role the gate lets through.
   const assignee = page.getByRole("form", { name: "Assignee" });
   await assignee.getByLabel("Assign to").selectOption({ index: 1 });
-  captured.set("assignTicketAction", await captureAction(page, () => assignee.getByRole("button", { name: "Assign", exact: true }).click()));
+  captured.set(
+    "assignTicketAction",
+    await captureAction(page, () => assignee.getByRole("button", { name: "Assign", exact: true }).click()),
+  );
 
   // The queue's bulk actions, on the first row: each capture on a fresh page (an aborted call leaves
   // the bar in an error state). "Simulate" is the run the replay makes harmless (its mode).
   const selectFirstRow = async () => {
     await page.goto("/");
-    await page.getByRole("checkbox", { name: /^Select ticket #/ }).first().check();
+    await page
+      .getByRole("checkbox", { name: /^Select ticket #/ })
+      .first()
+      .check();
     return page.getByRole("region", { name: "Bulk actions" });
   };
   let bar = await selectFirstRow();
@@ -560,7 +580,10 @@ test.beforeAll(async ({ browser }) => {
   await bar.getByLabel("Assign the selected tickets to").selectOption({ index: 1 });
   captured.set("startBulkAssignAction", await captureAction(page, () => bar.getByRole("button", { name: "Assign", exact: true }).click()));
   await page.goto("/?view=open");
-  captured.set("selectAllInViewAction", await captureAction(page, () => page.getByRole("button", { name: /^Select all in this view/ }).click()));
+  captured.set(
+    "selectAllInViewAction",
+    await captureAction(page, () => page.getByRole("button", { name: /^Select all in this view/ }).click()),
+  );
 
   await page.goto("/autonomy");
   const dial = page.getByRole("form", { name: "Set the autonomy dial" });
@@ -574,20 +597,32 @@ test.beforeAll(async ({ browser }) => {
   captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
   await page.goto("/admin");
   await page.getByLabel("Reminder before expiry, in minutes").fill("not minutes");
-  captured.set("updateNotificationSettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save notifications" }).click()));
+  captured.set(
+    "updateNotificationSettingsAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Save notifications" }).click()),
+  );
 
   // Each capture on a freshly loaded page: an aborted call leaves its form in an error state.
   const reviewerRow = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });
   await page.goto("/admin/users");
-  captured.set("revokeUserSessionsAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Sign out .* everywhere$/ }).click()));
+  captured.set(
+    "revokeUserSessionsAction",
+    await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Sign out .* everywhere$/ }).click()),
+  );
   await page.goto("/admin/users");
-  captured.set("reissuePasswordLinkAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^New link for / }).click()));
+  captured.set(
+    "reissuePasswordLinkAction",
+    await captureAction(page, () => reviewerRow.getByRole("button", { name: /^New link for / }).click()),
+  );
   await page.goto("/admin/users");
   await reviewerRow.getByLabel(/^Role of /).selectOption("SPECIALIST");
   captured.set("changeUserRoleAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: "Change role" }).click()));
   await page.goto("/admin/users");
   await reviewerRow.getByRole("button", { name: /^Deactivate / }).click();
-  captured.set("setUserActiveAction", await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Confirm deactivate / }).click()));
+  captured.set(
+    "setUserActiveAction",
+    await captureAction(page, () => reviewerRow.getByRole("button", { name: /^Confirm deactivate / }).click()),
+  );
   const addForm = page.getByRole("form", { name: "Add a person" });
   const fillAddForm = async () => {
     await page.goto("/admin/users");
@@ -615,7 +650,10 @@ test.beforeAll(async ({ browser }) => {
   captured.set("signOutAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out", exact: true }).click()));
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();
-  captured.set("signOutEverywhereAction", await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out everywhere" }).click()));
+  captured.set(
+    "signOutEverywhereAction",
+    await captureAction(page, () => page.getByRole("menuitem", { name: "Sign out everywhere" }).click()),
+  );
   await page.close();
 });
 
@@ -665,7 +703,9 @@ test("POST /api/intake/tickets × a valid signature (control): passes the gate",
   // The refusals above are not vacuous: the same route with a Standard Webhooks signature gets past
   // the signature to the field check (an empty object creates nothing).
   const raw = "{}";
-  const response = await contexts.get("SIGNED_OUT")!.request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: webhookHeaders(raw) });
+  const response = await contexts
+    .get("SIGNED_OUT")!
+    .request.post("/api/intake/tickets", { data: Buffer.from(raw), headers: webhookHeaders(raw) });
   expect(response.status()).toBe(400);
   expect(await response.json()).toMatchObject({ error: "invalid_fields" });
 });
@@ -673,7 +713,9 @@ test("POST /api/intake/tickets × a valid signature (control): passes the gate",
 test("GET /api/outbox × a valid signature (control): passes the gate", async () => {
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(`${timestamp}\nGET\n/api/outbox`).digest("hex")}`;
-  const response = await contexts.get("SIGNED_OUT")!.request.get("/api/outbox", { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
+  const response = await contexts
+    .get("SIGNED_OUT")!
+    .request.get("/api/outbox", { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
   expect(response.status()).toBe(200);
   expect(await response.json()).toMatchObject({ messages: expect.any(Array) });
 });
@@ -718,13 +760,28 @@ function endpointsInApp(appDir: string): { actions: string[]; routes: string[]; 
     const code = source.replace(/^(?:\s+|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "");
     if (/^["']use server["']/.test(code)) {
       for (const m of code.matchAll(/export\s+(?:async\s+function|function|const|let)\s+(\w+)/g)) actions.push(m[1]!);
-      for (const m of code.matchAll(/export\s*\{([^}]*)\}/g)) actions.push(...m[1]!.split(",").map((n) => n.trim().split(/\s+as\s+/).pop()!).filter(Boolean));
+      for (const m of code.matchAll(/export\s*\{([^}]*)\}/g))
+        actions.push(
+          ...m[1]!
+            .split(",")
+            .map((n) =>
+              n
+                .trim()
+                .split(/\s+as\s+/)
+                .pop()!,
+            )
+            .filter(Boolean),
+        );
     } else if (/^\s*["']use server["']/m.test(code)) {
       // A "use server" inside a function body: an inline action, public like any other.
       inline.push(relative(appDir, file));
     }
     if (/^route\.(ts|tsx|js|jsx|mjs)$/.test(file.split(sep).pop()!)) {
-      const path = `/${relative(appDir, file).split(sep).slice(0, -1).filter((segment) => !/^\(.*\)$/.test(segment)).join("/")}`;
+      const path = `/${relative(appDir, file)
+        .split(sep)
+        .slice(0, -1)
+        .filter((segment) => !/^\(.*\)$/.test(segment))
+        .join("/")}`;
       const exported = [
         ...[...code.matchAll(/export\s+(?:async\s+function|function|const)\s+(\w+)/g)].map((m) => m[1]!),
         ...[...code.matchAll(/export\s+const\s*\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((n) => n.trim())),
@@ -741,7 +798,11 @@ function gatedPagesInApp(appDir: string): { route: string; gate: string }[] {
     .filter((file) => file.split(sep).pop() === "page.tsx")
     .flatMap((file) => {
       const gate = /requireRole\("(\w+)"\)/.exec(readFileSync(file, "utf8"))?.[1];
-      const route = `/${relative(appDir, file).split(sep).slice(0, -1).filter((segment) => !/^\(.*\)$/.test(segment)).join("/")}`;
+      const route = `/${relative(appDir, file)
+        .split(sep)
+        .slice(0, -1)
+        .filter((segment) => !/^\(.*\)$/.test(segment))
+        .join("/")}`;
       return gate ? [{ route, gate }] : [];
     })
     .sort((a, b) => a.route.localeCompare(b.route));
@@ -750,7 +811,9 @@ function gatedPagesInApp(appDir: string): { route: string; gate: string }[] {
 test("the table lists every page in app/ that checks a role, with the area it checks", () => {
   const found = gatedPagesInApp(join(test.info().project.testDir, "..", "app"));
   expect(found.length).toBeGreaterThan(10);
-  expect(found, "pages in app/ (add a row to PAGES)").toEqual(PAGES.map(({ route, gate }) => ({ route, gate })).sort((a, b) => a.route.localeCompare(b.route)));
+  expect(found, "pages in app/ (add a row to PAGES)").toEqual(
+    PAGES.map(({ route, gate }) => ({ route, gate })).sort((a, b) => a.route.localeCompare(b.route)),
+  );
 });
 
 test("the table lists every server action and route handler in app/", () => {

@@ -23,8 +23,19 @@ function pagesInApp(dir = "app"): string[] {
     if (entry.isDirectory()) found.push(...pagesInApp(path));
     else if (entry.name === "page.tsx") {
       // Route groups "(app)" are not part of the address.
-      found.push(`/${relative("app", dir).split(sep).filter((s) => s && !/^\(.*\)$/.test(s)).join("/")}`);
-    } else if (SPECIAL_FILES.has(entry.name)) found.push(relative("app", path).split(sep).join("/").replace(/\.tsx$/, ""));
+      found.push(
+        `/${relative("app", dir)
+          .split(sep)
+          .filter((s) => s && !/^\(.*\)$/.test(s))
+          .join("/")}`,
+      );
+    } else if (SPECIAL_FILES.has(entry.name))
+      found.push(
+        relative("app", path)
+          .split(sep)
+          .join("/")
+          .replace(/\.tsx$/, ""),
+      );
   }
   return found;
 }

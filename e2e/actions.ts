@@ -28,6 +28,7 @@ export async function captureAction(page: Page, trigger: () => Promise<unknown>)
   await page.unrouteAll({ behavior: "wait" });
   const all = await request.allHeaders();
   const headers: Record<string, string> = {};
-  for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"]) if (all[name]) headers[name] = all[name];
+  for (const name of ["accept", "content-type", "next-action", "next-router-state-tree", "origin"])
+    if (all[name]) headers[name] = all[name];
   return { url: request.url(), headers, body: request.postDataBuffer() ?? Buffer.alloc(0) };
 }

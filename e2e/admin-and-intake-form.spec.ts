@@ -23,7 +23,9 @@ test.describe("new ticket form", () => {
     await expect(admission).toContainText("guarded_agent");
     await expect(page.getByRole("region", { name: "Ticket" })).toContainText("form.customer@example.net");
     // Created by the person who typed it, not by the system.
-    await expect(page.getByRole("region", { name: /Audit events/ })).toContainText("Riley Reviewer entered a ticket in the new-ticket form.");
+    await expect(page.getByRole("region", { name: /Audit events/ })).toContainText(
+      "Riley Reviewer entered a ticket in the new-ticket form.",
+    );
   });
 
   test("a chargeback threat is bypassed to a person with classifier_human_review", async ({ page, signInAs }) => {
@@ -124,7 +126,11 @@ test.describe("admin", () => {
     await expect(version).toHaveText(before);
   });
 
-  test("an admin points notifications at a webhook; a waiting approval is announced there, and its link asks a stranger to sign in", async ({ page, signInAs, browser }) => {
+  test("an admin points notifications at a webhook; a waiting approval is announced there, and its link asks a stranger to sign in", async ({
+    page,
+    signInAs,
+    browser,
+  }) => {
     test.setTimeout(90_000);
     const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
     const receiver = createServer((req, res) => {

@@ -23,7 +23,10 @@ async function screenshots(page: Page, field: Locator, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-test("the model planner is refused as the default without a model, in words beside the field; nothing is saved", async ({ page, signInAs }) => {
+test("the model planner is refused as the default without a model, in words beside the field; nothing is saved", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs("ADMIN");
   const form = await openSettings(page);
   const version = page.getByTestId("policy-version");
@@ -40,7 +43,9 @@ test("the model planner is refused as the default without a model, in words besi
   await form.getByRole("button", { name: "Save settings" }).click();
   await expect(form.getByTestId("settings-message")).toHaveText("Nothing was saved: check the settings marked above.");
   await expect(planner).toHaveAttribute("aria-invalid", "true");
-  await expect(planner).toHaveAccessibleDescription(/The model planner cannot be the default: it cannot run here\. No model is configured: set LLM_BASE_URL .* Nothing was saved\./);
+  await expect(planner).toHaveAccessibleDescription(
+    /The model planner cannot be the default: it cannot run here\. No model is configured: set LLM_BASE_URL .* Nothing was saved\./,
+  );
   // What was chosen stays chosen, so the admin sees what was refused.
   await expect(planner).toHaveValue("model");
   await expect(version).toHaveText(before);

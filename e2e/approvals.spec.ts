@@ -21,7 +21,9 @@ async function readOutbox(page: Page): Promise<{ externalId: string; body: strin
     const pathAndQuery = `/api/outbox?limit=100${messages.length ? `&after=${messages.at(-1)!.id}` : ""}`;
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(`${timestamp}\nGET\n${pathAndQuery}`).digest("hex")}`;
-    const response = await page.request.get(pathAndQuery, { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
+    const response = await page.request.get(pathAndQuery, {
+      headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature },
+    });
     expect(response.status()).toBe(200);
     const batch = ((await response.json()) as { messages: { id: string; externalId: string; body: string }[] }).messages;
     messages.push(...batch);
@@ -31,7 +33,6 @@ async function readOutbox(page: Page): Promise<{ externalId: string; body: strin
 
 const ledgerLines = (page: Page) => page.getByText(/^Ledger: /);
 const decision = (page: Page) => page.getByRole("form", { name: "Decision" });
-
 
 test("a reviewer runs the agent, opens the cited passage, approves, and exactly one ledger row appears", async ({ page, signInAs }) => {
   await signInAs("REVIEWER");
@@ -92,7 +93,11 @@ test("a resubmitted approval form is refused and still gives one ledger row", as
 
   // The same request again, byte for byte, with the same session: what a browser resubmit sends.
   // allHeaders(): headers() leaves out Origin, which every browser sends and the proxy requires.
-  const replay = await page.request.fetch(original.url(), { method: "POST", headers: await original.allHeaders(), data: original.postDataBuffer() ?? undefined });
+  const replay = await page.request.fetch(original.url(), {
+    method: "POST",
+    headers: await original.allHeaders(),
+    data: original.postDataBuffer() ?? undefined,
+  });
   expect(await replay.text()).toContain("already been decided");
   await page.reload();
   await expect(ledgerLines(page)).toHaveCount(1);
@@ -135,7 +140,9 @@ test("a reviewer cannot approve the 650 USD laptop refund, but a specialist can"
   await expect(decision(page).getByRole("button", { name: "Reject" })).toBeDisabled();
   await page.locator("body").click({ position: { x: 1, y: 1 } });
   await page.keyboard.press("a");
-  await expect(page.getByTestId("shortcut-notice")).toHaveText("Approve is not available here. This refund needs a specialist to decide it.");
+  await expect(page.getByTestId("shortcut-notice")).toHaveText(
+    "Approve is not available here. This refund needs a specialist to decide it.",
+  );
 
   const specialist = await signedInPage(browser, "SPECIALIST");
   await openTicket(specialist, "e2e-laptop");
@@ -168,7 +175,9 @@ test("a signed-out request to the approval action is refused", async ({ page, si
   await openTicket(page, "e2e-signed-out");
   await runAgent(page);
   // Capture the approval request, but never let it reach the server.
-  await page.route("**/*", (route) => (route.request().method() === "POST" && route.request().headers()["next-action"] ? route.abort() : route.continue()));
+  await page.route("**/*", (route) =>
+    route.request().method() === "POST" && route.request().headers()["next-action"] ? route.abort() : route.continue(),
+  );
   const captured = page.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
   await decision(page).getByRole("button", { name: "Approve" }).click();
   const request = await captured;
@@ -185,7 +194,11 @@ test("a signed-out request to the approval action is refused", async ({ page, si
   await expect(ledgerLines(page)).toHaveCount(0);
 });
 
-test("an approval request made stale by a policy change is refused, and the page offers a fresh run that can be approved", async ({ page, signInAs, browser }) => {
+test("an approval request made stale by a policy change is refused, and the page offers a fresh run that can be approved", async ({
+  page,
+  signInAs,
+  browser,
+}) => {
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-stale");
   await runAgent(page);
@@ -205,8 +218,14 @@ test("an approval request made stale by a policy change is refused, and the page
   await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
   const ticketUrl = page.url();
   await page.goto("/");
-  await page.getByRole("navigation", { name: "Queue views" }).getByRole("link", { name: /^Stale approvals/ }).click();
-  const staleRow = page.getByRole("table", { name: /^Stale approvals:/ }).getByRole("row").filter({ hasText: "Tablet arrived with a cracked screen (stale)" });
+  await page
+    .getByRole("navigation", { name: "Queue views" })
+    .getByRole("link", { name: /^Stale approvals/ })
+    .click();
+  const staleRow = page
+    .getByRole("table", { name: /^Stale approvals:/ })
+    .getByRole("row")
+    .filter({ hasText: "Tablet arrived with a cracked screen (stale)" });
   await expect(staleRow.getByTestId("stale")).toHaveText("Stale: run again");
   await page.goto(ticketUrl);
 
@@ -232,7 +251,9 @@ test("the injection ticket shows the handoff with no citation", async ({ page, s
 
   // Nothing to approve: the reviewer writes the reply and resolves the ticket by hand, recorded like any decision.
   const resolve = page.getByRole("form", { name: "Resolve by hand" });
-  await resolve.getByLabel("Your reply to the customer").fill("We cannot act on notes from sellers. A colleague will review your order today.");
+  await resolve
+    .getByLabel("Your reply to the customer")
+    .fill("We cannot act on notes from sellers. A colleague will review your order today.");
   await resolve.getByRole("button", { name: "Send reply and resolve" }).click();
   await expect(page.getByText(/^Answered by hand by Riley Reviewer/)).toBeVisible();
   await expect(page.getByTestId("reply-sent")).toHaveText("We cannot act on notes from sellers. A colleague will review your order today.");

@@ -20,7 +20,12 @@ const answerSignature = (timestamp: number, pathAndQuery: string, body: string) 
 function signedGet(request: APIRequestContext, pathAndQuery: string, options: { timestamp?: number; signature?: string } = {}) {
   const timestamp = options.timestamp ?? now();
   const signature = options.signature ?? requestSignature(timestamp, pathAndQuery);
-  return { timestamp, response: request.get(pathAndQuery, { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } }) };
+  return {
+    timestamp,
+    response: request.get(pathAndQuery, {
+      headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature },
+    }),
+  };
 }
 
 interface TCheckpoint {
@@ -40,7 +45,8 @@ test("unsigned, wrongly signed, moved and replayed requests are refused like the
   expect(await unsigned.json()).toMatchObject({ error: "invalid_signature" });
   expect(unsigned.headers()["x-countersign-signature"]).toBeUndefined();
 
-  const wrong = await signedGet(request, PATH, { signature: requestSignature(now(), PATH, "not-the-intake-secret-0123456789abcdef") }).response;
+  const wrong = await signedGet(request, PATH, { signature: requestSignature(now(), PATH, "not-the-intake-secret-0123456789abcdef") })
+    .response;
   expect(wrong.status()).toBe(401);
   expect(await wrong.json()).toMatchObject({ error: "invalid_signature" });
 
@@ -61,7 +67,7 @@ test("a signed request gets the public key and the signed checkpoints, in a sign
   // The server's worker signs a checkpoint every minute; the demo data gives it something to sign.
   test.setTimeout(180_000);
   let page: { publicKey: string; keyId: string; checkpoints: TCheckpoint[]; next: number | null } | undefined;
-  for (const deadline = Date.now() + 150_000; !page?.checkpoints.length; ) {
+  for (const deadline = Date.now() + 150_000; !page?.checkpoints.length;) {
     if (page) {
       expect(Date.now(), "no checkpoint signed within 150 s").toBeLessThan(deadline);
       await new Promise((r) => setTimeout(r, 2_000));
@@ -109,14 +115,24 @@ test("a query that is not a position or a page size is refused with 400, naming 
     expect(answer.status(), query).toBe(400);
     const text = await answer.text();
     expect(answer.headers()["x-countersign-signature"]).toBe(answerSignature(timestamp, `${PATH}${query}`, text));
-    expect(JSON.parse(text)).toMatchObject({ error: "invalid_query", message: expect.stringMatching(query === "?afer=3" ? /afer/ : new RegExp(`^${query.slice(1, query.indexOf("="))}: `)) });
+    expect(JSON.parse(text)).toMatchObject({
+      error: "invalid_query",
+      message: expect.stringMatching(query === "?afer=3" ? /afer/ : new RegExp(`^${query.slice(1, query.indexOf("="))}: `)),
+    });
   }
 });
 
-test("a lead exports the audit trail from the audit page; it verifies offline with the published key, and the export is in the trail", async ({ page, signInAs, request }) => {
+test("a lead exports the audit trail from the audit page; it verifies offline with the published key, and the export is in the trail", async ({
+  page,
+  signInAs,
+  request,
+}) => {
   await signInAs("LEAD");
   await page.goto("/audit");
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Export the whole trail/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: /^Export the whole trail/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^countersign-audit-\d{4}-\d{2}-\d{2}\.jsonl$/);
   const text = readFileSync(await download.path(), "utf8");
   // The public key, obtained separately: from the signed checkpoints endpoint.
@@ -128,7 +144,10 @@ test("a lead exports the audit trail from the audit page; it verifies offline wi
   // One changed character in an event is named.
   const lines = text.trimEnd().split("\n");
   lines[1] = lines[1]!.replace(/"action":"([a-z_.]+)"/, '"action":"$1x"');
-  expect(verifyAuditExport(`${lines.join("\n")}\n`, createPublicKey(publicKey)).problems[0]).toMatchObject({ kind: "event_altered", line: 2 });
+  expect(verifyAuditExport(`${lines.join("\n")}\n`, createPublicKey(publicKey)).problems[0]).toMatchObject({
+    kind: "event_altered",
+    line: 2,
+  });
 
   await page.goto("/audit?action=audit.exported");
   await expect(page.getByRole("main").getByText("audit.exported", { exact: true }).first()).toBeVisible();

@@ -13,12 +13,18 @@ const PATH = "/api/audit/checkpoints?limit=1";
 async function publishedKey(request: APIRequestContext): Promise<{ publicKey: string | null; keyId: string | null }> {
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(`${timestamp}\nGET\n${PATH}`).digest("hex")}`;
-  const response = await request.get(PATH, { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
+  const response = await request.get(PATH, {
+    headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature },
+  });
   expect(response.status()).toBe(200);
   return response.json() as Promise<{ publicKey: string | null; keyId: string | null }>;
 }
 
-test("a lead reads the audit public key on the audit page, the one the signed endpoint publishes, and verifies an export with it", async ({ page, signInAs, request }) => {
+test("a lead reads the audit public key on the audit page, the one the signed endpoint publishes, and verifies an export with it", async ({
+  page,
+  signInAs,
+  request,
+}) => {
   // The worker creates the key with its first checkpoint, within a minute of the server's start.
   test.setTimeout(180_000);
   await expect.poll(async () => (await publishedKey(request)).publicKey, { timeout: 150_000, intervals: [2_000] }).not.toBeNull();
@@ -33,7 +39,10 @@ test("a lead reads the audit public key on the audit page, the one the signed en
   expect(await shown.inputValue()).toBe(publicKey);
   await expect(page.getByText(`Key id ${keyId}`)).toBeVisible();
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Export the whole trail/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: /^Export the whole trail/ }).click(),
+  ]);
   const report = verifyAuditExport(readFileSync(await download.path(), "utf8"), createPublicKey(await shown.inputValue()));
   expect(report.problems).toEqual([]);
   expect(report.keyId).toBe(keyId);

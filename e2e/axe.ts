@@ -37,11 +37,14 @@ export async function scanPage(page: Page, scope?: string): Promise<TAxeFinding[
   if (!loaded) await page.evaluate(axeSource);
   const results = await page.evaluate(
     ([tags, rules, scope]) =>
-      (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResults> } }).axe.run(scope ? { include: [scope] } : document, {
-        runOnly: { type: "tag", values: tags },
-        rules,
-        resultTypes: ["violations"],
-      }),
+      (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<AxeResults> } }).axe.run(
+        scope ? { include: [scope] } : document,
+        {
+          runOnly: { type: "tag", values: tags },
+          rules,
+          resultTypes: ["violations"],
+        },
+      ),
     [TAGS, EXTRA_RULES, scope ?? null] as const,
   );
   return results.violations.map((v: Result) => ({

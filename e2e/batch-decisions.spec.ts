@@ -12,7 +12,11 @@ async function runAgentOn(page: Page, scenario: string) {
   await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible({ timeout: 20_000 });
 }
 
-test("a batch of five approvals with one stale item: the stale one cannot be ticked, the four others approved", async ({ page, signInAs, browser }) => {
+test("a batch of five approvals with one stale item: the stale one cannot be ticked, the four others approved", async ({
+  page,
+  signInAs,
+  browser,
+}) => {
   await signInAs("REVIEWER");
   await runAgentOn(page, "batch-1");
   // A policy change: the request on batch-1 was made under the old policy.
@@ -34,7 +38,13 @@ test("a batch of five approvals with one stale item: the stale one cannot be tic
   await expect(staleRow.getByRole("checkbox")).toBeDisabled();
   await expect(staleRow.getByRole("checkbox")).not.toBeChecked();
   // What each customer would receive is on the page before anyone approves it: no citation tokens.
-  for (const n of [1, 2, 3, 4, 5]) await expect(preview.getByRole("row").filter({ hasText: `(batch-${n})` }).getByTestId("batch-reply")).toContainText("79.00 USD");
+  for (const n of [1, 2, 3, 4, 5])
+    await expect(
+      preview
+        .getByRole("row")
+        .filter({ hasText: `(batch-${n})` })
+        .getByTestId("batch-reply"),
+    ).toContainText("79.00 USD");
   await expect(preview.getByTestId("batch-reply").first()).not.toContainText("[return-policy-us@2]");
   await expect(preview.getByRole("row").filter({ hasText: "(batch-2)" })).toContainText("Refund 79.00 USD");
   await expect(preview.getByRole("row").filter({ hasText: "(batch-2)" })).toContainText("return-policy-us@2");
@@ -43,7 +53,13 @@ test("a batch of five approvals with one stale item: the stale one cannot be tic
   await page.getByRole("button", { name: "Approve 4 selected" }).click();
   await expect(page.getByTestId("batch-result")).toHaveText(/^4 approved\./);
   await expect(staleRow).toContainText("Not selected");
-  for (const n of [2, 3, 4, 5]) await expect(preview.getByRole("row").filter({ hasText: `(batch-${n})` }).getByTestId("outcome")).toHaveAttribute("data-outcome", "approved");
+  for (const n of [2, 3, 4, 5])
+    await expect(
+      preview
+        .getByRole("row")
+        .filter({ hasText: `(batch-${n})` })
+        .getByTestId("outcome"),
+    ).toHaveAttribute("data-outcome", "approved");
 
   // Each approval is its own decision, with the note, and batch-1 still waits.
   await page.goto("/tickets/e2e-batch-3");

@@ -9,7 +9,11 @@ async function deliverMany(request: Parameters<typeof deliverTicket>[0], count: 
   const marker = `bulk${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const numbers: number[] = [];
   for (let i = 0; i < count; i++) {
-    const { number } = await deliverTicket(request, { subject: `${what} ${marker} ${i + 1}`, body: `Question ${i + 1} about my order, reference ${marker}.`, orderId: "ORD-1004" });
+    const { number } = await deliverTicket(request, {
+      subject: `${what} ${marker} ${i + 1}`,
+      body: `Question ${i + 1} about my order, reference ${marker}.`,
+      orderId: "ORD-1004",
+    });
     numbers.push(number);
   }
   return { marker, numbers };

@@ -25,7 +25,9 @@ test("a refund its order can no longer pay offers no Approve, says why, and may 
   await page.goto("/tickets/e2e-unpayable-second");
   await expect(page.getByText("0.00 USD of 79.00 USD remains refundable")).toBeVisible();
   await expect(decision(page).getByRole("button", { name: "Approve" })).toBeDisabled();
-  await expect(page.getByTestId("why-not")).toHaveText(/^Nothing remains refundable on ORD-E2E-\d+: earlier refunds used it all\. This refund cannot be paid; reject it\.$/);
+  await expect(page.getByTestId("why-not")).toHaveText(
+    /^Nothing remains refundable on ORD-E2E-\d+: earlier refunds used it all\. This refund cannot be paid; reject it\.$/,
+  );
   await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
   // The approve key says the same instead of doing nothing.
   await page.locator("body").click({ position: { x: 1, y: 1 } });

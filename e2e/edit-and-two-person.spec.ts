@@ -28,7 +28,10 @@ async function approve(page: Page, confirmText?: string) {
   }
 }
 
-test("a reviewer lowers a refund from 79.00 to 50.00 and approves: the ledger row is 50.00, the agent's 79.00 shown beside it", async ({ page, signInAs }) => {
+test("a reviewer lowers a refund from 79.00 to 50.00 and approves: the ledger row is 50.00, the agent's 79.00 shown beside it", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-edit");
   await runAgent(page);
@@ -54,7 +57,9 @@ test("raising the refund is refused: nothing is written and the request still wa
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-raise");
   await runAgent(page);
-  await decision(page).getByLabel(/Refund amount/).fill("80.00");
+  await decision(page)
+    .getByLabel(/Refund amount/)
+    .fill("80.00");
   await expect(decision(page).getByText(/may only be lowered/)).toBeVisible();
   // The page warns; the server is what refuses.
   await approve(page);
@@ -65,7 +70,11 @@ test("raising the refund is refused: nothing is written and the request still wa
   await expect(ledgerLines(page)).toHaveCount(0);
 });
 
-test("a 1,200 USD refund needs two different approvers: the first approver's second approval is refused, the ledger row appears only after the second person", async ({ page, signInAs, browser }) => {
+test("a 1,200 USD refund needs two different approvers: the first approver's second approval is refused, the ledger row appears only after the second person", async ({
+  page,
+  signInAs,
+  browser,
+}) => {
   // The reviewer starts the run; a specialist and an admin approve (1,200 USD needs a specialist).
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-two-person");
@@ -85,7 +94,11 @@ test("a 1,200 USD refund needs two different approvers: the first approver's sec
   await expect(decision(specialist).getByRole("button", { name: "Approve" })).toBeDisabled();
   await expect(specialist.getByText("You gave the first approval: the second must come from a different person.")).toBeVisible();
   // The same approval again, byte for byte, as the same person: refused by the server.
-  const replay = await specialist.request.fetch(first.url(), { method: "POST", headers: await first.allHeaders(), data: first.postDataBuffer() ?? undefined });
+  const replay = await specialist.request.fetch(first.url(), {
+    method: "POST",
+    headers: await first.allHeaders(),
+    data: first.postDataBuffer() ?? undefined,
+  });
   expect(await replay.text()).toContain("the second must come from a different person");
   await expect(ledgerLines(specialist)).toHaveCount(0);
 

@@ -49,11 +49,22 @@ export const E2E_BUNDLE_KEY = "e2e-only-bundle-key-0123456789abcdef012345";
  * Standard Webhooks headers for an intake delivery, signed by hand as a helpdesk would:
  * v1,base64(HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<raw body>")).
  */
-export function webhookHeaders(raw: string | Buffer, options: { secret?: string; id?: string; timestamp?: number } = {}): Record<string, string> {
+export function webhookHeaders(
+  raw: string | Buffer,
+  options: { secret?: string; id?: string; timestamp?: number } = {},
+): Record<string, string> {
   const id = options.id ?? `msg_${randomUUID()}`;
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const signature = createHmac("sha256", options.secret ?? E2E_INTAKE_SECRET).update(`${id}.${timestamp}.`).update(raw).digest("base64");
-  return { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` };
+  const signature = createHmac("sha256", options.secret ?? E2E_INTAKE_SECRET)
+    .update(`${id}.${timestamp}.`)
+    .update(raw)
+    .digest("base64");
+  return {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": `v1,${signature}`,
+  };
 }
 
 /**

@@ -54,7 +54,18 @@ test("refuses what it cannot store as sent: 415, 400 by field, 401, 413, and cre
     ["a duplicate key", raw.replace(/}$/, ',"orderId":"ORD-1002"}'), {}, 400, "invalid_fields", "orderId"],
     ["a __proto__ key", raw.replace(/}$/, ',"__proto__":{"admin":true}}'), {}, 400, "invalid_fields", "__proto__"],
     ["NUL in the subject", JSON.stringify(payload("e2e-hd-2", { subject: "Cracked\u0000" })), {}, 400, "invalid_fields", "subject"],
-    ["invalid UTF-8", Buffer.concat([Buffer.from(raw.slice(0, raw.indexOf("cracked"))), Buffer.from([0xc3, 0x28]), Buffer.from(raw.slice(raw.indexOf("cracked")))]), {}, 400, "invalid_fields", "subject"],
+    [
+      "invalid UTF-8",
+      Buffer.concat([
+        Buffer.from(raw.slice(0, raw.indexOf("cracked"))),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from(raw.slice(raw.indexOf("cracked"))),
+      ]),
+      {},
+      400,
+      "invalid_fields",
+      "subject",
+    ],
     ["an oversized body", JSON.stringify(payload("e2e-hd-2", { body: "x".repeat(70_000) })), {}, 413, "payload_too_large"],
   ];
   for (const [label, body, headers, status, error, field] of refusals) {
@@ -67,7 +78,9 @@ test("refuses what it cannot store as sent: 415, 400 by field, 401, 413, and cre
   const partial = JSON.stringify({ externalId: "e2e-hd-3", route: "guarded_agent" });
   const missing = await post(request, partial);
   expect(missing.status()).toBe(400);
-  expect(Object.keys((await missing.json()).fieldErrors)).toEqual(expect.arrayContaining(["subject", "body", "customerEmail", "bundleVersion"]));
+  expect(Object.keys((await missing.json()).fieldErrors)).toEqual(
+    expect.arrayContaining(["subject", "body", "customerEmail", "bundleVersion"]),
+  );
   // Nothing was created by any refused request: the id is still new.
   expect((await post(request, raw)).status()).toBe(201);
 });
@@ -75,7 +88,9 @@ test("refuses what it cannot store as sent: 415, 400 by field, 401, 413, and cre
 test("the outbox answers a signed read with a Standard Webhooks signature bound to the request's id", async ({ request }) => {
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = `sha256=${createHmac("sha256", E2E_INTAKE_SECRET).update(`${timestamp}\nGET\n/api/outbox?limit=2`).digest("hex")}`;
-  const response = await request.get("/api/outbox?limit=2", { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature, "x-request-id": "e2e-outbox-read-0001" } });
+  const response = await request.get("/api/outbox?limit=2", {
+    headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature, "x-request-id": "e2e-outbox-read-0001" },
+  });
   expect(response.status()).toBe(200);
   const headers = response.headers();
   expect(headers["webhook-id"]).toBe("e2e-outbox-read-0001");

@@ -2,7 +2,10 @@
 // nothing while typing; Enter in the rejection's note never approves; ? lists the keys.
 import { expect, test } from "./fixtures";
 
-test("on a ticket, a asks to confirm and then approves; keys and Enter do nothing while typing; ? lists the keys", async ({ page, signInAs }) => {
+test("on a ticket, a asks to confirm and then approves; keys and Enter do nothing while typing; ? lists the keys", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs("REVIEWER");
   await page.goto("/tickets/e2e-keyboard");
   await page.getByRole("button", { name: "Run agent" }).click();
@@ -40,7 +43,10 @@ test("on a ticket, a asks to confirm and then approves; keys and Enter do nothin
   await expect(page.getByText(/^Ledger: 79\.00 USD refunded/)).toHaveCount(1);
 });
 
-test("on the queue, j and k move through the tickets, Enter opens one, / goes to the search; nothing moves while typing", async ({ page, signInAs }) => {
+test("on the queue, j and k move through the tickets, Enter opens one, / goes to the search; nothing moves while typing", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs("REVIEWER");
   const rows = page.locator("[data-shortcut-row]");
   await expect(rows.nth(1)).toBeVisible();

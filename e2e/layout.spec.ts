@@ -20,7 +20,9 @@ async function sidewaysOverflow(page: Page): Promise<number> {
  * phone, and a cell that does not wrap spills over its neighbour without widening the page). */
 async function spillingCells(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll("main tbody td, main tbody th")].filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => (cell.textContent ?? "").slice(0, 60)),
+    [...document.querySelectorAll("main tbody td, main tbody th")]
+      .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+      .map((cell) => (cell.textContent ?? "").slice(0, 60)),
   );
 }
 
@@ -67,7 +69,10 @@ test.describe("no page scrolls sideways", () => {
   });
 
   for (const width of WIDTHS) {
-    test(`at ${width} px: the queue, a ticket with a 300-character word, a ticket with a trace, the ledger and the audit trail`, async ({ page, signInAs }) => {
+    test(`at ${width} px: the queue, a ticket with a 300-character word, a ticket with a trace, the ledger and the audit trail`, async ({
+      page,
+      signInAs,
+    }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAs("ADMIN");
       for (const [name, path] of [
@@ -118,7 +123,11 @@ test("on a phone the trace is a list of cards, each step's arguments across the 
 
 test.describe("a ticket offers only the actions that apply to it", () => {
   test("a bypassed ticket offers no run of the agent, only resolving it by hand", async ({ page, signInAs, request }) => {
-    const { number, status } = await deliverTicket(request, { subject: "Speaker needs a person", body: "Please call me about order ORD-1004.", route: "human_review_now" });
+    const { number, status } = await deliverTicket(request, {
+      subject: "Speaker needs a person",
+      body: "Please call me about order ORD-1004.",
+      route: "human_review_now",
+    });
     expect(status).toBe("bypassed");
     await signInAs("SPECIALIST");
     await page.goto(`/tickets/${number}`);
@@ -128,7 +137,10 @@ test.describe("a ticket offers only the actions that apply to it", () => {
   });
 
   test("a resolved ticket offers a simulated run only, and no resolving", async ({ page, signInAs, request }) => {
-    const { number } = await deliverTicket(request, { subject: "Speaker question, answered by hand", body: "Does order ORD-1004 have a warranty?" });
+    const { number } = await deliverTicket(request, {
+      subject: "Speaker question, answered by hand",
+      body: "Does order ORD-1004 have a warranty?",
+    });
     await signInAs("SPECIALIST");
     await page.goto(`/tickets/${number}`);
     // Open, it offers both.
@@ -153,7 +165,8 @@ async function sidewaysCulprits(page: Page): Promise<string[]> {
     if (root.scrollWidth <= root.clientWidth) return [];
     const edge = root.clientWidth + 1;
     const clipped = (el: Element) => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== "visible") return true;
       return false;
     };
     const name = (el: Element) => {
@@ -172,7 +185,9 @@ async function sidewaysCulprits(page: Page): Promise<string[]> {
 /** Every page a visitor may open (e2e/scans.ts), with its menus, disclosures and error states open:
  * none may scroll sideways on a 390 px phone. */
 for (const visitor of [...ROLES, "SIGNED_OUT"] as const satisfies readonly TVisitor[]) {
-  test(`at 390 px no page ${visitor === "SIGNED_OUT" ? "a signed-out visitor" : `the ${visitor.toLowerCase()}`} may open scrolls sideways`, async ({ page }) => {
+  test(`at 390 px no page ${visitor === "SIGNED_OUT" ? "a signed-out visitor" : `the ${visitor.toLowerCase()}`} may open scrolls sideways`, async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, visitor);
@@ -223,7 +238,10 @@ async function offeredAreas(page: Page, shot?: string): Promise<{ links: string[
 }
 
 for (const role of ROLES) {
-  test(`the ${role.toLowerCase()}'s navigation offers every area of the role, on a phone and on a wide screen`, async ({ page, signInAs }) => {
+  test(`the ${role.toLowerCase()}'s navigation offers every area of the role, on a phone and on a wide screen`, async ({
+    page,
+    signInAs,
+  }) => {
     await signInAs(role);
     const areas = navItemsFor(role as DemoRole).map((item) => item.label);
     for (const width of [390, 1440]) {
@@ -238,7 +256,10 @@ for (const role of ROLES) {
   });
 }
 
-test("on a phone the navigation's menu opens by keyboard, takes the admin to the page chosen and marks it current", async ({ page, signInAs }) => {
+test("on a phone the navigation's menu opens by keyboard, takes the admin to the page chosen and marks it current", async ({
+  page,
+  signInAs,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs("ADMIN");
   const nav = page.getByRole("navigation", { name: "Main" });

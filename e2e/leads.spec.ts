@@ -10,7 +10,10 @@ import { expect, test } from "./fixtures";
 
 const FIXTURE_DATASET = "e2e-wrong-expectation-v1";
 
-test("a lead opens an eval run and sees the failed episode's expected and actual paths, the differing step marked", async ({ page, signInAs }) => {
+test("a lead opens an eval run and sees the failed episode's expected and actual paths, the differing step marked", async ({
+  page,
+  signInAs,
+}) => {
   await signInAs("LEAD");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Evaluations" }).click();
   await expect(page.getByRole("heading", { name: "Evaluations", level: 1 })).toBeVisible();
@@ -23,7 +26,12 @@ test("a lead opens an eval run and sees the failed episode's expected and actual
   await expect(run).toHaveCount(1);
   await expect(run).toContainText("Hold");
   await expect(run).toContainText("Episodes that failed: grounded-refund-draft");
-  await expect(page.getByRole("region", { name: /Release decision history/ }).getByRole("listitem").filter({ hasText: "grounded-refund-draft" })).toHaveCount(1);
+  await expect(
+    page
+      .getByRole("region", { name: /Release decision history/ })
+      .getByRole("listitem")
+      .filter({ hasText: "grounded-refund-draft" }),
+  ).toHaveCount(1);
   await run.getByRole("link").first().click();
 
   await expect(page).toHaveURL(/\/evals\/[0-9a-f-]{36}$/);
@@ -47,7 +55,8 @@ test("a lead opens an eval run and sees the failed episode's expected and actual
   const paths = failed.getByRole("table", { name: /expected and actual action paths/ });
   await expect(paths.getByRole("columnheader")).toHaveText(["Step", "Expected", "Actual"]);
   await expect(paths.getByRole("rowheader")).toHaveCount(5);
-  const stepRow = (step: number) => paths.getByRole("row").filter({ has: page.getByRole("rowheader").filter({ hasText: new RegExp(`^${step}`) }) });
+  const stepRow = (step: number) =>
+    paths.getByRole("row").filter({ has: page.getByRole("rowheader").filter({ hasText: new RegExp(`^${step}`) }) });
   await expect(stepRow(1).getByRole("cell")).toHaveText(["get_policy_evidence", "get_policy_evidence"]);
   await expect(stepRow(2).getByRole("cell")).toHaveText(["lookup_order", "lookup_order"]);
   const marked = paths.locator('tr[data-first-difference="true"]');
@@ -82,7 +91,9 @@ test("the dial refuses a raise without evidence and stays where it was", async (
 
   await page.getByLabel("Move the dial to").selectOption("10000");
   await page.getByRole("button", { name: "Set limit" }).click();
-  await expect(page.getByTestId("dial-message")).toHaveText(/^Not enough evidence to raise the dial to 100\.00 USD: 0 of \d+ agreeing shadow decisions, 0 disagreeing \(none allowed\)\.$/);
+  await expect(page.getByTestId("dial-message")).toHaveText(
+    /^Not enough evidence to raise the dial to 100\.00 USD: 0 of \d+ agreeing shadow decisions, 0 disagreeing \(none allowed\)\.$/,
+  );
 
   await page.reload();
   await expect(page.getByTestId("dial-limit")).toHaveText("0.00 USD");

@@ -17,7 +17,11 @@ async function saveScreenshots(page: Page) {
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
-test("a refund a reviewer approved names the reviewer on the ledger, in its Actor filter and in its CSV", async ({ page, signInAs, browser }) => {
+test("a refund a reviewer approved names the reviewer on the ledger, in its Actor filter and in its CSV", async ({
+  page,
+  signInAs,
+  browser,
+}) => {
   const approver = ACCOUNTS.REVIEWER;
   await signInAs("REVIEWER");
   await page.goto("/tickets/e2e-ledger");
@@ -45,10 +49,17 @@ test("a refund a reviewer approved names the reviewer on the ledger, in its Acto
   await lead.getByRole("button", { name: "Apply filters" }).click();
   await expect(lead).toHaveURL(/[?&]actor=[0-9a-f-]{36}/);
   await expect(row).toHaveCount(1);
-  for (const each of await entries.getByRole("row").filter({ has: lead.getByRole("cell") }).all()) await expect(each).toContainText(approver.name);
+  for (const each of await entries
+    .getByRole("row")
+    .filter({ has: lead.getByRole("cell") })
+    .all())
+    await expect(each).toContainText(approver.name);
 
   // The export, with the same filter, names the approver on the refund's line.
-  const [download] = await Promise.all([lead.waitForEvent("download"), lead.getByRole("link", { name: "Download CSV (filtered)" }).click()]);
+  const [download] = await Promise.all([
+    lead.waitForEvent("download"),
+    lead.getByRole("link", { name: "Download CSV (filtered)" }).click(),
+  ]);
   const lines = csvRecords(await readFile((await download.path())!, "utf8"));
   const line = lines.find((l) => l.order_id === orderId);
   expect(line).toMatchObject({ approved_by: approver.name, actor_type: "system", actor_id: "refund-worker" });

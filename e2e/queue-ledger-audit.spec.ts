@@ -92,7 +92,9 @@ test("a lead opens the audit trail and sees that the chain verifies", async ({ p
   const events = page.getByRole("table", { name: "Audit events, newest first" });
   await expect(events.getByRole("row").filter({ hasText: "ticket.created" }).first()).toBeVisible();
   // Newest first: each row's event number is below the one above it.
-  const seqs = (await events.getByRole("row").allInnerTexts()).flatMap((row) => (/#(\d+)/.exec(row) ? [Number(/#(\d+)/.exec(row)![1])] : []));
+  const seqs = (await events.getByRole("row").allInnerTexts()).flatMap((row) =>
+    /#(\d+)/.exec(row) ? [Number(/#(\d+)/.exec(row)![1])] : [],
+  );
   expect(seqs.length).toBeGreaterThan(2);
   expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
 
@@ -118,7 +120,9 @@ test("a specialist downloads the ledger as CSV; a reviewer may not", async ({ pa
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /Download CSV/ }).click()]);
   expect(download.suggestedFilename()).toMatch(/^countersign-ledger-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await readFile((await download.path())!, "utf8");
-  expect(text.split("\r\n")[0]).toBe("created_at,entry_id,order_id,amount,currency,kind,actor_type,actor_id,actor_name,approved_by,approver_ids,ticket_number,approval_request_id,idempotency_key");
+  expect(text.split("\r\n")[0]).toBe(
+    "created_at,entry_id,order_id,amount,currency,kind,actor_type,actor_id,actor_name,approved_by,approver_ids,ticket_number,approval_request_id,idempotency_key",
+  );
 
   // A reviewer's session is refused both the page and the export.
   const context = await browser.newContext();

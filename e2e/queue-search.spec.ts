@@ -36,7 +36,12 @@ test("search finds a ticket by its order id, and marks it", async ({ page, signI
 
 test("search finds a ticket by a fragment of the customer's email", async ({ page, signInAs, request }) => {
   const who = letters();
-  const opened = await deliver(request, { subject: `Kettle leaks ${who}`, body: "Water comes out of the base.", customerEmail: `jo.${who}@example.net`, orderId: "ORD-1004" });
+  const opened = await deliver(request, {
+    subject: `Kettle leaks ${who}`,
+    body: "Water comes out of the base.",
+    customerEmail: `jo.${who}@example.net`,
+    orderId: "ORD-1004",
+  });
   await signInAs("REVIEWER");
   const results = await search(page, who.slice(1, 6));
   const row = results.getByRole("row").filter({ hasText: `Kettle leaks ${who}` });
@@ -46,7 +51,12 @@ test("search finds a ticket by a fragment of the customer's email", async ({ pag
 
 test("search finds a ticket by a word of its message", async ({ page, signInAs, request }) => {
   const word = `zq${letters()}`;
-  await deliver(request, { subject: "Toaster question", body: `The toaster makes a ${word} noise when it pops.`, customerEmail: "priya.nair@example.net", orderId: "ORD-1004" });
+  await deliver(request, {
+    subject: "Toaster question",
+    body: `The toaster makes a ${word} noise when it pops.`,
+    customerEmail: "priya.nair@example.net",
+    orderId: "ORD-1004",
+  });
   await signInAs("REVIEWER");
   const results = await search(page, word);
   const row = results.getByRole("row").filter({ hasText: "Toaster question" });

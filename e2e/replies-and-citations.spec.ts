@@ -23,7 +23,9 @@ async function screenshots(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-    await page.locator('section[aria-labelledby="decision-heading"]').screenshot({ path: test.info().outputPath(`${name}-${width}-decision.png`) });
+    await page
+      .locator('section[aria-labelledby="decision-heading"]')
+      .screenshot({ path: test.info().outputPath(`${name}-${width}-decision.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
@@ -38,7 +40,9 @@ test("a lowered refund's reply no longer promises a full refund, and is approved
   await expect(preview).toContainText("a full refund");
   await expect(preview).toContainText("79.00 USD");
 
-  await decision(page).getByLabel(/Refund amount/).fill("50.00");
+  await decision(page)
+    .getByLabel(/Refund amount/)
+    .fill("50.00");
   await expect(preview).toContainText("We have refunded 50.00 USD");
   await expect(preview).not.toContainText(/\bfull\b|79\.00/);
   await expect(preview).not.toContainText(CITATION_TOKEN);
@@ -86,7 +90,11 @@ test("a hand reply starts from what the customer would receive, and shows it liv
   await expect(form).toHaveCount(0);
 });
 
-test("a reviewer opening a ticket a specialist claimed is offered no Claim, is told who holds it, and may still assign it", async ({ page, signInAs, browser }) => {
+test("a reviewer opening a ticket a specialist claimed is offered no Claim, is told who holds it, and may still assign it", async ({
+  page,
+  signInAs,
+  browser,
+}) => {
   const specialist = await signedInPage(browser, "SPECIALIST");
   await openTicket(specialist, "e2e-claimed");
   await specialist.getByRole("form", { name: "Assignee" }).getByRole("button", { name: "Claim this ticket" }).click();

@@ -27,14 +27,19 @@ export type TScan =
   /** A file no address reaches today; the reason is the entry, and it is checked by hand. */
   | { unreachable: string };
 
-const fixed = (...paths: string[]) => async () => paths;
+const fixed =
+  (...paths: string[]) =>
+  async () =>
+    paths;
 
 /** Opens every <details> on the page: the long JSON values, the trace's results. */
 const openDisclosures: TState = {
   name: "every disclosure open",
   open: async (page) => {
     // Opened in one go: the audit trail has a disclosure per event, and a click each is slow.
-    const opened = await page.locator("details:not([open])").evaluateAll((all) => all.map((d) => ((d as HTMLDetailsElement).open = true)).length);
+    const opened = await page
+      .locator("details:not([open])")
+      .evaluateAll((all) => all.map((d) => ((d as HTMLDetailsElement).open = true)).length);
     return opened ? "details[open]" : null;
   },
 };
@@ -54,7 +59,10 @@ const ALL_ROLES: readonly TVisitor[] = ROLES;
 const bulkBar: TState = {
   name: "a row selected, bulk actions shown",
   open: async (page) => {
-    await page.getByRole("checkbox", { name: /^Select ticket #/ }).first().check();
+    await page
+      .getByRole("checkbox", { name: /^Select ticket #/ })
+      .first()
+      .check();
     await expect(page.getByRole("region", { name: "Bulk actions" })).toBeVisible();
     return "main";
   },
@@ -157,7 +165,11 @@ export const SCANS: Record<string, TScan> = {
   },
   // Two seeded runs of the trace scenario's ticket (prisma/seed/e2e.ts), step by step, and a ticket
   // with no run to compare.
-  "/tickets/[id]/compare": { who: ALL_ROLES, paths: fixed("/tickets/e2e-trace/compare", "/tickets/demo-sla-question/compare"), states: [openDisclosures] },
+  "/tickets/[id]/compare": {
+    who: ALL_ROLES,
+    paths: fixed("/tickets/e2e-trace/compare", "/tickets/demo-sla-question/compare"),
+    states: [openDisclosures],
+  },
   "/documents/[docKey]/[version]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/2") },
   "/ledger": { who: ["SPECIALIST", "LEAD", "ADMIN"], paths: fixed("/ledger"), states: [openDisclosures] },
   "/audit": { who: ["LEAD", "ADMIN"], paths: fixed("/audit"), states: [openDisclosures] },

@@ -21,7 +21,9 @@ async function captureSignInAction(page: Page): Promise<TCaptured> {
 }
 
 async function replay(request: APIRequestContext, captured: TCaptured, headers: Record<string, string | undefined>) {
-  const merged = Object.fromEntries(Object.entries({ ...captured.headers, ...headers }).filter((e): e is [string, string] => e[1] !== undefined));
+  const merged = Object.fromEntries(
+    Object.entries({ ...captured.headers, ...headers }).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   return request.post(captured.url, { headers: merged, data: captured.body, maxRedirects: 0 });
 }
 
@@ -58,7 +60,10 @@ test.describe("server actions from another origin", () => {
   test("a forged X-Forwarded-Host does not make a foreign origin pass (no trusted proxy)", async ({ request }) => {
     // (A Host header of the attacker's own is no forgery: a browser sets Host to the server it
     // addresses and sends that server's cookies only. APP_URL pins even that.)
-    for (const forged of [{ "x-forwarded-host": "evil.example" }, { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http", forwarded: "host=evil.example" }]) {
+    for (const forged of [
+      { "x-forwarded-host": "evil.example" },
+      { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http", forwarded: "host=evil.example" },
+    ]) {
       const response = await replay(request, captured, { origin: "http://evil.example", ...forged });
       expect(response.status(), JSON.stringify(forged)).toBe(403);
     }
@@ -87,7 +92,12 @@ test.describe("server actions from another origin", () => {
     const call = await captureAction(page, () => page.getByRole("button", { name: "Create ticket" }).click());
     const send = (origin: string) =>
       context.request.post(call.url, {
-        headers: { "next-action": call.headers["next-action"]!, "content-type": call.headers["content-type"]!, accept: "text/x-component", origin },
+        headers: {
+          "next-action": call.headers["next-action"]!,
+          "content-type": call.headers["content-type"]!,
+          accept: "text/x-component",
+          origin,
+        },
         data: call.body,
         maxRedirects: 0,
       });
@@ -156,7 +166,10 @@ function expectSecurityHeaders(response: Response | null, path: string) {
   const policy = headers["content-security-policy"];
   expect(policy, `${path}: Content-Security-Policy`).toBeTruthy();
   expect(headers["content-security-policy-report-only"], path).toBeUndefined();
-  const scriptSrc = policy!.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "))!;
+  const scriptSrc = policy!
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src "))!;
   expect(scriptSrc, path).toMatch(/'nonce-[A-Za-z0-9+/]+={0,2}'/);
   expect(scriptSrc, path).not.toContain("unsafe-inline");
   expect(scriptSrc, path).not.toContain("unsafe-eval");
@@ -194,7 +207,8 @@ async function visitAll(browser: Browser, visitor: TVisitor) {
     expect(response!.status(), `${visitor} ${target}`).toBe(path === "/no-such-page" ? 404 : allowed ? 200 : 403);
     // Next's own scripts ran under the policy: the app router started on this page.
     await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
-    if (path === "/evals" && allowed) firstEvalRun = await page.getByRole("table", { name: "Eval runs, newest first" }).getByRole("link").first().getAttribute("href");
+    if (path === "/evals" && allowed)
+      firstEvalRun = await page.getByRole("table", { name: "Eval runs, newest first" }).getByRole("link").first().getAttribute("href");
     expect(await violations(), `${visitor} ${target}`).toEqual([]);
   }
   // A fresh nonce for every response.
@@ -203,7 +217,9 @@ async function visitAll(browser: Browser, visitor: TVisitor) {
 }
 
 for (const visitor of ["SIGNED_OUT", "REVIEWER", "SPECIALIST", "LEAD", "ADMIN"] as const) {
-  test(`every page ${visitor === "SIGNED_OUT" ? "a signed-out visitor" : `a ${visitor.toLowerCase()}`} opens carries the headers and runs with no CSP violation`, async ({ browser }) => {
+  test(`every page ${visitor === "SIGNED_OUT" ? "a signed-out visitor" : `a ${visitor.toLowerCase()}`} opens carries the headers and runs with no CSP violation`, async ({
+    browser,
+  }) => {
     test.setTimeout(90_000);
     await visitAll(browser, visitor);
   });
@@ -235,7 +251,10 @@ test("a script injected into a page without the nonce does not run, and the brow
   expect(ran).toEqual({ inline: false, handler: false });
   const reported = await violations();
   expect(reported.filter((v) => v.startsWith("script-src-elem")).length, reported.join("\n")).toBeGreaterThanOrEqual(2);
-  expect(reported.some((v) => v.startsWith("script-src-attr")), reported.join("\n")).toBe(true);
+  expect(
+    reported.some((v) => v.startsWith("script-src-attr")),
+    reported.join("\n"),
+  ).toBe(true);
 });
 
 test("a page of the same site cannot frame the ticket page", async ({ page, signInAs, baseURL }) => {

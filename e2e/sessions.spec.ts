@@ -5,8 +5,6 @@ import type { APIRequestContext, Browser, BrowserContext, Cookie, Page } from "@
 import { ACCOUNTS, DEMO_PASSWORD, SignInPage, expect, test, type DemoRole } from "./fixtures";
 import { captureAction, type TCapturedAction } from "./actions";
 
-
-
 /** The action's answer in its RSC response: the row that is a result object with a status. */
 async function replayAction(request: APIRequestContext, action: TCapturedAction, cookie: string): Promise<Record<string, unknown> | null> {
   const response = await request.post(action.url, { headers: { ...action.headers, cookie }, data: action.body, maxRedirects: 0 });
@@ -46,7 +44,12 @@ async function visitWith(browser: Browser, cookies: Cookie[], path: string): Pro
   return page;
 }
 
-test("a session cookie kept from before sign-out is refused by a page, /api/queue, /api/ledger/export and a server action", async ({ browser, page, signInAs, request }) => {
+test("a session cookie kept from before sign-out is refused by a page, /api/queue, /api/ledger/export and a server action", async ({
+  browser,
+  page,
+  signInAs,
+  request,
+}) => {
   await signInAs("SPECIALIST");
   const kept = sessionCookies(await page.context().cookies());
   expect(kept.length).toBeGreaterThan(0);
@@ -88,7 +91,12 @@ test("a session cookie kept from before sign-out is refused by a page, /api/queu
   // the proxy's re-encryption of the same revoked session, which counts for nothing either way).
   const session = await request.get("/api/auth/session", { headers: { cookie } });
   expect(await session.json()).toBeNull();
-  expect((session.headers()["set-cookie"] ?? "").split("\n").filter((c) => c.includes("session-token=")).pop()).toMatch(/session-token=; Max-Age=0/);
+  expect(
+    (session.headers()["set-cookie"] ?? "")
+      .split("\n")
+      .filter((c) => c.includes("session-token="))
+      .pop(),
+  ).toMatch(/session-token=; Max-Age=0/);
 });
 
 test("sign out everywhere ends the person's session in a second browser, and nobody else's", async ({ browser }) => {

@@ -23,7 +23,10 @@ async function screenshot(target: Page | Locator, name: string) {
   await target.screenshot({ path: test.info().outputPath(`${name}.png`) });
 }
 
-test("at 390 px a run's trace reads as a timeline: step names, durations, tokens and the policy's decision, without sideways scroll", async ({ page, signInAs }) => {
+test("at 390 px a run's trace reads as a timeline: step names, durations, tokens and the policy's decision, without sideways scroll", async ({
+  page,
+  signInAs,
+}) => {
   await page.setViewportSize({ width: 390, height: 900 });
   await signInAs("REVIEWER");
   await page.goto("/tickets/e2e-trace");
@@ -68,7 +71,10 @@ test("at 390 px a run's trace reads as a timeline: step names, durations, tokens
   await screenshot(traces.nth(1), "ticket-trace-1440");
 });
 
-test("at 390 px two runs of a ticket compare step by step: which steps differ and how, without sideways scroll", async ({ page, signInAs }) => {
+test("at 390 px two runs of a ticket compare step by step: which steps differ and how, without sideways scroll", async ({
+  page,
+  signInAs,
+}) => {
   await page.setViewportSize({ width: 390, height: 900 });
   await signInAs("LEAD");
   await page.goto("/tickets/e2e-trace");
@@ -89,21 +95,40 @@ test("at 390 px two runs of a ticket compare step by step: which steps differ an
   await expect(runA.getByRole("meter", { name: "Steps used" })).toHaveAttribute("aria-valuenow", "4");
   await expect(runB.getByRole("meter", { name: "Steps used" })).toHaveAttribute("aria-valuenow", "5");
 
-  await expect(page.getByTestId("comparison-summary")).toContainText("3 of 5 steps differ, the first at step 2: 2 same, 2 changed, 1 added in B, 0 only in A.");
+  await expect(page.getByTestId("comparison-summary")).toContainText(
+    "3 of 5 steps differ, the first at step 2: 2 same, 2 changed, 1 added in B, 0 only in A.",
+  );
   const steps = page.getByRole("list", { name: "Both runs' steps, aligned by position" }).locator(":scope > li");
   await expect(steps).toHaveCount(5);
-  expect(await steps.evaluateAll((all) => all.map((li) => li.getAttribute("aria-label")))).toEqual(["Step 1: same", "Step 2: changed", "Step 3: same", "Step 4: changed", "Step 5: added in b"]);
+  expect(await steps.evaluateAll((all) => all.map((li) => li.getAttribute("aria-label")))).toEqual([
+    "Step 1: same",
+    "Step 2: changed",
+    "Step 3: same",
+    "Step 4: changed",
+    "Step 5: added in b",
+  ]);
   const second = steps.nth(1);
   await expect(second).toContainText("first difference");
   await expect(second).toContainText("differs in outcome, policy");
   // What differs is marked on both sides (and said, for a screen reader).
-  await expect(second.getByTestId("step-policy")).toHaveText(["Rewritten: not the order on the ticket order_not_on_ticket → lookup_order {\"order_id\":\"ORD-E2E-22\"} (differs)", "Allowed (differs)"]);
-  await expect(second.locator("[data-differs]")).toHaveText(["Rewritten by the policy (differs)", /^Rewritten: .* \(differs\)$/, "Done (differs)", "Allowed (differs)"]);
+  await expect(second.getByTestId("step-policy")).toHaveText([
+    'Rewritten: not the order on the ticket order_not_on_ticket → lookup_order {"order_id":"ORD-E2E-22"} (differs)',
+    "Allowed (differs)",
+  ]);
+  await expect(second.locator("[data-differs]")).toHaveText([
+    "Rewritten by the policy (differs)",
+    /^Rewritten: .* \(differs\)$/,
+    "Done (differs)",
+    "Allowed (differs)",
+  ]);
   await expect(steps.nth(0).locator("[data-differs]")).toHaveCount(0);
   await expect(second.getByTestId("step-tokens")).toHaveText(["1,278 (1,240 in, 38 out)", "0"]);
   const fourth = steps.nth(3);
   await expect(fourth).toContainText("differs in action, arguments, result");
-  await expect(fourth.locator("code", { hasText: /^(request_human_approval|propose_refund)$/ })).toHaveText(["request_human_approval", "propose_refund"]);
+  await expect(fourth.locator("code", { hasText: /^(request_human_approval|propose_refund)$/ })).toHaveText([
+    "request_human_approval",
+    "propose_refund",
+  ]);
   await expect(steps.nth(4)).toContainText("No step 5: run A had ended.");
   await expect(steps.nth(4)).toContainText("request_human_approval");
 
@@ -128,7 +153,10 @@ test("at 390 px two runs of a ticket compare step by step: which steps differ an
 test("the comparison answers 404 for a malformed or unknown run id and for runs of another ticket", async ({ page, signInAs }) => {
   await signInAs("REVIEWER");
   await page.goto("/tickets/e2e-trace/compare");
-  const ids = await page.getByLabel("First run (A)").locator("option").evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value));
+  const ids = await page
+    .getByLabel("First run (A)")
+    .locator("option")
+    .evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value));
   expect(ids).toHaveLength(2);
   const compare = page.url().split("?")[0]!;
   expect((await page.goto(`${compare}?a=${ids[1]}&b=${ids[0]}`))?.status()).toBe(200);

@@ -33,7 +33,11 @@ async function setPasswordAndSignIn(browser: Browser, link: string, email: strin
   return page;
 }
 
-test("an admin adds a person, who sets their password with the link once; the role change and deactivation apply at once and are audited", async ({ browser, page, signInAs }) => {
+test("an admin adds a person, who sets their password with the link once; the role change and deactivation apply at once and are audited", async ({
+  browser,
+  page,
+  signInAs,
+}) => {
   const who = { email: `pat-${unique()}@example.com`, name: "Pat Newcomer", role: "Reviewer" };
   await signInAs("ADMIN");
   const link = await addPerson(page, who);

@@ -66,15 +66,20 @@ describe("parseEnv", () => {
   });
 
   it("accepts an OpenAI-compatible endpoint", () => {
-    expect(parseEnv({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1:8b" })).toMatchObject({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_TIMEOUT_MS: 20_000 });
+    expect(parseEnv({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1:8b" })).toMatchObject({
+      LLM_BASE_URL: "http://127.0.0.1:11434/v1",
+      LLM_TIMEOUT_MS: 20_000,
+    });
   });
 
   it("allows the origins of APP_URL and ALLOWED_ORIGINS to call actions, in canonical form; none set, the request's own host", () => {
     expect(parseEnv({}).allowedOrigins).toEqual([]);
-    expect(parseEnv({ APP_URL: "https://Countersign.example.com:443/queue", ALLOWED_ORIGINS: "http://support.example:8080/, https://countersign.example.com" }).allowedOrigins).toEqual([
-      "https://countersign.example.com",
-      "http://support.example:8080",
-    ]);
+    expect(
+      parseEnv({
+        APP_URL: "https://Countersign.example.com:443/queue",
+        ALLOWED_ORIGINS: "http://support.example:8080/, https://countersign.example.com",
+      }).allowedOrigins,
+    ).toEqual(["https://countersign.example.com", "http://support.example:8080"]);
   });
 
   it("treats an empty variable as unset", () => {
@@ -84,13 +89,22 @@ describe("parseEnv", () => {
   it("reads the intake secrets in rotation, newest first, and the helpdesk's limits", () => {
     const env = parseEnv({ INTAKE_SECRETS: ` ${"n".repeat(40)} , ${"o".repeat(40)}` });
     expect(env.INTAKE_SECRETS).toEqual(["n".repeat(40), "o".repeat(40)]);
-    expect(env).toMatchObject({ INTAKE_SIGNATURE_TOLERANCE_SECONDS: 300, INTAKE_RATE_LIMIT: 600, INTAKE_RATE_LIMIT_PER_ADDRESS: 600, OUTBOX_RATE_LIMIT: 120, OUTBOX_RATE_LIMIT_PER_ADDRESS: 120, HELPDESK_RATE_WINDOW_SECONDS: 60 });
+    expect(env).toMatchObject({
+      INTAKE_SIGNATURE_TOLERANCE_SECONDS: 300,
+      INTAKE_RATE_LIMIT: 600,
+      INTAKE_RATE_LIMIT_PER_ADDRESS: 600,
+      OUTBOX_RATE_LIMIT: 120,
+      OUTBOX_RATE_LIMIT_PER_ADDRESS: 120,
+      HELPDESK_RATE_WINDOW_SECONDS: 60,
+    });
     expect(parseEnv({ INTAKE_RATE_LIMIT: "0" }).INTAKE_RATE_LIMIT).toBe(0);
   });
 
   it("accepts the deprecated intake signature until a date (UTC midnight), or not at all", () => {
     expect(parseEnv({}).INTAKE_LEGACY_SIGNATURE_UNTIL).toEqual(new Date(`${LEGACY_SIGNATURE_DEFAULT_UNTIL}T00:00:00Z`));
-    expect(parseEnv({ INTAKE_LEGACY_SIGNATURE_UNTIL: "2026-12-31" }).INTAKE_LEGACY_SIGNATURE_UNTIL).toEqual(new Date("2026-12-31T00:00:00Z"));
+    expect(parseEnv({ INTAKE_LEGACY_SIGNATURE_UNTIL: "2026-12-31" }).INTAKE_LEGACY_SIGNATURE_UNTIL).toEqual(
+      new Date("2026-12-31T00:00:00Z"),
+    );
     expect(parseEnv({ INTAKE_LEGACY_SIGNATURE_UNTIL: "off" }).INTAKE_LEGACY_SIGNATURE_UNTIL).toBeNull();
   });
 });

@@ -10,7 +10,14 @@ import { defaultPlannerChoice, plannerSetup, type TPlannerChoice } from "../lib/
 import { isAppError } from "../lib/contracts/app-error";
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { ticket: { type: "string" }, simulate: { type: "boolean", default: false }, json: { type: "boolean", default: false }, planner: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      ticket: { type: "string" },
+      simulate: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      planner: { type: "string" },
+    },
+  });
   if (values.planner !== undefined && values.planner !== "rule" && values.planner !== "model") {
     console.error("--planner must be rule or model.");
     return 2;
@@ -35,7 +42,13 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const run = await runAgent({ ticketId: ticket.id, mode: values.simulate ? "simulate" : "live", planner: setup.planner, tools: setup.tools, model: setup.model });
+  const run = await runAgent({
+    ticketId: ticket.id,
+    mode: values.simulate ? "simulate" : "live",
+    planner: setup.planner,
+    tools: setup.tools,
+    model: setup.model,
+  });
   console.log(values.json ? JSON.stringify(run, null, 2) : formatRun(run));
   return 0;
 }

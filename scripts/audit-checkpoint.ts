@@ -6,7 +6,13 @@ import { checkpointFile, takeCheckpoint } from "../lib/audit/checkpoint";
 
 runScript(async () => {
   const result = await takeCheckpoint(db());
-  if ("signed" in result) console.log(`Signed checkpoint ${result.signed.position}: ${result.signed.events} events covered, written to ${checkpointFile()}.`);
-  else console.log(result.skipped === "busy" ? "Another process is signing a checkpoint right now; nothing done." : "Nothing new since the last checkpoint; nothing signed.");
+  if ("signed" in result)
+    console.log(`Signed checkpoint ${result.signed.position}: ${result.signed.events} events covered, written to ${checkpointFile()}.`);
+  else
+    console.log(
+      result.skipped === "busy"
+        ? "Another process is signing a checkpoint right now; nothing done."
+        : "Nothing new since the last checkpoint; nothing signed.",
+    );
   return 0;
 });

@@ -15,7 +15,9 @@ import { runScript } from "./run-script";
 import { auditVerifyReport } from "../lib/audit/audit-verify-report";
 import { describeExportProblem, verifyAuditExport } from "../lib/audit/verify-audit-export";
 
-const { values } = parseArgs({ options: { "public-key": { type: "string" }, checkpoints: { type: "string" }, file: { type: "string" }, pubkey: { type: "string" } } });
+const { values } = parseArgs({
+  options: { "public-key": { type: "string" }, checkpoints: { type: "string" }, file: { type: "string" }, pubkey: { type: "string" } },
+});
 
 function readOrRefuse(path: string, what: string): string {
   try {
@@ -26,7 +28,11 @@ function readOrRefuse(path: string, what: string): string {
 }
 
 async function verifyExportFile(file: string, pubkey: string | undefined): Promise<number> {
-  if (!pubkey) throw new AppError("invalid", "Give the public key to check the export against: --pubkey FILE (a PEM obtained separately, e.g. from GET /api/audit/checkpoints).");
+  if (!pubkey)
+    throw new AppError(
+      "invalid",
+      "Give the public key to check the export against: --pubkey FILE (a PEM obtained separately, e.g. from GET /api/audit/checkpoints).",
+    );
   let key;
   try {
     key = createPublicKey(readOrRefuse(pubkey, "public key"));
@@ -46,4 +52,8 @@ async function verifyExportFile(file: string, pubkey: string | undefined): Promi
   return 1;
 }
 
-runScript(() => (values.file ? verifyExportFile(values.file, values.pubkey) : auditVerifyReport(db(), console.log, { publicKeyFile: values["public-key"], file: values.checkpoints })));
+runScript(() =>
+  values.file
+    ? verifyExportFile(values.file, values.pubkey)
+    : auditVerifyReport(db(), console.log, { publicKeyFile: values["public-key"], file: values.checkpoints }),
+);

@@ -75,7 +75,10 @@ export async function evalPeakMemory(): Promise<{ peakMb: number; episodes: stri
   const run = promisify(execFile);
   try {
     await run("npm", ["run", "--silent", "db:deploy"], { env });
-    const { stdout } = await run("npm", ["run", "--silent", "eval", "--", "--out", join(dir, "receipt.json")], { env, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run("npm", ["run", "--silent", "eval", "--", "--out", join(dir, "receipt.json")], {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const peak = /^Peak memory: (\d+) MB\.$/m.exec(stdout);
     if (!peak) throw new Error(`npm run eval printed no peak memory:\n${stdout.slice(-2000)}`);
     return { peakMb: Number(peak[1]), episodes: /^(\d+\/\d+) episodes passed/m.exec(stdout)?.[1] ?? "?" };

@@ -73,7 +73,13 @@ function options(): TOptions | string {
   const only = values.only?.split(",").map((p) => p.trim());
   const unknown = only?.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown?.length) return `--only takes ${PARTS.join(", ")}; not ${unknown.join(", ")}`;
-  const numbers = { seconds: Number(values.seconds), runs: Number(values.runs), iterations: Number(values.iterations), episodes: Number(values.episodes), workers: Number(values.workers) };
+  const numbers = {
+    seconds: Number(values.seconds),
+    runs: Number(values.runs),
+    iterations: Number(values.iterations),
+    episodes: Number(values.episodes),
+    workers: Number(values.workers),
+  };
   for (const [name, n] of Object.entries(numbers)) if (!Number.isInteger(n) || n < 1) return `--${name} must be a positive whole number`;
   return {
     parts: new Set((only as TPart[] | undefined) ?? PARTS.filter((p) => !values[`skip-${p}`])),
@@ -93,7 +99,9 @@ async function main(): Promise<number> {
   const { parts, seconds, runs, iterations, episodes, workers } = opts;
   const configured = env().DATABASE_URL;
   const started = new Date();
-  console.log(`Countersign bench, ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: Node ${process.version}, ${cpus().length} cores, ${configured ? "PostgreSQL (DATABASE_URL)" : "the embedded database (PGlite)"}; parts: ${[...parts].join(", ")}.\n`);
+  console.log(
+    `Countersign bench, ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: Node ${process.version}, ${cpus().length} cores, ${configured ? "PostgreSQL (DATABASE_URL)" : "the embedded database (PGlite)"}; parts: ${[...parts].join(", ")}.\n`,
+  );
   const report = new Report();
 
   if (parts.has("pages")) {
@@ -112,11 +120,14 @@ async function main(): Promise<number> {
   }
 
   if (parts.has("eval")) {
-    console.log(`Grading ${episodes} rule-planner episodes through the real runtime on ${workers} grading thread(s) (this one and ${workers - 1} worker(s)), each with its own in-memory database…`);
+    console.log(
+      `Grading ${episodes} rule-planner episodes through the real runtime on ${workers} grading thread(s) (this one and ${workers - 1} worker(s)), each with its own in-memory database…`,
+    );
     try {
       const graded = await benchEval(episodes, workers);
       console.log(`${describeBenchEval(graded)}\n`);
-      if (graded.passed !== graded.episodes) report.error(`grading ${episodes} episodes`, new Error(`${graded.episodes - graded.passed} of ${graded.episodes} episodes failed`));
+      if (graded.passed !== graded.episodes)
+        report.error(`grading ${episodes} episodes`, new Error(`${graded.episodes - graded.passed} of ${graded.episodes} episodes failed`));
       else
         report.add({
           measure: `grading ${episodes} rule-planner episodes, ${graded.workers} grading thread(s)`,
@@ -133,7 +144,14 @@ async function main(): Promise<number> {
     try {
       const { peakMb, episodes: passed } = await evalPeakMemory();
       console.log(`npm run eval: ${passed} episodes passed, peak memory ${peakMb} MB.\n`);
-      report.add({ measure: "npm run eval, storing its receipt: peak memory", value: `${peakMb} MB`, baseline: "", ratio: "", target: `< ${EVAL_PEAK_TARGET_MB} MB`, verdict: peakMb < EVAL_PEAK_TARGET_MB ? "PASS" : "MISS" });
+      report.add({
+        measure: "npm run eval, storing its receipt: peak memory",
+        value: `${peakMb} MB`,
+        baseline: "",
+        ratio: "",
+        target: `< ${EVAL_PEAK_TARGET_MB} MB`,
+        verdict: peakMb < EVAL_PEAK_TARGET_MB ? "PASS" : "MISS",
+      });
     } catch (error) {
       report.error("npm run eval, peak memory", error);
     }
@@ -147,12 +165,22 @@ async function main(): Promise<number> {
       const build = parts.has("http") ? missingBuild() : null;
       if (parts.has("http")) {
         if (build) report.skipped("intake, runAgent, /evals vs /api/health", build);
-        else await attempt(report, "intake, runAgent, /evals vs /api/health (demo data)", () => benchHttpDemo(bench!, report, { seconds, runs }));
+        else
+          await attempt(report, "intake, runAgent, /evals vs /api/health (demo data)", () =>
+            benchHttpDemo(bench!, report, { seconds, runs }),
+          );
       }
       if (parts.has("write")) await benchWrite(configured, report, { seconds, printScript: opts.printScript });
       if (parts.has("http") && !build) {
-        if (opts.skipScale) report.skipped("runAgent and /evals at 100k tickets", "--skip-scale (without it, the bench adds the scale set to its own database: about a minute)");
-        else await attempt(report, "runAgent, /evals at 100k tickets", () => benchHttpScale(bench!, report, { seconds, runs }, () => createBenchDb(configured, "bench_demo")));
+        if (opts.skipScale)
+          report.skipped(
+            "runAgent and /evals at 100k tickets",
+            "--skip-scale (without it, the bench adds the scale set to its own database: about a minute)",
+          );
+        else
+          await attempt(report, "runAgent, /evals at 100k tickets", () =>
+            benchHttpScale(bench!, report, { seconds, runs }, () => createBenchDb(configured, "bench_demo")),
+          );
       }
       if (parts.has("audit")) {
         // Installed as the process-wide handle (the audit's page functions read through db()), and
@@ -173,7 +201,9 @@ async function main(): Promise<number> {
     await benchWrite(configured, report, { seconds, printScript: opts.printScript });
   }
 
-  report.print(`Summary (${started.toISOString().slice(0, 10)}, ${cpus().length} cores, ${configured ? "PostgreSQL" : "embedded PGlite"}; ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)`);
+  report.print(
+    `Summary (${started.toISOString().slice(0, 10)}, ${cpus().length} cores, ${configured ? "PostgreSQL" : "embedded PGlite"}; ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)`,
+  );
   const misses = report.rows.filter((r) => r.verdict === "MISS").length;
   console.log(`\n${misses} target(s) missed${report.errors ? `; ${report.errors} figure(s) could not be taken` : ""}.`);
   return report.errors ? 1 : 0;

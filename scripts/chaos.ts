@@ -42,12 +42,16 @@ const K = Number(values.kills);
 const AUTO = values.auto === undefined ? Math.max(1, Math.round(N / 10)) : Number(values.auto);
 const BASE_PORT = Number(values.port);
 const DIST = process.env.NEXT_DIST_DIR ?? ".next";
-const SECRETS = { AUTH_SECRET: "chaos-auth-secret-0123456789abcdef0123456", INTAKE_SECRET: "chaos-intake-secret-0123456789abcdef01234", INTAKE_BUNDLE_KEY: "chaos-bundle-key-0123456789abcdef0123456" };
+const SECRETS = {
+  AUTH_SECRET: "chaos-auth-secret-0123456789abcdef0123456",
+  INTAKE_SECRET: "chaos-intake-secret-0123456789abcdef01234",
+  INTAKE_BUNDLE_KEY: "chaos-bundle-key-0123456789abcdef0123456",
+};
 const REVIEWER = { email: "reviewer@example.com", password: "countersign-demo" };
 
 // A small seeded generator: the same --seed gives the same kill plan.
 let state = Number(values.seed) >>> 0 || 1;
-const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => console.log(`chaos: ${line}`);
 
@@ -102,7 +106,10 @@ async function chaos(url: string): Promise<number> {
     await seedDemo(client);
     const admin = await client.user.findFirstOrThrow({ where: { role: "ADMIN" } });
     // Refunds of 20 USD are auto-approved; the 79 USD ones wait for a person.
-    await updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 5_000, "policy.dailyCapCents": 1_000_000 }, actor: { id: admin.id, role: admin.role } });
+    await updatePolicySettings({
+      changes: { "autonomy.autoApproveLimitCents": 5_000, "policy.dailyCapCents": 1_000_000 },
+      actor: { id: admin.id, role: admin.role },
+    });
     const approvals: { id: string; digest: string; ticketId: string }[] = [];
     for (let i = 0; i < N; i++) {
       const ticketId = await tabletTicket(client, await freshOrder(client));
@@ -113,10 +120,25 @@ async function chaos(url: string): Promise<number> {
     const autoTickets: string[] = [];
     for (let i = 0; i < AUTO; i++) autoTickets.push(await tabletTicket(client, await freshOrder(client, 2_000)));
 
-    const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, DATABASE_URL: url, ...SECRETS, JOB_LOCK_SECONDS: "5", RUN_LEASE_SECONDS: "5", DEMO_SEED: "false" };
+    const env = {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: DIST,
+      DATABASE_URL: url,
+      ...SECRETS,
+      JOB_LOCK_SECONDS: "5",
+      RUN_LEASE_SECONDS: "5",
+      DEMO_SEED: "false",
+    };
     const start = (p: TProc) => {
-      const args = p.role === "server" ? [resolve("node_modules/next/dist/bin/next"), "start", "-p", String(p.port), "-H", "127.0.0.1"] : ["--import", "tsx", "scripts/worker.ts"];
-      p.child = spawn(process.execPath, args, { env: { ...env, PGAPPNAME: `chaos-${p.name}`, WORKER: "off" }, stdio: ["ignore", "ignore", "inherit"] });
+      const args =
+        p.role === "server"
+          ? [resolve("node_modules/next/dist/bin/next"), "start", "-p", String(p.port), "-H", "127.0.0.1"]
+          : ["--import", "tsx", "scripts/worker.ts"];
+      p.child = spawn(process.execPath, args, {
+        env: { ...env, PGAPPNAME: `chaos-${p.name}`, WORKER: "off" },
+        stdio: ["ignore", "ignore", "inherit"],
+      });
     };
     procs.forEach(start);
     const servers = procs.filter((p) => p.role === "server");
@@ -131,8 +153,21 @@ async function chaos(url: string): Promise<number> {
     const outcomes = new Map<string, string>();
     const pick = (i: number) => servers[i % servers.length]!.port!;
     const work = [
-      ...approvals.map((a, i) => () => retrying(() => callAction(pick(i), `/tickets/${a.ticketId}`, actionId, cookie, { approvalId: a.id, digest: a.digest, decision: "approve" }), (r) => outcomes.set(a.id, r))),
-      ...autoTickets.map((t, i) => () => retrying(() => callAction(pick(i + 1), `/tickets/${t}`, runActionId, cookie, { ticketId: t, mode: "live", planner: "rule" }), (r) => outcomes.set(t, r))),
+      ...approvals.map(
+        (a, i) => () =>
+          retrying(
+            () =>
+              callAction(pick(i), `/tickets/${a.ticketId}`, actionId, cookie, { approvalId: a.id, digest: a.digest, decision: "approve" }),
+            (r) => outcomes.set(a.id, r),
+          ),
+      ),
+      ...autoTickets.map(
+        (t, i) => () =>
+          retrying(
+            () => callAction(pick(i + 1), `/tickets/${t}`, runActionId, cookie, { ticketId: t, mode: "live", planner: "rule" }),
+            (r) => outcomes.set(t, r),
+          ),
+      ),
     ].sort(() => random() - 0.5);
     let next = 0;
     const drivers = Array.from({ length: 4 }, async () => {
@@ -166,7 +201,10 @@ async function chaos(url: string): Promise<number> {
     for (;;) {
       await interruptExpiredRuns({ client });
       await reconcileApprovedRefunds({ client, olderThanMs: 10_000 });
-      const [jobs] = await client.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed'`, [QUEUES.refundExecute, QUEUES.agentRun]);
+      const [jobs] = await client.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed'`,
+        [QUEUES.refundExecute, QUEUES.agentRun],
+      );
       const running = await client.agentRun.count({ where: { status: "running" } });
       const unsettled = await client.approvalRequest.count({ where: { kind: "refund", status: "approved", executionOutcome: null } });
       if (jobs!.n === 0 && running === 0 && unsettled === 0) break;
@@ -177,7 +215,10 @@ async function chaos(url: string): Promise<number> {
       await sleep(1_000);
     }
 
-    const report = await invariants(client, approvals.map((a) => a.id));
+    const report = await invariants(
+      client,
+      approvals.map((a) => a.id),
+    );
     const chain = await verifyAuditChain(client, { publicKey: null });
     const minHits = Math.ceil(K / 2);
     const lines = [
@@ -193,9 +234,19 @@ async function chaos(url: string): Promise<number> {
       `audit chain:                            ${chain.ok ? `verified (${chain.events} events)` : `BROKEN: ${JSON.stringify(chain).slice(0, 200)}`}`,
     ];
     lines.forEach((l) => console.log(l));
-    const violations = report.duplicates + report.approvedWithoutLedger + report.undecided + report.repliesWithoutRefund + report.runsRunning + (chain.ok ? 0 : 1);
+    const violations =
+      report.duplicates +
+      report.approvedWithoutLedger +
+      report.undecided +
+      report.repliesWithoutRefund +
+      report.runsRunning +
+      (chain.ok ? 0 : 1);
     if (violations || hits < minHits) {
-      console.log(violations ? `chaos: ${violations} violation(s).` : `chaos: only ${hits} of ${K} kills landed on work in flight; the run proves too little.`);
+      console.log(
+        violations
+          ? `chaos: ${violations} violation(s).`
+          : `chaos: only ${hits} of ${K} kills landed on work in flight; the run proves too little.`,
+      );
       return 1;
     }
     console.log("chaos: every invariant held.");
@@ -208,7 +259,9 @@ async function chaos(url: string): Promise<number> {
 
 /** The server action's id in the production build, by its exported name. */
 function findActionId(exportedName: string): string {
-  const manifest = JSON.parse(readFileSync(join(DIST, "server/server-reference-manifest.json"), "utf8")) as { node: Record<string, { exportedName?: string }> };
+  const manifest = JSON.parse(readFileSync(join(DIST, "server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName?: string }>;
+  };
   const found = Object.entries(manifest.node).find(([, v]) => v.exportedName === exportedName);
   if (!found) throw new Error(`no server action ${exportedName} in ${DIST}`);
   return found[0];
@@ -226,7 +279,6 @@ async function waitHealthy(port: number): Promise<void> {
   throw new Error(`the server on port ${port} did not come up`);
 }
 
-
 /** One server action call, encoded as React encodes a form's FormData argument. */
 async function callAction(port: number, path: string, actionId: string, cookie: string, fields: Record<string, string>): Promise<string> {
   const origin = `http://127.0.0.1:${port}`;
@@ -235,14 +287,23 @@ async function callAction(port: number, path: string, actionId: string, cookie: 
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.set(`_1_${k}`, v);
   body.set("0", '["$K1"]');
-  const response = await fetch(`${origin}${path}`, { method: "POST", headers: { "next-action": actionId, accept: "text/x-component", cookie, origin }, body, signal: AbortSignal.timeout(60_000) });
+  const response = await fetch(`${origin}${path}`, {
+    method: "POST",
+    headers: { "next-action": actionId, accept: "text/x-component", cookie, origin },
+    body,
+    signal: AbortSignal.timeout(60_000),
+  });
   const text = await response.text();
   for (const line of text.split("\n")) {
     const row = /^[0-9a-f]+:(\{.*"status".*\})$/.exec(line);
     if (!row) continue;
     const result = JSON.parse(row[1]!) as { status: string; message?: string };
     if (result.status === "ok") return "ok";
-    if (result.status === "error" && /already been decided|already resolved|is being executed|working on this ticket/.test(result.message ?? "")) return "already";
+    if (
+      result.status === "error" &&
+      /already been decided|already resolved|is being executed|working on this ticket/.test(result.message ?? "")
+    )
+      return "already";
     throw new Error(`action answered ${JSON.stringify(result)}`);
   }
   throw new Error(`no action result (HTTP ${response.status})`);
@@ -264,7 +325,10 @@ async function retrying(call: () => Promise<string>, done: (result: string) => v
 async function waitForOpenTransaction(client: ReturnType<typeof openDb>["client"], victim: TProc, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const [row] = await client.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`, `chaos-${victim.name}`);
+    const [row] = await client.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`,
+      `chaos-${victim.name}`,
+    );
     if (row!.n > 0) return true;
     await sleep(2);
   }
@@ -275,7 +339,9 @@ async function invariants(client: ReturnType<typeof openDb>["client"], approvalI
   const one = async (sql: string, ...args: unknown[]) => (await client.$queryRawUnsafe<{ n: number }[]>(sql, ...args))[0]!.n;
   return {
     ledgerRows: await client.ledgerEntry.count(),
-    duplicates: await one(`SELECT count(*)::int AS n FROM (SELECT "approvalRequestId" FROM "LedgerEntry" GROUP BY 1 HAVING count(*) > 1) d`),
+    duplicates: await one(
+      `SELECT count(*)::int AS n FROM (SELECT "approvalRequestId" FROM "LedgerEntry" GROUP BY 1 HAVING count(*) > 1) d`,
+    ),
     approvedWithoutLedger: await one(
       `SELECT count(*)::int AS n FROM "ApprovalRequest" a WHERE a.kind = 'refund' AND a.status = 'approved'
          AND (a."executionOutcome" IS NULL OR a."executionOutcome" IN ('refund_created', 'duplicate_ignored'))

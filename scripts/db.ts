@@ -10,7 +10,9 @@ import { seedDemo } from "../prisma/seed/demo";
 
 function where(): string {
   const e = env();
-  return e.DATABASE_URL ? `PostgreSQL (${new URL(e.DATABASE_URL).pathname.slice(1) || "default database"})` : `the embedded database in ${e.pgliteDir}`;
+  return e.DATABASE_URL
+    ? `PostgreSQL (${new URL(e.DATABASE_URL).pathname.slice(1) || "default database"})`
+    : `the embedded database in ${e.pgliteDir}`;
 }
 
 async function main(): Promise<number> {
@@ -29,14 +31,21 @@ async function main(): Promise<number> {
         return 2;
       }
       const dir = await createMigration(name);
-      console.log(dir ? `Created ${dir}/migration.sql: review it, then npm run db:deploy` : "schema.prisma has no changes: nothing to create.");
+      console.log(
+        dir ? `Created ${dir}/migration.sql: review it, then npm run db:deploy` : "schema.prisma has no changes: nothing to create.",
+      );
       return 0;
     }
     case "status": {
       const s = await migrationStatus(configuredTarget());
       console.log(`Database: ${where()}`);
       console.log(`Applied: ${s.applied.length}${s.applied.length ? ` (latest ${s.applied.at(-1)})` : ""}`);
-      for (const [label, names] of [["Pending", s.pending], ["Failed", s.failed], ["Edited after applying", s.edited], ["Unknown to this checkout", s.unknown]] as const) {
+      for (const [label, names] of [
+        ["Pending", s.pending],
+        ["Failed", s.failed],
+        ["Edited after applying", s.edited],
+        ["Unknown to this checkout", s.unknown],
+      ] as const) {
         if (names.length) console.log(`${label}: ${names.join(", ")}`);
       }
       const current = !s.pending.length && !s.failed.length && !s.edited.length;

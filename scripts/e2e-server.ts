@@ -26,7 +26,13 @@ async function main() {
   // Another port is another server beside this one (a second checkout's suite): its own data directory.
   const dataDir = resolve(values.port === "3210" ? ".data/e2e" : `.data/e2e-${values.port}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.E2E_DIST_DIR || ".next-test", DATA_DIR: dataDir, ...E2E_SECRETS };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_DIST_DIR: process.env.E2E_DIST_DIR || ".next-test",
+    DATA_DIR: dataDir,
+    ...E2E_SECRETS,
+  };
   let target: DbTarget;
   if (process.env.DATABASE_URL) {
     const name = `${testDatabaseBase(process.env.DATABASE_URL)}_e2e`;
@@ -47,7 +53,10 @@ async function main() {
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);
   console.log(`e2e: ${await seedE2eFailedJobs(handle.client)} failed jobs for the jobs page`);
   await handle.close();
-  const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], { stdio: "inherit", env });
+  const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], {
+    stdio: "inherit",
+    env,
+  });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
 }

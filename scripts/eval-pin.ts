@@ -13,11 +13,27 @@ import { loadQuestionSet } from "../lib/eval/grade-retrieval";
 import { runScript } from "./run-script";
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, write: { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: "string", default: "eval/episodes.jsonl" },
+      questions: { type: "string", default: "eval/questions.jsonl" },
+      write: { type: "boolean", default: false },
+    },
+  });
   const dataset = await loadDataset(values.dataset!);
   const questions = await loadQuestionSet(values.questions!);
-  const pin = { evalDatasetVersion: dataset.version, evalDatasetHash: dataset.hash, evalDatasetEpisodes: dataset.episodes.length, evalQuestionsHash: questions.hash, evalQuestionsCount: questions.questions.length };
-  console.log(Object.entries(pin).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(",\n"));
+  const pin = {
+    evalDatasetVersion: dataset.version,
+    evalDatasetHash: dataset.hash,
+    evalDatasetEpisodes: dataset.episodes.length,
+    evalQuestionsHash: questions.hash,
+    evalQuestionsCount: questions.questions.length,
+  };
+  console.log(
+    Object.entries(pin)
+      .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+      .join(",\n"),
+  );
   const manifest = agentManifest();
   const differs = (Object.keys(pin) as (keyof typeof pin)[]).filter((key) => manifest[key] !== pin[key]);
   if (!differs.length) {
@@ -25,11 +41,16 @@ async function main(): Promise<number> {
     return 0;
   }
   if (!values.write) {
-    console.log(`${MANIFEST_PATH} pins something else (${differs.join(", ")} differ${differs.length === 1 ? "s" : ""}); run with --write to pin this one.`);
+    console.log(
+      `${MANIFEST_PATH} pins something else (${differs.join(", ")} differ${differs.length === 1 ? "s" : ""}); run with --write to pin this one.`,
+    );
     return 1;
   }
   const text = readFileSync(MANIFEST_PATH, "utf8");
-  const written = (Object.keys(pin) as (keyof typeof pin)[]).reduce((out, key) => out.replace(new RegExp(`("${key}":\\s*)[^,\\n]+`), `$1${JSON.stringify(pin[key])}`), text);
+  const written = (Object.keys(pin) as (keyof typeof pin)[]).reduce(
+    (out, key) => out.replace(new RegExp(`("${key}":\\s*)[^,\\n]+`), `$1${JSON.stringify(pin[key])}`),
+    text,
+  );
   writeFileSync(MANIFEST_PATH, written);
   console.log(`Pinned in ${MANIFEST_PATH} (${differs.join(", ")}). Commit it with the dataset.`);
   return 0;

@@ -38,7 +38,14 @@ function progress(done: number, total: number, label: string) {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { dataset: { type: "string", default: "eval/episodes.jsonl" }, questions: { type: "string", default: "eval/questions.jsonl" }, out: { type: "string" }, trials: { type: "string", default: "1" }, workers: { type: "string" }, "no-store": { type: "boolean", default: false } },
+    options: {
+      dataset: { type: "string", default: "eval/episodes.jsonl" },
+      questions: { type: "string", default: "eval/questions.jsonl" },
+      out: { type: "string" },
+      trials: { type: "string", default: "1" },
+      workers: { type: "string" },
+      "no-store": { type: "boolean", default: false },
+    },
   });
   const trials = Number(values.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) {
@@ -58,13 +65,27 @@ async function main(): Promise<number> {
   }
   const manifest = agentManifest();
   const dataset = await loadDataset(values.dataset!);
-  console.log(`Grading ${dataset.episodes.length} episodes × ${trials} trial(s) of ${dataset.version} (${dataset.hash.slice(0, 19)}…) with ${GRADER_VERSION}, agent ${manifest.agentVersion}`);
+  console.log(
+    `Grading ${dataset.episodes.length} episodes × ${trials} trial(s) of ${dataset.version} (${dataset.hash.slice(0, 19)}…) with ${GRADER_VERSION}, agent ${manifest.agentVersion}`,
+  );
   const llm = llmAvailability();
   const modelEpisodes = dataset.episodes.filter(usesModel).length;
-  if (modelEpisodes) console.log(`${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`);
+  if (modelEpisodes)
+    console.log(
+      `${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`,
+    );
   const questions = await loadQuestionSet(values.questions!);
   const { retrieval, rows, seconds } = await grade(dataset, questions, { workers, trials, llm: llm.available ? llm.config : undefined });
-  const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL, commit: commit(), trials, rows });
+  const receipt = buildReceipt({
+    agentVersion: manifest.agentVersion,
+    datasetVersion: dataset.version,
+    datasetHash: dataset.hash,
+    graderVersion: GRADER_VERSION,
+    modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL,
+    commit: commit(),
+    trials,
+    rows,
+  });
   const decision = decideRelease(receipt, releasePins(manifest), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
 
   const questionsDrift = questions.hash !== manifest.evalQuestionsHash || questions.questions.length !== manifest.evalQuestionsCount;
@@ -73,15 +94,22 @@ async function main(): Promise<number> {
   console.log(`\n${"episode".padEnd(36)} ${"result".padEnd(8)} ${trials > 1 ? `pass^${trials}` : ""}`);
   for (const episode of dataset.episodes) {
     const e = perEpisode.get(episode.id)!;
-    console.log(`${episode.id.padEnd(36)} ${(e.passAll ? "pass" : "FAIL").padEnd(8)} ${trials > 1 ? `${e.passed}/${e.trials}${e.passAll ? " ✓" : ""}` : ""}`);
+    console.log(
+      `${episode.id.padEnd(36)} ${(e.passAll ? "pass" : "FAIL").padEnd(8)} ${trials > 1 ? `${e.passed}/${e.trials}${e.passAll ? " ✓" : ""}` : ""}`,
+    );
   }
   for (const row of rows.filter((r) => !r.passed)) console.log(`\n✗ ${row.episodeId} (trial ${row.trial}): ${row.explanation}`);
   const passAll = [...perEpisode.values()].filter((e) => e.passAll).length;
-  console.log(`\n${passAll}/${perEpisode.size} episodes passed${trials > 1 ? ` in all ${trials} trials (pass^${trials} = ${(passAll / perEpisode.size).toFixed(3)})` : ""} in ${seconds}s.`);
+  console.log(
+    `\n${passAll}/${perEpisode.size} episodes passed${trials > 1 ? ` in all ${trials} trials (pass^${trials} = ${(passAll / perEpisode.size).toFixed(3)})` : ""} in ${seconds}s.`,
+  );
 
   console.log("");
   for (const line of describeRetrieval(retrieval)) console.log(line);
-  if (questionsDrift) console.log(`The question set is not the one ${MANIFEST_PATH} pins (${questions.questions.length} questions, ${questions.hash.slice(0, 19)}…; pinned ${manifest.evalQuestionsCount}, ${manifest.evalQuestionsHash.slice(0, 19)}…): npm run eval:pin.`);
+  if (questionsDrift)
+    console.log(
+      `The question set is not the one ${MANIFEST_PATH} pins (${questions.questions.length} questions, ${questions.hash.slice(0, 19)}…; pinned ${manifest.evalQuestionsCount}, ${manifest.evalQuestionsHash.slice(0, 19)}…): npm run eval:pin.`,
+    );
 
   if (values.out) {
     await mkdir(dirname(values.out), { recursive: true });
@@ -93,7 +121,11 @@ async function main(): Promise<number> {
     // which it puts off. A last-resort collection here (package.json starts this with --expose-gc)
     // often gives it back before the app's database is opened; when V8 still holds it, the small
     // buffer pool the receipt is stored through keeps the two below the grading's own peak.
-    (globalThis as { gc?: (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void }).gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
+    (globalThis as { gc?: (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void }).gc?.({
+      type: "major",
+      execution: "sync",
+      flavor: "last-resort",
+    });
     try {
       const run = await storeReceipt({ receipt, decision });
       console.log(`Receipt stored as eval run ${run.id}.`);
@@ -130,13 +162,22 @@ async function storeReceipt(input: Parameters<typeof storeEvalRun>[0]) {
  * retrieval questions read it first, then the episodes are graded on it (one worker) or on copies of
  * its image (several). The database is closed, and nothing outside this function holds it.
  */
-async function grade(dataset: TDataset, questions: TQuestionSet, options: { workers?: number; trials: number; llm?: TLlmConfig }): Promise<{ retrieval: TRetrievalScore; rows: TEpisodeRow[]; seconds: string }> {
+async function grade(
+  dataset: TDataset,
+  questions: TQuestionSet,
+  options: { workers?: number; trials: number; llm?: TLlmConfig },
+): Promise<{ retrieval: TRetrievalScore; rows: TEpisodeRow[]; seconds: string }> {
   const started = performance.now();
   const world = await openGradingDatabase(seedDemo);
   try {
     // Retrieval on the labelled questions, as the rule planner asks them.
     const retrieval = await gradeRetrieval(questions, { world: seedDemo, database: world });
-    const rows = await gradeEpisodes(dataset, { world: seedDemo, database: world, ...options, onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`) });
+    const rows = await gradeEpisodes(dataset, {
+      world: seedDemo,
+      database: world,
+      ...options,
+      onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`),
+    });
     return { retrieval, rows, seconds: ((performance.now() - started) / 1000).toFixed(1) };
   } finally {
     await world.close();

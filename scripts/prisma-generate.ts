@@ -10,6 +10,11 @@ mkdirSync(join(stub, ".."), { recursive: true });
 writeFileSync(stub, "#!/bin/sh\necho 'schema engine stand-in: use npm run db:* for migrations' >&2\nexit 1\n");
 chmodSync(stub, 0o755);
 
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? stub, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? stub,
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  CHECKPOINT_DISABLE: "1",
+};
 const r = spawnSync(process.execPath, [resolve("node_modules/prisma/build/index.js"), "generate"], { stdio: "inherit", env });
 process.exit(r.status ?? 1);

@@ -31,7 +31,9 @@ describe("a command on a database that was never migrated", () => {
   it("says so and how to fix it, in one line", async () => {
     const result = await run("scripts/agent.ts", ["--ticket", "1"]);
     expect(result.code).toBe(2);
-    expect(said(result.stderr)).toEqual(["The database is not migrated (it has no Ticket table): run npm run db:deploy, or npm start, which migrates and seeds it."]);
+    expect(said(result.stderr)).toEqual([
+      "The database is not migrated (it has no Ticket table): run npm run db:deploy, or npm start, which migrates and seeds it.",
+    ]);
   }, 60_000);
 });
 
@@ -40,7 +42,9 @@ describe("npm run eval with nowhere to store its receipt", () => {
     const empty = join(dataDir, "never-started");
     const result = await run("scripts/eval.ts", [], empty);
     expect(result.code).toBe(2);
-    expect(said(result.stderr)).toEqual([`There is no database in ${join(empty, "pglite")} yet: run npm run db:deploy, or npm start, which migrates and seeds it. Or pass --no-store.`]);
+    expect(said(result.stderr)).toEqual([
+      `There is no database in ${join(empty, "pglite")} yet: run npm run db:deploy, or npm start, which migrates and seeds it. Or pass --no-store.`,
+    ]);
     expect(result.stdout).not.toMatch(/Grading/);
     expect(existsSync(join(empty, "pglite"))).toBe(false);
   }, 60_000);

@@ -21,7 +21,11 @@ function isArgumentError(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
 }
 
-export function runScript(main: () => Promise<number>, describe: (error: unknown) => string | undefined = () => undefined, options: { span?: boolean } = {}): void {
+export function runScript(
+  main: () => Promise<number>,
+  describe: (error: unknown) => string | undefined = () => undefined,
+  options: { span?: boolean } = {},
+): void {
   const name = scriptName();
   // A main that throws before its first await is handled like one that rejects.
   Promise.resolve()

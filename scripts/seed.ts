@@ -25,7 +25,9 @@ async function main() {
     console.log("Scale data: the audit trail of those tickets…");
     const auditStarted = Date.now();
     const events = await seedScaleAudit(db(), { onProgress: (line) => console.log(line) });
-    console.log(`Scale data: added ${events.toLocaleString("en-US")} audit events in ${((Date.now() - auditStarted) / 1000).toFixed(1)} s.`);
+    console.log(
+      `Scale data: added ${events.toLocaleString("en-US")} audit events in ${((Date.now() - auditStarted) / 1000).toFixed(1)} s.`,
+    );
   }
   return 0;
 }

@@ -18,7 +18,21 @@ import { seedDemo } from "../prisma/seed/demo";
 const dev = process.argv.includes("--dev");
 const NEXT = resolve("node_modules/next/dist/bin/next");
 const FINGERPRINT = resolve(".next/countersign-source-fingerprint");
-const SOURCES = ["app", "components", "lib", "public", "contracts", "generated", "proxy.ts", "instrumentation.ts", "instrumentation-node.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "contracts",
+  "generated",
+  "proxy.ts",
+  "instrumentation.ts",
+  "instrumentation-node.ts",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 function step(text: string) {
   console.log(`▸ ${text}`);

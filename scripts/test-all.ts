@@ -1,5 +1,5 @@
 // npm test: every check, in the order CI runs them, stopping at the first failure.
-//   typecheck → lint → unit and integration tests (Vitest) → production build → browser tests
+//   format → typecheck → lint → longest functions → unit and integration tests (Vitest) → production build → browser tests
 //   → on PostgreSQL, a small chaos run (scripts/chaos.ts)
 // With DATABASE_URL set to a postgres URL, the integration and browser suites run on PostgreSQL
 // (in databases of their own, named after it); otherwise on embedded PGlite.
@@ -17,21 +17,43 @@ const TEST_BUILD = ".next-test";
 // `sameOnAnyDatabase`: the step reads no database, so its outcome is the same on either (the build
 // reads none either: its pages are rendered per request).
 const steps: { name: string; cmd: string[]; env?: Record<string, string>; postgresOnly?: boolean; sameOnAnyDatabase?: boolean }[] = [
+  {
+    name: "format (Prettier: npm run format writes it)",
+    cmd: [bin("prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."],
+    sameOnAnyDatabase: true,
+  },
   { name: "types (route types)", cmd: [bin("next/dist/bin/next"), "typegen"], sameOnAnyDatabase: true },
   { name: "typecheck", cmd: [bin("typescript/bin/tsc"), "--noEmit"], sameOnAnyDatabase: true },
   { name: "lint", cmd: [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."], sameOnAnyDatabase: true },
+  {
+    name: "longest functions (lib/ within 80 lines, components within 150)",
+    cmd: ["--import", "tsx", "scripts/longest-functions.ts"],
+    sameOnAnyDatabase: true,
+  },
   { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"] },
-  { name: "build (test build in .next-test)", cmd: [bin("next/dist/bin/next"), "build"], env: { NEXT_DIST_DIR: TEST_BUILD }, sameOnAnyDatabase: true },
+  {
+    name: "build (test build in .next-test)",
+    cmd: [bin("next/dist/bin/next"), "build"],
+    env: { NEXT_DIST_DIR: TEST_BUILD },
+    sameOnAnyDatabase: true,
+  },
   { name: "browser tests (Playwright, Chromium)", cmd: [bin("@playwright/test/cli.js"), "test"] },
   // Two servers and two workers on one PostgreSQL database, killed with SIGKILL mid-transaction.
-  { name: "chaos (PostgreSQL only: 20 approvals, 3 kills)", cmd: ["--import", "tsx", "scripts/chaos.ts", "--approvals", "20", "--kills", "3"], env: { NEXT_DIST_DIR: ".next-test" }, postgresOnly: true },
+  {
+    name: "chaos (PostgreSQL only: 20 approvals, 3 kills)",
+    cmd: ["--import", "tsx", "scripts/chaos.ts", "--approvals", "20", "--kills", "3"],
+    env: { NEXT_DIST_DIR: ".next-test" },
+    postgresOnly: true,
+  },
 ];
 
 const args = process.argv.slice(2);
 const databaseOnly = args.includes("--database-only");
 const only = args.filter((a) => a !== "--database-only");
 if (databaseOnly && !existsSync(`${TEST_BUILD}/BUILD_ID`)) {
-  console.error(`--database-only runs on the test build an earlier npm test made, and there is none in ${TEST_BUILD}/: run npm test without it first.`);
+  console.error(
+    `--database-only runs on the test build an earlier npm test made, and there is none in ${TEST_BUILD}/: run npm test without it first.`,
+  );
   process.exit(2);
 }
 // The browser suite needs a Chromium it can launch (this project's machines cannot download
@@ -43,11 +65,17 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (runsBrowser && chromium && !existsSync(chromium)) {
   const mayInstall = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get") && chromium === "/usr/bin/chromium";
   if (!mayInstall) {
-    console.error(`The browser tests need Chromium at ${chromium}, and there is none. Install it first:\n  sudo apt-get install -y chromium\n(or set CHROMIUM_PATH to a Chromium, or CHROMIUM_PATH= to use Playwright's own browsers).`);
+    console.error(
+      `The browser tests need Chromium at ${chromium}, and there is none. Install it first:\n  sudo apt-get install -y chromium\n(or set CHROMIUM_PATH to a Chromium, or CHROMIUM_PATH= to use Playwright's own browsers).`,
+    );
     process.exit(2);
   }
   console.log("Installing Debian's chromium for the browser tests (apt-get; Playwright cannot download its own here)…");
-  const installed = spawnSync("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"], { stdio: "inherit" });
+  const installed = spawnSync(
+    "sh",
+    ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"],
+    { stdio: "inherit" },
+  );
   if (installed.status !== 0 || !existsSync(chromium)) {
     console.error("Installing chromium failed: run `apt-get install -y chromium` and npm test again.");
     process.exit(2);

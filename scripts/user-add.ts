@@ -52,11 +52,14 @@ async function main(): Promise<number> {
     return 2;
   }
   if (!values.email || !values.role) {
-    console.error("Usage: npm run user:add -- --email you@example.com --role REVIEWER|SPECIALIST|LEAD|ADMIN [--name \"Full Name\"]");
+    console.error('Usage: npm run user:add -- --email you@example.com --role REVIEWER|SPECIALIST|LEAD|ADMIN [--name "Full Name"]');
     return 2;
   }
   const password = await readPassword();
-  const user = await addUser({ email: values.email, role: values.role, name: values.name, password }, { type: "system", id: "cli:user:add" });
+  const user = await addUser(
+    { email: values.email, role: values.role, name: values.name, password },
+    { type: "system", id: "cli:user:add" },
+  );
   console.log(`Created ${user.role} ${user.email} (${user.name}).`);
   return 0;
 }

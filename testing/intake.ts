@@ -22,5 +22,8 @@ export function intakeTicket(externalId: string, overrides: Record<string, unkno
 
 /** Standard Webhooks headers signing `raw` with `secret`, now (or at `timestamp`), with a fresh id unless given. */
 export function webhookHeaders(raw: string, secret: string, options: { id?: string; timestamp?: Date } = {}): Record<string, string> {
-  return { "content-type": "application/json", ...signWebhook({ secret, id: options.id ?? `msg_${randomUUID()}`, timestamp: options.timestamp ?? new Date(), payload: raw }) };
+  return {
+    "content-type": "application/json",
+    ...signWebhook({ secret, id: options.id ?? `msg_${randomUUID()}`, timestamp: options.timestamp ?? new Date(), payload: raw }),
+  };
 }

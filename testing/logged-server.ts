@@ -50,7 +50,10 @@ const ROUTES: { method: string; path: RegExp; handler: THandler }[] = [
 // The same entry hook as the production server (instrumentation-node.ts): the forwarded headers are
 // settled under TRUST_PROXY before any handler reads them, and sign-ins beyond the bound on password
 // checks are shed.
-installRequestContext({ beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY), answerEarly: (req, res) => shedSignIn(req, res) });
+installRequestContext({
+  beforeRequest: (req) => normaliseForwarded(req, env().TRUST_PROXY),
+  answerEarly: (req, res) => shedSignIn(req, res),
+});
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   const route = ROUTES.find((r) => r.method === req.method && r.path.test(url.pathname));
@@ -61,8 +64,11 @@ const server = createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  const response = await route.handler(new Request(url, { method: req.method, headers, body: req.method === "GET" ? undefined : Buffer.concat(chunks) }));
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  const response = await route.handler(
+    new Request(url, { method: req.method, headers, body: req.method === "GET" ? undefined : Buffer.concat(chunks) }),
+  );
   res.statusCode = response.status;
   response.headers.forEach((value, name) => name !== "set-cookie" && res.setHeader(name, value));
   const cookies = response.headers.getSetCookie();

@@ -7,7 +7,8 @@
 import { createRequire, register } from "node:module";
 import { MessageChannel } from "node:worker_threads";
 
-const SDK_PACKAGE = /node_modules\/(@opentelemetry\/(?:sdk-[^/]+|exporter-[^/]+|instrumentation|context-async-hooks|otlp-[^/]+)|@vercel\/otel|@prisma\/instrumentation)\//;
+const SDK_PACKAGE =
+  /node_modules\/(@opentelemetry\/(?:sdk-[^/]+|exporter-[^/]+|instrumentation|context-async-hooks|otlp-[^/]+)|@vercel\/otel|@prisma\/instrumentation)\//;
 const MARKER = "data:text/javascript,export default 'countersign-marker'";
 
 const seen = new Set<string>();

@@ -47,10 +47,12 @@ function valueOf(v: Record<string, unknown> | undefined): TValue {
   return JSON.stringify(v);
 }
 
-const attributesOf = (list: TOtlpAttribute[] | undefined): Record<string, TValue> => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
+const attributesOf = (list: TOtlpAttribute[] | undefined): Record<string, TValue> =>
+  Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
 
 // The JSON exporter writes ids as hex; a base64 id (the protobuf JSON mapping) is turned into hex too.
-const hexId = (id: unknown): string => (typeof id !== "string" || id === "" ? "" : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, "base64").toString("hex"));
+const hexId = (id: unknown): string =>
+  typeof id !== "string" || id === "" ? "" : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, "base64").toString("hex");
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -75,7 +77,10 @@ export async function startOtlpReceiver(): Promise<TOtlpReceiver> {
     }
     const payload = JSON.parse(body) as Record<string, unknown[]>;
     if (request.url === "/v1/traces") {
-      for (const rs of (payload.resourceSpans ?? []) as { resource?: { attributes?: TOtlpAttribute[] }; scopeSpans?: { spans?: Record<string, unknown>[] }[] }[]) {
+      for (const rs of (payload.resourceSpans ?? []) as {
+        resource?: { attributes?: TOtlpAttribute[] };
+        scopeSpans?: { spans?: Record<string, unknown>[] }[];
+      }[]) {
         const service = String(attributesOf(rs.resource?.attributes)["service.name"] ?? "");
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
@@ -95,13 +100,21 @@ export async function startOtlpReceiver(): Promise<TOtlpReceiver> {
         }
       }
     } else if (request.url === "/v1/metrics") {
-      for (const rm of (payload.resourceMetrics ?? []) as { resource?: { attributes?: TOtlpAttribute[] }; scopeMetrics?: { metrics?: Record<string, unknown>[] }[] }[]) {
+      for (const rm of (payload.resourceMetrics ?? []) as {
+        resource?: { attributes?: TOtlpAttribute[] };
+        scopeMetrics?: { metrics?: Record<string, unknown>[] }[];
+      }[]) {
         const service = String(attributesOf(rm.resource?.attributes)["service.name"] ?? "");
         for (const sm of rm.scopeMetrics ?? []) {
           for (const m of sm.metrics ?? []) {
             const data = (m.gauge ?? m.sum ?? m.histogram) as { dataPoints?: Record<string, unknown>[] } | undefined;
             for (const p of data?.dataPoints ?? []) {
-              points.push({ service, metric: String(m.name), value: Number(p.asInt ?? p.asDouble ?? p.sum ?? 0), attributes: attributesOf(p.attributes as TOtlpAttribute[]) });
+              points.push({
+                service,
+                metric: String(m.name),
+                value: Number(p.asInt ?? p.asDouble ?? p.sum ?? 0),
+                attributes: attributesOf(p.attributes as TOtlpAttribute[]),
+              });
             }
           }
         }

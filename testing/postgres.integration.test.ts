@@ -20,7 +20,8 @@ describe.skipIf(!url)("dropping what a test run left behind (PostgreSQL)", () =>
   const existing = (prefix: string) => databasesStartingWith(url!, prefix);
 
   afterAll(async () => {
-    for (const name of [...(await existing(ours)), ...(await existing(theirs))]) await adminQuery(url!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    for (const name of [...(await existing(ours)), ...(await existing(theirs))])
+      await adminQuery(url!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 
   it("drops every database of this run, open connections and all, and none of another run's", async () => {

@@ -45,7 +45,10 @@ export function testFileDatabasePrefix(url: string, run: string): string {
 /** The databases on the server whose name starts with `prefix`, in name order. */
 export async function databasesStartingWith(url: string, prefix: string): Promise<string[]> {
   return onMaintenanceDb(url, async (client) => {
-    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname`, [prefix]);
+    const { rows } = await client.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname`,
+      [prefix],
+    );
     return rows.map((r) => r.datname);
   });
 }

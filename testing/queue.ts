@@ -5,12 +5,21 @@ import type { TestDb } from "./db";
 
 /** Jobs still to be done (queued, waiting to retry, or taken), the scheduler's own queue aside. */
 export async function openJobs(db: Pick<TestDb, "client">): Promise<number> {
-  const rows = await db.client.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state < 'completed' AND name NOT LIKE '\\_\\_pgboss%'`);
+  const rows = await db.client.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state < 'completed' AND name NOT LIKE '\\_\\_pgboss%'`,
+  );
   return rows[0]!.n;
 }
 
 export async function startTestWorker(db: TestDb, options: { concurrency?: number } = {}) {
-  return startWorker({ client: db.client, pglite: db.pglite, url: db.url, schedule: false, concurrency: options.concurrency, log: () => {} });
+  return startWorker({
+    client: db.client,
+    pglite: db.pglite,
+    url: db.url,
+    schedule: false,
+    concurrency: options.concurrency,
+    log: () => {},
+  });
 }
 
 /** Starts a worker, waits until every job is done (or failed for good), stops it. */

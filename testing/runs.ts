@@ -24,13 +24,29 @@ let worlds = 0;
 export async function freshOrder(client: PrismaClient, amountCents = 7_900) {
   const n = 7000 + ++worlds; // unique within the process, and each test file has a database of its own
   const customer = await client.customer.create({ data: { id: `CUS-${n}`, email: `customer-${n}@example.net`, name: `Customer ${n}` } });
-  const order = await client.order.create({ data: { id: `ORD-${n}`, customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents, placedAt: new Date(Date.now() - 15 * 86_400_000), deliveredAt: new Date(Date.now() - 12 * 86_400_000) } });
+  const order = await client.order.create({
+    data: {
+      id: `ORD-${n}`,
+      customerId: customer.id,
+      item: "Aurora 10-inch tablet",
+      category: "electronics",
+      amountCents,
+      placedAt: new Date(Date.now() - 15 * 86_400_000),
+      deliveredAt: new Date(Date.now() - 12 * 86_400_000),
+    },
+  });
   return { email: customer.email, orderId: order.id };
 }
 
 /** A ticket about that order's cracked screen: the rule planner drafts it and proposes 79 USD. */
 export async function tabletTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
-  const input = { subject: "Tablet arrived with a cracked screen", body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`, customerEmail: world.email, orderRef: world.orderId, source: "form" } as const;
+  const input = {
+    subject: "Tablet arrived with a cracked screen",
+    body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
+    customerEmail: world.email,
+    orderRef: world.orderId,
+    source: "form",
+  } as const;
   const t = await client.$transaction((tx) => createTicket(input, { type: "system" }, tx));
   return t.id;
 }

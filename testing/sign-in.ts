@@ -31,7 +31,10 @@ export interface TSignInAttempt {
 }
 
 /** One credentials sign-in, as the browser's form posts it; `headers` are added (e.g. X-Forwarded-For). */
-export async function attemptSignIn(origin: string, input: { email: string; password: string; csrf?: TCsrf; headers?: Record<string, string> }): Promise<TSignInAttempt> {
+export async function attemptSignIn(
+  origin: string,
+  input: { email: string; password: string; csrf?: TCsrf; headers?: Record<string, string> },
+): Promise<TSignInAttempt> {
   const { csrfToken, cookie } = input.csrf ?? (await csrfFor(origin));
   const response = await fetch(`${origin}/api/auth/callback/credentials`, {
     method: "POST",

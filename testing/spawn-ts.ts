@@ -5,7 +5,10 @@ import { spawn, type ChildProcess } from "node:child_process";
  * script in a grandchild that a SIGKILL to the child leaves running).
  */
 export function spawnTs(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
+  return spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
 }
 
 /** SIGKILL, and wait until the process is gone. */

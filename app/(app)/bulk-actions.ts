@@ -11,12 +11,20 @@ import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
 
 // Ids arrive as repeated form fields or an array.
-const ZTicketIds = z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.uuid()).min(1, "Select at least one ticket.").max(MAX_BULK_TICKETS, `Select at most ${MAX_BULK_TICKETS} tickets at once.`));
+const ZTicketIds = z.preprocess(
+  (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.uuid()).min(1, "Select at least one ticket.").max(MAX_BULK_TICKETS, `Select at most ${MAX_BULK_TICKETS} tickets at once.`),
+);
 
 const ZBulkRun = z.object({ ticketIds: ZTicketIds, mode: z.enum(["live", "simulate"]) });
 
 export const startBulkRunAction = authedAction({ area: "runAgent", input: ZBulkRun }, async ({ input, user }) => {
-  const batch = await startBatch({ ticketIds: input.ticketIds, work: { kind: "bulk", mode: input.mode }, actor: user, limit: MAX_BULK_TICKETS });
+  const batch = await startBatch({
+    ticketIds: input.ticketIds,
+    work: { kind: "bulk", mode: input.mode },
+    actor: user,
+    limit: MAX_BULK_TICKETS,
+  });
   processWorker()?.nudge(QUEUES.agentRun);
   return batch;
 });
@@ -24,7 +32,12 @@ export const startBulkRunAction = authedAction({ area: "runAgent", input: ZBulkR
 const ZBulkAssign = z.object({ ticketIds: ZTicketIds, assigneeId: z.uuid({ message: "Choose who gets the tickets." }) });
 
 export const startBulkAssignAction = authedAction({ area: "assign", input: ZBulkAssign }, async ({ input, user }) => {
-  const batch = await startBatch({ ticketIds: input.ticketIds, work: { kind: "assign", assigneeId: input.assigneeId }, actor: user, limit: MAX_BULK_TICKETS });
+  const batch = await startBatch({
+    ticketIds: input.ticketIds,
+    work: { kind: "assign", assigneeId: input.assigneeId },
+    actor: user,
+    limit: MAX_BULK_TICKETS,
+  });
   processWorker()?.nudge(QUEUES.bulkAssign);
   return batch;
 });
@@ -32,4 +45,6 @@ export const startBulkAssignAction = authedAction({ area: "assign", input: ZBulk
 const ZSelectAll = ZQueueQuery.omit({ cursor: true });
 
 /** Every ticket of the view the person is looking at, up to what one bulk action takes. */
-export const selectAllInViewAction = authedAction({ area: "queue", input: ZSelectAll }, async ({ input, user }) => selectTicketsInView({ query: input, userId: user.id, limit: MAX_BULK_TICKETS }));
+export const selectAllInViewAction = authedAction({ area: "queue", input: ZSelectAll }, async ({ input, user }) =>
+  selectTicketsInView({ query: input, userId: user.id, limit: MAX_BULK_TICKETS }),
+);

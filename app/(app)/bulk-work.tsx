@@ -49,7 +49,10 @@ export function useSelection() {
     anchor.current = id;
     setSelected((previous) => withChecked(previous, range, checked));
   }, []);
-  const setMany = useCallback((ids: readonly string[], checked: boolean) => setSelected((previous) => withChecked(previous, ids, checked)), []);
+  const setMany = useCallback(
+    (ids: readonly string[], checked: boolean) => setSelected((previous) => withChecked(previous, ids, checked)),
+    [],
+  );
   const clear = useCallback(() => {
     anchor.current = null;
     setSelected(new Set());
@@ -59,10 +62,21 @@ export function useSelection() {
 
 type TSelection = ReturnType<typeof useSelection>;
 
-const BUTTON = "inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 shadow-xs hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60";
+const BUTTON =
+  "inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 shadow-xs hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60";
 
 /** Above the table: the page's box and "select every ticket of this view". */
-export function SelectionTools({ selection, pageIds, params, limit }: { selection: TSelection; pageIds: readonly string[]; params: TQueueParams; limit: number }) {
+export function SelectionTools({
+  selection,
+  pageIds,
+  params,
+  limit,
+}: {
+  selection: TSelection;
+  pageIds: readonly string[];
+  params: TQueueParams;
+  limit: number;
+}) {
   const [pending, startTransition] = useTransition();
   const [note, setNote] = useState<string | null>(null);
   const onPage = pageIds.filter((id) => selection.selected.has(id)).length;
@@ -70,7 +84,8 @@ export function SelectionTools({ selection, pageIds, params, limit }: { selectio
   const selectAll = () =>
     startTransition(async () => {
       const result = await selectAllInViewAction({ q: params.q, view: params.view, status: params.status, reason: params.reason });
-      if (result.status !== "ok") return setNote(failureText(result, { forbidden: "Your role may not select tickets.", invalid: "This view could not be read." }));
+      if (result.status !== "ok")
+        return setNote(failureText(result, { forbidden: "Your role may not select tickets.", invalid: "This view could not be read." }));
       selection.replace(result.ticketIds);
       setNote(
         result.more
@@ -93,7 +108,12 @@ export function SelectionTools({ selection, pageIds, params, limit }: { selectio
         />
         Select this page
       </label>
-      <button type="button" onClick={selectAll} disabled={pending} className="font-medium text-indigo-700 hover:underline disabled:cursor-wait disabled:opacity-60">
+      <button
+        type="button"
+        onClick={selectAll}
+        disabled={pending}
+        className="font-medium text-indigo-700 hover:underline disabled:cursor-wait disabled:opacity-60"
+      >
         {pending ? "Selecting…" : `Select all in this view (up to ${limit})`}
       </button>
       {note ? (
@@ -108,7 +128,15 @@ export function SelectionTools({ selection, pageIds, params, limit }: { selectio
 export type TStarted = { batchId: string; total: number; what: string };
 
 /** The bar of actions on the selection, fixed to the bottom of the window while anything is selected. */
-export function BulkBar({ selection, abilities, onStarted }: { selection: TSelection; abilities: TBulkAbilities; onStarted: (started: TStarted) => void }) {
+export function BulkBar({
+  selection,
+  abilities,
+  onStarted,
+}: {
+  selection: TSelection;
+  abilities: TBulkAbilities;
+  onStarted: (started: TStarted) => void;
+}) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [assignee, setAssignee] = useState("");
@@ -123,23 +151,40 @@ export function BulkBar({ selection, abilities, onStarted }: { selection: TSelec
     startTransition(async () => {
       setError(null);
       const result = await call();
-      if (result.status !== "ok") return setError(failureText(result, { forbidden: "Your role may not do this to tickets.", invalid: "Could not start: check the selection." }));
+      if (result.status !== "ok")
+        return setError(
+          failureText(result, { forbidden: "Your role may not do this to tickets.", invalid: "Could not start: check the selection." }),
+        );
       selection.clear();
       onStarted({ batchId: result.batchId, total: result.total, what });
     });
 
   return (
-    <div role="region" aria-label="Bulk actions" className="sticky bottom-0 z-10 mt-3 rounded-lg border border-slate-300 bg-white px-3 py-2 shadow-md">
+    <div
+      role="region"
+      aria-label="Bulk actions"
+      className="sticky bottom-0 z-10 mt-3 rounded-lg border border-slate-300 bg-white px-3 py-2 shadow-md"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="mr-1 text-[13px] font-medium text-slate-900" data-testid="selected-count">
           {count} selected
         </span>
         {abilities.mayRun ? (
           <>
-            <button type="button" disabled={pending} className={BUTTON} onClick={() => start(`Running the agent on ${tickets}`, () => startBulkRunAction({ ticketIds, mode: "live" }))}>
+            <button
+              type="button"
+              disabled={pending}
+              className={BUTTON}
+              onClick={() => start(`Running the agent on ${tickets}`, () => startBulkRunAction({ ticketIds, mode: "live" }))}
+            >
               Run agent
             </button>
-            <button type="button" disabled={pending} className={BUTTON} onClick={() => start(`Simulating the agent on ${tickets}`, () => startBulkRunAction({ ticketIds, mode: "simulate" }))}>
+            <button
+              type="button"
+              disabled={pending}
+              className={BUTTON}
+              onClick={() => start(`Simulating the agent on ${tickets}`, () => startBulkRunAction({ ticketIds, mode: "simulate" }))}
+            >
               Simulate
             </button>
           </>
@@ -163,7 +208,12 @@ export function BulkBar({ selection, abilities, onStarted }: { selection: TSelec
             <label htmlFor={assignId} className="sr-only">
               Assign the selected tickets to
             </label>
-            <select id={assignId} value={assignee} onChange={(event) => setAssignee(event.target.value)} className="h-8 max-w-48 rounded-md border border-slate-300 bg-white px-2 text-[13px]">
+            <select
+              id={assignId}
+              value={assignee}
+              onChange={(event) => setAssignee(event.target.value)}
+              className="h-8 max-w-48 rounded-md border border-slate-300 bg-white px-2 text-[13px]"
+            >
               <option value="">Assign to…</option>
               {abilities.people.map((person) => (
                 <option key={person.id} value={person.id}>
@@ -175,7 +225,11 @@ export function BulkBar({ selection, abilities, onStarted }: { selection: TSelec
               type="button"
               disabled={pending || !assignee}
               className={BUTTON}
-              onClick={() => start(`Assigning ${tickets} to ${abilities.people.find((p) => p.id === assignee)?.name ?? "them"}`, () => startBulkAssignAction({ ticketIds, assigneeId: assignee }))}
+              onClick={() =>
+                start(`Assigning ${tickets} to ${abilities.people.find((p) => p.id === assignee)?.name ?? "them"}`, () =>
+                  startBulkAssignAction({ ticketIds, assigneeId: assignee }),
+                )
+              }
             >
               Assign
             </button>
@@ -197,7 +251,11 @@ export function BulkBar({ selection, abilities, onStarted }: { selection: TSelec
 type TBatchJson = TBatchProgress & { items: TBatchItemResult[] };
 
 async function fetchBatch(batchId: string, signal: AbortSignal): Promise<TBatchJson> {
-  const response = await fetch(`/api/batches?id=${encodeURIComponent(batchId)}`, { signal, headers: { accept: "application/json" }, cache: "no-store" });
+  const response = await fetch(`/api/batches?id=${encodeURIComponent(batchId)}`, {
+    signal,
+    headers: { accept: "application/json" },
+    cache: "no-store",
+  });
   if (!response.ok) throw new Error(`The batch's progress could not be read (HTTP ${response.status}).`);
   return response.json();
 }
@@ -217,7 +275,11 @@ export function BatchProgressPanel({ started, onClose }: { started: TStarted; on
   });
   const settled = data ? data.done + data.refused + data.failed : 0;
   return (
-    <section aria-label="Bulk progress" data-testid="batch-progress" className="mb-3 rounded-lg border border-indigo-200 bg-indigo-50/40 px-3 py-2">
+    <section
+      aria-label="Bulk progress"
+      data-testid="batch-progress"
+      className="mb-3 rounded-lg border border-indigo-200 bg-indigo-50/40 px-3 py-2"
+    >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h2 className="text-[13px] font-semibold text-slate-900">{started.what}</h2>
         <p role="status" className="text-[13px] text-slate-700" data-testid="batch-summary">
@@ -235,8 +297,17 @@ export function BatchProgressPanel({ started, onClose }: { started: TStarted; on
       {data ? (
         <ol className="mt-2 max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200 bg-white text-[13px]">
           {data.items.map((item) => (
-            <li key={item.ticketId} data-testid="batch-item" data-status={item.status} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-3 py-1.5">
-              <Link href={`/tickets/${item.ticketId}`} prefetch={false} className="min-w-0 flex-1 wrap-anywhere text-slate-900 hover:text-indigo-700 hover:underline">
+            <li
+              key={item.ticketId}
+              data-testid="batch-item"
+              data-status={item.status}
+              className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-3 py-1.5"
+            >
+              <Link
+                href={`/tickets/${item.ticketId}`}
+                prefetch={false}
+                className="min-w-0 flex-1 wrap-anywhere text-slate-900 hover:text-indigo-700 hover:underline"
+              >
                 <span className="font-mono text-[12px] text-slate-500">#{item.number}</span> {item.subject}
               </Link>
               <ItemOutcome item={item} />

@@ -13,7 +13,12 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const user = await requireUser();
   const nav = navItemsFor(user.role).map(({ href, label }) => ({ href, label }));
   return (
-    <AppShell user={{ name: user.name, email: user.email, roleLabel: ROLE_LABELS[user.role] }} nav={nav} signOutAction={signOutAction} signOutEverywhereAction={signOutEverywhereAction}>
+    <AppShell
+      user={{ name: user.name, email: user.email, roleLabel: ROLE_LABELS[user.role] }}
+      nav={nav}
+      signOutAction={signOutAction}
+      signOutEverywhereAction={signOutEverywhereAction}
+    >
       <Providers>{children}</Providers>
     </AppShell>
   );

@@ -28,23 +28,47 @@ class QueueFetchError extends Error {
 }
 
 async function fetchQueue(params: TQueueParams, signal: AbortSignal): Promise<TQueuePageJson> {
-  const response = await fetch(hrefWith("/api/queue", { q: params.q, view: params.view, status: params.status, reason: params.reason, cursor: params.cursor }), {
-    signal,
-    headers: { accept: "application/json" },
-    cache: "no-store",
-  });
+  const response = await fetch(
+    hrefWith("/api/queue", { q: params.q, view: params.view, status: params.status, reason: params.reason, cursor: params.cursor }),
+    {
+      signal,
+      headers: { accept: "application/json" },
+      cache: "no-store",
+    },
+  );
   if (!response.ok) throw new QueueFetchError(response.status);
   return response.json();
 }
 
-const COLUMNS: readonly TColumn[] = ["Select", "Ticket", "Customer", "Status", "Reason", { label: "Proposed refund", align: "right" }, "Waiting", "Assignee"];
+const COLUMNS: readonly TColumn[] = [
+  "Select",
+  "Ticket",
+  "Customer",
+  "Status",
+  "Reason",
+  { label: "Proposed refund", align: "right" },
+  "Waiting",
+  "Assignee",
+];
 
 /**
  * The queue table, refreshed every 5 seconds from GET /api/queue. The server renders the first
  * response (initialData), so the page is complete before any script runs; afterwards new tickets
  * appear and handled ones leave without a reload. Polling pauses while the tab is hidden.
  */
-export function LiveQueue({ params, initialData, filtered, caption, bulk }: { params: TQueueParams; initialData: TQueuePageJson; filtered: boolean; caption?: string; bulk: TBulkAbilities }) {
+export function LiveQueue({
+  params,
+  initialData,
+  filtered,
+  caption,
+  bulk,
+}: {
+  params: TQueueParams;
+  initialData: TQueuePageJson;
+  filtered: boolean;
+  caption?: string;
+  bulk: TBulkAbilities;
+}) {
   const selection = useSelection();
   const [started, setStarted] = useState<TStarted | null>(null);
   const { data, error } = useQuery({
@@ -68,7 +92,11 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
         <div role="status" className="mb-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] text-amber-900">
           {error instanceof QueueFetchError && error.httpStatus === 401 ? (
             <>
-              Your session has ended, so the queue stopped refreshing. <a href="/signin" className="font-medium underline">Sign in again</a>.
+              Your session has ended, so the queue stopped refreshing.{" "}
+              <a href="/signin" className="font-medium underline">
+                Sign in again
+              </a>
+              .
             </>
           ) : (
             <>The queue could not be refreshed; it shows what was waiting at {formatUtc(data.asOf)}. Trying again every 5 seconds.</>
@@ -82,25 +110,43 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
       {data.rows.length === 0 ? (
         params.cursor ? (
           <EmptyState title="No tickets on this page">
-            They were handled while you were away. <Link href={hrefWith("/", filters)} className="font-medium text-indigo-700 hover:underline">Back to the newest tickets</Link>
+            They were handled while you were away.{" "}
+            <Link href={hrefWith("/", filters)} className="font-medium text-indigo-700 hover:underline">
+              Back to the newest tickets
+            </Link>
           </EmptyState>
         ) : params.view ? (
           <EmptyState title="No tickets in this view">
-            Nothing is waiting here. <Link href="/" className="font-medium text-indigo-700 hover:underline">Back to the queue</Link>
+            Nothing is waiting here.{" "}
+            <Link href="/" className="font-medium text-indigo-700 hover:underline">
+              Back to the queue
+            </Link>
           </EmptyState>
         ) : params.q ? (
           <EmptyState title="No ticket matches this search">
-            Search looks at ticket numbers, words of the subject and message, customer emails and order ids. <Link href="/" className="font-medium text-indigo-700 hover:underline">Back to the queue</Link>
+            Search looks at ticket numbers, words of the subject and message, customer emails and order ids.{" "}
+            <Link href="/" className="font-medium text-indigo-700 hover:underline">
+              Back to the queue
+            </Link>
           </EmptyState>
         ) : filtered ? (
           <EmptyState title="No tickets match these filters">
-            Try another status or reason, or <Link href="/" className="font-medium text-indigo-700 hover:underline">clear the filters</Link>.
+            Try another status or reason, or{" "}
+            <Link href="/" className="font-medium text-indigo-700 hover:underline">
+              clear the filters
+            </Link>
+            .
           </EmptyState>
         ) : (
-          <EmptyState title="Nothing is waiting for a person">When the agent hands a ticket over, it appears here within a few seconds.</EmptyState>
+          <EmptyState title="Nothing is waiting for a person">
+            When the agent hands a ticket over, it appears here within a few seconds.
+          </EmptyState>
         )
       ) : (
-        <ResponsiveTable caption={params.q ? `Tickets matching “${params.q}”, newest first` : (caption ?? "Tickets waiting for a person, newest first")} columns={COLUMNS}>
+        <ResponsiveTable
+          caption={params.q ? `Tickets matching “${params.q}”, newest first` : (caption ?? "Tickets waiting for a person, newest first")}
+          columns={COLUMNS}
+        >
           {data.rows.map((row) => (
             <CardRow key={row.id} className={selection.selected.has(row.id) ? "bg-indigo-50/60" : "hover:bg-slate-50"}>
               <Cell className="col-span-2 md:w-10">
@@ -109,7 +155,9 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
                     type="checkbox"
                     className="size-4"
                     checked={selection.selected.has(row.id)}
-                    onChange={(event) => selection.toggle(row.id, event.target.checked, (event.nativeEvent as MouseEvent).shiftKey === true, pageIds)}
+                    onChange={(event) =>
+                      selection.toggle(row.id, event.target.checked, (event.nativeEvent as MouseEvent).shiftKey === true, pageIds)
+                    }
                   />
                   <span className="sr-only">Select ticket #{row.number}</span>
                   <span aria-hidden="true" className="md:hidden">
@@ -120,7 +168,12 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
               <Cell className="col-span-2 md:min-w-64">
                 {/* No prefetch: fifty ticket pages rendered on the server for every queue view (and
                     each a session refresh) would cost more than the click they might save. */}
-                <Link href={`/tickets/${row.id}`} prefetch={false} data-shortcut-row className="group flex min-w-0 items-baseline gap-2 rounded-sm">
+                <Link
+                  href={`/tickets/${row.id}`}
+                  prefetch={false}
+                  data-shortcut-row
+                  className="group flex min-w-0 items-baseline gap-2 rounded-sm"
+                >
                   <span className="font-mono text-[12px] text-slate-500">#{row.number}</span>{" "}
                   <span className="min-w-0 font-medium wrap-anywhere text-slate-900 group-hover:text-indigo-700 group-hover:underline">
                     <Marked text={row.subject} terms={terms} />
@@ -146,7 +199,11 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
               <Cell label="Status" className="md:whitespace-nowrap">
                 <StatusBadge status={row.status} />
                 {row.pendingStale ? (
-                  <span data-testid="stale" title="The policy or the agent changed since the waiting request was made: run the agent again for a fresh one." className="mt-1 block w-fit rounded-full border border-amber-300 bg-amber-50 px-1.5 text-[11px] font-semibold text-amber-900">
+                  <span
+                    data-testid="stale"
+                    title="The policy or the agent changed since the waiting request was made: run the agent again for a fresh one."
+                    className="mt-1 block w-fit rounded-full border border-amber-300 bg-amber-50 px-1.5 text-[11px] font-semibold text-amber-900"
+                  >
                     Stale: run again
                   </span>
                 ) : null}
@@ -156,7 +213,9 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
               </Cell>
               <Cell label="Proposed refund" className="md:text-right md:whitespace-nowrap">
                 {row.proposed ? (
-                  <span className="font-medium text-slate-900 tabular-nums">{formatAmount(row.proposed.amountCents, row.proposed.currency)}</span>
+                  <span className="font-medium text-slate-900 tabular-nums">
+                    {formatAmount(row.proposed.amountCents, row.proposed.currency)}
+                  </span>
                 ) : (
                   <span className="text-slate-400">–</span>
                 )}
@@ -168,7 +227,11 @@ export function LiveQueue({ params, initialData, filtered, caption, bulk }: { pa
                 {row.sla ? <SlaBadge sla={row.sla} /> : null}
               </Cell>
               <Cell label="Assignee">
-                {row.assigneeName ? <span className="text-slate-900">{row.assigneeName}</span> : <span className="text-slate-400">Unassigned</span>}
+                {row.assigneeName ? (
+                  <span className="text-slate-900">{row.assigneeName}</span>
+                ) : (
+                  <span className="text-slate-400">Unassigned</span>
+                )}
               </Cell>
             </CardRow>
           ))}
@@ -216,7 +279,11 @@ const SLA_STYLE = {
 function SlaBadge({ sla }: { sla: NonNullable<TQueuePageJson["rows"][number]["sla"]> }) {
   const target = `${sla.kind === "approval" ? "approval" : "hand-off"} target ${sla.targetHours} h`;
   return (
-    <span data-testid="sla" title={`${SLA_WORDS[sla.state]}: ${target}, due ${formatUtc(sla.dueAt)}`} className={`ml-1.5 inline-flex items-center rounded-full border px-1.5 text-[11px] whitespace-nowrap ${SLA_STYLE[sla.state]}`}>
+    <span
+      data-testid="sla"
+      title={`${SLA_WORDS[sla.state]}: ${target}, due ${formatUtc(sla.dueAt)}`}
+      className={`ml-1.5 inline-flex items-center rounded-full border px-1.5 text-[11px] whitespace-nowrap ${SLA_STYLE[sla.state]}`}
+    >
       {SLA_WORDS[sla.state]}
       <span className="sr-only"> ({target})</span>
     </span>

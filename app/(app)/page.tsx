@@ -70,7 +70,9 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       <KeyboardShortcuts scope="queue" />
       <QueueSearch key={query.q ?? ""} q={query.q} />
       <QueueViews counts={viewSizes} countedAt={countedAt.toISOString()} current={query.q ? null : (query.view ?? "waiting")} />
-      {query.q || query.view ? null : <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />}
+      {query.q || query.view ? null : (
+        <QueueFilters key={`${query.status ?? ""}|${query.reason ?? ""}`} status={query.status} reason={query.reason} />
+      )}
       {query.ignored ? (
         <p role="status" className="mb-3 rounded-md border border-slate-200 bg-white px-3 py-2 text-[13px] text-slate-600">
           Part of the address was not understood and was ignored: showing the filters below.
@@ -79,7 +81,14 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       <LiveQueue
         // A new view, search or filter starts a new selection; paging keeps it.
         key={`${query.q ?? ""}|${query.view ?? ""}|${query.status ?? ""}|${query.reason ?? ""}`}
-        bulk={{ mayRun: mayUse(user.role, "runAgent"), mayAssign, mayApprove: mayUse(user.role, "approve"), decideLimit: MAX_BATCH_DECISIONS, people, limit: MAX_BULK_TICKETS }}
+        bulk={{
+          mayRun: mayUse(user.role, "runAgent"),
+          mayAssign,
+          mayApprove: mayUse(user.role, "approve"),
+          decideLimit: MAX_BATCH_DECISIONS,
+          people,
+          limit: MAX_BULK_TICKETS,
+        }}
         params={
           query.q
             ? { q: query.q, cursor: query.cursorToken }

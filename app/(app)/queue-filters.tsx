@@ -4,7 +4,10 @@ import { REASON_LABELS, STATUS_LABELS, STATUS_OF_REASON, STOP_REASONS, STOP_STAT
 import { UNRESOLVED_STATUSES, type TQueueStatusFilter } from "@/lib/queue/list-tickets";
 
 // Reasons grouped under the status they end a run with (a status without reasons has no group).
-const REASON_GROUPS = STOP_STATUSES.map((status) => ({ status, reasons: STOP_REASONS.filter((r) => STATUS_OF_REASON[r] === status) })).filter((g) => g.reasons.length > 0);
+const REASON_GROUPS = STOP_STATUSES.map((status) => ({
+  status,
+  reasons: STOP_REASONS.filter((r) => STATUS_OF_REASON[r] === status),
+})).filter((g) => g.reasons.length > 0);
 
 const FIELD = "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 sm:w-auto";
 

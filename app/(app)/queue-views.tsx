@@ -3,7 +3,15 @@ import { formatUtc } from "@/components/format";
 import { QUEUE_VIEWS, VIEW_LABELS, type TQueueView } from "@/lib/queue/queue-views";
 
 /** The work views with how many tickets each holds (counts at most 10 seconds old, shared). */
-export function QueueViews({ counts, countedAt, current }: { counts: Record<TQueueView, number>; countedAt: string; current: TQueueView | "waiting" | null }) {
+export function QueueViews({
+  counts,
+  countedAt,
+  current,
+}: {
+  counts: Record<TQueueView, number>;
+  countedAt: string;
+  current: TQueueView | "waiting" | null;
+}) {
   return (
     <nav aria-label="Queue views" className="mb-3">
       <ul className="flex flex-wrap gap-1.5">

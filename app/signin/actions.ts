@@ -23,7 +23,11 @@ export async function signInAction(_previous: TSignInState, form: FormData): Pro
   });
   if (!parsed.success) return { status: "error", message: "Enter your email and password." };
   // On success this does not return: next-auth's redirect takes the browser on.
-  const refusal = await signInWithPassword({ email: parsed.data.email, password: parsed.data.password, redirectTo: safeCallbackUrl(parsed.data.callbackUrl) });
+  const refusal = await signInWithPassword({
+    email: parsed.data.email,
+    password: parsed.data.password,
+    redirectTo: safeCallbackUrl(parsed.data.callbackUrl),
+  });
   if (refusal.refused === "locked") return { status: "error", message: lockedMessage(refusal.retryAfterMinutes) };
   return { status: "error", message: refusal.refused === "busy" ? BUSY_MESSAGE : INVALID_CREDENTIALS_MESSAGE };
 }

@@ -20,7 +20,10 @@ export default async function SignInPage({ searchParams }: { searchParams: TSear
   if (await currentUser()) redirect(callbackUrl);
 
   return (
-    <SignedOutPage title="Sign in" footer={<p className="mt-4 text-center text-xs text-slate-500">Accounts are created by an admin. Ask yours if you cannot sign in.</p>}>
+    <SignedOutPage
+      title="Sign in"
+      footer={<p className="mt-4 text-center text-xs text-slate-500">Accounts are created by an admin. Ask yours if you cannot sign in.</p>}
+    >
       <p className="mt-1 mb-5 text-[13px] text-slate-500">The agent drafts; you countersign.</p>
       <SignInForm callbackUrl={callbackUrl} initialError={messageForErrorParam(first(params.error), first(params.code))} />
     </SignedOutPage>

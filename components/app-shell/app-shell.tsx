@@ -26,7 +26,10 @@ export function AppShell({
 }) {
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+      >
         Skip to content
       </a>
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
@@ -39,7 +42,13 @@ export function AppShell({
             <NavBar items={nav} />
           </div>
           <div className="order-2 ml-auto flex h-12 items-center sm:order-3">
-            <UserMenu name={user.name} email={user.email} roleLabel={user.roleLabel} signOutAction={signOutAction} signOutEverywhereAction={signOutEverywhereAction} />
+            <UserMenu
+              name={user.name}
+              email={user.email}
+              roleLabel={user.roleLabel}
+              signOutAction={signOutAction}
+              signOutEverywhereAction={signOutEverywhereAction}
+            />
           </div>
         </div>
       </header>

@@ -14,7 +14,8 @@ export interface TNavLink {
 /** Space between two entries of the bar (gap-1), in pixels: the same in the bar and in its measure. */
 const GAP = 4;
 const ENTRY = "flex items-center border-b-2 px-2.5 py-3 text-[13px] font-medium whitespace-nowrap transition-colors";
-const underline = (current: boolean) => (current ? "border-indigo-600 text-slate-900" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900");
+const underline = (current: boolean) =>
+  current ? "border-indigo-600 text-slate-900" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900";
 const MENU_ITEM =
   "flex cursor-default items-center rounded px-2 py-1.5 text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900 aria-[current=page]:font-semibold aria-[current=page]:text-indigo-700";
 
@@ -35,7 +36,11 @@ function MoreMenu({ items, pathname }: { items: readonly TNavLink[]; pathname: s
         More
         <Chevron />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg focus:outline-none">
+      <DropdownMenu.Content
+        align="end"
+        sideOffset={4}
+        className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg focus:outline-none"
+      >
         {items.map((item) => (
           <DropdownMenu.Item key={item.href} asChild className={MENU_ITEM}>
             <Link href={item.href} prefetch={false} aria-current={isCurrentNav(item.href, pathname) ? "page" : undefined}>
@@ -87,7 +92,12 @@ export function NavBar({ items }: { items: readonly TNavLink[] }) {
             <li key={item.href} className="flex">
               {/* No prefetch: a prefetch still in flight when the person signs out can come back with a
                   refreshed session cookie and sign them in again. */}
-              <Link href={item.href} prefetch={false} aria-current={current ? "page" : undefined} className={`${ENTRY} ${underline(current)}`}>
+              <Link
+                href={item.href}
+                prefetch={false}
+                aria-current={current ? "page" : undefined}
+                className={`${ENTRY} ${underline(current)}`}
+              >
                 {item.label}
               </Link>
             </li>

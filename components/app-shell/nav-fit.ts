@@ -6,7 +6,17 @@
  * otherwise as many as fit beside the More button that holds the rest (0 when not even one does).
  * `gap` is the space between two neighbours, the More button counted as one of them.
  */
-export function linksThatFit({ available, widths, gap, more }: { available: number; widths: readonly number[]; gap: number; more: number }): number {
+export function linksThatFit({
+  available,
+  widths,
+  gap,
+  more,
+}: {
+  available: number;
+  widths: readonly number[];
+  gap: number;
+  more: number;
+}): number {
   const row = (n: number) => widths.slice(0, n).reduce((sum, width) => sum + width, 0) + gap * Math.max(n - 1, 0);
   if (row(widths.length) <= available) return widths.length;
   let n = widths.length - 1;

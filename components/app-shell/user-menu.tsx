@@ -41,7 +41,10 @@ export function UserMenu({
             (a voice-control user says what they see); below sm only the initials show, and the
             name is read from the same text, visually hidden. */}
         <DropdownMenu.Trigger className="flex items-center gap-2 rounded-md py-1 pr-1.5 pl-1 text-left hover:bg-slate-100 data-[state=open]:bg-slate-100">
-          <span aria-hidden="true" className="flex size-7 items-center justify-center rounded-full bg-slate-200 text-[11px] font-semibold text-slate-700">
+          <span
+            aria-hidden="true"
+            className="flex size-7 items-center justify-center rounded-full bg-slate-200 text-[11px] font-semibold text-slate-700"
+          >
             {initials(name)}
           </span>
           <span className="sr-only leading-tight sm:not-sr-only sm:block">
@@ -63,13 +66,19 @@ export function UserMenu({
             <DropdownMenu.Label className="px-2 py-1.5">
               <span className="block truncate font-medium text-slate-900">{name}</span>
               <span className="block truncate text-xs text-slate-500">{email}</span>
-              <span className="mt-1 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700">{roleLabel}</span>
+              <span className="mt-1 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700">
+                {roleLabel}
+              </span>
             </DropdownMenu.Label>
             <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
             <DropdownMenu.Item onSelect={() => signOutForm.current?.requestSubmit()} className={ITEM}>
               Sign out
             </DropdownMenu.Item>
-            <DropdownMenu.Item onSelect={() => everywhereForm.current?.requestSubmit()} aria-describedby="sign-out-everywhere-help" className={ITEM}>
+            <DropdownMenu.Item
+              onSelect={() => everywhereForm.current?.requestSubmit()}
+              aria-describedby="sign-out-everywhere-help"
+              className={ITEM}
+            >
               Sign out everywhere
               {/* A description, not part of the name: the item is called "Sign out everywhere". */}
               <span id="sign-out-everywhere-help" aria-hidden="true" className="text-[11px] text-slate-500">

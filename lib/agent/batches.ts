@@ -28,7 +28,13 @@ const BATCH_AREA: Record<TBatchKind, Area> = { bulk: "runAgent", shadow: "autono
  * Starts a batch. A person starting one needs the role the same action on one ticket needs (checked
  * here, whoever calls); each item is checked again as its job runs (the ticket may have moved on).
  */
-export async function startBatch(input: { ticketIds: string[]; work: TBatchWork; actor: { id: string; role: Role } | null; limit?: number; client?: Db }): Promise<{ batchId: string; total: number }> {
+export async function startBatch(input: {
+  ticketIds: string[];
+  work: TBatchWork;
+  actor: { id: string; role: Role } | null;
+  limit?: number;
+  client?: Db;
+}): Promise<{ batchId: string; total: number }> {
   const client = input.client ?? defaultDb();
   const { work, actor } = input;
   const ticketIds = [...new Set(input.ticketIds)];
@@ -40,7 +46,9 @@ export async function startBatch(input: { ticketIds: string[]; work: TBatchWork;
   const mode = work.kind === "assign" ? null : work.mode;
   const assigneeId = work.kind === "assign" ? work.assigneeId : null;
   return client.$transaction(async (tx) => {
-    const batch = await tx.agentBatch.create({ data: { kind: work.kind, mode, assigneeId, total: ticketIds.length, createdById: actor?.id ?? null } });
+    const batch = await tx.agentBatch.create({
+      data: { kind: work.kind, mode, assigneeId, total: ticketIds.length, createdById: actor?.id ?? null },
+    });
     await recordAuditEvent(tx, {
       actorType: actor ? "user" : "system",
       actorId: actor?.id ?? null,
@@ -50,7 +58,11 @@ export async function startBatch(input: { ticketIds: string[]; work: TBatchWork;
       inputs: { kind: work.kind, ...(mode ? { mode } : { assigneeId }), tickets: ticketIds.length },
     });
     await tx.agentBatchItem.createMany({ data: ticketIds.map((ticketId) => ({ batchId: batch.id, ticketId })) });
-    await enqueueMany(tx, work.kind === "assign" ? QUEUES.bulkAssign : QUEUES.agentRun, ticketIds.map((ticketId) => ({ data: { batchId: batch.id, ticketId } })));
+    await enqueueMany(
+      tx,
+      work.kind === "assign" ? QUEUES.bulkAssign : QUEUES.agentRun,
+      ticketIds.map((ticketId) => ({ data: { batchId: batch.id, ticketId } })),
+    );
     return { batchId: batch.id, total: ticketIds.length };
   });
 }
@@ -73,7 +85,17 @@ export async function batchProgress(batchId: string, client: Db = defaultDb()): 
   const counts = await client.agentBatchItem.groupBy({ by: ["status"], where: { batchId }, _count: true });
   const n = (status: string) => counts.find((c) => c.status === status)?._count ?? 0;
   const queued = n("queued");
-  return { batchId, kind: batch.kind, mode: batch.mode, total: batch.total, queued, done: n("done"), refused: n("refused"), failed: n("failed"), finished: queued === 0 };
+  return {
+    batchId,
+    kind: batch.kind,
+    mode: batch.mode,
+    total: batch.total,
+    queued,
+    done: n("done"),
+    refused: n("refused"),
+    failed: n("failed"),
+    finished: queued === 0,
+  };
 }
 
 /** One ticket of a batch and what became of it. */
@@ -96,7 +118,9 @@ export async function batchItemResults(batchId: string, client: Db = defaultDb()
     orderBy: { ticket: { number: "asc" } },
   });
   const runIds = items.flatMap((item) => (item.runId ? [item.runId] : []));
-  const runs = runIds.length ? await client.agentRun.findMany({ where: { id: { in: runIds } }, select: { id: true, status: true, reason: true } }) : [];
+  const runs = runIds.length
+    ? await client.agentRun.findMany({ where: { id: { in: runIds } }, select: { id: true, status: true, reason: true } })
+    : [];
   const runById = new Map(runs.map((run) => [run.id, run]));
   return items.map((item) => ({
     ticketId: item.ticketId,
@@ -127,19 +151,35 @@ export async function runBatchItem(input: {
   then?: (run: TRunResult, client: Db) => Promise<void>;
 }): Promise<"done" | "refused" | "skipped"> {
   const client = input.client ?? defaultDb();
-  const item = await client.agentBatchItem.findUnique({ where: { batchId_ticketId: { batchId: input.batchId, ticketId: input.ticketId } }, include: { batch: true } });
+  const item = await client.agentBatchItem.findUnique({
+    where: { batchId_ticketId: { batchId: input.batchId, ticketId: input.ticketId } },
+    include: { batch: true },
+  });
   if (!item || item.status !== "queued") return "skipped";
   let run: TRunResult;
   try {
     if (!item.batch.mode) throw new Error(`runBatchItem: batch ${input.batchId} is not a batch of runs`);
-    run = await runAgent({ ...input.run, ticketId: input.ticketId, mode: item.batch.mode, startedBy: item.batch.createdById, batchId: input.batchId, client });
+    run = await runAgent({
+      ...input.run,
+      ticketId: input.ticketId,
+      mode: item.batch.mode,
+      startedBy: item.batch.createdById,
+      batchId: input.batchId,
+      client,
+    });
   } catch (error) {
     if (!isMoveRefusal(error)) throw error;
-    await client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status: "refused", detail: error.message } });
+    await client.agentBatchItem.updateMany({
+      where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
+      data: { status: "refused", detail: error.message },
+    });
     return "refused";
   }
   await input.then?.(run, client);
-  await client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status: "done", runId: run.runId } });
+  await client.agentBatchItem.updateMany({
+    where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
+    data: { status: "done", runId: run.runId },
+  });
   return "done";
 }
 
@@ -158,7 +198,10 @@ export async function assignBatchItem(input: { batchId: string; ticketId: string
   const { assigneeId, createdBy } = item.batch;
   if (!assigneeId || !createdBy) throw new Error(`assignBatchItem: batch ${input.batchId} is not a batch of assignments`);
   const settle = (status: "done" | "refused", detail: string | null) =>
-    client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status, detail } });
+    client.agentBatchItem.updateMany({
+      where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
+      data: { status, detail },
+    });
   try {
     if (!createdBy.active) throw new AppError("user_inactive", "The person who started this batch has been deactivated since.");
     const result = await assignTicket({ ticketId: input.ticketId, change: { kind: "assign", assigneeId }, actor: createdBy, client });
@@ -174,5 +217,8 @@ export async function assignBatchItem(input: { batchId: string; ticketId: string
 /** A job that failed for good marks its item, so the batch can finish. */
 export async function failBatchItem(input: { batchId: string; ticketId: string; detail: string; client?: Db }) {
   const client = input.client ?? defaultDb();
-  await client.agentBatchItem.updateMany({ where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" }, data: { status: "failed", detail: input.detail.slice(0, 500) } });
+  await client.agentBatchItem.updateMany({
+    where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
+    data: { status: "failed", detail: input.detail.slice(0, 500) },
+  });
 }

@@ -4,13 +4,33 @@ import { compareRuns, type TComparableStep } from "./compare-runs";
 const ALLOW = { decision: "allow", reasons: ["allowed"] };
 
 function step(n: number, action: string, extra: Partial<TComparableStep> = {}): TComparableStep {
-  return { step: n, action, args: {}, outcome: "ok", reason: null, result: null, policyDecision: ALLOW, promptTokens: 0, completionTokens: 0, latencyMs: 10, ...extra };
+  return {
+    step: n,
+    action,
+    args: {},
+    outcome: "ok",
+    reason: null,
+    result: null,
+    policyDecision: ALLOW,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: 10,
+    ...extra,
+  };
 }
 
-const evidence = (n: number) => step(n, "get_policy_evidence", { args: { question: "cracked screen refund" }, result: { status: "grounded", citations: ["return-policy-us@2"] } });
-const lookup = (n: number, extra: Partial<TComparableStep> = {}) => step(n, "lookup_order", { args: { order_id: "ORD-1001" }, result: { found: true, order: { id: "ORD-1001" } }, ...extra });
+const evidence = (n: number) =>
+  step(n, "get_policy_evidence", {
+    args: { question: "cracked screen refund" },
+    result: { status: "grounded", citations: ["return-policy-us@2"] },
+  });
+const lookup = (n: number, extra: Partial<TComparableStep> = {}) =>
+  step(n, "lookup_order", { args: { order_id: "ORD-1001" }, result: { found: true, order: { id: "ORD-1001" } }, ...extra });
 const proposal = (n: number, id: string) =>
-  step(n, "propose_refund", { args: { order_id: "ORD-1001", amount_cents: 7900 }, result: { id, orderId: "ORD-1001", amountCents: 7900, decision: "needs_human", reasons: ["above_autonomy_limit"] } });
+  step(n, "propose_refund", {
+    args: { order_id: "ORD-1001", amount_cents: 7900 },
+    result: { id, orderId: "ORD-1001", amountCents: 7900, decision: "needs_human", reasons: ["above_autonomy_limit"] },
+  });
 
 describe("compareRuns", () => {
   it("marks two runs that decided the same as the same, whatever their durations, tokens and own ids", () => {
@@ -26,7 +46,11 @@ describe("compareRuns", () => {
     const rewritten = lookup(2, {
       args: { order_id: "ORD-9999" },
       outcome: "rewritten",
-      policyDecision: { decision: "rewrite", reasons: ["order_not_on_ticket"], action: { action: "lookup_order", args: { order_id: "ORD-1001" } } },
+      policyDecision: {
+        decision: "rewrite",
+        reasons: ["order_not_on_ticket"],
+        action: { action: "lookup_order", args: { order_id: "ORD-1001" } },
+      },
     });
     const { steps, firstDifference } = compareRuns([evidence(1), rewritten], [evidence(1), lookup(2)]);
     expect(steps[1]).toMatchObject({ step: 2, change: "changed", differs: ["arguments", "outcome", "policy"] });

@@ -18,7 +18,12 @@ export function describeDraftProblems(problems: TDraftProblem[]): string {
 export function draftProblem(draft: TDraft, state: TAgentState): string | null {
   const retrieved = state.evidence?.status === "grounded" ? state.evidence.passages : [];
   const order = state.order?.found ? state.order.order : null;
-  const problems = checkDraft({ draft: draft.text, retrieved, orderNumbers: order ? orderNumbers(order) : [], orderTerms: order ? orderTerms(order) : [] });
+  const problems = checkDraft({
+    draft: draft.text,
+    retrieved,
+    orderNumbers: order ? orderNumbers(order) : [],
+    orderTerms: order ? orderTerms(order) : [],
+  });
   if (problems.length) return describeDraftProblems(problems);
   const made = citationsIn(draft.text);
   if (made.length !== new Set(draft.citations).size || made.some((c) => !draft.citations.includes(c))) {

@@ -32,10 +32,20 @@ export function formatRun(run: TRunResult): string {
     `Versions:  agent ${run.versions.agent}, bundle ${run.versions.bundle}, policy ${run.versions.policy}, evidence ${run.versions.evidence}`,
     "",
     run.steps.length ? "Trace:" : "Trace: no steps (the ticket never entered the agent loop)",
-    ...run.steps.map((s) => `  ${String(s.step).padStart(2)}. ${s.action.padEnd(24)} ${s.outcome.padEnd(14)} ${String(s.latencyMs).padStart(5)} ms  ${summarise(s)}`),
+    ...run.steps.map(
+      (s) =>
+        `  ${String(s.step).padStart(2)}. ${s.action.padEnd(24)} ${s.outcome.padEnd(14)} ${String(s.latencyMs).padStart(5)} ms  ${summarise(s)}`,
+    ),
   ];
-  if (run.proposal) lines.push("", `Proposal:  ${run.proposal.amountCents} cents on ${run.proposal.orderId}: ${run.proposal.decision} (${run.proposal.reasons.join(", ")})`);
-  if (run.approval) lines.push(`Approval:  ${run.approval.kind}, needs ${run.approval.requiredRole}, digest ${run.approval.digest.slice(0, 16)}…, expires ${run.approval.expiresAt}`);
+  if (run.proposal)
+    lines.push(
+      "",
+      `Proposal:  ${run.proposal.amountCents} cents on ${run.proposal.orderId}: ${run.proposal.decision} (${run.proposal.reasons.join(", ")})`,
+    );
+  if (run.approval)
+    lines.push(
+      `Approval:  ${run.approval.kind}, needs ${run.approval.requiredRole}, digest ${run.approval.digest.slice(0, 16)}…, expires ${run.approval.expiresAt}`,
+    );
   if (run.draft) lines.push("", "Draft:", ...run.draft.split("\n").map((l) => `  │ ${l}`));
   return lines.join("\n");
 }

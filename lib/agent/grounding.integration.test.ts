@@ -40,7 +40,11 @@ describe("the rule drafter's drafts under the claim-level check", () => {
       const evidence = await answerPolicyQuestion(client, evidenceQuestion(q));
       if (evidence.status !== "grounded") continue;
       for (const order of orders) {
-        const state = { ...initialState({ id: "", number: 0, subject: q.subject, body: q.body, customerEmail: "", orderRef: order.id }), evidence, order: { found: true as const, order } };
+        const state = {
+          ...initialState({ id: "", number: 0, subject: q.subject, body: q.body, customerEmail: "", orderRef: order.id }),
+          evidence,
+          order: { found: true as const, order },
+        };
         const draft = draftReply(state);
         written.add(draft.text);
         const problem = draftProblem(draft, state);
@@ -49,7 +53,9 @@ describe("the rule drafter's drafts under the claim-level check", () => {
     }
     expect(failures).toEqual([]);
     // The set covers the sentences that matter: a refund with its amount, a refusal outside the window, quoted rules.
-    expect([...written].some((t) => /We have refunded 79\.00 USD to your original payment method \[return-policy-us@2\]/.test(t))).toBe(true);
+    expect([...written].some((t) => /We have refunded 79\.00 USD to your original payment method \[return-policy-us@2\]/.test(t))).toBe(
+      true,
+    );
     expect([...written].some((t) => /are not eligible for a refund under this policy \[return-policy-us@2\]/.test(t))).toBe(true);
     expect([...written].some((t) => /Our policy says: “.*” \[support-sla@1\]/.test(t))).toBe(true);
     expect(written.size).toBeGreaterThanOrEqual(20);
@@ -70,9 +76,29 @@ describe("the rule drafter's drafts under the claim-level check", () => {
   it("does not take a customer's name for a claim: Race2's draft reaches review", async () => {
     const { client } = testDb();
     const customer = await client.customer.create({ data: { id: "CUS-RACE2", email: "race2@example.net", name: "Race2" } });
-    await client.order.create({ data: { id: "ORD-2002", customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents: 7_900, placedAt: new Date(Date.now() - 15 * 86_400_000), deliveredAt: new Date(Date.now() - 12 * 86_400_000) } });
+    await client.order.create({
+      data: {
+        id: "ORD-2002",
+        customerId: customer.id,
+        item: "Aurora 10-inch tablet",
+        category: "electronics",
+        amountCents: 7_900,
+        placedAt: new Date(Date.now() - 15 * 86_400_000),
+        deliveredAt: new Date(Date.now() - 12 * 86_400_000),
+      },
+    });
     const ticket = await client.$transaction((tx) =>
-      createTicket({ subject: "Tablet arrived with a cracked screen", body: "My tablet (order ORD-2002) arrived with a cracked screen. Can I get a refund?", customerEmail: customer.email, orderRef: "ORD-2002", source: "form" }, { type: "system" }, tx),
+      createTicket(
+        {
+          subject: "Tablet arrived with a cracked screen",
+          body: "My tablet (order ORD-2002) arrived with a cracked screen. Can I get a refund?",
+          customerEmail: customer.email,
+          orderRef: "ORD-2002",
+          source: "form",
+        },
+        { type: "system" },
+        tx,
+      ),
     );
     const run = await runAgent({ ticketId: ticket.id, mode: "simulate" });
     expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });

@@ -48,7 +48,8 @@ describe("loadRunComparison", () => {
 
   it("compares the runs it is given, in the order given", async () => {
     const first = (await loadRunComparison({ ticketId: traceTicket, client: testDb().client }))!.comparison!;
-    const swapped = (await loadRunComparison({ ticketId: traceTicket, a: first.b.id, b: first.a.id, client: testDb().client }))!.comparison!;
+    const swapped = (await loadRunComparison({ ticketId: traceTicket, a: first.b.id, b: first.a.id, client: testDb().client }))!
+      .comparison!;
     expect(swapped.steps.map((s) => s.change)).toEqual(["same", "changed", "same", "changed", "removed"]);
   });
 

@@ -21,7 +21,8 @@ function passageSentence(state: TAgentState, pattern: RegExp): { text: string; c
 }
 
 export function draftReply(state: TAgentState): TDraft {
-  if (state.evidence?.status !== "grounded" || state.order?.found !== true) throw new Error("draftReply needs grounded evidence and a found order");
+  if (state.evidence?.status !== "grounded" || state.order?.found !== true)
+    throw new Error("draftReply needs grounded evidence and a found order");
   const order = state.order.order;
   const firstName = order.customerName.split(" ")[0] ?? "there";
   const lines = [`Hi ${firstName},`, "", `Thank you for writing to us about order ${order.id} (${order.item}).`];
@@ -29,14 +30,18 @@ export function draftReply(state: TAgentState): TDraft {
   const top = state.evidence.passages[0]!;
 
   if (ticketIntent(state.ticket) === "damaged_item" && window) {
-    lines.push(`I'm sorry it arrived damaged. Electronics that arrive damaged may be returned for a full refund within ${window.days} days of delivery [${window.citation}].`);
+    lines.push(
+      `I'm sorry it arrived damaged. Electronics that arrive damaged may be returned for a full refund within ${window.days} days of delivery [${window.citation}].`,
+    );
     if (refundSupported(state)) {
       // The amount is the order's; where it goes is the passage's, cited (a sentence about money cites).
       const method = passageSentence(state, /original payment method/i);
       const amount = formatMoney(order.refundableCents, order.currency);
       lines.push(
         `Your order was delivered ${order.daysSinceDelivery} days ago, so it qualifies.`,
-        method ? `We have refunded ${amount} to your original payment method [${method.citation}].` : `We have refunded ${amount} in full [${window.citation}].`,
+        method
+          ? `We have refunded ${amount} to your original payment method [${method.citation}].`
+          : `We have refunded ${amount} in full [${window.citation}].`,
       );
     } else if (order.refundableCents <= 0) {
       lines.push("Our records show this order has already been settled in full.");

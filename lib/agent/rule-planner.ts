@@ -5,7 +5,8 @@ import type { TPlanner } from "./planner";
 import { detectLanguage, isCoveredLanguage } from "../evidence/language";
 import type { TAgentState } from "./state";
 
-const DAMAGE_WORDS = /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
+const DAMAGE_WORDS =
+  /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
 
 /**
  * What a ticket asks, and the question the evidence service is asked for it: one fixed question per
@@ -14,12 +15,40 @@ const DAMAGE_WORDS = /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|s
  * whose pattern matches wins; a ticket that matches none asks nothing answerable and is handed over.
  */
 const INTENTS = [
-  { intent: "damaged_item", pattern: DAMAGE_WORDS, question: "refund for damaged electronics that arrive damaged, returned within days of delivery" },
-  { intent: "return_window", pattern: /\b(return window|return period|return policy|days to return|time to return|can i (still )?(return|send)|still (return|eligible)|eligible for a (refund|return)|too late to return|how long do i have)\b/i, question: "within how many days of delivery may an item be returned for a refund, and is an order delivered more than 30 days ago eligible" },
-  { intent: "refund_timing", pattern: /\b(how long|when will|how many days|how soon|when do i get|when can i expect)\b.*\b(refund|money|credit)|\b(refund|money)\b.*\b(arrive|reach|take|back|show up)\b/i, question: "how long until an approved refund reaches the original payment method, in business days" },
-  { intent: "refund_method", pattern: /\b(payment method|credit card|debit card|paypal|store credit|gift card|bank account|which card|original payment)\b/i, question: "refunds are issued to the original payment method" },
-  { intent: "refund_approval", pattern: /\b(who (approves|decides|signs off)|needs? approval|approved by|manager|supervisor|specialist)\b/i, question: "who must approve a refund: a support reviewer or a support specialist" },
-  { intent: "response_time", pattern: /\b(response time|first response|hear back|respond|reply|answer)\b.*\b(how long|when|hours|soon)\b|\b(how long|when)\b.*\b(respond|reply|hear back|answer)\b/i, question: "how soon does every ticket receive a first response, in hours" },
+  {
+    intent: "damaged_item",
+    pattern: DAMAGE_WORDS,
+    question: "refund for damaged electronics that arrive damaged, returned within days of delivery",
+  },
+  {
+    intent: "return_window",
+    pattern:
+      /\b(return window|return period|return policy|days to return|time to return|can i (still )?(return|send)|still (return|eligible)|eligible for a (refund|return)|too late to return|how long do i have)\b/i,
+    question:
+      "within how many days of delivery may an item be returned for a refund, and is an order delivered more than 30 days ago eligible",
+  },
+  {
+    intent: "refund_timing",
+    pattern:
+      /\b(how long|when will|how many days|how soon|when do i get|when can i expect)\b.*\b(refund|money|credit)|\b(refund|money)\b.*\b(arrive|reach|take|back|show up)\b/i,
+    question: "how long until an approved refund reaches the original payment method, in business days",
+  },
+  {
+    intent: "refund_method",
+    pattern: /\b(payment method|credit card|debit card|paypal|store credit|gift card|bank account|which card|original payment)\b/i,
+    question: "refunds are issued to the original payment method",
+  },
+  {
+    intent: "refund_approval",
+    pattern: /\b(who (approves|decides|signs off)|needs? approval|approved by|manager|supervisor|specialist)\b/i,
+    question: "who must approve a refund: a support reviewer or a support specialist",
+  },
+  {
+    intent: "response_time",
+    pattern:
+      /\b(response time|first response|hear back|respond|reply|answer)\b.*\b(how long|when|hours|soon)\b|\b(how long|when)\b.*\b(respond|reply|hear back|answer)\b/i,
+    question: "how soon does every ticket receive a first response, in hours",
+  },
 ] as const;
 
 export type TTicketIntent = (typeof INTENTS)[number]["intent"] | "other";
@@ -75,7 +104,11 @@ export const rulePlanner: TPlanner = {
     if (!state.draft) return d("draft_reply", {});
     if (!state.proposal && refundSupported(state)) {
       const order = state.order.order;
-      return d("propose_refund", { order_id: order.id, amount_cents: order.refundableCents, reason: "Arrived damaged; within the policy's return window." });
+      return d("propose_refund", {
+        order_id: order.id,
+        amount_cents: order.refundableCents,
+        reason: "Arrived damaged; within the policy's return window.",
+      });
     }
     return d("request_human_approval", { reason: "Draft ready for review." });
   },

@@ -29,7 +29,21 @@ const VALID = [
   { action: "propose_refund", args: { order_id: "ORD-1001", amount_cents: 7900, reason: "arrived damaged" } },
   { action: "request_human_approval", args: { reason: "please check" } },
 ];
-const HOSTILE_ACTIONS = ["issue_refund", "update_order", "send_email", "close_account", "change_address", "refund", "ISSUE_REFUND", "lookup_order ", "", "__proto__", "constructor", "toString", "execute_sql"];
+const HOSTILE_ACTIONS = [
+  "issue_refund",
+  "update_order",
+  "send_email",
+  "close_account",
+  "change_address",
+  "refund",
+  "ISSUE_REFUND",
+  "lookup_order ",
+  "",
+  "__proto__",
+  "constructor",
+  "toString",
+  "execute_sql",
+];
 
 const anyValue = fc.jsonValue({ maxDepth: 3 });
 const actionName = fc.oneof(fc.constantFrom(...ALLOWED_ACTIONS), fc.constantFrom(...HOSTILE_ACTIONS), fc.string({ maxLength: 20 }));
@@ -41,28 +55,51 @@ const mutated = fc
     const d: Record<string, unknown> = structuredClone(base);
     const args = d.args as Record<string, unknown>;
     switch (how) {
-      case 0: d.action = name; break;
-      case 1: args[key || "extra"] = value; break;
-      case 2: { const k = Object.keys(args)[0]; if (k) delete args[k]; break; }
-      case 3: { const k = Object.keys(args)[0]; if (k) args[k] = value; break; }
-      case 4: d.args = value; break;
-      case 5: d[key || "why"] = value; break;
-      default: break; // unchanged: valid decisions in odd orders are part of the space too
+      case 0:
+        d.action = name;
+        break;
+      case 1:
+        args[key || "extra"] = value;
+        break;
+      case 2: {
+        const k = Object.keys(args)[0];
+        if (k) delete args[k];
+        break;
+      }
+      case 3: {
+        const k = Object.keys(args)[0];
+        if (k) args[k] = value;
+        break;
+      }
+      case 4:
+        d.args = value;
+        break;
+      case 5:
+        d[key || "why"] = value;
+        break;
+      default:
+        break; // unchanged: valid decisions in odd orders are part of the space too
     }
     return d;
   });
 
-const decision = fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: anyValue }, { weight: 1, arbitrary: fc.record({ action: actionName, args: fc.dictionary(fc.string({ maxLength: 10 }), anyValue) }) });
+const decision = fc.oneof(
+  { weight: 3, arbitrary: mutated },
+  { weight: 1, arbitrary: anyValue },
+  { weight: 1, arbitrary: fc.record({ action: actionName, args: fc.dictionary(fc.string({ maxLength: 10 }), anyValue) }) },
+);
 
 /** Mostly-valid runs with a hostile decision spliced in somewhere, so that hostile decisions meet
  * the runtime in every state (before evidence, after a draft, after a proposal …), not only at
  * step one; and fully random scripts. */
 const script = fc.oneof(
-  fc.tuple(fc.integer({ min: 1, max: VALID.length }), fc.array(fc.tuple(fc.nat(9), decision), { maxLength: 2 })).map(([length, splices]) => {
-    const out: unknown[] = VALID.slice(0, length);
-    for (const [at, d] of splices) out.splice(at % (out.length + 1), 0, d);
-    return out;
-  }),
+  fc
+    .tuple(fc.integer({ min: 1, max: VALID.length }), fc.array(fc.tuple(fc.nat(9), decision), { maxLength: 2 }))
+    .map(([length, splices]) => {
+      const out: unknown[] = VALID.slice(0, length);
+      for (const [at, d] of splices) out.splice(at % (out.length + 1), 0, d);
+      return out;
+    }),
   fc.array(decision, { minLength: 1, maxLength: 8 }),
 );
 
@@ -70,7 +107,9 @@ describe("the runtime under random and mutated planner decisions", () => {
   it("never runs a tool off the allowlist, never moves money, always ends documented", async () => {
     const { client } = testDb();
     const toolCalls: string[] = [];
-    const tools = Object.fromEntries(ALLOWED_ACTIONS.map((name) => [name, (args: never, ctx: never) => (toolCalls.push(name), DEFAULT_TOOLS[name](args, ctx))])) as unknown as TToolSet;
+    const tools = Object.fromEntries(
+      ALLOWED_ACTIONS.map((name) => [name, (args: never, ctx: never) => (toolCalls.push(name), DEFAULT_TOOLS[name](args, ctx))]),
+    ) as unknown as TToolSet;
     let decisionsFed = 0;
     let runs = 0;
 
@@ -80,7 +119,12 @@ describe("the runtime under random and mutated planner decisions", () => {
         const scripted = scriptedPlanner(decisions);
         // Count the decisions the runtime actually took from the planner, not the script's length.
         const planner = { id: "property", decide: (...a: Parameters<typeof scripted.decide>) => (decisionsFed++, scripted.decide(...a)) };
-        const result = await runAgent({ ticketId: pick % 3 ? tablet : ticketIds[pick % ticketIds.length]!, planner, tools, mode: pick % 2 ? "live" : "simulate" });
+        const result = await runAgent({
+          ticketId: pick % 3 ? tablet : ticketIds[pick % ticketIds.length]!,
+          planner,
+          tools,
+          mode: pick % 2 ? "live" : "simulate",
+        });
         expect(STOP_STATUSES).toContain(result.status);
         expect(STATUS_OF_REASON[result.reason]).toBe(result.status);
         expect(result.steps.length).toBeLessThanOrEqual(result.budgets.limits.maxSteps);

@@ -98,7 +98,10 @@ export interface TRunResult {
 }
 
 class Stop {
-  constructor(readonly reason: TStopReason, readonly detail: string) {}
+  constructor(
+    readonly reason: TStopReason,
+    readonly detail: string,
+  ) {}
 }
 
 const TIMEOUT = Symbol("timeout");
@@ -106,14 +109,16 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): 
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof TIMEOUT>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve(TIMEOUT);
-    }, Math.max(0, ms));
+    timer = setTimeout(
+      () => {
+        controller.abort();
+        resolve(TIMEOUT);
+      },
+      Math.max(0, ms),
+    );
   });
   return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
 }
-
 
 function handoffReason(state: TAgentState): TStopReason {
   if (state.evidence?.status === "abstain") return state.evidence.reason;
@@ -134,7 +139,12 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   if (!ticket) throw moveRefusal("start_run", null);
   const settings = policySettingsFrom(ticket.settings);
   // Every pinned identity from the manifest, the one source the intake side reads too.
-  const versions = { agent: manifest.agentVersion, bundle: manifest.intakeBundle, policy: policyVersion(settings), evidence: manifest.evidenceServiceVersion };
+  const versions = {
+    agent: manifest.agentVersion,
+    bundle: manifest.intakeBundle,
+    policy: policyVersion(settings),
+    evidence: manifest.evidenceServiceVersion,
+  };
   const runId = randomUUID();
   // Every line logged from here to the run's end carries the run and its ticket; the caller's do not.
   enterContext({ runId, ticketId: ticket.id });
@@ -176,7 +186,10 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       if (mode === "live") {
         // The ticket's move and the run's row in one statement; a refused move writes neither.
         const move = ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason });
-        const [moved] = await sqlRows<TTicketMoveColumns>(tx, Prisma.sql`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`);
+        const [moved] = await sqlRows<TTicketMoveColumns>(
+          tx,
+          Prisma.sql`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`,
+        );
         move.result(moved!);
       } else {
         await sqlRows(tx, Prisma.sql`WITH ${insertRunCte(row)} SELECT 1`);
@@ -224,13 +237,23 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     if (superseded) await recordAuditEvent(tx, { ...ticketEvent, action: "approval.superseded", inputs: { count: superseded } });
   });
   // Renewed while this process works; a process that dies stops renewing it.
-  const lease = setInterval(() => {
-    client.agentRun.updateMany({ where: { id: runId, status: "running" }, data: { leaseExpiresAt: leaseUntil() } }).catch(() => {});
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const lease = setInterval(
+    () => {
+      client.agentRun.updateMany({ where: { id: runId, status: "running" }, data: { leaseExpiresAt: leaseUntil() } }).catch(() => {});
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   lease.unref();
   const journal = new RunJournal(runId);
   try {
-    const state = initialState({ id: ticket.id, number: ticket.number, subject: ticket.subject, body: ticket.body, customerEmail: ticket.customerEmail, orderRef: ticket.orderRef });
+    const state = initialState({
+      id: ticket.id,
+      number: ticket.number,
+      subject: ticket.subject,
+      body: ticket.body,
+      customerEmail: ticket.customerEmail,
+      orderRef: ticket.orderRef,
+    });
     const ticketOrder = ticket.orderRef === null ? undefined : { ref: ticket.orderRef, row: ticket.order };
     const steps = journal.steps;
     const started = performance.now();
@@ -269,15 +292,41 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
         completionTokens: Math.max(0, Math.floor(Number(output?.usage?.completionTokens) || 0)),
       };
       tokens += usage.promptTokens + usage.completionTokens;
-      const meta = { ...usage, model: typeof output?.model === "string" ? output.model : null, promptVersion: typeof output?.promptVersion === "string" ? output.promptVersion : null };
+      const meta = {
+        ...usage,
+        model: typeof output?.model === "string" ? output.model : null,
+        promptVersion: typeof output?.promptVersion === "string" ? output.promptVersion : null,
+      };
       const raw = output?.decision;
-      const rawAction = typeof (raw as { action?: unknown })?.action === "string" ? String((raw as { action: string }).action).slice(0, 80) : "(invalid)";
+      const rawAction =
+        typeof (raw as { action?: unknown })?.action === "string" ? String((raw as { action: string }).action).slice(0, 80) : "(invalid)";
       const rawArgs = (raw as { args?: unknown })?.args ?? null;
 
       // A refused decision changes nothing: its event is journaled, and written with the run's end.
-      const blocked = (reason: TStopReason, detail: string, action = rawAction, args: unknown = rawArgs, policyDecision: TActionDecision | null = null) => {
-        journal.event({ ...runEvent, action: "decision.blocked", inputs: { step: stepNo, action, args, detail }, policyDecision: { reason } });
-        record({ step: stepNo, action, args, outcome: "blocked", reason, result: { detail }, policyDecision, latencyMs: Math.round(performance.now() - stepStarted), ...meta });
+      const blocked = (
+        reason: TStopReason,
+        detail: string,
+        action = rawAction,
+        args: unknown = rawArgs,
+        policyDecision: TActionDecision | null = null,
+      ) => {
+        journal.event({
+          ...runEvent,
+          action: "decision.blocked",
+          inputs: { step: stepNo, action, args, detail },
+          policyDecision: { reason },
+        });
+        record({
+          step: stepNo,
+          action,
+          args,
+          outcome: "blocked",
+          reason,
+          result: { detail },
+          policyDecision,
+          latencyMs: Math.round(performance.now() - stepStarted),
+          ...meta,
+        });
         return new Stop(reason, detail);
       };
 
@@ -314,7 +363,12 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       // 4. the tool, after its call is on the audit chain: a tool that writes finds every event of
       // the run so far written before it starts; a tool that only reads has its event written with
       // the run's next write.
-      journal.event({ ...runEvent, action: "tool.called", inputs: { step: stepNo, action: action.action, args: action.args, mode }, policyDecision: gate });
+      journal.event({
+        ...runEvent,
+        action: "tool.called",
+        inputs: { step: stepNo, action: action.action, args: action.args, mode },
+        policyDecision: gate,
+      });
       if (WRITING_TOOLS.has(action.action)) await writeJournalEvents(client, journal);
       let observation: unknown;
       let failure: Stop | null = null;
@@ -326,9 +380,25 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
         toolUsage.promptVersion = u.promptVersion ?? toolUsage.promptVersion;
       };
       try {
-        const result = await withTimeout((signal) => tools[action.action](action.args, { client, state: structuredClone(state), runId, mode, settings, signal, reportUsage, ticketOrder }), Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())));
+        const result = await withTimeout(
+          (signal) =>
+            tools[action.action](action.args, {
+              client,
+              state: structuredClone(state),
+              runId,
+              mode,
+              settings,
+              signal,
+              reportUsage,
+              ticketOrder,
+            }),
+          Math.min(limits.toolTimeoutMs, Math.max(0, limits.maxWallMs - elapsed())),
+        );
         if (result === TIMEOUT) {
-          failure = elapsed() >= limits.maxWallMs ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call") : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
+          failure =
+            elapsed() >= limits.maxWallMs
+              ? new Stop("latency_budget_exceeded", "the time budget ran out during a tool call")
+              : new Stop("tool_timeout", `${action.action} did not answer within ${limits.toolTimeoutMs} ms`);
         } else {
           observation = result;
         }
@@ -345,7 +415,11 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       if (!failure) {
         const valid = TOOL_OUTPUTS[action.action].safeParse(observation);
         if (valid.success) parsed = valid.data;
-        else failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
+        else
+          failure = new Stop(
+            "tool_invalid_output",
+            `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`,
+          );
       }
       if (!failure && action.action === "draft_reply") {
         const problem = draftProblem(parsed as TDraft, state);
@@ -354,7 +428,13 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
 
       // 6. the trace
       const failureOutcome = (reason: TStopReason): TTraceStep["outcome"] =>
-        reason === "tool_timeout" || reason === "latency_budget_exceeded" ? "timeout" : reason === "tool_error" ? "error" : reason === "order_customer_mismatch" ? "blocked" : "invalid_output";
+        reason === "tool_timeout" || reason === "latency_budget_exceeded"
+          ? "timeout"
+          : reason === "tool_error"
+            ? "error"
+            : reason === "order_customer_mismatch"
+              ? "blocked"
+              : "invalid_output";
       record({
         step: stepNo,
         action: action.action,
@@ -390,7 +470,10 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
           state.proposal = parsed as TProposalView;
           break;
         case "request_human_approval":
-          stop = new Stop(outcome === "escalated" ? "planner_requested_handoff" : handoffReason(state), (parsed as { reason: string }).reason);
+          stop = new Stop(
+            outcome === "escalated" ? "planner_requested_handoff" : handoffReason(state),
+            (parsed as { reason: string }).reason,
+          );
           break;
       }
       if (action.action === "request_human_approval") break;
@@ -414,7 +497,21 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       }
     }
 
-    return await finish({ client, runId, ticket, mode, state, stop: stop!, journal, tokens, wallMs: elapsed(), limits, versions, settings, base });
+    return await finish({
+      client,
+      runId,
+      ticket,
+      mode,
+      state,
+      stop: stop!,
+      journal,
+      tokens,
+      wallMs: elapsed(),
+      limits,
+      versions,
+      settings,
+      base,
+    });
   } catch (error) {
     // Whatever ended the run this way, the steps it took are written: its trace, and the events of
     // the calls it made. The run itself stays as it is (running until the sweep interrupts it, or
@@ -461,7 +558,8 @@ async function finish(ctx: {
   const now = new Date();
 
   // The exact operation an approval covers: the reply, and the refund if one was proposed.
-  const operationOf = (p: TProposalView | null) => approvalOperation({ proposal: p, draft, policyVersion: versions.policy, bundleVersion: ticket.bundleVersion });
+  const operationOf = (p: TProposalView | null) =>
+    approvalOperation({ proposal: p, draft, policyVersion: versions.policy, bundleVersion: ticket.bundleVersion });
   /** An approval request's columns for an operation: the same for a person's and a system approval. */
   const requestOf = (op: TApprovalOperation, digest: string) => ({
     id: randomUUID(),
@@ -479,14 +577,41 @@ async function finish(ctx: {
 
   const events: TAuditInput[] = [
     ...journal.unwrittenEvents(),
-    { actorType: "agent", actorId: runId, action: "run.stopped", subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs: { mode, status, reason: stop.reason, detail: stop.detail, steps: steps.length, tokens: ctx.tokens, wallMs: ctx.wallMs, citations } },
+    {
+      actorType: "agent",
+      actorId: runId,
+      action: "run.stopped",
+      subjectType: "ticket",
+      subjectId: ticket.id,
+      ticketId: ticket.id,
+      inputs: {
+        mode,
+        status,
+        reason: stop.reason,
+        detail: stop.detail,
+        steps: steps.length,
+        tokens: ctx.tokens,
+        wallMs: ctx.wallMs,
+        citations,
+      },
+    },
   ];
   const ended = Prisma.sql`EXISTS (SELECT 1 FROM run_ended)`;
   const moved = Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`;
   const move = live ? ticketMoveSql({ ticketId: ticket.id, move: "finish_run", to: status, reason: stop.reason, when: ended }) : null;
   const trace = journal.traceCte();
   const ctes = [
-    endRunCte(runId, { status, reason: stop.reason, stepsUsed: steps.length, tokensUsed: ctx.tokens, elapsedMs: ctx.wallMs, evidence: state.evidence, citations, draft, finishedAt: now }),
+    endRunCte(runId, {
+      status,
+      reason: stop.reason,
+      stepsUsed: steps.length,
+      tokensUsed: ctx.tokens,
+      elapsedMs: ctx.wallMs,
+      evidence: state.evidence,
+      citations,
+      draft,
+      finishedAt: now,
+    }),
     ...(trace ? [trace] : []),
     ...(move ? [move.ctes] : []),
   ];
@@ -498,11 +623,30 @@ async function finish(ctx: {
     const p = state.proposal?.decision === "needs_human" ? state.proposal : null;
     const operation = operationOf(p);
     personRequest = requestOf(operation, approvalDigest(operation));
-    approval = { id: null, kind: p ? "refund" : "reply", digest: personRequest.digest, requiredRole: p?.requiredRole ?? "REVIEWER", expiresAt: personRequest.expiresAt.toISOString() };
+    approval = {
+      id: null,
+      kind: p ? "refund" : "reply",
+      digest: personRequest.digest,
+      requiredRole: p?.requiredRole ?? "REVIEWER",
+      expiresAt: personRequest.expiresAt.toISOString(),
+    };
     // Who may approve, and how many people: the gate a person's lowered amount goes through too.
     const approvalsRequired = p ? approvalGate(p.amountCents, ctx.settings).approvalsRequired : 1;
     if (live) {
-      ctes.push(insertRequestCte("person_request", { ...personRequest, proposalId: p?.id ?? null, kind: approval.kind, requiredRole: approval.requiredRole, approvalsRequired, status: "pending" }, moved));
+      ctes.push(
+        insertRequestCte(
+          "person_request",
+          {
+            ...personRequest,
+            proposalId: p?.id ?? null,
+            kind: approval.kind,
+            requiredRole: approval.requiredRole,
+            approvalsRequired,
+            status: "pending",
+          },
+          moved,
+        ),
+      );
       // Its "waiting" notification, only while a webhook is configured: a job of this same statement,
       // so a request that waits is always announced (lib/approvals/notify-approval.ts).
       ctes.push(Prisma.sql`notify_source AS (SELECT id FROM person_request WHERE ${Prisma.raw(WEBHOOK_CONFIGURED_SQL)})`);
@@ -511,16 +655,43 @@ async function finish(ctx: {
 
   // Within the dial: a recorded system approval of exactly this proposal, and its execution enqueued
   // in this same transaction. The executor holds it to the policy's own decision.
-  const autoApproved = live && stop.reason === "refund_auto_approved" && state.proposal?.decision === "auto_approved" ? state.proposal : null;
+  const autoApproved =
+    live && stop.reason === "refund_auto_approved" && state.proposal?.decision === "auto_approved" ? state.proposal : null;
   let systemRequest: ReturnType<typeof requestOf> | null = null;
   if (autoApproved?.id) {
     const operation = operationOf(autoApproved);
     systemRequest = requestOf(operation, approvalDigest(operation));
     const { digest } = systemRequest;
-    events.push({ actorType: "system", actorId: runId, action: "approval.auto_approved", subjectType: "proposal", subjectId: autoApproved.id, ticketId: ticket.id, inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons } });
+    events.push({
+      actorType: "system",
+      actorId: runId,
+      action: "approval.auto_approved",
+      subjectType: "proposal",
+      subjectId: autoApproved.id,
+      ticketId: ticket.id,
+      inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons },
+    });
     ctes.push(
-      insertRequestCte("system_request", { ...systemRequest, proposalId: autoApproved.id, kind: "refund", requiredRole: "REVIEWER", status: "approved" }, moved),
-      insertDecisionCte("system_decision", { id: randomUUID(), approvalRequestId: systemRequest.id, decision: "approve", automatic: true, deciderId: null, deciderRole: "REVIEWER", originalReply: draft, digest, createdAt: now }, Prisma.sql`EXISTS (SELECT 1 FROM system_request)`),
+      insertRequestCte(
+        "system_request",
+        { ...systemRequest, proposalId: autoApproved.id, kind: "refund", requiredRole: "REVIEWER", status: "approved" },
+        moved,
+      ),
+      insertDecisionCte(
+        "system_decision",
+        {
+          id: randomUUID(),
+          approvalRequestId: systemRequest.id,
+          decision: "approve",
+          automatic: true,
+          deciderId: null,
+          deciderRole: "REVIEWER",
+          originalReply: draft,
+          digest,
+          createdAt: now,
+        },
+        Prisma.sql`EXISTS (SELECT 1 FROM system_request)`,
+      ),
     );
   }
 
@@ -540,7 +711,16 @@ async function finish(ctx: {
     const event = APPROVAL_NOTIFICATIONS.waiting;
     const [result] =
       live && personRequest
-        ? await sendingJobCte({ name: "notify_job", source: "notify_source", queue: QUEUES.approvalNotify, data: { approvalId: personRequest.id, event }, id: notificationJobId(event, personRequest.id) }, (job) => write([job]))
+        ? await sendingJobCte(
+            {
+              name: "notify_job",
+              source: "notify_source",
+              queue: QUEUES.approvalNotify,
+              data: { approvalId: personRequest.id, event },
+              id: notificationJobId(event, personRequest.id),
+            },
+            (job) => write([job]),
+          )
         : await write([]);
     // The sweep took the run: nothing of its ending is written (the transaction rolls back).
     if (Number(result!.ended) !== 1) throw new RunInterrupted(runId);

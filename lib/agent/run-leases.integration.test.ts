@@ -38,29 +38,42 @@ describe("run leases", () => {
     const run = await running;
     expect(swept).toEqual([]);
     expect(run).toMatchObject({ status: "needs_human", reason: "planner_requested_handoff" });
-    expect(await client.agentRun.findUniqueOrThrow({ where: { id: run.runId } })).toMatchObject({ status: "needs_human", leaseExpiresAt: null });
+    expect(await client.agentRun.findUniqueOrThrow({ where: { id: run.runId } })).toMatchObject({
+      status: "needs_human",
+      leaseExpiresAt: null,
+    });
   });
 
-  it.runIf(!!process.env.DATABASE_URL)("interrupts a run whose process was killed, and returns its ticket to a person", async () => {
-    const db = testDb();
-    const tId = await tabletTicket(db.client, await freshOrder(db.client));
-    const child = spawnTs("testing/run-then-hang.ts", [db.url!, tId, "600"]);
-    for (let i = 0; i < 300 && !(await db.client.agentRun.count({ where: { ticketId: tId, status: "running" } })); i++) await sleep(50);
-    expect(await db.client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "running" });
-    await killHard(child);
+  it.runIf(!!process.env.DATABASE_URL)(
+    "interrupts a run whose process was killed, and returns its ticket to a person",
+    async () => {
+      const db = testDb();
+      const tId = await tabletTicket(db.client, await freshOrder(db.client));
+      const child = spawnTs("testing/run-then-hang.ts", [db.url!, tId, "600"]);
+      for (let i = 0; i < 300 && !(await db.client.agentRun.count({ where: { ticketId: tId, status: "running" } })); i++) await sleep(50);
+      expect(await db.client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "running" });
+      await killHard(child);
 
-    // Before the lease runs out, the sweep takes nothing; after, the run is interrupted, once.
-    expect((await interruptExpiredRuns()).interrupted).toEqual([]);
-    await sleep(800);
-    const { interrupted } = await interruptExpiredRuns();
-    expect(interrupted).toHaveLength(1);
-    expect(await db.client.agentRun.findUniqueOrThrow({ where: { id: interrupted[0]! } })).toMatchObject({ status: "interrupted", reason: "run_interrupted" });
-    expect(await db.client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "needs_human", reason: "run_interrupted" });
-    expect(await db.client.auditEvent.count({ where: { action: "run.interrupted", subjectId: interrupted[0]! } })).toBe(1);
-    expect((await interruptExpiredRuns()).interrupted).toEqual([]);
-    // The ticket is a person's again, and the agent may run on it.
-    expect((await runAgent({ ticketId: tId })).status).toBe("needs_human");
-  }, 30_000);
+      // Before the lease runs out, the sweep takes nothing; after, the run is interrupted, once.
+      expect((await interruptExpiredRuns()).interrupted).toEqual([]);
+      await sleep(800);
+      const { interrupted } = await interruptExpiredRuns();
+      expect(interrupted).toHaveLength(1);
+      expect(await db.client.agentRun.findUniqueOrThrow({ where: { id: interrupted[0]! } })).toMatchObject({
+        status: "interrupted",
+        reason: "run_interrupted",
+      });
+      expect(await db.client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({
+        status: "needs_human",
+        reason: "run_interrupted",
+      });
+      expect(await db.client.auditEvent.count({ where: { action: "run.interrupted", subjectId: interrupted[0]! } })).toBe(1);
+      expect((await interruptExpiredRuns()).interrupted).toEqual([]);
+      // The ticket is a person's again, and the agent may run on it.
+      expect((await runAgent({ ticketId: tId })).status).toBe("needs_human");
+    },
+    30_000,
+  );
 });
 
 describe("batches of runs through the job queue", () => {
@@ -69,7 +82,11 @@ describe("batches of runs through the job queue", () => {
     const world = await freshOrder(db.client);
     const tickets: string[] = [];
     for (let i = 0; i < 50; i++) tickets.push(await tabletTicket(db.client, world));
-    const { batchId, total } = await startBatch({ ticketIds: tickets, work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "REVIEWER") });
+    const { batchId, total } = await startBatch({
+      ticketIds: tickets,
+      work: { kind: "bulk", mode: "live" },
+      actor: await user(db.client, "REVIEWER"),
+    });
     expect(total).toBe(50);
     expect(await batchProgress(batchId)).toMatchObject({ total: 50, queued: 50, done: 0, finished: false });
 
@@ -97,7 +114,11 @@ describe("batches of runs through the job queue", () => {
   it("marks an item refused in the lifecycle's words, not failed, when its ticket was resolved meanwhile", async () => {
     const db = testDb();
     const tId = await tabletTicket(db.client, await freshOrder(db.client));
-    const { batchId } = await startBatch({ ticketIds: [tId], work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "REVIEWER") });
+    const { batchId } = await startBatch({
+      ticketIds: [tId],
+      work: { kind: "bulk", mode: "live" },
+      actor: await user(db.client, "REVIEWER"),
+    });
     await db.client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${tId}::uuid`;
     // What the item's job does; the refusal is an outcome of the item, not an error of the job.
     expect(await runBatchItem({ batchId, ticketId: tId })).toBe("refused");

@@ -32,7 +32,9 @@ export interface TTicketRead {
 export async function readTicket(client: Db, ticketId: string): Promise<TTicketRead | null> {
   if (!UUID.test(ticketId)) return null;
   // Straight on the driver, every column as text: the first statement of every run.
-  const [row] = await sqlRows<Omit<TTicketRead, "number" | "settings" | "order"> & { number: string; settings: string; order: string | null }>(
+  const [row] = await sqlRows<
+    Omit<TTicketRead, "number" | "settings" | "order"> & { number: string; settings: string; order: string | null }
+  >(
     driverOf(client),
     Prisma.sql`
     SELECT t.id::text, t.number, t."externalId", t.subject, t.body, t."customerEmail", t."orderRef", t.route::text AS route, t."bundleVersion", t."routeSignature",
@@ -42,7 +44,12 @@ export async function readTicket(client: Db, ticketId: string): Promise<TTicketR
     WHERE t.id = ${ticketId}::uuid`,
   );
   if (!row) return null;
-  return { ...row, number: Number(row.number), settings: JSON.parse(row.settings) as TTicketRead["settings"], order: row.order === null ? null : (JSON.parse(row.order) as TOrderRow) };
+  return {
+    ...row,
+    number: Number(row.number),
+    settings: JSON.parse(row.settings) as TTicketRead["settings"],
+    order: row.order === null ? null : (JSON.parse(row.order) as TOrderRow),
+  };
 }
 
 const where = (when: Prisma.Sql | undefined) => (when ? Prisma.sql`WHERE ${when}` : Prisma.empty);

@@ -23,7 +23,8 @@ function plannerThat(meanwhile: () => Promise<void>): TPlanner {
   return {
     id: "scripted",
     decide: async () => {
-      if (step++ === 0) return { decision: { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } } };
+      if (step++ === 0)
+        return { decision: { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } } };
       await meanwhile();
       return { decision: { action: "request_human_approval", args: { reason: "please check" } } };
     },
@@ -50,8 +51,15 @@ describe("a run's steps are written however it ends", () => {
       trace: ["1:get_policy_evidence:ok", "2:request_human_approval:ok"],
       events: ["run.started", "tool.called", "tool.called"],
     });
-    expect(await client.agentRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "interrupted", reason: "run_interrupted", draft: null });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "needs_human", reason: "run_interrupted" });
+    expect(await client.agentRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "interrupted",
+      reason: "run_interrupted",
+      draft: null,
+    });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({
+      status: "needs_human",
+      reason: "run_interrupted",
+    });
     expect(await client.approvalRequest.count({ where: { ticketId: tId } })).toBe(0);
   });
 
@@ -68,7 +76,10 @@ describe("a run's steps are written however it ends", () => {
     expect(error).toBeInstanceOf(RunInterrupted);
     const runId = (error as RunInterrupted).runId;
     expect(swept).toContain(runId);
-    expect(await client.agentRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "interrupted", reason: "run_interrupted" });
+    expect(await client.agentRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "interrupted",
+      reason: "run_interrupted",
+    });
     expect(await client.ticket.findUniqueOrThrow({ where: { id: tId } })).toMatchObject({ status: "resolved" });
     expect(await client.auditEvent.count({ where: { action: "run.interrupted", subjectId: runId } })).toBe(1);
   });
@@ -93,7 +104,10 @@ describe("a run's steps are written however it ends", () => {
     const planner: TPlanner = { id: "scripted", decide: async () => ({ decision: { action: "issue_refund", args: {} } }) };
     const run = await runAgent({ ticketId: tId, planner });
     expect(run).toMatchObject({ status: "blocked", reason: "forbidden_action" });
-    expect(await written(run.runId)).toEqual({ trace: ["1:issue_refund:blocked"], events: ["run.started", "decision.blocked", "run.stopped"] });
+    expect(await written(run.runId)).toEqual({
+      trace: ["1:issue_refund:blocked"],
+      events: ["run.started", "decision.blocked", "run.stopped"],
+    });
   });
 });
 
@@ -103,11 +117,26 @@ describe("the order lookup", () => {
     const world = await freshOrder(client);
     expect((await orderFacts(client, ` ${world.orderId.toLowerCase()} `))?.id).toBe(world.orderId);
     const run = await runAgent({ ticketId: await tabletTicket(client, { ...world, orderId: world.orderId.toLowerCase() }) });
-    expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", proposal: { orderId: world.orderId, amountCents: 7900 } });
+    expect(run).toMatchObject({
+      status: "needs_human",
+      reason: "draft_ready_for_review",
+      proposal: { orderId: world.orderId, amountCents: 7900 },
+    });
 
     const customer = await client.customer.findFirstOrThrow({ where: { email: world.email } });
-    const twin = { customerId: customer.id, item: "Aurora 10-inch tablet", category: "electronics", amountCents: 100, placedAt: new Date() };
-    await client.order.createMany({ data: [{ ...twin, id: "ORD-CASE-b" }, { ...twin, id: "ORD-CASE-B" }] });
+    const twin = {
+      customerId: customer.id,
+      item: "Aurora 10-inch tablet",
+      category: "electronics",
+      amountCents: 100,
+      placedAt: new Date(),
+    };
+    await client.order.createMany({
+      data: [
+        { ...twin, id: "ORD-CASE-b" },
+        { ...twin, id: "ORD-CASE-B" },
+      ],
+    });
     expect((await orderFacts(client, "ORD-CASE-b"))?.id).toBe("ORD-CASE-b");
     expect((await orderFacts(client, "ORD-CASE-B"))?.id).toBe("ORD-CASE-B");
     expect(await orderFacts(client, "ORD-CASE-C")).toBeNull();
@@ -118,10 +147,13 @@ describe("the order lookup", () => {
     const plans = await client.$transaction(async (tx) => {
       // The tables here are small enough for a scan; what matters is that an index can serve them.
       await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
-      const plan = async (query: Prisma.Sql) => (await tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN ${query}`).map((r) => r["QUERY PLAN"]).join("\n");
+      const plan = async (query: Prisma.Sql) =>
+        (await tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN ${query}`).map((r) => r["QUERY PLAN"]).join("\n");
       return {
         order: await plan(Prisma.sql`SELECT ${orderRowSql(Prisma.sql`${"ord-1001"}`)}`),
-        dayTotal: await plan(Prisma.sql`SELECT coalesce(sum("amountCents"), 0) FROM "RefundProposal" WHERE decision = 'auto_approved' AND NOT simulated AND "createdAt" >= ${"2026-11-22 00:00:00.000"}::timestamp`),
+        dayTotal: await plan(
+          Prisma.sql`SELECT coalesce(sum("amountCents"), 0) FROM "RefundProposal" WHERE decision = 'auto_approved' AND NOT simulated AND "createdAt" >= ${"2026-11-22 00:00:00.000"}::timestamp`,
+        ),
       };
     });
     expect(plans.order).toContain("Order_upper_id_idx");
@@ -138,9 +170,15 @@ describe.runIf(onPostgres)("under concurrency (PostgreSQL)", () => {
     const tickets = await Promise.all(worlds.map((w) => tabletTicket(client, w)));
     const startOfDay = new Date();
     startOfDay.setUTCHours(0, 0, 0, 0);
-    const before = await client.refundProposal.aggregate({ where: { decision: "auto_approved", simulated: false, createdAt: { gte: startOfDay } }, _sum: { amountCents: true } });
+    const before = await client.refundProposal.aggregate({
+      where: { decision: "auto_approved", simulated: false, createdAt: { gte: startOfDay } },
+      _sum: { amountCents: true },
+    });
     // Room for three 79 USD refunds today, and a dial that allows each of them.
-    await updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 10_000, "policy.dailyCapCents": (before._sum.amountCents ?? 0) + 3 * 7_900 + 100 }, actor: admin });
+    await updatePolicySettings({
+      changes: { "autonomy.autoApproveLimitCents": 10_000, "policy.dailyCapCents": (before._sum.amountCents ?? 0) + 3 * 7_900 + 100 },
+      actor: admin,
+    });
     try {
       const runs = await Promise.all(tickets.map((ticketId) => runAgent({ ticketId })));
       expect(runs.filter((r) => r.status === "auto_approved")).toHaveLength(3);

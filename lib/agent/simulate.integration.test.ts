@@ -14,7 +14,12 @@ beforeAll(async () => {
 /** The shape of a value: every key at every depth, with the JSON type of each leaf. */
 function shape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shape);
-  if (value && typeof value === "object") return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shape((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shape((value as Record<string, unknown>)[k])]),
+    );
   return value === null ? "null" : typeof value;
 }
 
@@ -32,7 +37,14 @@ describe("simulate mode", () => {
     expect(shape(simRest)).toEqual(shape(liveRest));
     expect(Object.keys(sa!).sort()).toEqual(Object.keys(la!).sort());
     // Same decisions: path, status, reason, citations, draft, proposal decision, digest.
-    expect(simulated).toMatchObject({ mode: "simulate", status: live.status, reason: live.reason, path: live.path, citations: live.citations, draft: live.draft });
+    expect(simulated).toMatchObject({
+      mode: "simulate",
+      status: live.status,
+      reason: live.reason,
+      path: live.path,
+      citations: live.citations,
+      draft: live.draft,
+    });
     expect(simulated.proposal).toMatchObject({ decision: live.proposal!.decision, amountCents: live.proposal!.amountCents });
     expect(sa!.digest).toBe(la!.digest);
     expect(sa!.id).toBeNull();

@@ -25,6 +25,23 @@ export function stepAttributes(runId: string, step: TTraceStep): Attributes {
 
 export function traceStep(runId: string, step: TTraceStep): void {
   const end = new Date();
-  recordSpan("agent.step", { startTime: new Date(end.getTime() - step.latencyMs), endTime: end, attributes: stepAttributes(runId, step), failed: FAILED.has(step.outcome) ? (step.reason ?? step.outcome) : undefined });
-  logger.debug({ step: step.step, action: step.action, outcome: step.outcome, reason: step.reason, model: step.model, inputTokens: step.promptTokens, outputTokens: step.completionTokens, latencyMs: step.latencyMs }, "agent step");
+  recordSpan("agent.step", {
+    startTime: new Date(end.getTime() - step.latencyMs),
+    endTime: end,
+    attributes: stepAttributes(runId, step),
+    failed: FAILED.has(step.outcome) ? (step.reason ?? step.outcome) : undefined,
+  });
+  logger.debug(
+    {
+      step: step.step,
+      action: step.action,
+      outcome: step.outcome,
+      reason: step.reason,
+      model: step.model,
+      inputTokens: step.promptTokens,
+      outputTokens: step.completionTokens,
+      latencyMs: step.latencyMs,
+    },
+    "agent step",
+  );
 }

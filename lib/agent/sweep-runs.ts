@@ -14,7 +14,11 @@ const NOT_TAKEN = Symbol("not taken");
 export async function interruptExpiredRuns(input: { client?: Db; now?: Date; limit?: number } = {}): Promise<{ interrupted: string[] }> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
-  const expired = await client.agentRun.findMany({ where: { status: "running", leaseExpiresAt: { lt: now } }, select: { id: true, ticketId: true, mode: true, leaseOwner: true }, take: input.limit ?? 500 });
+  const expired = await client.agentRun.findMany({
+    where: { status: "running", leaseExpiresAt: { lt: now } },
+    select: { id: true, ticketId: true, mode: true, leaseOwner: true },
+    take: input.limit ?? 500,
+  });
   const interrupted: string[] = [];
   for (const run of expired) {
     try {
@@ -22,7 +26,15 @@ export async function interruptExpiredRuns(input: { client?: Db; now?: Date; lim
         // The event first, as in every audited write: the ticket's audit stream is the first lock
         // taken, then the run, then the ticket – the order a run ending at this moment takes them in
         // too, so the two never wait for each other crosswise.
-        await recordAuditEvent(tx, { actorType: RUN_SWEEPER.type, actorId: RUN_SWEEPER.id, action: "run.interrupted", subjectType: "run", subjectId: run.id, ticketId: run.ticketId, inputs: { mode: run.mode, leaseOwner: run.leaseOwner } });
+        await recordAuditEvent(tx, {
+          actorType: RUN_SWEEPER.type,
+          actorId: RUN_SWEEPER.id,
+          action: "run.interrupted",
+          subjectType: "run",
+          subjectId: run.id,
+          ticketId: run.ticketId,
+          inputs: { mode: run.mode, leaseOwner: run.leaseOwner },
+        });
         // Still expired at the moment we take it: a renewal that landed meanwhile wins, and the event
         // goes with the rolled-back transaction.
         const taken = await tx.agentRun.updateMany({

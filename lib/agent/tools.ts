@@ -62,10 +62,24 @@ const ZOrderFacts = z.strictObject({
 
 export const TOOL_OUTPUTS = {
   get_policy_evidence: z.discriminatedUnion("status", [
-    z.object({ status: z.literal("grounded"), question: z.string(), passages: z.array(ZPassage).min(1), citations: z.array(z.string()).min(1) }),
-    z.object({ status: z.literal("abstain"), question: z.string(), passages: z.array(ZPassage).length(0), citations: z.array(z.string()).length(0), reason: z.enum(ABSTAIN_REASONS) }),
+    z.object({
+      status: z.literal("grounded"),
+      question: z.string(),
+      passages: z.array(ZPassage).min(1),
+      citations: z.array(z.string()).min(1),
+    }),
+    z.object({
+      status: z.literal("abstain"),
+      question: z.string(),
+      passages: z.array(ZPassage).length(0),
+      citations: z.array(z.string()).length(0),
+      reason: z.enum(ABSTAIN_REASONS),
+    }),
   ]),
-  lookup_order: z.discriminatedUnion("found", [z.strictObject({ found: z.literal(false), orderId: z.string() }), z.strictObject({ found: z.literal(true), order: ZOrderFacts })]),
+  lookup_order: z.discriminatedUnion("found", [
+    z.strictObject({ found: z.literal(false), orderId: z.string() }),
+    z.strictObject({ found: z.literal(true), order: ZOrderFacts }),
+  ]),
   draft_reply: z.strictObject({ text: z.string().min(1).max(8000), citations: z.array(z.string().regex(CITATION_ID)).min(1) }),
   propose_refund: z.strictObject({
     id: z.string().nullable(),
@@ -201,10 +215,17 @@ export const DEFAULT_TOOLS: TToolSet = {
     if (state.order?.found !== true) throw new Error("unreachable: checked by the transition rules");
     const order = state.order.order;
     void order_id; // the policy gate has already held it to the ticket's order
-    const facts = { amountCents: amount_cents, currency: order.currency, orderCurrency: order.currency, customerFlagged: order.customerFlagged };
+    const facts = {
+      amountCents: amount_cents,
+      currency: order.currency,
+      orderCurrency: order.currency,
+      customerFlagged: order.customerFlagged,
+    };
     // Whether this proposal could be auto-approved at all, before anything is counted: if so, it
     // queues on the day's cap too (a proposal the customer's count then denies queued for nothing).
-    const mayAutoApprove = mode === "live" && evaluateRefund({ ...facts, customerProposalsToday: 0, autoApprovedTodayCents: 0 }, settings).decision === "auto_approved";
+    const mayAutoApprove =
+      mode === "live" &&
+      evaluateRefund({ ...facts, customerProposalsToday: 0, autoApprovedTodayCents: 0 }, settings).decision === "auto_approved";
     // The day's auto-approved total is weighed only for an amount within the dial (the cap is
     // checked there, evaluate-refund.ts); above it, the total changes nothing and is not summed.
     const weighsDayTotal = amount_cents <= settings["autonomy.autoApproveLimitCents"];
@@ -212,10 +233,19 @@ export const DEFAULT_TOOLS: TToolSet = {
       // The per-customer limit and the daily auto-approve cap are checked and consumed in this one
       // transaction, under the locks countProposalFacts takes: each run sees the proposals before it.
       // The order is held to the ticket's customer again here, where the proposal is written.
-      const counts = await countProposalFacts(tx, { orderId: order.id, ticketEmail: state.ticket.customerEmail, live: mode === "live", mayAutoApprove, weighsDayTotal });
+      const counts = await countProposalFacts(tx, {
+        orderId: order.id,
+        ticketEmail: state.ticket.customerEmail,
+        live: mode === "live",
+        mayAutoApprove,
+        weighsDayTotal,
+      });
       if (counts.ownOrder === null) throw new Error(`order ${order.id} no longer exists`);
       if (!counts.ownOrder) throw new OrderCustomerMismatch();
-      const decision = evaluateRefund({ ...facts, customerProposalsToday: counts.customerProposalsToday, autoApprovedTodayCents: counts.autoApprovedTodayCents }, settings);
+      const decision = evaluateRefund(
+        { ...facts, customerProposalsToday: counts.customerProposalsToday, autoApprovedTodayCents: counts.autoApprovedTodayCents },
+        settings,
+      );
       const view = {
         orderId: order.id,
         amountCents: amount_cents,

@@ -46,7 +46,11 @@ const MAX_DEPTH = 4;
 
 function leaves(value: unknown, keys: string[], path: string, out: { keys: string[]; path: string; value: unknown }[]) {
   const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
-  const entries = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v] as const) : isObject ? Object.entries(value as Record<string, unknown>) : [];
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [`[${i}]`, v] as const)
+    : isObject
+      ? Object.entries(value as Record<string, unknown>)
+      : [];
   // A list of plain values reads best on one line; an empty object or list as itself.
   const plainList = Array.isArray(value) && value.every((v) => v === null || typeof v !== "object");
   if (!entries.length || plainList || keys.length >= MAX_DEPTH) {

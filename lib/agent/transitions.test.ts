@@ -3,8 +3,25 @@ import type { TAllowedAction } from "../contracts/actions";
 import { initialState, type TAgentState, type TOrderFacts } from "./state";
 import { transitionProblem } from "./transitions";
 
-const ORDER: TOrderFacts = { id: "ORD-1", item: "tablet", category: "electronics", amountCents: 7900, currency: "USD", deliveredAt: null, daysSinceDelivery: 3, refundedCents: 1900, refundableCents: 6000, customerName: "Ada", customerFlagged: false };
-const GROUNDED = { status: "grounded", question: "cracked screen refund", passages: [], citations: ["returns@1"] } as unknown as TAgentState["evidence"];
+const ORDER: TOrderFacts = {
+  id: "ORD-1",
+  item: "tablet",
+  category: "electronics",
+  amountCents: 7900,
+  currency: "USD",
+  deliveredAt: null,
+  daysSinceDelivery: 3,
+  refundedCents: 1900,
+  refundableCents: 6000,
+  customerName: "Ada",
+  customerFlagged: false,
+};
+const GROUNDED = {
+  status: "grounded",
+  question: "cracked screen refund",
+  passages: [],
+  citations: ["returns@1"],
+} as unknown as TAgentState["evidence"];
 const ABSTAIN: TAgentState["evidence"] = { status: "abstain", question: "?", passages: [], citations: [], reason: "no_approved_evidence" };
 
 function state(over: Partial<TAgentState> = {}): TAgentState {
@@ -13,9 +30,22 @@ function state(over: Partial<TAgentState> = {}): TAgentState {
 const found = { found: true, order: ORDER } as const;
 const missing = { found: false, orderId: "ORD-9" } as const;
 const draftAction: TAllowedAction = { action: "draft_reply", args: {} };
-const propose = (amount_cents: number): TAllowedAction => ({ action: "propose_refund", args: { order_id: "ORD-1", amount_cents, reason: "cracked screen" } });
+const propose = (amount_cents: number): TAllowedAction => ({
+  action: "propose_refund",
+  args: { order_id: "ORD-1", amount_cents, reason: "cracked screen" },
+});
 const aDraft = { text: "Hello", citations: ["returns@1"] };
-const aProposal = { id: null, orderId: "ORD-1", amountCents: 100, currency: "USD", reason: "r", decision: "needs_human", reasons: [], requiredRole: "REVIEWER", policyVersion: "p" } as TAgentState["proposal"];
+const aProposal = {
+  id: null,
+  orderId: "ORD-1",
+  amountCents: 100,
+  currency: "USD",
+  reason: "r",
+  decision: "needs_human",
+  reasons: [],
+  requiredRole: "REVIEWER",
+  policyVersion: "p",
+} as TAgentState["proposal"];
 
 describe("transitionProblem", () => {
   it("lets a draft follow grounded evidence and a found order, once", () => {

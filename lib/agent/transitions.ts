@@ -14,11 +14,11 @@ export function transitionProblem(action: TAllowedAction, state: TAgentState): s
     case "propose_refund": {
       if (state.order?.found !== true) return "a refund proposal needs a found order first";
       if (state.proposal) return "a refund was already proposed in this run";
-      if (action.args.amount_cents > state.order.order.refundableCents) return `the amount exceeds what is still refundable (${state.order.order.refundableCents} cents)`;
+      if (action.args.amount_cents > state.order.order.refundableCents)
+        return `the amount exceeds what is still refundable (${state.order.order.refundableCents} cents)`;
       return null;
     }
     default:
       return null;
   }
 }
-

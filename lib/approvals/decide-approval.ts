@@ -58,8 +58,17 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   // A lowered refund is a new request with its own digest (edit-approval.ts); it is approved there.
   const amountGiven = input.amountCents !== undefined && input.amountCents !== null;
   if (amountGiven && input.decision === "approve") {
-    const edited = await editRefundAmount({ approvalId: input.approvalId, digest: input.digest, amountCents: input.amountCents!, editedReply: input.editedReply, actor: input.actor, client, now });
-    if (edited) return decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
+    const edited = await editRefundAmount({
+      approvalId: input.approvalId,
+      digest: input.digest,
+      amountCents: input.amountCents!,
+      editedReply: input.editedReply,
+      actor: input.actor,
+      client,
+      now,
+    });
+    if (edited)
+      return decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
   }
   // Every rule of who may decide what (decision-options.ts), the amount and the order's room included.
   const request = await loadDecidable(client, { ...input, amountCents: amountGiven ? input.amountCents! : undefined }, now);
@@ -73,10 +82,24 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const refund = complete && input.decision === "approve" && request.kind === "refund";
   const draft = edited ?? request.draft;
   const reply = complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null;
-  const audit = decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals: input.decision === "approve" ? seat : decisions.length });
+  const audit = decisionAudit({
+    request,
+    actor: input.actor,
+    decision: input.decision,
+    note,
+    replyEdited: edited !== null,
+    approvals: input.decision === "approve" ? seat : decisions.length,
+  });
   const moveKind: TTicketMove = input.decision === "reject" ? "reject" : request.kind === "refund" ? "approve_refund" : "approve_reply";
   // A first of two approvals moves nothing: the ticket keeps waiting for the second.
-  const move = complete ? ticketMoveSql({ ticketId: request.ticketId, move: moveKind, reason: input.decision === "reject" ? "approval_rejected" : null, when: Prisma.sql`EXISTS (SELECT FROM decided)` }) : null;
+  const move = complete
+    ? ticketMoveSql({
+        ticketId: request.ticketId,
+        move: moveKind,
+        reason: input.decision === "reject" ? "approval_rejected" : null,
+        when: Prisma.sql`EXISTS (SELECT FROM decided)`,
+      })
+    : null;
   const status = !complete ? "pending" : input.decision === "approve" ? "approved" : "rejected";
   // One statement, with no BEGIN or COMMIT around it: on its own it is one transaction. The audit event
   // first (the status update waits for it), then the status guarded by the status: a concurrent
@@ -98,8 +121,12 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
       INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest", "seat")
       SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}, ${seat}::smallint
       FROM decided RETURNING "id"::text
-    )${move ? Prisma.sql`,
-    ${move.ctes}` : Prisma.empty}${
+    )${
+      move
+        ? Prisma.sql`,
+    ${move.ctes}`
+        : Prisma.empty
+    }${
       reply
         ? Prisma.sql`,
     released AS (
@@ -110,21 +137,36 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     }${job}
     SELECT (SELECT "id" FROM decision) AS "decisionId"${move ? Prisma.sql`, ${move.columns}` : Prisma.empty},
            CASE WHEN NOT EXISTS (SELECT FROM decision) THEN countersign_refuse('already_decided', NULL)${
-             move ? Prisma.sql`
-                WHEN NOT EXISTS (SELECT FROM ticket_moved) THEN countersign_refuse('ticket_move', (SELECT status::text FROM ticket_before))` : Prisma.empty
+             move
+               ? Prisma.sql`
+                WHEN NOT EXISTS (SELECT FROM ticket_moved) THEN countersign_refuse('ticket_move', (SELECT status::text FROM ticket_before))`
+               : Prisma.empty
            }
                 ELSE true END AS "written"`;
     return driverOf(client).rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
   };
   let decisionId: string;
   try {
-    const [row] = refund ? await sendingJobCte({ name: "job", source: "decided", queue: QUEUES.refundExecute, data: { approvalId: request.id }, id: request.id }, (job) => write(Prisma.sql`,\n    ${job}`)) : await write(Prisma.empty);
+    const [row] = refund
+      ? await sendingJobCte(
+          { name: "job", source: "decided", queue: QUEUES.refundExecute, data: { approvalId: request.id }, id: request.id },
+          (job) => write(Prisma.sql`,\n    ${job}`),
+        )
+      : await write(Prisma.empty);
     move?.result(row!);
     decisionId = row!.decisionId!;
   } catch (error) {
     throw decisionWriteRefusal(error, moveKind);
   }
-  return { approvalId: request.id, ticketId: request.ticketId, decisionId, decision: input.decision, refundJobEnqueued: refund, approvals: input.decision === "approve" ? seat : decisions.length, approvalsRequired: request.approvalsRequired };
+  return {
+    approvalId: request.id,
+    ticketId: request.ticketId,
+    decisionId,
+    decision: input.decision,
+    refundJobEnqueued: refund,
+    approvals: input.decision === "approve" ? seat : decisions.length,
+    approvalsRequired: request.approvalsRequired,
+  };
 }
 
 /** What a refused decision statement means for the person: decided already, or the ticket's move refused in the lifecycle's words. */
@@ -132,13 +174,22 @@ function decisionWriteRefusal(error: unknown, moveKind: TTicketMove): unknown {
   const refused = statementRefusal(error);
   // The ticket's status under its row lock, when the move was refused: the lifecycle's words for it.
   const moveError = refused?.refusal === "ticket_move" ? moveRefusal(moveKind, refused.found as TicketStatus | null) : error;
-  if (refused?.refusal === "already_decided" || isUniqueViolation(error)) return decisionRefused("already_decided", "This request has already been decided.");
-  if (isMoveRefusal(moveError)) return decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
+  if (refused?.refusal === "already_decided" || isUniqueViolation(error))
+    return decisionRefused("already_decided", "This request has already been decided.");
+  if (isMoveRefusal(moveError))
+    return decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
   return error;
 }
 
 /** The decision's audit event, appended by the statement that writes the decision. */
-function decisionAudit(d: { request: { id: string; ticketId: string; kind: string; digest: string; approvalsRequired: number }; actor: { id: string; role: Role }; decision: "approve" | "reject"; note: string | null; replyEdited: boolean; approvals: number }) {
+function decisionAudit(d: {
+  request: { id: string; ticketId: string; kind: string; digest: string; approvalsRequired: number };
+  actor: { id: string; role: Role };
+  decision: "approve" | "reject";
+  note: string | null;
+  replyEdited: boolean;
+  approvals: number;
+}) {
   return auditAppendArgument([
     {
       actorType: "user",
@@ -147,7 +198,15 @@ function decisionAudit(d: { request: { id: string; ticketId: string; kind: strin
       subjectType: "approval",
       subjectId: d.request.id,
       ticketId: d.request.ticketId,
-      inputs: { kind: d.request.kind, digest: d.request.digest, role: d.actor.role, note: d.note, replyEdited: d.replyEdited, approvals: d.approvals, approvalsRequired: d.request.approvalsRequired },
+      inputs: {
+        kind: d.request.kind,
+        digest: d.request.digest,
+        role: d.actor.role,
+        note: d.note,
+        replyEdited: d.replyEdited,
+        approvals: d.approvals,
+        approvalsRequired: d.request.approvalsRequired,
+      },
     },
   ]);
 }

@@ -20,19 +20,45 @@ export interface TBatchItem {
   digest: string;
 }
 
-export type TBatchOutcome = { approvalId: string; outcome: "approved" | "rejected"; refund: boolean; approvals: number; approvalsRequired: number } | { approvalId: string; outcome: "refused"; code: TDecisionRefusal; message: string };
+export type TBatchOutcome =
+  | { approvalId: string; outcome: "approved" | "rejected"; refund: boolean; approvals: number; approvalsRequired: number }
+  | { approvalId: string; outcome: "refused"; code: TDecisionRefusal; message: string };
 
-export async function decideBatch(input: { items: readonly TBatchItem[]; decision: "approve" | "reject"; note?: string | null; actor: { id: string; role: Role }; client?: Db; now?: Date }): Promise<TBatchOutcome[]> {
+export async function decideBatch(input: {
+  items: readonly TBatchItem[];
+  decision: "approve" | "reject";
+  note?: string | null;
+  actor: { id: string; role: Role };
+  client?: Db;
+  now?: Date;
+}): Promise<TBatchOutcome[]> {
   if (!mayUse(input.actor.role, "approve")) throw new AppError("forbidden", "Your role may not approve or reject requests.");
   if (input.items.length === 0) throw new AppError("invalid", "Select at least one request.", "items");
-  if (input.items.length > MAX_BATCH_DECISIONS) throw new AppError("invalid", `Decide at most ${MAX_BATCH_DECISIONS} requests at once.`, "items");
-  if (new Set(input.items.map((i) => i.approvalId)).size !== input.items.length) throw new AppError("invalid", "A request appears twice in the batch.", "items");
-  if (input.decision === "reject" && !input.note?.trim()) throw new AppError("note_required", "Say why you reject them: a note is required.");
+  if (input.items.length > MAX_BATCH_DECISIONS)
+    throw new AppError("invalid", `Decide at most ${MAX_BATCH_DECISIONS} requests at once.`, "items");
+  if (new Set(input.items.map((i) => i.approvalId)).size !== input.items.length)
+    throw new AppError("invalid", "A request appears twice in the batch.", "items");
+  if (input.decision === "reject" && !input.note?.trim())
+    throw new AppError("note_required", "Say why you reject them: a note is required.");
   const outcomes: TBatchOutcome[] = [];
   for (const item of input.items) {
     try {
-      const result = await decideApproval({ approvalId: item.approvalId, digest: item.digest, decision: input.decision, note: input.note, actor: input.actor, client: input.client, now: input.now });
-      outcomes.push({ approvalId: item.approvalId, outcome: input.decision === "approve" ? "approved" : "rejected", refund: result.refundJobEnqueued, approvals: result.approvals, approvalsRequired: result.approvalsRequired });
+      const result = await decideApproval({
+        approvalId: item.approvalId,
+        digest: item.digest,
+        decision: input.decision,
+        note: input.note,
+        actor: input.actor,
+        client: input.client,
+        now: input.now,
+      });
+      outcomes.push({
+        approvalId: item.approvalId,
+        outcome: input.decision === "approve" ? "approved" : "rejected",
+        refund: result.refundJobEnqueued,
+        approvals: result.approvals,
+        approvalsRequired: result.approvalsRequired,
+      });
     } catch (error) {
       if (!isAppError(error, ...DECISION_REFUSALS)) throw error;
       outcomes.push({ approvalId: item.approvalId, outcome: "refused", code: error.code, message: error.message });
@@ -63,7 +89,12 @@ export interface TBatchPreviewRow {
 const CITATION = /\[([a-z0-9-]+@\d+)\]/g;
 
 /** The waiting approvals of the given tickets, for the person about to decide them: three statements whatever their number. */
-export async function previewBatch(input: { ticketIds: readonly string[]; viewer: { id: string; role: Role }; client?: Db; now?: Date }): Promise<TBatchPreviewRow[]> {
+export async function previewBatch(input: {
+  ticketIds: readonly string[];
+  viewer: { id: string; role: Role };
+  client?: Db;
+  now?: Date;
+}): Promise<TBatchPreviewRow[]> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
   const ids = [...new Set(input.ticketIds)].slice(0, MAX_BATCH_DECISIONS);
@@ -72,13 +103,24 @@ export async function previewBatch(input: { ticketIds: readonly string[]; viewer
     orderBy: { createdAt: "asc" },
     select: { id: true, ticket: { select: { id: true, number: true, subject: true } }, proposal: { select: { decision: true } } },
   });
-  const facts = await loadDecisionFactsOf(client, requests.map((r) => r.id));
+  const facts = await loadDecisionFactsOf(
+    client,
+    requests.map((r) => r.id),
+  );
   return requests.flatMap((r) => {
     const request = facts.get(r.id);
     if (!request) return [];
     // Approve is what a batch does to every ticked item; an item the person may not approve is not offered.
     const options = decisionOptions(request, input.viewer, now);
-    const proposal = request.refund && r.proposal ? { amountCents: request.refund.amountCents, currency: request.refund.currency, orderId: request.refund.orderId, decision: String(r.proposal.decision) } : null;
+    const proposal =
+      request.refund && r.proposal
+        ? {
+            amountCents: request.refund.amountCents,
+            currency: request.refund.currency,
+            orderId: request.refund.orderId,
+            decision: String(r.proposal.decision),
+          }
+        : null;
     return [
       {
         approvalId: r.id,

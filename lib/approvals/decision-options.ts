@@ -58,10 +58,20 @@ export interface TDecisionIntent {
 export type TRefusal = { code: TDecisionRefusal; message: string };
 
 /** Why `viewer` may not take this decision now, or null when they may. */
-export function decisionRefusal(request: TDecisionFacts, viewer: { id: string; role: Role }, now: Date, intent: TDecisionIntent): TRefusal | null {
+export function decisionRefusal(
+  request: TDecisionFacts,
+  viewer: { id: string; role: Role },
+  now: Date,
+  intent: TDecisionIntent,
+): TRefusal | null {
   return (
     stateRefusal(request, now, viewer, intent.digest) ??
-    seatRefusal(viewer.id, request, request.decisions.map((d) => d.deciderId), intent.decision) ??
+    seatRefusal(
+      viewer.id,
+      request,
+      request.decisions.map((d) => d.deciderId),
+      intent.decision,
+    ) ??
     amountRefusal(request, intent) ??
     refundRefusal(request, intent)
   );
@@ -72,27 +82,44 @@ function amountRefusal(request: TDecisionFacts, intent: TDecisionIntent): TRefus
   if (intent.amountCents === undefined) return null;
   const proposed = request.refund?.amountCents;
   if (intent.decision === "reject") {
-    return intent.amountCents === proposed ? null : { code: "amount_not_lowered", message: "Only an approval may change the amount; reject the request as it is." };
+    return intent.amountCents === proposed
+      ? null
+      : { code: "amount_not_lowered", message: "Only an approval may change the amount; reject the request as it is." };
   }
   if (proposed === undefined) return { code: "amount_not_lowered", message: "This request has no refund to change." };
   if (Number.isSafeInteger(intent.amountCents) && intent.amountCents > 0 && intent.amountCents <= proposed) return null;
   const currency = request.refund!.currency;
-  return { code: "amount_not_lowered", message: `The refund may only be lowered: between 0.01 and ${(proposed / 100).toFixed(2)} ${currency}. To refund more, run the agent again.` };
+  return {
+    code: "amount_not_lowered",
+    message: `The refund may only be lowered: between 0.01 and ${(proposed / 100).toFixed(2)} ${currency}. To refund more, run the agent again.`,
+  };
 }
 
 // The order of the checks is the order of the answers: a request that is gone says so before
 // anything about the person.
 function stateRefusal(request: TDecisionFacts, now: Date, viewer: { role: Role }, digest: string | undefined): TRefusal | null {
-  const expired: TRefusal = { code: "expired", message: `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.` };
-  if (request.status === "superseded") return { code: "superseded", message: "A newer run of the agent replaced this request. Review the newest one on the ticket." };
+  const expired: TRefusal = {
+    code: "expired",
+    message: `This request expired at ${request.expiresAt.toISOString()}. Run the agent again for a fresh one.`,
+  };
+  if (request.status === "superseded")
+    return { code: "superseded", message: "A newer run of the agent replaced this request. Review the newest one on the ticket." };
   if (request.status === "expired") return expired;
-  const decided = request.status !== "pending" || request.decisions.length >= request.approvalsRequired || request.decisions.some((d) => d.decision === "reject");
+  const decided =
+    request.status !== "pending" ||
+    request.decisions.length >= request.approvalsRequired ||
+    request.decisions.some((d) => d.decision === "reject");
   if (decided) return { code: "already_decided", message: "This request has already been decided." };
   const role = roleRefusal(viewer.role, request);
   if (role) return role;
-  if (digest !== undefined && digest !== request.digest) return { code: "operation_changed", message: "The request changed since you opened it. Reload the ticket and review it again." };
+  if (digest !== undefined && digest !== request.digest)
+    return { code: "operation_changed", message: "The request changed since you opened it. Reload the ticket and review it again." };
   if (now > request.expiresAt) return expired;
-  if (request.stale) return { code: "stale", message: "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one." };
+  if (request.stale)
+    return {
+      code: "stale",
+      message: "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.",
+    };
   return null;
 }
 

@@ -4,7 +4,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { killHard, spawnTs } from "../../testing/spawn-ts";
 import { drainQueue, openJobs } from "../../testing/queue";
-import { approvalFor as approvalFor_, freshOrder as freshOrder_, pendingApproval, tabletTicket as tabletTicket_, ticketId, user } from "../../testing/runs";
+import {
+  approvalFor as approvalFor_,
+  freshOrder as freshOrder_,
+  pendingApproval,
+  tabletTicket as tabletTicket_,
+  ticketId,
+  user,
+} from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
 import { updatePolicySettings } from "../policy/update-settings";
@@ -18,7 +25,6 @@ import { refusalCode } from "../../testing/refusals";
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 const onPostgres = !!process.env.DATABASE_URL;
-
 
 const freshOrder = () => freshOrder_(testDb().client);
 const tabletTicket = (world: { email: string; orderId: string }) => tabletTicket_(testDb().client, world);
@@ -39,7 +45,9 @@ describe("an approved refund goes through the job queue", () => {
     await drainQueue(db);
     expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(await db.client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
-    expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ executionOutcome: "refund_created" });
+    expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      executionOutcome: "refund_created",
+    });
     expect(await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved" });
 
     // A retried job, or a second settlement: nothing more.
@@ -60,7 +68,10 @@ describe("an approved refund goes through the job queue", () => {
     await decideApproval({ approvalId: second.id, decision: "approve", digest: second.digest, actor: reviewer });
     await drainQueue(db);
 
-    const outcomes = await db.client.approvalRequest.findMany({ where: { id: { in: [first.id, second.id] } }, select: { id: true, executionOutcome: true } });
+    const outcomes = await db.client.approvalRequest.findMany({
+      where: { id: { in: [first.id, second.id] } },
+      select: { id: true, executionOutcome: true },
+    });
     const blocked = outcomes.filter((o) => o.executionOutcome === "blocked:exceeds_refundable");
     expect(blocked).toHaveLength(1);
     expect(await db.client.outboxMessage.count({ where: { approvalRequestId: blocked[0]!.id } })).toBe(0);
@@ -87,7 +98,11 @@ describe("an approved refund goes through the job queue", () => {
     await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") });
     await db.client.$executeRaw`UPDATE "Ticket" SET "status" = 'resolved' WHERE id = ${request.ticketId}::uuid`;
     // What the refund job does; the lifecycle refuses refund_executed from resolved, and that is fine.
-    expect(await settleApprovedRefund({ approvalId: request.id })).toMatchObject({ outcome: "refund_created", settledNow: true, replyReleased: true });
+    expect(await settleApprovedRefund({ approvalId: request.id })).toMatchObject({
+      outcome: "refund_created",
+      settledNow: true,
+      replyReleased: true,
+    });
     await drainQueue(db);
     expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(await db.client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
@@ -120,8 +135,17 @@ describe("one ticket lifecycle", () => {
     const db = testDb();
     const request = await pendingApproval(db.client, "demo-flagged-account");
     const reviewer = await user(db.client, "REVIEWER");
-    await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "Ask for photos first.", actor: reviewer });
-    expect(await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
+    await decideApproval({
+      approvalId: request.id,
+      decision: "reject",
+      digest: request.digest,
+      note: "Ask for photos first.",
+      actor: reviewer,
+    });
+    expect(await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({
+      status: "needs_human",
+      reason: "approval_rejected",
+    });
     await resolveByHand({ ticketId: request.ticketId, reply: "Could you send us photos of the damage?", actor: reviewer });
     expect(await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "resolved" });
     expect(await db.client.outboxMessage.count({ where: { ticketId: request.ticketId } })).toBe(1);
@@ -142,7 +166,11 @@ describe("one ticket lifecycle", () => {
     expect(await db.client.approvalRequest.count({ where: { ticketId: tId, status: "pending" } })).toBe(1);
     const old = await db.client.approvalRequest.findUniqueOrThrow({ where: { id: first.approval!.id! } });
     expect(old.status).toBe("superseded");
-    expect(await refusalCode(decideApproval({ approvalId: old.id, decision: "approve", digest: old.digest, actor: await user(db.client, "REVIEWER") }))).toBe("superseded");
+    expect(
+      await refusalCode(
+        decideApproval({ approvalId: old.id, decision: "approve", digest: old.digest, actor: await user(db.client, "REVIEWER") }),
+      ),
+    ).toBe("superseded");
     expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: second.approval!.id! } })).status).toBe("pending");
   });
 });
@@ -160,7 +188,11 @@ describe("expired requests", () => {
     expect(await expirePendingApprovals({ now: later })).toEqual({ expired: 0 });
     expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");
     expect(await db.client.auditEvent.count({ where: { action: "approval.expired", subjectId: request.id } })).toBe(1);
-    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") }))).toBe("expired");
+    expect(
+      await refusalCode(
+        decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER") }),
+      ),
+    ).toBe("expired");
   });
 });
 
@@ -191,7 +223,10 @@ describe.runIf(onPostgres)("under concurrency and crashes (PostgreSQL)", () => {
     const winners: string[] = [];
     for (let i = 0; i < 8; i++) {
       const tId = await tabletTicket(await freshOrder());
-      const [run, resolved] = await Promise.all([refusalCode(runAgent({ ticketId: tId })), refusalCode(resolveByHand({ ticketId: tId, reply: "We are on it.", actor: reviewer }))]);
+      const [run, resolved] = await Promise.all([
+        refusalCode(runAgent({ ticketId: tId })),
+        refusalCode(resolveByHand({ ticketId: tId, reply: "We are on it.", actor: reviewer })),
+      ]);
       winners.push(`${run}/${resolved}`);
       const ticket = await db.client.ticket.findUniqueOrThrow({ where: { id: tId } });
       const pending = await db.client.approvalRequest.count({ where: { ticketId: tId, status: "pending" } });
@@ -219,12 +254,16 @@ describe.runIf(onPostgres)("under concurrency and crashes (PostgreSQL)", () => {
     const holder = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url!, max: 1 }) });
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const locking = holder.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "Order" WHERE id = ${order} FOR UPDATE`;
-      await held;
-    }, { timeout: 60_000 });
+    const locking = holder.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM "Order" WHERE id = ${order} FOR UPDATE`;
+        await held;
+      },
+      { timeout: 60_000 },
+    );
     const child = spawnTs("testing/decide-then-hang.ts", [db.url!, request.id, request.digest, reviewer.id, reviewer.role]);
-    for (let i = 0; i < 300 && !(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && !(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
     await killHard(child);
     release();

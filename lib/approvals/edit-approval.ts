@@ -36,10 +36,17 @@ export async function editRefundAmount(input: TEditRefundInput): Promise<{ appro
   const { operation, settings } = request;
   const proposal = operation.proposal!;
   if (input.amountCents === proposal.amountCents) return null;
-  const draft = input.editedReply?.trim() ? normaliseLineEndings(input.editedReply).trim() : replyWithAmount(request.draft ?? "", proposal.amountCents, input.amountCents);
+  const draft = input.editedReply?.trim()
+    ? normaliseLineEndings(input.editedReply).trim()
+    : replyWithAmount(request.draft ?? "", proposal.amountCents, input.amountCents);
   const gate = approvalGate(input.amountCents, settings);
   const lowered = { ...proposal, amountCents: input.amountCents };
-  const edited = approvalOperation({ proposal: lowered, draft, policyVersion: policyVersion(settings), bundleVersion: request.bundleVersion });
+  const edited = approvalOperation({
+    proposal: lowered,
+    draft,
+    policyVersion: policyVersion(settings),
+    bundleVersion: request.bundleVersion,
+  });
   const digest = approvalDigest(edited);
 
   try {
@@ -60,14 +67,38 @@ export async function editRefundAmount(input: TEditRefundInput): Promise<{ appro
         subjectType: "approval",
         subjectId: request.id,
         ticketId: request.ticketId,
-        inputs: { fromCents: proposal.amountCents, toCents: input.amountCents, currency: proposal.currency, fromDigest: request.digest, digest, requiredRole: gate.requiredRole, approvalsRequired: gate.approvalsRequired, replyEdited: draft !== request.draft },
+        inputs: {
+          fromCents: proposal.amountCents,
+          toCents: input.amountCents,
+          currency: proposal.currency,
+          fromDigest: request.digest,
+          digest,
+          requiredRole: gate.requiredRole,
+          approvalsRequired: gate.approvalsRequired,
+          replyEdited: draft !== request.draft,
+        },
       });
       // Superseded only if still pending: a decision that slipped in first wins, and the edit is refused.
-      const replaced = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "superseded" } });
+      const replaced = await tx.approvalRequest.updateMany({
+        where: { id: request.id, status: "pending" },
+        data: { status: "superseded" },
+      });
       if (replaced.count !== 1) throw decisionRefused("already_decided", "This request was decided while you edited it.");
       const p = original.proposal!;
       const newProposal = await tx.refundProposal.create({
-        data: { runId: p.runId, ticketId: p.ticketId, orderId: p.orderId, amountCents: input.amountCents, currency: p.currency, reason: p.reason, decision: "needs_human", decisionReasons: reasons, policyVersion: edited.policyVersion, requiredRole: gate.requiredRole, simulated: false },
+        data: {
+          runId: p.runId,
+          ticketId: p.ticketId,
+          orderId: p.orderId,
+          amountCents: input.amountCents,
+          currency: p.currency,
+          reason: p.reason,
+          decision: "needs_human",
+          decisionReasons: reasons,
+          policyVersion: edited.policyVersion,
+          requiredRole: gate.requiredRole,
+          simulated: false,
+        },
       });
       const created = await tx.approvalRequest.create({
         data: {
@@ -93,7 +124,8 @@ export async function editRefundAmount(input: TEditRefundInput): Promise<{ appro
     });
   } catch (error) {
     // Two people editing the same request at once: the one-edit-per-request index lets one through.
-    if (isUniqueViolation(error)) throw decisionRefused("already_decided", "Someone else changed this request a moment ago. Reload the ticket.");
+    if (isUniqueViolation(error))
+      throw decisionRefused("already_decided", "Someone else changed this request a moment ago. Reload the ticket.");
     throw error;
   }
 }

@@ -74,7 +74,8 @@ function factsOf(row: TRequestRow): TLoadedRequest {
   const operation = JSON.parse(row.operation) as TApprovalOperation;
   const settings = policySettingsFrom(JSON.parse(row.settings) as { key: string; value: unknown }[]);
   const proposal = operation.proposal;
-  const refundableCents = row.orderCents === null ? 0 : stillRefundableCents({ amountCents: Number(row.orderCents) }, Number(row.refundedCents));
+  const refundableCents =
+    row.orderCents === null ? 0 : stillRefundableCents({ amountCents: Number(row.orderCents) }, Number(row.refundedCents));
   return {
     id: row.id,
     ticketId: row.ticketId,
@@ -87,7 +88,10 @@ function factsOf(row: TRequestRow): TLoadedRequest {
     decisions: JSON.parse(row.decisions) as TDecisionsSoFar,
     expiresAt: timestampFromText(row.expiresAt),
     stale: isStaleRequest({ digest: row.digest, operation }, settings),
-    refund: row.kind === "refund" && proposal ? { orderId: proposal.orderId, amountCents: proposal.amountCents, currency: proposal.currency, refundableCents } : null,
+    refund:
+      row.kind === "refund" && proposal
+        ? { orderId: proposal.orderId, amountCents: proposal.amountCents, currency: proposal.currency, refundableCents }
+        : null,
     draft: row.draft,
     bundleVersion: row.bundleVersion,
     operation,
@@ -99,7 +103,11 @@ function factsOf(row: TRequestRow): TLoadedRequest {
  * A request the actor may decide now as they intend, with what the checks read: the rules of
  * decision-options.ts, refused with the reason the person can act on. Shared by a decision and an edit.
  */
-export async function loadDecidable(client: Db, input: { approvalId: string; actor: { id: string; role: Role } } & TDecisionIntent, now: Date): Promise<TLoadedRequest> {
+export async function loadDecidable(
+  client: Db,
+  input: { approvalId: string; actor: { id: string; role: Role } } & TDecisionIntent,
+  now: Date,
+): Promise<TLoadedRequest> {
   const request = await loadDecisionFacts(input.approvalId, client);
   if (!request) throw decisionRefused("not_found", "This approval request does not exist.");
   const refusal = decisionRefusal(request, input.actor, now, input);

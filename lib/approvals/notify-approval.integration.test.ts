@@ -48,7 +48,11 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const status = planned.shift() ?? 200;
-      deliveries.push({ headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString("utf8"), status });
+      deliveries.push({
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString("utf8"),
+        status,
+      });
       res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "no");
     });
   });
@@ -74,7 +78,8 @@ async function notifyJobs(approvalId?: string): Promise<{ id: string; state: str
   return approvalId ? rows.filter((r) => r.data.approvalId === approvalId) : rows;
 }
 
-const verify = (d: TDelivery) => verifyWebhook({ secrets: [SECRET], headers: { get: (name) => d.headers[name] ?? null }, payload: d.body, toleranceSeconds: 300 });
+const verify = (d: TDelivery) =>
+  verifyWebhook({ secrets: [SECRET], headers: { get: (name) => d.headers[name] ?? null }, payload: d.body, toleranceSeconds: 300 });
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
@@ -100,7 +105,13 @@ describe("approval notifications", () => {
     await configure({ webhookUrl: receiverUrl, webhookSecret: SECRET });
     const request = await approvalFor(await tabletTicket(await freshOrder()));
     // Committed with the request, before any worker ran: one job, with the id its event derives.
-    expect(await notifyJobs(request.id)).toEqual([{ id: notificationJobId("approval.waiting", request.id), state: "created", data: { approvalId: request.id, event: "approval.waiting" } }]);
+    expect(await notifyJobs(request.id)).toEqual([
+      {
+        id: notificationJobId("approval.waiting", request.id),
+        state: "created",
+        data: { approvalId: request.id, event: "approval.waiting" },
+      },
+    ]);
 
     await drainQueue(db);
     expect(deliveries).toHaveLength(1);
@@ -112,7 +123,9 @@ describe("approval notifications", () => {
     const ticket = await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } });
     const link = `${appBaseUrl()}/tickets/${ticket.id}`;
     const body = JSON.parse(d!.body);
-    expect(body.text).toBe(`Approval waiting: ticket #${ticket.number}, a refund of 79.00 USD, needs a reviewer's approval. It expires ${request.expiresAt.toISOString().slice(0, 10)} ${request.expiresAt.toISOString().slice(11, 16)} UTC. <${link}|Open ticket #${ticket.number}>`);
+    expect(body.text).toBe(
+      `Approval waiting: ticket #${ticket.number}, a refund of 79.00 USD, needs a reviewer's approval. It expires ${request.expiresAt.toISOString().slice(0, 10)} ${request.expiresAt.toISOString().slice(11, 16)} UTC. <${link}|Open ticket #${ticket.number}>`,
+    );
     expect(body.countersign).toEqual({
       event: "approval.waiting",
       ticket: { number: ticket.number, url: link },
@@ -122,7 +135,8 @@ describe("approval notifications", () => {
       expiresAt: request.expiresAt.toISOString(),
     });
     // Nothing to decide with, nothing to sign with, nothing about the customer beyond the link.
-    for (const secret of [SECRET, SECRET.slice(6), request.digest, ticket.customerEmail, ticket.subject, "tokenpart"]) expect(d!.body + JSON.stringify(d!.headers)).not.toContain(secret);
+    for (const secret of [SECRET, SECRET.slice(6), request.digest, ticket.customerEmail, ticket.subject, "tokenpart"])
+      expect(d!.body + JSON.stringify(d!.headers)).not.toContain(secret);
     expect(await openJobs(db)).toBe(0);
   });
 
@@ -138,7 +152,10 @@ describe("approval notifications", () => {
         // The backoff's wait (10 s and more) brought forward: the retry itself is the queue's.
         if (n < 3) {
           await until(async () => (await notifyJobs(request.id))[0]?.state === "retry", `the job to wait for its retry after attempt ${n}`);
-          await db.client.$executeRawUnsafe(`UPDATE ${QUEUE_SCHEMA}.job SET start_after = now() WHERE name = $1 AND state = 'retry'`, QUEUES.approvalNotify);
+          await db.client.$executeRawUnsafe(
+            `UPDATE ${QUEUE_SCHEMA}.job SET start_after = now() WHERE name = $1 AND state = 'retry'`,
+            QUEUES.approvalNotify,
+          );
         }
       }
       await until(async () => (await notifyJobs(request.id))[0]?.state === "completed", "the job to complete");
@@ -149,7 +166,11 @@ describe("approval notifications", () => {
     expect(new Set(deliveries.map((d) => d.headers["webhook-id"]))).toEqual(new Set([`approval.waiting.${request.id}`]));
     expect(new Set(deliveries.map((d) => d.body)).size).toBe(1);
     for (const d of deliveries) expect(verify(d)).toMatchObject({ ok: true });
-    const [job] = await db.client.$queryRawUnsafe<{ retry_count: number; output: unknown }[]>(`SELECT retry_count, output FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid AND name = $2`, notificationJobId("approval.waiting", request.id), QUEUES.approvalNotify);
+    const [job] = await db.client.$queryRawUnsafe<{ retry_count: number; output: unknown }[]>(
+      `SELECT retry_count, output FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid AND name = $2`,
+      notificationJobId("approval.waiting", request.id),
+      QUEUES.approvalNotify,
+    );
     expect(job!.retry_count).toBe(2);
   });
 
@@ -164,9 +185,16 @@ describe("approval notifications", () => {
     } finally {
       await worker.stop(5_000);
     }
-    const [job] = await db.client.$queryRawUnsafe<{ output: { message: string } }[]>(`SELECT output FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid AND name = $2`, notificationJobId("approval.waiting", request.id), QUEUES.approvalNotify);
+    const [job] = await db.client.$queryRawUnsafe<{ output: { message: string } }[]>(
+      `SELECT output FROM ${QUEUE_SCHEMA}.job WHERE id = $1::uuid AND name = $2`,
+      notificationJobId("approval.waiting", request.id),
+      QUEUES.approvalNotify,
+    );
     expect(job!.output.message).toBe(`approval notification: ${new URL(receiverUrl).origin} answered 503`);
-    await db.client.$executeRawUnsafe(`UPDATE ${QUEUE_SCHEMA}.job SET start_after = now() WHERE name = $1 AND state = 'retry'`, QUEUES.approvalNotify);
+    await db.client.$executeRawUnsafe(
+      `UPDATE ${QUEUE_SCHEMA}.job SET start_after = now() WHERE name = $1 AND state = 'retry'`,
+      QUEUES.approvalNotify,
+    );
     await drainQueue(db);
     expect(deliveries.map((d) => d.status)).toEqual([503, 200]);
   });
@@ -175,7 +203,13 @@ describe("approval notifications", () => {
     const db = testDb();
     await configure({ webhookUrl: receiverUrl, webhookSecret: SECRET });
     const request = await approvalFor(await tabletTicket(await freshOrder()));
-    await decideApproval({ approvalId: request.id, decision: "reject", note: "Not this one.", digest: request.digest, actor: await user(db.client, "REVIEWER") });
+    await decideApproval({
+      approvalId: request.id,
+      decision: "reject",
+      note: "Not this one.",
+      digest: request.digest,
+      actor: await user(db.client, "REVIEWER"),
+    });
     await drainQueue(db);
     expect(deliveries).toEqual([]);
     expect((await notifyJobs(request.id)).map((j) => j.state)).toEqual(["completed"]);
@@ -197,7 +231,11 @@ describe("approval notifications", () => {
     expect(await remindExpiringApprovals({ now: at(10 * 60_000) })).toEqual({ reminded: 0 });
     expect((await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).remindedAt).toEqual(at(45 * 60_000));
     expect((await notifyJobs(request.id)).filter((j) => j.data.event === "approval.expiring")).toEqual([
-      { id: notificationJobId("approval.expiring", request.id), state: "created", data: { approvalId: request.id, event: "approval.expiring" } },
+      {
+        id: notificationJobId("approval.expiring", request.id),
+        state: "created",
+        data: { approvalId: request.id, event: "approval.expiring" },
+      },
     ]);
 
     await drainQueue(db);
@@ -237,13 +275,23 @@ describe("approval notifications", () => {
 describe("the notification settings", () => {
   it("are an admin's to change, audited by origin and fingerprint: never the secret, never the URL's token", async () => {
     const db = testDb();
-    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const) expect(await refusalCode(updateNotificationSettings({ changes: { reminderLeadMinutes: 30 }, actor: await user(db.client, role) }))).toBe("forbidden");
+    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const)
+      expect(
+        await refusalCode(updateNotificationSettings({ changes: { reminderLeadMinutes: 30 }, actor: await user(db.client, role) })),
+      ).toBe("forbidden");
     const admin = await user(db.client, "ADMIN");
     const other = `whsec_${Buffer.from("another notification secret, 32 bytes").toString("base64")}`;
     const url = "https://hooks.example.com/services/T1/B1/xyzzy-token";
     const result = await updateNotificationSettings({ changes: { webhookUrl: url, webhookSecret: other }, actor: admin });
-    expect(result.settings).toEqual({ webhook: { origin: "https://hooks.example.com", fingerprint: notificationFingerprint(url) }, secret: { fingerprint: notificationFingerprint(other) }, reminderLeadMinutes: expect.any(Number) });
-    const event = await db.client.auditEvent.findFirstOrThrow({ where: { action: "settings.changed", actorId: admin.id }, orderBy: { seq: "desc" } });
+    expect(result.settings).toEqual({
+      webhook: { origin: "https://hooks.example.com", fingerprint: notificationFingerprint(url) },
+      secret: { fingerprint: notificationFingerprint(other) },
+      reminderLeadMinutes: expect.any(Number),
+    });
+    const event = await db.client.auditEvent.findFirstOrThrow({
+      where: { action: "settings.changed", actorId: admin.id },
+      orderBy: { seq: "desc" },
+    });
     const written = JSON.stringify({ inputs: event.inputs, subjectId: event.subjectId, policyDecision: event.policyDecision });
     for (const secret of [other, other.slice(6), "xyzzy-token", url]) expect(written).not.toContain(secret);
     expect(written).toContain(notificationFingerprint(other));
@@ -258,9 +306,19 @@ describe("the notification settings", () => {
     const admin = await user(db.client, "ADMIN");
     // This file's database has a secret by now; a fresh installation has none.
     await db.client.setting.deleteMany({ where: { key: { startsWith: "notify." } } });
-    expect(await refusalCode(updateNotificationSettings({ changes: { webhookUrl: "https://hooks.example.com/x" }, actor: admin }))).toBe("invalid");
-    expect(await refusalCode(updateNotificationSettings({ changes: { webhookUrl: "https://hooks.example.com/x", webhookSecret: "short" }, actor: admin }))).toBe("invalid");
-    expect(await refusalCode(updateNotificationSettings({ changes: { webhookUrl: "ftp://hooks.example.com/x", webhookSecret: SECRET }, actor: admin }))).toBe("invalid");
+    expect(await refusalCode(updateNotificationSettings({ changes: { webhookUrl: "https://hooks.example.com/x" }, actor: admin }))).toBe(
+      "invalid",
+    );
+    expect(
+      await refusalCode(
+        updateNotificationSettings({ changes: { webhookUrl: "https://hooks.example.com/x", webhookSecret: "short" }, actor: admin }),
+      ),
+    ).toBe("invalid");
+    expect(
+      await refusalCode(
+        updateNotificationSettings({ changes: { webhookUrl: "ftp://hooks.example.com/x", webhookSecret: SECRET }, actor: admin }),
+      ),
+    ).toBe("invalid");
     expect(await refusalCode(updateNotificationSettings({ changes: { reminderLeadMinutes: 24 * 60 + 1 }, actor: admin }))).toBe("invalid");
     expect(await db.client.setting.count({ where: { key: { startsWith: "notify." } } })).toBe(0);
   });

@@ -20,7 +20,10 @@ describe("an approval notification's message", () => {
   });
 
   it("names a reply when no refund waits, and escapes Slack's markup in the link", () => {
-    const body = approvalNotificationBody({ ...facts, event: "approval.waiting", kind: "reply", refund: null, requiredRole: "REVIEWER" }, "https://cs.example.com/a&b");
+    const body = approvalNotificationBody(
+      { ...facts, event: "approval.waiting", kind: "reply", refund: null, requiredRole: "REVIEWER" },
+      "https://cs.example.com/a&b",
+    );
     expect(body.text).toMatch(/^Approval waiting: ticket #1042, a reply to the customer, needs a reviewer's approval\./);
     expect(body.text).toContain("<https://cs.example.com/a&amp;b/tickets/");
     expect(body.countersign).not.toHaveProperty("refund");

@@ -53,7 +53,10 @@ const escapeSlack = (text: string) => text.replaceAll("&", "&amp;").replaceAll("
 export function approvalNotificationBody(facts: TNotificationFacts, baseUrl: string) {
   const ticketUrl = `${baseUrl}/tickets/${facts.ticketId}`;
   const role = ROLE_LABELS[facts.requiredRole].toLowerCase();
-  const what = facts.kind === "refund" && facts.refund ? `a refund of ${amount(facts.refund.amountCents, facts.refund.currency)}` : "a reply to the customer";
+  const what =
+    facts.kind === "refund" && facts.refund
+      ? `a refund of ${amount(facts.refund.amountCents, facts.refund.currency)}`
+      : "a reply to the customer";
   const headline = facts.event === APPROVAL_NOTIFICATIONS.waiting ? "Approval waiting" : "Approval expiring soon";
   const text = `${headline}: ticket #${facts.ticketNumber}, ${what}, needs a ${role}'s approval. It expires ${utc(facts.expiresAt)}. <${escapeSlack(ticketUrl)}|Open ticket #${facts.ticketNumber}>`;
   return {
@@ -76,14 +79,28 @@ export type TDeliveryResult = "delivered" | "skipped:no_webhook" | "skipped:not_
  * decided, superseded or expired meanwhile is no longer announced), posts the signed message, and
  * throws on anything but a 2xx so the queue retries.
  */
-export async function deliverApprovalNotification(input: { approvalId: string; event: TApprovalNotification; client?: Db; now?: () => Date }): Promise<TDeliveryResult> {
+export async function deliverApprovalNotification(input: {
+  approvalId: string;
+  event: TApprovalNotification;
+  client?: Db;
+  now?: () => Date;
+}): Promise<TDeliveryResult> {
   const client = input.client ?? defaultDb();
   const settings = await loadNotificationSettings(client);
   const url = settings[NOTIFY_URL_KEY];
   if (!url) return "skipped:no_webhook";
   const request = await client.approvalRequest.findUnique({
     where: { id: input.approvalId },
-    select: { id: true, ticketId: true, kind: true, status: true, requiredRole: true, expiresAt: true, ticket: { select: { number: true } }, proposal: { select: { amountCents: true, currency: true } } },
+    select: {
+      id: true,
+      ticketId: true,
+      kind: true,
+      status: true,
+      requiredRole: true,
+      expiresAt: true,
+      ticket: { select: { number: true } },
+      proposal: { select: { amountCents: true, currency: true } },
+    },
   });
   if (!request) return "skipped:no_request";
   if (request.status !== "pending") return "skipped:not_pending";
@@ -101,17 +118,32 @@ export async function deliverApprovalNotification(input: { approvalId: string; e
     appBaseUrl(),
   );
   const payload = JSON.stringify(body);
-  const headers = signWebhook({ secret: settings[NOTIFY_SECRET_KEY], id: notificationWebhookId(input.event, request.id), timestamp: (input.now ?? (() => new Date()))(), payload });
+  const headers = signWebhook({
+    secret: settings[NOTIFY_SECRET_KEY],
+    id: notificationWebhookId(input.event, request.id),
+    timestamp: (input.now ?? (() => new Date()))(),
+    payload,
+  });
   // Errors name the receiver by origin only: a webhook URL's path may be its credential, and the
   // error is logged and shown on Admin → Jobs.
   const origin = new URL(url).origin;
   let response: Response;
   try {
-    response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: payload, redirect: "manual", signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS) });
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
+    });
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError") throw new Error(`approval notification: ${origin} did not answer within ${NOTIFY_TIMEOUT_MS / 1000} s`);
-    const cause = error instanceof Error && error.cause && typeof error.cause === "object" && "code" in error.cause ? String(error.cause.code) : "network error";
+    if (name === "TimeoutError" || name === "AbortError")
+      throw new Error(`approval notification: ${origin} did not answer within ${NOTIFY_TIMEOUT_MS / 1000} s`);
+    const cause =
+      error instanceof Error && error.cause && typeof error.cause === "object" && "code" in error.cause
+        ? String(error.cause.code)
+        : "network error";
     throw new Error(`approval notification: could not reach ${origin} (${cause})`);
   }
   // The answer's body is not needed; reading it frees the connection.

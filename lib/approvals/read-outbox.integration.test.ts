@@ -16,7 +16,13 @@ describe("the outbox", () => {
     const reviewer = await user(client, "REVIEWER");
     for (const t of ["demo-cracked-tablet", "demo-sla-question", "demo-flagged-account"]) {
       const request = await pendingApproval(client, t);
-      await decideApproval({ approvalId: request.id, decision: t === "demo-flagged-account" ? "reject" : "approve", note: "no", digest: request.digest, actor: reviewer });
+      await decideApproval({
+        approvalId: request.id,
+        decision: t === "demo-flagged-account" ? "reject" : "approve",
+        note: "no",
+        digest: request.digest,
+        actor: reviewer,
+      });
     }
     await drainQueue(testDb()); // the refund's reply is released once the refund is executed
     const all = await readOutbox({});

@@ -20,7 +20,16 @@ export async function readOutbox(input: { after?: string | null; limit?: number;
     include: { ticket: { select: { number: true, externalId: true, customerEmail: true } } },
   });
   return {
-    messages: rows.map((m) => ({ id: m.id, ticketId: m.ticketId, ticketNumber: m.ticket.number, externalId: m.ticket.externalId, customerEmail: m.ticket.customerEmail, approvalId: m.approvalRequestId, body: m.body, createdAt: m.createdAt.toISOString() })),
+    messages: rows.map((m) => ({
+      id: m.id,
+      ticketId: m.ticketId,
+      ticketNumber: m.ticket.number,
+      externalId: m.ticket.externalId,
+      customerEmail: m.ticket.customerEmail,
+      approvalId: m.approvalRequestId,
+      body: m.body,
+      createdAt: m.createdAt.toISOString(),
+    })),
     next: rows.length === limit ? rows.at(-1)!.id : null,
   };
 }

@@ -22,15 +22,25 @@ export async function reconcileApprovedRefunds(input: { client?: Db; olderThanMs
   );
   const reenqueued: string[] = [];
   for (const orphan of orphans) {
-    const added = await client.$transaction(async (tx) => {
-      // The event first, as for every effect; if a job appeared meanwhile, both roll back.
-      await recordAuditEvent(tx, { actorType: "system", actorId: "refund-reconciler", action: "refund.reenqueued", subjectType: "approval", subjectId: orphan.id, ticketId: orphan.ticketId, inputs: { reason: "approved refund with no recorded outcome and no job" } });
-      if (!(await enqueue(tx, QUEUES.refundExecute, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
-      return true;
-    }).catch((error) => {
-      if (error instanceof JobAlreadyThere) return false;
-      throw error;
-    });
+    const added = await client
+      .$transaction(async (tx) => {
+        // The event first, as for every effect; if a job appeared meanwhile, both roll back.
+        await recordAuditEvent(tx, {
+          actorType: "system",
+          actorId: "refund-reconciler",
+          action: "refund.reenqueued",
+          subjectType: "approval",
+          subjectId: orphan.id,
+          ticketId: orphan.ticketId,
+          inputs: { reason: "approved refund with no recorded outcome and no job" },
+        });
+        if (!(await enqueue(tx, QUEUES.refundExecute, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
+        return true;
+      })
+      .catch((error) => {
+        if (error instanceof JobAlreadyThere) return false;
+        throw error;
+      });
     if (added) reenqueued.push(orphan.id);
   }
   return { reenqueued };

@@ -15,14 +15,27 @@ export async function remindExpiringApprovals(input: { client?: Db; now?: Date }
   if (!settings[NOTIFY_URL_KEY]) return { reminded: 0 };
   const until = new Date(now.getTime() + settings[NOTIFY_LEAD_KEY] * 60_000);
   // Not yet expired (the expiry sweep takes those), expiring within the lead time, not reminded.
-  const due = await client.approvalRequest.findMany({ where: { status: "pending", remindedAt: null, expiresAt: { gt: now, lte: until } }, select: { id: true }, orderBy: { expiresAt: "asc" }, take: 1000 });
+  const due = await client.approvalRequest.findMany({
+    where: { status: "pending", remindedAt: null, expiresAt: { gt: now, lte: until } },
+    select: { id: true },
+    orderBy: { expiresAt: "asc" },
+    take: 1000,
+  });
   // A timestamp column without time zone reads the ISO string as the UTC wall-clock time it names.
   const at = now.toISOString();
   let reminded = 0;
   for (const request of due) {
     const event = APPROVAL_NOTIFICATIONS.expiring;
-    const [row] = await sendingJobCte({ name: "job", source: "reminded", queue: QUEUES.approvalNotify, data: { approvalId: request.id, event }, id: notificationJobId(event, request.id) }, (job) =>
-      client.$queryRaw<{ n: number }[]>`
+    const [row] = await sendingJobCte(
+      {
+        name: "job",
+        source: "reminded",
+        queue: QUEUES.approvalNotify,
+        data: { approvalId: request.id, event },
+        id: notificationJobId(event, request.id),
+      },
+      (job) =>
+        client.$queryRaw<{ n: number }[]>`
         WITH reminded AS (
           UPDATE "ApprovalRequest" SET "remindedAt" = ${at}::timestamp(3)
           WHERE "id" = ${request.id}::uuid AND "status" = 'pending' AND "remindedAt" IS NULL AND "expiresAt" > ${at}::timestamp(3)

@@ -17,9 +17,18 @@ describe("resolveByHand", () => {
     await runAgent({ ticketId: id });
     const reviewer = await user(client, "REVIEWER");
     expect(await refusalCode(resolveByHand({ ticketId: id, reply: "   ", actor: reviewer }))).toBe("reply_required");
-    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "We cannot act on seller notes.", actor: await user(client, "LEAD") }))).toBe("role_insufficient");
-    const { approvalId } = await resolveByHand({ ticketId: id, reply: "We cannot act on seller notes; a colleague will look at your order.", actor: reviewer });
-    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: approvalId } })).toMatchObject({ decision: "approve", deciderId: reviewer.id });
+    expect(
+      await refusalCode(resolveByHand({ ticketId: id, reply: "We cannot act on seller notes.", actor: await user(client, "LEAD") })),
+    ).toBe("role_insufficient");
+    const { approvalId } = await resolveByHand({
+      ticketId: id,
+      reply: "We cannot act on seller notes; a colleague will look at your order.",
+      actor: reviewer,
+    });
+    expect(await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: approvalId } })).toMatchObject({
+      decision: "approve",
+      deciderId: reviewer.id,
+    });
     expect(await client.ticket.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "resolved" });
     expect(await client.outboxMessage.count({ where: { ticketId: id } })).toBe(1);
     expect(await client.auditEvent.count({ where: { ticketId: id, action: "ticket.resolved_by_hand" } })).toBe(1);
@@ -33,11 +42,14 @@ describe("resolveByHand", () => {
     const id = await tabletTicket(client, world);
     const reviewer = await user(client, "REVIEWER");
     // Only citations: nothing would reach the customer, so nothing is written.
-    expect(await refusalCode(resolveByHand({ ticketId: id, reply: " [support-sla@1]\r\n[return-policy-us@2] ", actor: reviewer }))).toBe("reply_required");
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: " [support-sla@1]\r\n[return-policy-us@2] ", actor: reviewer }))).toBe(
+      "reply_required",
+    );
     expect(await client.approvalRequest.count({ where: { ticketId: id } })).toBe(0);
     expect(await client.auditEvent.count({ where: { ticketId: id, action: "ticket.resolved_by_hand" } })).toBe(0);
 
-    const typed = "Hi,\r\nWe answer every ticket within one business day [support-sla@1] .\r\nDamaged items may be returned [return-policy-us@2][return-policy-us@2].";
+    const typed =
+      "Hi,\r\nWe answer every ticket within one business day [support-sla@1] .\r\nDamaged items may be returned [return-policy-us@2][return-policy-us@2].";
     const { approvalId } = await resolveByHand({ ticketId: id, reply: typed, actor: reviewer });
     const sent = await client.outboxMessage.findFirstOrThrow({ where: { ticketId: id } });
     expect(sent.body).toBe(customerReply(typed));
@@ -52,6 +64,8 @@ describe("resolveByHand", () => {
     const { client } = testDb();
     const id = await ticketId(client, "demo-cracked-tablet");
     await runAgent({ ticketId: id });
-    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "Hello", actor: await user(client, "REVIEWER") }))).toBe("operation_changed");
+    expect(await refusalCode(resolveByHand({ ticketId: id, reply: "Hello", actor: await user(client, "REVIEWER") }))).toBe(
+      "operation_changed",
+    );
   });
 });

@@ -13,7 +13,13 @@ import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
-export async function resolveByHand(input: { ticketId: string; reply: string; note?: string | null; actor: { id: string; role: Role }; client?: Db }) {
+export async function resolveByHand(input: {
+  ticketId: string;
+  reply: string;
+  note?: string | null;
+  actor: { id: string; role: Role };
+  client?: Db;
+}) {
   const client = input.client ?? defaultDb();
   const reply = normaliseLineEndings(input.reply).trim();
   // What the customer is sent is the reply without citation tokens (customerReply): a reply of
@@ -21,13 +27,21 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
   const sent = customerReply(reply);
   if (!sent) throw decisionRefused("reply_required", "Write the reply the customer will receive.");
   if (!mayUse(input.actor.role, "approve")) throw decisionRefused("role_insufficient", "Leads cannot resolve tickets.");
-  const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { approvals: { where: { status: "pending" }, select: { id: true } } } });
+  const ticket = await client.ticket.findUnique({
+    where: { id: input.ticketId },
+    include: { approvals: { where: { status: "pending" }, select: { id: true } } },
+  });
   if (!ticket) throw decisionRefused("not_found", "This ticket does not exist.");
   if (ticket.status === "resolved") throw decisionRefused("already_decided", "This ticket is already resolved.");
   if (ticket.approvals.length) throw decisionRefused("operation_changed", PENDING_REQUEST);
 
   const settings = await loadPolicySettings(client);
-  const operation = approvalOperation({ proposal: null, draft: reply, policyVersion: policyVersion(settings), bundleVersion: ticket.bundleVersion });
+  const operation = approvalOperation({
+    proposal: null,
+    draft: reply,
+    policyVersion: policyVersion(settings),
+    bundleVersion: ticket.bundleVersion,
+  });
   const digest = approvalDigest(operation);
   try {
     return await client.$transaction(async (tx) => {
@@ -41,20 +55,47 @@ export async function resolveByHand(input: { ticketId: string; reply: string; no
         inputs: { digest, role: input.actor.role, note: input.note?.trim() || null, replyLength: reply.length },
       });
       const request = await tx.approvalRequest.create({
-        data: { ticketId: ticket.id, kind: "reply", digest, operation: toJson(operation), draft: reply, policyVersion: operation.policyVersion, bundleVersion: operation.bundleVersion, agentVersion: operation.agentVersion, requiredRole: "REVIEWER", status: "approved", expiresAt: new Date(Date.now() + APPROVAL_TTL_MS) },
+        data: {
+          ticketId: ticket.id,
+          kind: "reply",
+          digest,
+          operation: toJson(operation),
+          draft: reply,
+          policyVersion: operation.policyVersion,
+          bundleVersion: operation.bundleVersion,
+          agentVersion: operation.agentVersion,
+          requiredRole: "REVIEWER",
+          status: "approved",
+          expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
+        },
       });
-      await tx.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", note: input.note?.trim() || null, originalReply: reply, deciderId: input.actor.id, deciderRole: input.actor.role, digest } });
+      await tx.approvalDecision.create({
+        data: {
+          approvalRequestId: request.id,
+          decision: "approve",
+          note: input.note?.trim() || null,
+          originalReply: reply,
+          deciderId: input.actor.id,
+          deciderRole: input.actor.role,
+          digest,
+        },
+      });
       // A compare-and-set under the ticket's row lock: two people resolving at once, or a live run
       // starting meanwhile – one wins. Once it holds the lock, a run that finished in between is
       // visible, and its pending request refuses this resolution.
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
-      if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } })) throw decisionRefused("operation_changed", PENDING_REQUEST);
+      if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } }))
+        throw decisionRefused("operation_changed", PENDING_REQUEST);
       await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: sent } });
       return { approvalId: request.id };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw decisionRefused("already_decided", "This ticket is already resolved.");
-    if (isMoveRefusal(error)) throw decisionRefused(error.code === "ticket_resolved" ? "already_decided" : error.code === "ticket_busy" ? "ticket_busy" : "operation_changed", error.message);
+    if (isMoveRefusal(error))
+      throw decisionRefused(
+        error.code === "ticket_resolved" ? "already_decided" : error.code === "ticket_busy" ? "ticket_busy" : "operation_changed",
+        error.message,
+      );
     throw error;
   }
 }

@@ -32,9 +32,12 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
     return await client.$transaction(
       async (tx) => {
         // Settlements of one approval queue here; whoever comes second finds the outcome recorded.
-        const locked = await tx.$queryRaw<{ executionOutcome: string | null; status: string }[]>`SELECT "executionOutcome", "status"::text FROM "ApprovalRequest" WHERE id = ${input.approvalId}::uuid FOR UPDATE`;
+        const locked = await tx.$queryRaw<
+          { executionOutcome: string | null; status: string }[]
+        >`SELECT "executionOutcome", "status"::text FROM "ApprovalRequest" WHERE id = ${input.approvalId}::uuid FOR UPDATE`;
         if (locked.length === 0) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
-        if (locked[0]!.executionOutcome) return { outcome: locked[0]!.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
+        if (locked[0]!.executionOutcome)
+          return { outcome: locked[0]!.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
 
         const result = await executeRefundOn(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
         // A job for a request still waiting (one of two approvals, a replayed or forged job): the
@@ -54,7 +57,15 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
           const draft = request.decisions.find((d) => d.editedReply !== null)?.editedReply ?? request.draft;
           const reply = draft ? customerReply(draft) : null;
           if (reply && !request.outbox) {
-            await recordAuditEvent(tx, { actorType: REFUND_WORKER_ACTOR.type, actorId: REFUND_WORKER_ACTOR.id, action: "reply.released", subjectType: "approval", subjectId: request.id, ticketId: request.ticketId, inputs: { outcome: result.outcome, replyLength: reply.length } });
+            await recordAuditEvent(tx, {
+              actorType: REFUND_WORKER_ACTOR.type,
+              actorId: REFUND_WORKER_ACTOR.id,
+              action: "reply.released",
+              subjectType: "approval",
+              subjectId: request.id,
+              ticketId: request.ticketId,
+              inputs: { outcome: result.outcome, replyLength: reply.length },
+            });
             await tx.outboxMessage.create({ data: { ticketId: request.ticketId, approvalRequestId: request.id, body: reply } });
             replyReleased = true;
           }

@@ -7,13 +7,24 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 export async function expirePendingApprovals(input: { client?: Db; now?: Date } = {}): Promise<{ expired: number }> {
   const client = input.client ?? defaultDb();
   const now = input.now ?? new Date();
-  const due = await client.approvalRequest.findMany({ where: { status: "pending", expiresAt: { lt: now } }, select: { id: true, ticketId: true }, take: 1000 });
+  const due = await client.approvalRequest.findMany({
+    where: { status: "pending", expiresAt: { lt: now } },
+    select: { id: true, ticketId: true },
+    take: 1000,
+  });
   let expired = 0;
   for (const request of due) {
     await client.$transaction(async (tx) => {
       const changed = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
       if (changed.count !== 1) return;
-      await recordAuditEvent(tx, { actorType: "system", actorId: "approval-sweeper", action: "approval.expired", subjectType: "approval", subjectId: request.id, ticketId: request.ticketId });
+      await recordAuditEvent(tx, {
+        actorType: "system",
+        actorId: "approval-sweeper",
+        action: "approval.expired",
+        subjectType: "approval",
+        subjectId: request.id,
+        ticketId: request.ticketId,
+      });
       expired++;
     });
   }

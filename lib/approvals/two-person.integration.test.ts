@@ -29,8 +29,11 @@ async function requestFor(amountCents: number, starter?: { id: string }) {
 }
 
 const ledgerRows = (approvalRequestId: string) => testDb().client.ledgerEntry.findMany({ where: { approvalRequestId } });
-const approve = (request: { id: string; digest: string }, actor: { id: string; role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" }, extra: { amountCents?: number; editedReply?: string } = {}) =>
-  decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor, ...extra });
+const approve = (
+  request: { id: string; digest: string },
+  actor: { id: string; role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" },
+  extra: { amountCents?: number; editedReply?: string } = {},
+) => decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor, ...extra });
 
 describe("the two-person rule", () => {
   it("asks two different people for a 1,200 USD refund; the first approval moves nothing, the second executes it", async () => {
@@ -47,10 +50,15 @@ describe("the two-person rule", () => {
     expect(await openJobs(testDb())).toBe(0);
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
     expect((await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).status).toBe(waiting);
-    expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).inputs).toMatchObject({ approvals: 1, approvalsRequired: 2 });
+    expect(
+      (await client.auditEvent.findFirstOrThrow({ where: { action: "approval.approved", subjectId: request.id } })).inputs,
+    ).toMatchObject({ approvals: 1, approvalsRequired: 2 });
 
     // The same person twice, and a reviewer below the role, are refused; nothing is written.
-    await expect(approve(request, specialist)).rejects.toMatchObject({ code: "second_approver_required", message: "You gave the first approval: the second must come from a different person." });
+    await expect(approve(request, specialist)).rejects.toMatchObject({
+      code: "second_approver_required",
+      message: "You gave the first approval: the second must come from a different person.",
+    });
     expect(await refusalCode(approve(request, reviewer))).toBe("role_insufficient");
     expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
     await drainQueue(testDb());
@@ -66,10 +74,19 @@ describe("the two-person rule", () => {
     const { client } = testDb();
     const specialist = await user(client, "SPECIALIST");
     const request = await requestFor(120_000, specialist);
-    await expect(approve(request, specialist)).rejects.toMatchObject({ code: "run_starter_excluded", message: "You started the agent's run: this two-person refund needs approvals from two other people." });
+    await expect(approve(request, specialist)).rejects.toMatchObject({
+      code: "run_starter_excluded",
+      message: "You started the agent's run: this two-person refund needs approvals from two other people.",
+    });
     const admin = await user(client, "ADMIN");
     await approve(request, admin);
-    const rejected = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "The photo shows no damage.", actor: specialist });
+    const rejected = await decideApproval({
+      approvalId: request.id,
+      decision: "reject",
+      digest: request.digest,
+      note: "The photo shows no damage.",
+      actor: specialist,
+    });
     expect(rejected).toMatchObject({ decision: "reject", refundJobEnqueued: false });
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "rejected" });
     expect(await refusalCode(approve(request, await user(client, "SPECIALIST")))).toBe("already_decided");
@@ -79,10 +96,19 @@ describe("the two-person rule", () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");
     const request = await requestFor(120_000, reviewer);
-    const rejected = await decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "No damage in the photo.", actor: await user(client, "SPECIALIST") });
+    const rejected = await decideApproval({
+      approvalId: request.id,
+      decision: "reject",
+      digest: request.digest,
+      note: "No damage in the photo.",
+      actor: await user(client, "SPECIALIST"),
+    });
     expect(rejected).toMatchObject({ approvals: 0, approvalsRequired: 2, refundJobEnqueued: false });
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "rejected" });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({ status: "needs_human", reason: "approval_rejected" });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).toMatchObject({
+      status: "needs_human",
+      reason: "approval_rejected",
+    });
     expect(await refusalCode(approve(request, await user(client, "ADMIN")))).toBe("already_decided");
 
     const small = await requestFor(7_900, reviewer);
@@ -96,7 +122,9 @@ describe("the two-person rule", () => {
     const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
     const request = await requestFor(120_000, reviewer);
     const row = (fields: { seat: number; deciderId: string | null; automatic?: boolean }) =>
-      client.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", deciderRole: "SPECIALIST", digest: request.digest, ...fields } });
+      client.approvalDecision.create({
+        data: { approvalRequestId: request.id, decision: "approve", deciderRole: "SPECIALIST", digest: request.digest, ...fields },
+      });
     await expect(row({ seat: 1, deciderId: reviewer.id })).rejects.toThrow(/other than the run's starter/);
     await expect(row({ seat: 1, deciderId: null, automatic: true })).rejects.toThrow(/other than the run's starter/);
     await row({ seat: 1, deciderId: specialist.id });
@@ -137,16 +165,25 @@ describe("the two-person rule", () => {
       await asOwner(testDb(), (owner) =>
         owner.$transaction(async (tx) => {
           await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
-          await tx.$executeRawUnsafe(`UPDATE "ApprovalDecision" SET ${forge(request)} WHERE "approvalRequestId" = $1::uuid AND "seat" = 2`, request.id);
+          await tx.$executeRawUnsafe(
+            `UPDATE "ApprovalDecision" SET ${forge(request)} WHERE "approvalRequestId" = $1::uuid AND "seat" = 2`,
+            request.id,
+          );
         }),
       );
       return { request, result: await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } }) };
     };
-    const notTwoPeople = { outcome: "blocked:not_approved", detail: "a two-person refund needs two different people, neither of them the run's starter" };
+    const notTwoPeople = {
+      outcome: "blocked:not_approved",
+      detail: "a two-person refund needs two different people, neither of them the run's starter",
+    };
     expect((await twice(() => `"deciderId" = '${reviewer.id}'::uuid`)).result).toMatchObject(notTwoPeople);
     expect((await twice(() => `"deciderId" = NULL, "automatic" = true`)).result).toMatchObject(notTwoPeople);
     expect((await twice(() => `"automatic" = true`)).result).toMatchObject(notTwoPeople);
-    expect((await twice(() => `"decision" = 'reject'`)).result).toMatchObject({ outcome: "blocked:not_approved", detail: "the request has not been approved" });
+    expect((await twice(() => `"decision" = 'reject'`)).result).toMatchObject({
+      outcome: "blocked:not_approved",
+      detail: "the request has not been approved",
+    });
     const otherDigest = await twice(() => `"digest" = '${"0".repeat(64)}'`);
     expect(otherDigest.result).toMatchObject({ outcome: "blocked:approval_mismatch" });
     const late = await twice((request) => `"createdAt" = '${new Date(request.expiresAt.getTime() + 60_000).toISOString()}'`);
@@ -154,24 +191,32 @@ describe("the two-person rule", () => {
     expect([...(await ledgerRows(otherDigest.request.id)), ...(await ledgerRows(late.request.id))]).toHaveLength(0);
   });
 
-  it.runIf(onPostgres)("writes nothing after a crash that follows the first of two approvals, even once workers and reconciliation run", async () => {
-    const db = testDb();
-    const reviewer = await user(db.client, "REVIEWER");
-    const specialist = await user(db.client, "SPECIALIST");
-    const request = await requestFor(120_000, reviewer);
-    const child = spawnTs("testing/decide-then-hang.ts", [db.url!, request.id, request.digest, specialist.id, specialist.role]);
-    for (let i = 0; i < 300 && !(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })); i++) await new Promise((r) => setTimeout(r, 50));
-    await killHard(child);
-    expect(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
-    await reconcileApprovedRefunds({ client: db.client, olderThanMs: -60_000 });
-    await drainQueue(db);
-    expect(await ledgerRows(request.id)).toHaveLength(0);
-    expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending", executionOutcome: null });
-    // The second person's approval is what executes it, once.
-    await approve(request, await user(db.client, "ADMIN"));
-    await drainQueue(db);
-    expect(await ledgerRows(request.id)).toHaveLength(1);
-  }, 60_000);
+  it.runIf(onPostgres)(
+    "writes nothing after a crash that follows the first of two approvals, even once workers and reconciliation run",
+    async () => {
+      const db = testDb();
+      const reviewer = await user(db.client, "REVIEWER");
+      const specialist = await user(db.client, "SPECIALIST");
+      const request = await requestFor(120_000, reviewer);
+      const child = spawnTs("testing/decide-then-hang.ts", [db.url!, request.id, request.digest, specialist.id, specialist.role]);
+      for (let i = 0; i < 300 && !(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      await killHard(child);
+      expect(await db.client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
+      await reconcileApprovedRefunds({ client: db.client, olderThanMs: -60_000 });
+      await drainQueue(db);
+      expect(await ledgerRows(request.id)).toHaveLength(0);
+      expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+        status: "pending",
+        executionOutcome: null,
+      });
+      // The second person's approval is what executes it, once.
+      await approve(request, await user(db.client, "ADMIN"));
+      await drainQueue(db);
+      expect(await ledgerRows(request.id)).toHaveLength(1);
+    },
+    60_000,
+  );
 });
 
 describe("a lowered refund", () => {
@@ -186,13 +231,20 @@ describe("a lowered refund", () => {
     const edited = await client.approvalRequest.findUniqueOrThrow({ where: { id: result.approvalId }, include: { proposal: true } });
     expect(edited).toMatchObject({ editedFromId: request.id, editedById: reviewer.id, status: "approved", requiredRole: "REVIEWER" });
     expect(edited.digest).not.toBe(request.digest);
-    expect(edited.proposal).toMatchObject({ amountCents: 5_000, orderId: request.proposal!.orderId, currency: request.proposal!.currency, reason: request.proposal!.reason });
+    expect(edited.proposal).toMatchObject({
+      amountCents: 5_000,
+      orderId: request.proposal!.orderId,
+      currency: request.proposal!.currency,
+      reason: request.proposal!.reason,
+    });
     // The reply says what is refunded now.
     expect(edited.draft).toContain("50.00");
     expect(edited.draft).not.toContain("79.00");
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "superseded" });
     expect(await client.refundProposal.findUniqueOrThrow({ where: { id: request.proposalId! } })).toMatchObject({ amountCents: 7_900 });
-    expect((await client.auditEvent.findFirstOrThrow({ where: { action: "approval.edited", subjectId: request.id } })).inputs).toMatchObject({ fromCents: 7_900, toCents: 5_000, digest: edited.digest });
+    expect(
+      (await client.auditEvent.findFirstOrThrow({ where: { action: "approval.edited", subjectId: request.id } })).inputs,
+    ).toMatchObject({ fromCents: 7_900, toCents: 5_000, digest: edited.digest });
 
     await drainQueue(testDb());
     expect((await ledgerRows(edited.id)).map((r) => r.amountCents)).toEqual([5_000]);
@@ -204,9 +256,22 @@ describe("a lowered refund", () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");
     const approved = await requestFor(7_900);
-    expect(await approve(approved, reviewer, { amountCents: 7_900 })).toMatchObject({ approvalId: approved.id, approvals: 1, refundJobEnqueued: true });
+    expect(await approve(approved, reviewer, { amountCents: 7_900 })).toMatchObject({
+      approvalId: approved.id,
+      approvals: 1,
+      refundJobEnqueued: true,
+    });
     const rejected = await requestFor(7_900);
-    expect(await decideApproval({ approvalId: rejected.id, decision: "reject", digest: rejected.digest, note: "Photo first.", amountCents: 7_900, actor: reviewer })).toMatchObject({ approvalId: rejected.id, decision: "reject" });
+    expect(
+      await decideApproval({
+        approvalId: rejected.id,
+        decision: "reject",
+        digest: rejected.digest,
+        note: "Photo first.",
+        amountCents: 7_900,
+        actor: reviewer,
+      }),
+    ).toMatchObject({ approvalId: rejected.id, decision: "reject" });
     expect(await client.approvalRequest.count({ where: { editedFromId: { in: [approved.id, rejected.id] } } })).toBe(0);
   });
 
@@ -215,15 +280,43 @@ describe("a lowered refund", () => {
     const reviewer = await user(client, "REVIEWER");
     const request = await requestFor(7_900);
     const before = await client.approvalRequest.count();
-    for (const amountCents of [7_901, 0, -100, 12.5]) expect(await refusalCode(approve(request, reviewer, { amountCents }))).toBe("amount_not_lowered");
-    expect(await refusalCode(decideApproval({ approvalId: request.id, decision: "reject", digest: request.digest, note: "no", amountCents: 5_000, actor: reviewer }))).toBe("amount_not_lowered");
+    for (const amountCents of [7_901, 0, -100, 12.5])
+      expect(await refusalCode(approve(request, reviewer, { amountCents }))).toBe("amount_not_lowered");
+    expect(
+      await refusalCode(
+        decideApproval({
+          approvalId: request.id,
+          decision: "reject",
+          digest: request.digest,
+          note: "no",
+          amountCents: 5_000,
+          actor: reviewer,
+        }),
+      ),
+    ).toBe("amount_not_lowered");
     expect(await client.approvalRequest.count()).toBe(before);
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
     // The database holds the rule too: an edited request for more than the original is refused.
-    const raised = await client.refundProposal.create({ data: { ...request.proposal!, id: undefined, amountCents: 9_000, createdAt: undefined } });
+    const raised = await client.refundProposal.create({
+      data: { ...request.proposal!, id: undefined, amountCents: 9_000, createdAt: undefined },
+    });
     await expect(
       client.approvalRequest.create({
-        data: { ticketId: request.ticketId, runId: request.runId, proposalId: raised.id, kind: "refund", digest: "f".repeat(64), operation: {}, policyVersion: request.policyVersion, bundleVersion: request.bundleVersion, agentVersion: request.agentVersion, requiredRole: "REVIEWER", expiresAt: request.expiresAt, editedFromId: request.id, editedById: reviewer.id },
+        data: {
+          ticketId: request.ticketId,
+          runId: request.runId,
+          proposalId: raised.id,
+          kind: "refund",
+          digest: "f".repeat(64),
+          operation: {},
+          policyVersion: request.policyVersion,
+          bundleVersion: request.bundleVersion,
+          agentVersion: request.agentVersion,
+          requiredRole: "REVIEWER",
+          expiresAt: request.expiresAt,
+          editedFromId: request.id,
+          editedById: reviewer.id,
+        },
       }),
     ).rejects.toThrow(/may only lower/);
   });
@@ -235,7 +328,10 @@ describe("a lowered refund", () => {
     const big = await requestFor(120_000, reviewer);
     const lowered = await approve(big, specialist, { amountCents: 90_000 });
     expect(lowered).toMatchObject({ approvals: 1, approvalsRequired: 1, refundJobEnqueued: true });
-    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } })).toMatchObject({ approvalsRequired: 1, requiredRole: "SPECIALIST" });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } })).toMatchObject({
+      approvalsRequired: 1,
+      requiredRole: "SPECIALIST",
+    });
 
     const other = await requestFor(120_000, reviewer);
     await approve(other, specialist);
@@ -247,8 +343,18 @@ describe("a lowered refund", () => {
 
     // 650 lowered to 400: below the specialist threshold, a reviewer may approve it.
     const laptop = await requestFor(65_000);
-    const forReviewer = await editRefundAmount({ approvalId: laptop.id, digest: laptop.digest, amountCents: 40_000, actor: specialist, client });
-    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: forReviewer!.approvalId } })).toMatchObject({ requiredRole: "REVIEWER", approvalsRequired: 1, status: "pending" });
+    const forReviewer = await editRefundAmount({
+      approvalId: laptop.id,
+      digest: laptop.digest,
+      amountCents: 40_000,
+      actor: specialist,
+      client,
+    });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: forReviewer!.approvalId } })).toMatchObject({
+      requiredRole: "REVIEWER",
+      approvalsRequired: 1,
+      status: "pending",
+    });
     expect((await approve({ id: forReviewer!.approvalId, digest: forReviewer!.digest }, reviewer)).refundJobEnqueued).toBe(true);
   });
 
@@ -260,7 +366,10 @@ describe("a lowered refund", () => {
     await approve({ id: edit!.approvalId, digest: edit!.digest }, reviewer);
     // Someone with the database puts the agent's amount back on the approved edit's proposal.
     const editedRow = await client.approvalRequest.findUniqueOrThrow({ where: { id: edit!.approvalId } });
-    await asOwner(testDb(), (owner) => owner.$executeRaw`UPDATE "RefundProposal" SET "amountCents" = 7900 WHERE id = ${editedRow.proposalId}::uuid`);
+    await asOwner(
+      testDb(),
+      (owner) => owner.$executeRaw`UPDATE "RefundProposal" SET "amountCents" = 7900 WHERE id = ${editedRow.proposalId}::uuid`,
+    );
     const result = await executeApprovedRefund({ approvalId: edit!.approvalId, actor: { type: "system", id: "test" } });
     expect(result).toMatchObject({ outcome: "blocked:approval_mismatch" });
     expect(await ledgerRows(edit!.approvalId)).toHaveLength(0);

@@ -54,12 +54,16 @@ describe(`a ticket's audit events in words (${onDatabase})`, () => {
     const said = await sentencesOf(decided.ticketId);
     expect(said["approval.approved"]).toMatch(/^Riley Reviewer approved the refund on ticket #\d+/);
     expect(said["proposal.recorded"]).toContain("of 79.00 EUR");
-    expect(said["refund.executed"]).toMatch(new RegExp(`^The refund worker refunded 79\\.00 EUR on order ${decided.orderId} \\(ticket #\\d+\\)\\.$`));
+    expect(said["refund.executed"]).toMatch(
+      new RegExp(`^The refund worker refunded 79\\.00 EUR on order ${decided.orderId} \\(ticket #\\d+\\)\\.$`),
+    );
   });
 
   it("writes an auto-approval in its proposal's currency, decided by the policy", async () => {
     const said = await sentencesOf(automatic.ticketId);
-    expect(said["approval.auto_approved"]).toMatch(/^The policy auto-approved a refund of 79\.00 EUR on ticket #\d+, within the autonomy dial\.$/);
+    expect(said["approval.auto_approved"]).toMatch(
+      /^The policy auto-approved a refund of 79\.00 EUR on ticket #\d+, within the autonomy dial\.$/,
+    );
     expect(said["refund.executed"]).toContain("79.00 EUR");
   });
 

@@ -47,7 +47,13 @@ beforeAll(async () => {
   const ticket = await tabletTicket(client, await freshOrder(client));
   await runAgent({ ticketId: ticket });
   const approval = await approvalFor(client, ticket);
-  await decideApproval({ approvalId: approval.id, digest: approval.digest, decision: "reject", note: "Not this time.", actor: await user(client, "REVIEWER") });
+  await decideApproval({
+    approvalId: approval.id,
+    digest: approval.digest,
+    decision: "reject",
+    note: "Not this time.",
+    actor: await user(client, "REVIEWER"),
+  });
   file = await exported();
 });
 
@@ -80,7 +86,13 @@ describe("an audit export", () => {
     const ofStream = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.stream === stream);
     const removed = ofStream[1]!;
     const report = verifyAuditExport(joined(rows.filter((_, i) => i !== removed.i)), key.publicKey);
-    expect(report.problems).toContainEqual({ kind: "event_missing", stream, afterSeq: ofStream[0]!.r.seq, beforeSeq: ofStream[2]!.r.seq, positions: `#${removed.r.streamSeq}` });
+    expect(report.problems).toContainEqual({
+      kind: "event_missing",
+      stream,
+      afterSeq: ofStream[0]!.r.seq,
+      beforeSeq: ofStream[2]!.r.seq,
+      positions: `#${removed.r.streamSeq}`,
+    });
     expect(kinds(report.problems)).toContain("events_missing");
     expect(report.ok).toBe(false);
   });
@@ -91,7 +103,9 @@ describe("an audit export", () => {
     const report = verifyAuditExport(joined([...rows.slice(0, -2), rows.at(-1)]), key.publicKey);
     expect(report.problems).toContainEqual(expect.objectContaining({ kind: "stream_differs", stream: lastEvent.stream }));
     expect(report.problems).toContainEqual({ kind: "last_differs", sealed: lastEvent.seq, found: rows.at(-3)!.seq });
-    expect(report.problems.map(describeExportProblem).join("\n")).toContain(`the seal says seq ${lastEvent.seq}: the end of the file was removed`);
+    expect(report.problems.map(describeExportProblem).join("\n")).toContain(
+      `the seal says seq ${lastEvent.seq}: the end of the file was removed`,
+    );
   });
 
   it("names a file cut short: the line cut and the last whole event", () => {
@@ -111,7 +125,9 @@ describe("an audit export", () => {
     const hash = exportLineHash(body);
     const resigned = { ...body, hash, signature: sign(null, Buffer.from(hash), other.privateKey).toString("base64") };
     const report = verifyAuditExport(joined([...rows.slice(0, -1), resigned]), key.publicKey);
-    expect(report.problems).toEqual([{ kind: "seal_invalid", why: "its signature does not verify with this public key (signed with another key, or altered)" }]);
+    expect(report.problems).toEqual([
+      { kind: "seal_invalid", why: "its signature does not verify with this public key (signed with another key, or altered)" },
+    ]);
     // The same export checked with the other key verifies: the key must come from elsewhere.
     expect(verifyAuditExport(joined([...rows.slice(0, -1), resigned]), other.publicKey).ok).toBe(true);
   });
@@ -141,22 +157,62 @@ describe("an audit export", () => {
     // Changing the header's range is caught by the seal.
     const rows = parsed(ranged);
     rows[0] = { ...rows[0]!, from: null } as (typeof rows)[0];
-    expect(verifyAuditExport(joined(rows), key.publicKey).problems).toEqual([{ kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" }]);
+    expect(verifyAuditExport(joined(rows), key.publicKey).problems).toEqual([
+      { kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" },
+    ]);
   });
 
   it("checks each stream in its own order, which chain order need not follow (concurrent appends)", () => {
     // Stream A's second event committed in a transaction with a smaller id than its first: chain
     // order (txid, seq) lists it first. A valid export, sealed as the exporter seals it.
     const made = (seq: number, txid: number, streamSeq: number, prevHash: string): TExportEvent => {
-      const e: TExportEvent = { type: "event", seq: String(seq), at: "2026-11-23T10:00:00.000Z", actorType: "system", actorId: "test", action: "ticket.created", subjectType: "ticket", subjectId: "a", ticketId: null, inputs: null, policyDecision: null, idempotencyKey: null, stream: "ticket:a", streamSeq, txid: String(txid), version: 2, prevHash, hash: "" };
+      const e: TExportEvent = {
+        type: "event",
+        seq: String(seq),
+        at: "2026-11-23T10:00:00.000Z",
+        actorType: "system",
+        actorId: "test",
+        action: "ticket.created",
+        subjectType: "ticket",
+        subjectId: "a",
+        ticketId: null,
+        inputs: null,
+        policyDecision: null,
+        idempotencyKey: null,
+        stream: "ticket:a",
+        streamSeq,
+        txid: String(txid),
+        version: 2,
+        prevHash,
+        hash: "",
+      };
       e.hash = eventHash(eventFromText({ ...e, streamSeq: String(e.streamSeq), version: String(e.version) }));
       return e;
     };
     const first = made(1, 20, 1, "0".repeat(64));
     const second = made(2, 10, 2, first.hash);
-    const header = { type: "header", format: "countersign-audit-export/1", from: null, to: null, exportedAt: "2026-11-23T10:01:00.000Z", exportedBy: "test", keyId: key.keyId };
+    const header = {
+      type: "header",
+      format: "countersign-audit-export/1",
+      from: null,
+      to: null,
+      exportedAt: "2026-11-23T10:01:00.000Z",
+      exportedBy: "test",
+      keyId: key.keyId,
+    };
     const digest = createHash("sha256").update(second.hash).update(first.hash).digest("hex");
-    const body = { type: "seal", format: "countersign-audit-export/1", headerHash: exportLineHash(header), events: 2, firstSeq: "2", lastSeq: "1", digest, streams: { "ticket:a": { first: 1, last: 2, events: 2, lastHash: second.hash } }, exportedAt: header.exportedAt, keyId: key.keyId };
+    const body = {
+      type: "seal",
+      format: "countersign-audit-export/1",
+      headerHash: exportLineHash(header),
+      events: 2,
+      firstSeq: "2",
+      lastSeq: "1",
+      digest,
+      streams: { "ticket:a": { first: 1, last: 2, events: 2, lastHash: second.hash } },
+      exportedAt: header.exportedAt,
+      keyId: key.keyId,
+    };
     const hash = exportLineHash(body);
     const seal = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
     expect(verifyAuditExport(joined([header, second, first, seal]), key.publicKey).problems).toEqual([]);

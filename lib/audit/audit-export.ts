@@ -89,17 +89,39 @@ const EVENT_COLUMNS = `"seq"::text, to_char("at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"
  * The export's lines, each ending in a newline, read in keyset batches (one batch in memory at a
  * time, whatever the range). `from`/`to` bound the events' time (from inclusive, to exclusive).
  */
-export async function* exportAuditTrail(input: { actor: { id: string }; from?: Date; to?: Date; client?: Db; key?: TSigningKey; batchSize?: number; now?: Date }): AsyncGenerator<string> {
+export async function* exportAuditTrail(input: {
+  actor: { id: string };
+  from?: Date;
+  to?: Date;
+  client?: Db;
+  key?: TSigningKey;
+  batchSize?: number;
+  now?: Date;
+}): AsyncGenerator<string> {
   const client = input.client ?? defaultDb();
   const key = input.key ?? signingKey();
   const batchSize = input.batchSize ?? 2000;
   const exportedAt = (input.now ?? new Date()).toISOString();
   const range = { from: input.from?.toISOString() ?? null, to: input.to?.toISOString() ?? null };
   await client.$transaction((tx) =>
-    recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "audit.exported", subjectType: "audit", subjectId: null, inputs: { ...range, keyId: key.keyId } }),
+    recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: input.actor.id,
+      action: "audit.exported",
+      subjectType: "audit",
+      subjectId: null,
+      inputs: { ...range, keyId: key.keyId },
+    }),
   );
 
-  const header: TExportHeader = { type: "header", format: AUDIT_EXPORT_FORMAT, ...range, exportedAt, exportedBy: input.actor.id, keyId: key.keyId };
+  const header: TExportHeader = {
+    type: "header",
+    format: AUDIT_EXPORT_FORMAT,
+    ...range,
+    exportedAt,
+    exportedBy: input.actor.id,
+    keyId: key.keyId,
+  };
   yield `${JSON.stringify(header)}\n`;
 
   const digest = windowDigester();
@@ -158,7 +180,18 @@ export async function* exportAuditTrail(input: { actor: { id: string }; from?: D
     after = { txid: rows.at(-1)!.txid!, seq: rows.at(-1)!.seq! };
   }
 
-  const body: TExportSealBody = { type: "seal", format: AUDIT_EXPORT_FORMAT, headerHash: exportLineHash(header), events, firstSeq, lastSeq, digest: digest.done(), streams, exportedAt, keyId: key.keyId };
+  const body: TExportSealBody = {
+    type: "seal",
+    format: AUDIT_EXPORT_FORMAT,
+    headerHash: exportLineHash(header),
+    events,
+    firstSeq,
+    lastSeq,
+    digest: digest.done(),
+    streams,
+    exportedAt,
+    keyId: key.keyId,
+  };
   const hash = exportLineHash(body);
   const seal: TExportSeal = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
   yield `${JSON.stringify(seal)}\n`;

@@ -19,7 +19,8 @@ const event = (over: Partial<TNamedEvent>): TNamedEvent => ({
 describe(`loadAuditNames (${onDatabase})`, () => {
   it("names the actors, the people events are about and the assignees of a whole list in one query", async () => {
     const { client, roundTrips } = testDb();
-    const person = (name: string, i: number) => client.user.create({ data: { email: `names-${i}@example.com`, name, role: "REVIEWER", passwordHash: "x" } });
+    const person = (name: string, i: number) =>
+      client.user.create({ data: { email: `names-${i}@example.com`, name, role: "REVIEWER", passwordHash: "x" } });
     const [ada, pat, sam, lee] = await Promise.all(["Ada Admin", "Pat Newcomer", "Sam Specialist", "Lee Lead"].map(person));
     const events = [
       event({ actorType: "user", actorId: ada!.id, subjectType: "user", subjectId: pat!.id, inputs: { ticketsUnassigned: 1 } }),
@@ -32,7 +33,12 @@ describe(`loadAuditNames (${onDatabase})`, () => {
     const before = roundTrips.count;
     const names = await loadAuditNames({ events, client });
     expect(roundTrips.count - before).toBe(1);
-    expect(Object.fromEntries(names)).toEqual({ [ada!.id]: "Ada Admin", [pat!.id]: "Pat Newcomer", [sam!.id]: "Sam Specialist", [lee!.id]: "Lee Lead" });
+    expect(Object.fromEntries(names)).toEqual({
+      [ada!.id]: "Ada Admin",
+      [pat!.id]: "Pat Newcomer",
+      [sam!.id]: "Sam Specialist",
+      [lee!.id]: "Lee Lead",
+    });
   });
 
   it("asks nothing when no event names a person, and leaves out a person no longer there", async () => {

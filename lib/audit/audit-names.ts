@@ -16,7 +16,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Every user id an event mentions. Actor ids of other kinds (a run, "refund-worker") are not people. */
 function mentionedUserIds(e: TNamedEvent): unknown[] {
   const inputs = (e.inputs && typeof e.inputs === "object" ? e.inputs : {}) as Record<string, unknown>;
-  return [e.actorType === "user" ? e.actorId : null, e.subjectType === "user" ? e.subjectId : null, inputs.assigneeId, inputs.previousAssigneeId];
+  return [
+    e.actorType === "user" ? e.actorId : null,
+    e.subjectType === "user" ? e.subjectId : null,
+    inputs.assigneeId,
+    inputs.previousAssigneeId,
+  ];
 }
 
 export async function loadAuditNames(input: { events: readonly TNamedEvent[]; client?: Db }): Promise<Map<string, string>> {

@@ -17,7 +17,9 @@ export function describeProblem(p: TAuditProblem): string {
     case "chain_rehashed":
       return `the chain was re-hashed: the events covered by checkpoint ${p.position} are not the ones it signed`;
     case "checkpoint_removed":
-      return p.from === "database" ? `checkpoint ${p.position} was removed from the database (the checkpoint file holds it)` : `checkpoint ${p.position} is missing from the checkpoint file`;
+      return p.from === "database"
+        ? `checkpoint ${p.position} was removed from the database (the checkpoint file holds it)`
+        : `checkpoint ${p.position} is missing from the checkpoint file`;
     case "checkpoint_invalid":
       return `checkpoint ${p.position} is not valid: ${p.why}`;
     case "ledger_total_changed":
@@ -37,12 +39,17 @@ export function summarise(report: TAuditReport): string[] {
   const lines: string[] = [];
   if (report.checkpoints === 0) lines.push("No signed checkpoint yet: nothing is covered by a signature (run `npm run audit:checkpoint`).");
   if (report.noKey) lines.push("No public key to check the checkpoints' signatures with (give --public-key FILE).");
-  if (report.unexported > 0) lines.push(`${report.unexported} checkpoint(s) in the database are not in the checkpoint file yet (the next checkpoint writes them).`);
+  if (report.unexported > 0)
+    lines.push(`${report.unexported} checkpoint(s) in the database are not in the checkpoint file yet (the next checkpoint writes them).`);
   lines.push(`Unverified tail: ${report.unverifiedTail} events after the latest checkpoint (consistent, not yet signed).`);
   return lines;
 }
 
-export async function auditVerifyReport(client: Db, log: (line: string) => void, options: { publicKeyFile?: string; file?: string } = {}): Promise<number> {
+export async function auditVerifyReport(
+  client: Db,
+  log: (line: string) => void,
+  options: { publicKeyFile?: string; file?: string } = {},
+): Promise<number> {
   const report = await verifyAuditChain(client, {
     publicKey: verifyingKey(options.publicKeyFile),
     file: options.file ?? checkpointFile(),
@@ -50,7 +57,9 @@ export async function auditVerifyReport(client: Db, log: (line: string) => void,
   });
   await client.auditVerification.create({ data: { full: true, ok: report.ok, position: report.position, events: BigInt(report.events) } });
   if (report.ok) {
-    log(`Audit chain verifies: ${report.covered} events covered by ${report.checkpoints} signed checkpoint(s); the ledger matches the audit.`);
+    log(
+      `Audit chain verifies: ${report.covered} events covered by ${report.checkpoints} signed checkpoint(s); the ledger matches the audit.`,
+    );
     for (const line of summarise(report)) log(line);
     return 0;
   }

@@ -83,7 +83,9 @@ export function signingKey(log: (line: string) => void = logLine): TSigningKey {
     const { privateKey } = generateKeyPairSync("ed25519");
     try {
       writeFileSync(/*turbopackIgnore: true*/ file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
-      log(`No AUDIT_SIGNING_KEY set: created the audit signing key in ${file} (keep it off the database's machine to make checkpoints count).`);
+      log(
+        `No AUDIT_SIGNING_KEY set: created the audit signing key in ${file} (keep it off the database's machine to make checkpoints count).`,
+      );
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
@@ -121,7 +123,20 @@ export function windowDigester() {
   return { add: (hash: string) => void digest.update(hash), done: () => digest.digest("hex") };
 }
 
-type TCheckpointRow = { position: number; signedAt: Date; horizon: bigint; events: bigint; windowEvents: number; windowDigest: string; ledgerRows: number; ledgerCents: bigint; prevHash: string; hash: string; signature: string; keyId: string };
+type TCheckpointRow = {
+  position: number;
+  signedAt: Date;
+  horizon: bigint;
+  events: bigint;
+  windowEvents: number;
+  windowDigest: string;
+  ledgerRows: number;
+  ledgerCents: bigint;
+  prevHash: string;
+  hash: string;
+  signature: string;
+  keyId: string;
+};
 
 export function checkpointFromRow(row: TCheckpointRow): TCheckpoint {
   return {
@@ -147,7 +162,10 @@ export type TCheckpointResult = { signed: TCheckpoint } | { skipped: "busy" | "n
  * checkpoint; writes it to the database, then to the checkpoint file and the log. A checkpoint that
  * reached the database but not the file (a crash in between) is written at the next call.
  */
-export async function takeCheckpoint(client: Db, options: { log?: (line: string) => void; key?: TSigningKey; file?: string; now?: Date } = {}): Promise<TCheckpointResult> {
+export async function takeCheckpoint(
+  client: Db,
+  options: { log?: (line: string) => void; key?: TSigningKey; file?: string; now?: Date } = {},
+): Promise<TCheckpointResult> {
   const log = options.log ?? logLine;
   const key = options.key ?? signingKey(log);
   const file = options.file ?? checkpointFile();
@@ -182,7 +200,13 @@ export async function takeCheckpoint(client: Db, options: { log?: (line: string)
       const hash = checkpointHash(body);
       const signed: TCheckpoint = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
       await tx.auditCheckpoint.create({
-        data: { ...signed, signedAt: new Date(signed.signedAt), horizon, events: BigInt(signed.events), ledgerCents: BigInt(signed.ledgerCents) },
+        data: {
+          ...signed,
+          signedAt: new Date(signed.signedAt),
+          horizon,
+          events: BigInt(signed.events),
+          ledgerCents: BigInt(signed.ledgerCents),
+        },
       });
       return { signed };
     },
@@ -191,7 +215,9 @@ export async function takeCheckpoint(client: Db, options: { log?: (line: string)
   await exportCheckpoints(client, file);
   if ("signed" in result) {
     const c = result.signed;
-    log(`audit checkpoint ${JSON.stringify({ position: c.position, events: c.events, windowEvents: c.windowEvents, ledgerRows: c.ledgerRows, ledgerCents: c.ledgerCents, hash: c.hash, signature: c.signature, keyId: c.keyId })}`);
+    log(
+      `audit checkpoint ${JSON.stringify({ position: c.position, events: c.events, windowEvents: c.windowEvents, ledgerRows: c.ledgerRows, ledgerCents: c.ledgerCents, hash: c.hash, signature: c.signature, keyId: c.keyId })}`,
+    );
   }
   return result;
 }

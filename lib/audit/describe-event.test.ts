@@ -28,10 +28,21 @@ const refund = { amountCents: 7900, orderId: "ORD-1001", mode: "live" };
 describe("describeAuditEvent", () => {
   it("says who did what to what, and why, with people by name", () => {
     const names = new Map([["u-2", "Sam Specialist"]]);
-    expect(say({ action: "approval.rejected", actorType: "user", actorName: "Riley Reviewer", inputs: { kind: "refund", note: "No photo yet." } })).toBe(
-      "Riley Reviewer rejected the refund on ticket #12: “No photo yet.”.",
-    );
-    const assigned = { action: "ticket.assigned", actorType: "user", actorName: "Lee Lead", inputs: { assigneeId: "u-2", how: "assign" }, names };
+    expect(
+      say({
+        action: "approval.rejected",
+        actorType: "user",
+        actorName: "Riley Reviewer",
+        inputs: { kind: "refund", note: "No photo yet." },
+      }),
+    ).toBe("Riley Reviewer rejected the refund on ticket #12: “No photo yet.”.");
+    const assigned = {
+      action: "ticket.assigned",
+      actorType: "user",
+      actorName: "Lee Lead",
+      inputs: { assigneeId: "u-2", how: "assign" },
+      names,
+    };
     expect(say(assigned)).toBe("Lee Lead assigned ticket #12 to Sam Specialist.");
     const typedIn = { action: "ticket.created", actorType: "user", actorName: "Riley Reviewer", inputs: { source: "form" } };
     expect(say(typedIn)).toBe("Riley Reviewer entered a ticket in the new-ticket form.");
@@ -44,19 +55,31 @@ describe("describeAuditEvent", () => {
 
   it("names the actor from the names when the event carries only their id, and the workers by what they do", () => {
     expect(say({ action: "approval.rejected", ...byAda, inputs: { kind: "refund" } })).toBe("Ada Admin rejected the refund on ticket #12.");
-    expect(say({ action: "refund.executed", actorType: "system", actorId: "refund-worker", inputs: refund, currencies: new Map([["ORD-1001", "USD"]]) })).toBe(
-      "The refund worker refunded 79.00 USD on order ORD-1001 (ticket #12).",
-    );
-    const autoApproval = { action: "approval.auto_approved", actorType: "system", actorId: "run-1", subjectType: "proposal", subjectId: "p-1" };
+    expect(
+      say({
+        action: "refund.executed",
+        actorType: "system",
+        actorId: "refund-worker",
+        inputs: refund,
+        currencies: new Map([["ORD-1001", "USD"]]),
+      }),
+    ).toBe("The refund worker refunded 79.00 USD on order ORD-1001 (ticket #12).");
+    const autoApproval = {
+      action: "approval.auto_approved",
+      actorType: "system",
+      actorId: "run-1",
+      subjectType: "proposal",
+      subjectId: "p-1",
+    };
     expect(say({ ...autoApproval, inputs: { amountCents: 2500 }, currencies: new Map([["p-1", "EUR"]]) })).toBe(
       "The policy auto-approved a refund of 25.00 EUR on ticket #12, within the autonomy dial.",
     );
   });
 
   it("names the person every event about a person is about", () => {
-    expect(say({ action: "user.deactivated", ...byAda, ...aboutPat, inputs: { sessionsEnded: 1, linksVoided: 0, ticketsUnassigned: 2 } })).toBe(
-      "Ada Admin deactivated Pat Newcomer, ending 1 session and unassigning 2 tickets.",
-    );
+    expect(
+      say({ action: "user.deactivated", ...byAda, ...aboutPat, inputs: { sessionsEnded: 1, linksVoided: 0, ticketsUnassigned: 2 } }),
+    ).toBe("Ada Admin deactivated Pat Newcomer, ending 1 session and unassigning 2 tickets.");
     expect(say({ action: "user.role_changed", ...byAda, ...aboutPat, inputs: { from: "REVIEWER", to: "SPECIALIST" } })).toBe(
       "Ada Admin changed Pat Newcomer’s role from reviewer to specialist.",
     );
@@ -66,7 +89,9 @@ describe("describeAuditEvent", () => {
       expect(say({ action, ...byAda, ...aboutPat, inputs: {} }), action).toContain("Pat Newcomer");
     }
     // Someone no longer known is not named by a guess, and never by their id.
-    expect(say({ action: "user.reactivated", ...byAda, ...aboutPat, names: new Map() })).toBe("Someone reactivated a person no longer known.");
+    expect(say({ action: "user.reactivated", ...byAda, ...aboutPat, names: new Map() })).toBe(
+      "Someone reactivated a person no longer known.",
+    );
   });
 
   it("says what a settings change changed, from what to what, amounts in their currency", () => {
@@ -95,7 +120,12 @@ describe("describeAuditEvent", () => {
   it("has words for every setting, so a change never shows a key or a raw value", () => {
     for (const [key, before] of Object.entries(DEFAULT_SETTINGS)) {
       const after = typeof before === "number" ? before + 1 : "model";
-      const sentence = say({ action: "settings.changed", ...byAda, ticket: null, inputs: { before: { [key]: before }, after: { [key]: after } } });
+      const sentence = say({
+        action: "settings.changed",
+        ...byAda,
+        ticket: null,
+        inputs: { before: { [key]: before }, after: { [key]: after } },
+      });
       expect(sentence, key).not.toContain(key);
       expect(sentence, key).toContain(" → ");
       expect(sentence, key).not.toMatch(/[{}"]/);
@@ -110,7 +140,9 @@ describe("describeAuditEvent", () => {
       "Ada Admin lowered the refund on ticket #12 from 79.00 GBP to 50.00 GBP, replacing the request with one of its own digest.",
     );
     const usd = new Map([["ORD-1001", "USD"]]);
-    expect(say({ action: "refund.executed", inputs: refund, currencies: usd })).toBe("The system refunded 79.00 USD on order ORD-1001 (ticket #12).");
+    expect(say({ action: "refund.executed", inputs: refund, currencies: usd })).toBe(
+      "The system refunded 79.00 USD on order ORD-1001 (ticket #12).",
+    );
     // An amount whose currency is not known says so rather than showing a bare number.
     expect(say({ action: "refund.executed", inputs: refund })).toContain("79.00 (currency not recorded)");
   });

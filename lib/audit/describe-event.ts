@@ -56,7 +56,8 @@ interface TWords {
 }
 
 const text = (v: unknown) => (typeof v === "string" && v ? v : null);
-const reason = (code: unknown) => (typeof code === "string" ? (isStopReason(code) ? `${REASON_LABELS[code].toLowerCase()} (${code})` : code) : null);
+const reason = (code: unknown) =>
+  typeof code === "string" ? (isStopReason(code) ? `${REASON_LABELS[code].toLowerCase()} (${code})` : code) : null;
 const count = (n: unknown, one: string, many: string) => (typeof n === "number" ? `${n} ${n === 1 ? one : many}` : null);
 const role = (r: unknown) => String(r ?? "?").toLowerCase();
 const kindOf = (i: TInputs) => text(i.kind) ?? "request";
@@ -72,20 +73,23 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   },
   "ticket.resolved_by_hand": (_i, w) => `resolved ${w.ticket} by hand, writing the reply`,
   "ticket.assigned": (i, w) => (i.how === "claim" ? `claimed ${w.ticket}` : `assigned ${w.ticket} to ${w.person(i.assigneeId)}`),
-  "ticket.unassigned": (i, w) => `unassigned ${w.ticket} from ${w.person(i.previousAssigneeId)}${i.why === "user_deactivated" ? ", who was deactivated" : ""}`,
+  "ticket.unassigned": (i, w) =>
+    `unassigned ${w.ticket} from ${w.person(i.previousAssigneeId)}${i.why === "user_deactivated" ? ", who was deactivated" : ""}`,
   "run.started": (i, w) => `started a ${i.mode === "simulate" ? "simulated " : ""}run on ${w.ticket}`,
   "run.bypassed": (_i, w) => `kept ${w.ticket} away from the agent (bypassed at intake)`,
   "run.stopped": (i, w) => `stopped its run on ${w.ticket}: ${reason(i.reason) ?? String(i.status ?? "")}`,
   "run.interrupted": (_i, w) => `marked the run on ${w.ticket} interrupted (its process stopped renewing its lease)`,
   "tool.called": (i, w) => `called ${text(i.action) ?? "a tool"} on ${w.ticket}`,
-  "decision.blocked": (i, w) => `refused the agent's ${text(i.action) ?? "step"} on ${w.ticket}${text(i.detail) ? `: ${text(i.detail)}` : ""}`,
+  "decision.blocked": (i, w) =>
+    `refused the agent's ${text(i.action) ?? "step"} on ${w.ticket}${text(i.detail) ? `: ${text(i.detail)}` : ""}`,
   "proposal.recorded": (i, w) => `recorded a refund proposal${of(w.money(i.amountCents, i.currency))} on ${w.ticket}`,
   "batch.started": (i, w) => {
     const doing = i.kind === "assign" ? "assigning" : i.mode === "simulate" ? "simulating" : "running the agent on";
     return `started bulk work: ${doing} ${String(i.tickets ?? "?")} ticket(s)${i.kind === "assign" ? ` to ${w.person(i.assigneeId)}` : ""}`;
   },
   "approval.approved": (i, w) => {
-    const approved = Number(i.approvalsRequired) > 1 ? `gave approval ${Number(i.approvals)} of ${Number(i.approvalsRequired)} to` : "approved";
+    const approved =
+      Number(i.approvalsRequired) > 1 ? `gave approval ${Number(i.approvals)} of ${Number(i.approvalsRequired)} to` : "approved";
     return `${approved} the ${kindOf(i)} on ${w.ticket}${i.replyEdited ? ", editing the reply" : ""}${note(i)}`;
   },
   "approval.edited": (i, w) => {
@@ -93,7 +97,8 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
     return `lowered the refund on ${w.ticket}${from && to ? ` from ${from} to ${to}` : ""}, replacing the request with one of its own digest`;
   },
   "approval.rejected": (i, w) => `rejected the ${kindOf(i)} on ${w.ticket}${note(i)}`,
-  "approval.auto_approved": (i, w) => `auto-approved a refund${of(w.money(i.amountCents, i.currency, w.subjectId))} on ${w.ticket}, within the autonomy dial`,
+  "approval.auto_approved": (i, w) =>
+    `auto-approved a refund${of(w.money(i.amountCents, i.currency, w.subjectId))} on ${w.ticket}, within the autonomy dial`,
   "approval.superseded": (_i, w) => `replaced the waiting request on ${w.ticket} with a newer run's`,
   "approval.expired": (_i, w) => `expired the waiting request on ${w.ticket}`,
   "reply.released": (_i, w) => `sent the reply on ${w.ticket} to the outbox`,
@@ -105,7 +110,8 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "refund.blocked_not_approved": (i, w) => `refused to execute the refund on ${w.ticket}: it is not approved${detail(i)}`,
   "refund.blocked_approval_mismatch": (i, w) => `refused to execute the refund on ${w.ticket}: it is not what was approved${detail(i)}`,
   "refund.blocked_approval_expired": (_i, w) => `refused to execute the refund on ${w.ticket}: the approval came after its expiry`,
-  "refund.blocked_exceeds_refundable": (i, w) => `refused to execute the refund on ${w.ticket}: it exceeds what the order has left to refund${detail(i)}`,
+  "refund.blocked_exceeds_refundable": (i, w) =>
+    `refused to execute the refund on ${w.ticket}: it exceeds what the order has left to refund${detail(i)}`,
   "refund.reenqueued": (_i, w) => `queued the approved refund on ${w.ticket} again: it had no outcome and no job`,
   "settings.changed": (i) => describeSettingsChange(i),
   "release.decided": (i) => `decided a release: ${text(i.decision) ?? "see the event"}`,
@@ -123,7 +129,8 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "user.reactivated": (_i, w) => `reactivated ${w.subject}`,
   "user.sessions_revoked": (_i, w) => (w.self ? "ended every session of their own" : `ended every session of ${w.subject}`),
   "job.retried": (i) => `retried a failed ${text(i.queue) ?? ""} job`,
-  "audit.exported": (i) => `exported the audit trail${text(i.from) || text(i.to) ? ` from ${text(i.from) ?? "the start"} to ${text(i.to) ?? "now"}` : ""}`,
+  "audit.exported": (i) =>
+    `exported the audit trail${text(i.from) || text(i.to) ? ` from ${text(i.from) ?? "the start"} to ${text(i.to) ?? "now"}` : ""}`,
 };
 
 const of = (amount: string | null) => (amount ? ` of ${amount}` : "");

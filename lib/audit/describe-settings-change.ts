@@ -41,11 +41,14 @@ const record = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) 
 /** "changed the policy settings: daily cap on auto-approved refunds 500.00 USD → 750.00 USD". */
 export function describeSettingsChange(inputs: Record<string, unknown>): string {
   const [before, after] = [record(inputs.before), record(inputs.after)];
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
   const notification = keys.length > 0 && keys.every((k) => k in NOTIFICATION_SETTINGS);
   const words = notification ? NOTIFICATION_SETTINGS : POLICY_SETTINGS;
   const changes = keys.map((k) => {
-    const shown = (v: unknown) => (v === undefined ? "unset" : (words[k]?.value(v) ?? (typeof v === "object" && v !== null ? "another value" : String(v))));
+    const shown = (v: unknown) =>
+      v === undefined ? "unset" : (words[k]?.value(v) ?? (typeof v === "object" && v !== null ? "another value" : String(v)));
     return `${words[k]?.label ?? k} ${shown(before[k])} → ${shown(after[k])}`;
   });
   return `changed the ${notification ? "notification" : "policy"} settings${changes.length ? `: ${changes.join("; ")}` : ""}`;

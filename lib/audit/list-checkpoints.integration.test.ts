@@ -13,7 +13,12 @@ import { recordAuditEvent } from "./record-audit-event";
 
 const testDb = useTestDb();
 const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-const key: TSigningKey = { privateKey, publicKey, publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(), keyId: keyIdOf(publicKey) };
+const key: TSigningKey = {
+  privateKey,
+  publicKey,
+  publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
+  keyId: keyIdOf(publicKey),
+};
 const file = join(mkdtempSync(join(tmpdir(), "checkpoints-")), "checkpoints.jsonl");
 
 /**
@@ -33,7 +38,9 @@ async function untilNothingRunsBefore() {
 beforeAll(async () => {
   const { client } = testDb();
   for (let i = 0; i < 5; i++) {
-    await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("paging"), subjectType: "test", inputs: { i } }));
+    await client.$transaction((tx) =>
+      recordAuditEvent(tx, { actorType: "system", action: testAuditAction("paging"), subjectType: "test", inputs: { i } }),
+    );
     await untilNothingRunsBefore();
     expect(await takeCheckpoint(client, { key, file, log: () => {} })).toHaveProperty("signed.position", i + 1);
   }
@@ -80,7 +87,10 @@ describe("the query", () => {
   it.each([
     [{}, {}],
     [{ after: "0" }, { after: 0 }],
-    [{ after: "17", limit: "5" }, { after: 17, limit: 5 }],
+    [
+      { after: "17", limit: "5" },
+      { after: 17, limit: 5 },
+    ],
     [{ limit: String(CHECKPOINT_PAGE_MAX) }, { limit: CHECKPOINT_PAGE_MAX }],
   ])("%o is read as %o", (query, expected) => expect(ZCheckpointQuery.parse(query)).toEqual(expected));
 

@@ -21,7 +21,12 @@ export const ZCheckpointQuery = z.strictObject({
     .string()
     .regex(/^\d{1,4}$/, `must be a whole number from 1 to ${CHECKPOINT_PAGE_MAX}`)
     .transform(Number)
-    .pipe(z.number().min(1, `must be a whole number from 1 to ${CHECKPOINT_PAGE_MAX}`).max(CHECKPOINT_PAGE_MAX, `must be a whole number from 1 to ${CHECKPOINT_PAGE_MAX}`))
+    .pipe(
+      z
+        .number()
+        .min(1, `must be a whole number from 1 to ${CHECKPOINT_PAGE_MAX}`)
+        .max(CHECKPOINT_PAGE_MAX, `must be a whole number from 1 to ${CHECKPOINT_PAGE_MAX}`),
+    )
     .optional(),
 });
 export type TCheckpointQuery = z.output<typeof ZCheckpointQuery>;
@@ -53,6 +58,10 @@ export async function listCheckpoints(input: TCheckpointQuery & { client?: Db; k
     const rows = await client.auditCheckpoint.findMany({ orderBy: { position: "desc" }, take: limit });
     return { ...published, checkpoints: rows.reverse().map(checkpointFromRow), next: null };
   }
-  const rows = await client.auditCheckpoint.findMany({ where: { position: { gt: input.after } }, orderBy: { position: "asc" }, take: limit });
+  const rows = await client.auditCheckpoint.findMany({
+    where: { position: { gt: input.after } },
+    orderBy: { position: "asc" },
+    take: limit,
+  });
   return { ...published, checkpoints: rows.map(checkpointFromRow), next: rows.length === limit ? rows.at(-1)!.position : null };
 }

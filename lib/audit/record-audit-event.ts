@@ -76,7 +76,12 @@ export function auditAppendArgument(inputs: readonly TAuditInput[]): string {
   const at = new Date();
   const events = inputs.map((input) => {
     // Json values as the database will return them (canonical, Dates as strings), so the hash holds.
-    const fields = hashedFields({ ...input, at, inputs: input.inputs == null ? null : toJson(input.inputs), policyDecision: input.policyDecision == null ? null : toJson(input.policyDecision) });
+    const fields = hashedFields({
+      ...input,
+      at,
+      inputs: input.inputs == null ? null : toJson(input.inputs),
+      policyDecision: input.policyDecision == null ? null : toJson(input.policyDecision),
+    });
     const stream = auditStream(input);
     return { ...fields, stream, contentHash: sha256Hex(canonicalJson({ ...fields, stream })) };
   });

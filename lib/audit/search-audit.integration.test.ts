@@ -26,15 +26,53 @@ beforeAll(async () => {
   const user = await client.user.create({ data: { email: "Lee.Lead@example.com", name: "Lee Lead", role: "LEAD", passwordHash: "x" } });
   userId = user.id;
   vi.setSystemTime(T0);
-  const a = await createTicket({ subject: "Cracked tablet", body: "My tablet is cracked.", customerEmail: "a@example.net", source: "form", externalId: "ext-a" }, { type: "user", id: userId });
+  const a = await createTicket(
+    { subject: "Cracked tablet", body: "My tablet is cracked.", customerEmail: "a@example.net", source: "form", externalId: "ext-a" },
+    { type: "user", id: userId },
+  );
   vi.setSystemTime(T0 + 60_000);
-  const b = await createTicket({ subject: "Late parcel", body: "Where is it?", customerEmail: "b@example.net", source: "api" }, { type: "api", id: "helpdesk" });
+  const b = await createTicket(
+    { subject: "Late parcel", body: "Where is it?", customerEmail: "b@example.net", source: "api" },
+    { type: "api", id: "helpdesk" },
+  );
   ticketA = { id: a.id, number: a.number };
   ticketB = { id: b.id, number: b.number };
-  await record(2, { actorType: "agent", actorId: "run-1", action: "run.started", subjectType: "ticket", subjectId: a.id, ticketId: a.id, inputs: { mode: "live" } });
-  await record(3, { actorType: "agent", actorId: "run-1", action: "tool.called", subjectType: "run", subjectId: "run-1", ticketId: a.id, inputs: { step: 1 }, policyDecision: { decision: "allow" } });
-  await record(4, { actorType: "user", actorId: userId, action: "refund.executed", subjectType: "approval", subjectId: "ap-1", ticketId: a.id, idempotencyKey: "refund:abc" });
-  await record(5, { actorType: "system", actorId: "autonomy-dial", action: "refund.blocked_not_approved", subjectType: "approval", subjectId: "ap-2", ticketId: b.id });
+  await record(2, {
+    actorType: "agent",
+    actorId: "run-1",
+    action: "run.started",
+    subjectType: "ticket",
+    subjectId: a.id,
+    ticketId: a.id,
+    inputs: { mode: "live" },
+  });
+  await record(3, {
+    actorType: "agent",
+    actorId: "run-1",
+    action: "tool.called",
+    subjectType: "run",
+    subjectId: "run-1",
+    ticketId: a.id,
+    inputs: { step: 1 },
+    policyDecision: { decision: "allow" },
+  });
+  await record(4, {
+    actorType: "user",
+    actorId: userId,
+    action: "refund.executed",
+    subjectType: "approval",
+    subjectId: "ap-1",
+    ticketId: a.id,
+    idempotencyKey: "refund:abc",
+  });
+  await record(5, {
+    actorType: "system",
+    actorId: "autonomy-dial",
+    action: "refund.blocked_not_approved",
+    subjectType: "approval",
+    subjectId: "ap-2",
+    ticketId: b.id,
+  });
   await record(6, { actorType: "user", actorId: userId, action: "settings.changed", subjectType: "setting", subjectId: "autonomy" });
 });
 
@@ -45,7 +83,15 @@ afterAll(() => {
 describe(`searchAudit (${onDatabase})`, () => {
   it("lists every event newest first, with names and ticket numbers", async () => {
     const { events, laterAfter, earlierBefore } = await search({});
-    expect(events.map((e) => e.action)).toEqual(["settings.changed", "refund.blocked_not_approved", "refund.executed", "tool.called", "run.started", "ticket.created", "ticket.created"]);
+    expect(events.map((e) => e.action)).toEqual([
+      "settings.changed",
+      "refund.blocked_not_approved",
+      "refund.executed",
+      "tool.called",
+      "run.started",
+      "ticket.created",
+      "ticket.created",
+    ]);
     expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((x, y) => (x > y ? -1 : 1)));
     expect(events[6]).toMatchObject({ actorName: "Lee Lead", ticket: { id: ticketA.id, number: ticketA.number } });
     expect(events[0]).toMatchObject({ ticket: null, subjectType: "setting" });
@@ -65,7 +111,11 @@ describe(`searchAudit (${onDatabase})`, () => {
   });
 
   it("finds an actor by email (any case), name, type or recorded id", async () => {
-    expect((await search({ actor: "lee.lead@EXAMPLE.com" })).events.map((e) => e.action)).toEqual(["settings.changed", "refund.executed", "ticket.created"]);
+    expect((await search({ actor: "lee.lead@EXAMPLE.com" })).events.map((e) => e.action)).toEqual([
+      "settings.changed",
+      "refund.executed",
+      "ticket.created",
+    ]);
     expect((await search({ actor: "lee lead" })).events).toHaveLength(3);
     expect((await search({ actor: "agent" })).events.map((e) => e.action)).toEqual(["tool.called", "run.started"]);
     expect((await search({ actor: "helpdesk" })).events.map((e) => e.subjectId)).toEqual([ticketB.id]);
@@ -75,7 +125,9 @@ describe(`searchAudit (${onDatabase})`, () => {
   it("finds actions by name or prefix, and combines filters", async () => {
     expect((await search({ action: "refund" })).events.map((e) => e.action)).toEqual(["refund.blocked_not_approved", "refund.executed"]);
     expect((await search({ action: "refund.executed" })).events[0]).toMatchObject({ idempotencyKey: "refund:abc", subjectId: "ap-1" });
-    expect((await search({ action: "refund", ticket: String(ticketB.number) })).events.map((e) => e.action)).toEqual(["refund.blocked_not_approved"]);
+    expect((await search({ action: "refund", ticket: String(ticketB.number) })).events.map((e) => e.action)).toEqual([
+      "refund.blocked_not_approved",
+    ]);
   });
 
   it("filters by time, reading the inputs as UTC and `to` as the end of its minute", async () => {

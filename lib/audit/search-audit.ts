@@ -20,7 +20,13 @@ export const ZInstant = z.preprocess(
     .refine((v) => !Number.isNaN(Date.parse(`${v}Z`)), "is not a real date and time")
     .optional(),
 );
-const ZSeq = z.preprocess(blankAsUndefined, z.string().regex(/^\d{1,18}$/, "must be an event number").optional());
+const ZSeq = z.preprocess(
+  blankAsUndefined,
+  z
+    .string()
+    .regex(/^\d{1,18}$/, "must be an event number")
+    .optional(),
+);
 
 export const ZAuditQuery = z
   .object({
@@ -112,7 +118,8 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
     where.push(byActor);
   }
   if (q.action) where.push({ action: { startsWith: q.action } });
-  if (q.from || q.to) where.push({ at: { ...(q.from ? { gte: instant(q.from, false) } : {}), ...(q.to ? { lt: instant(q.to, true) } : {}) } });
+  if (q.from || q.to)
+    where.push({ at: { ...(q.from ? { gte: instant(q.from, false) } : {}), ...(q.to ? { lt: instant(q.to, true) } : {}) } });
 
   // Newest first: the first page holds the latest events; `before` pages towards older ones, `after`
   // back towards newer ones (read oldest first from the cursor, then turned around).
@@ -120,7 +127,11 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
   if (forwards) where.push({ seq: { gt: BigInt(q.after!) } });
   else if (q.before !== undefined) where.push({ seq: { lt: BigInt(q.before) } });
 
-  const fetched = await client.auditEvent.findMany({ where: { AND: where }, orderBy: { seq: forwards ? "asc" : "desc" }, take: pageSize + 1 });
+  const fetched = await client.auditEvent.findMany({
+    where: { AND: where },
+    orderBy: { seq: forwards ? "asc" : "desc" },
+    take: pageSize + 1,
+  });
   const more = fetched.length > pageSize;
   const events = forwards ? fetched.slice(0, pageSize).reverse() : fetched.slice(0, pageSize);
   const newest = events[0];
@@ -131,7 +142,12 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
   // People by name: the actors, and the people an event's inputs name (an assignee, a person changed).
   const named = (e: (typeof events)[number]) => {
     const inputs = (e.inputs && typeof e.inputs === "object" ? e.inputs : {}) as Record<string, unknown>;
-    return [e.actorType === "user" ? e.actorId : null, inputs.assigneeId, inputs.previousAssigneeId, e.subjectType === "user" ? e.subjectId : null];
+    return [
+      e.actorType === "user" ? e.actorId : null,
+      inputs.assigneeId,
+      inputs.previousAssigneeId,
+      e.subjectType === "user" ? e.subjectId : null,
+    ];
   };
   const userIds = [...new Set(events.flatMap(named).filter((id): id is string => typeof id === "string" && UUID.test(id)))];
   const ticketIds = [...new Set(events.map((e) => e.ticketId).filter((id): id is string => id !== null))];

@@ -40,10 +40,23 @@ async function checkpointedWorld(): Promise<TWorld> {
   useDb(db);
   await seedDemo(db.client);
   const request = await approvalFor(db.client, await tabletTicket(db.client, await freshOrder(db.client)));
-  await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: await user(db.client, "REVIEWER"), client: db.client });
-  expect(await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "refund-job" }, client: db.client })).toMatchObject({ outcome: "refund_created" });
+  await decideApproval({
+    approvalId: request.id,
+    decision: "approve",
+    digest: request.digest,
+    actor: await user(db.client, "REVIEWER"),
+    client: db.client,
+  });
+  expect(
+    await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "refund-job" }, client: db.client }),
+  ).toMatchObject({ outcome: "refund_created" });
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const key = { privateKey, publicKey, publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(), keyId: keyIdOf(publicKey) };
+  const key = {
+    privateKey,
+    publicKey,
+    publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
+    keyId: keyIdOf(publicKey),
+  };
   const dir = mkdtempSync(join(tmpdir(), "audit-"));
   const publicKeyFile = join(dir, "key.pub.pem");
   writeFileSync(publicKeyFile, key.publicKeyPem);
@@ -52,7 +65,6 @@ async function checkpointedWorld(): Promise<TWorld> {
   expect(await takeCheckpoint(db.client, { key, file: world.file, log: () => {} })).toHaveProperty("signed");
   return world;
 }
-
 
 async function verify(w: TWorld) {
   const lines: string[] = [];
@@ -85,8 +97,12 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
   it("passes an untouched chain, and reports events after the latest checkpoint as an unverified tail", async () => {
     const w = await checkpointedWorld();
     expect(await verify(w)).toMatchObject({ code: 0, text: expect.stringContaining("Unverified tail: 0 events") });
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
+    await w.db.client.$transaction((tx) =>
+      recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
+    );
+    await w.db.client.$transaction((tx) =>
+      recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
+    );
     const after = await verify(w);
     expect(after.code).toBe(0);
     expect(after.text).toContain("Unverified tail: 2 events after the latest checkpoint");
@@ -104,12 +120,20 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
     const w = await checkpointedWorld();
     const { client } = w.db;
     const victim = await client.auditEvent.findFirstOrThrow({ where: { action: "refund.executed" } });
-    const stream = await client.auditEvent.findMany({ where: { stream: victim.stream, streamSeq: { gte: victim.streamSeq } }, orderBy: { streamSeq: "asc" } });
+    const stream = await client.auditEvent.findMany({
+      where: { stream: victim.stream, streamSeq: { gte: victim.streamSeq } },
+      orderBy: { streamSeq: "asc" },
+    });
     let prevHash = stream[0]!.prevHash;
     for (const e of stream) {
       const inputs = e.seq === victim.seq ? { ...(e.inputs as object), amountCents: 1 } : e.inputs;
       const hash = auditLinkHash(prevHash, auditContentHash({ ...e, actorType: "system", inputs, at: e.at }));
-      await asSuperuser(w, `UPDATE "AuditEvent" SET inputs = $1, "prevHash" = $2, hash = $3 WHERE seq = $4`, [JSON.stringify(inputs), prevHash, hash, e.seq.toString()]);
+      await asSuperuser(w, `UPDATE "AuditEvent" SET inputs = $1, "prevHash" = $2, hash = $3 WHERE seq = $4`, [
+        JSON.stringify(inputs),
+        prevHash,
+        hash,
+        e.seq.toString(),
+      ]);
       prevHash = hash;
     }
     const { code, text } = await verify(w);
@@ -131,7 +155,11 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
   it("names a ledger row with no approval and no audit event", async () => {
     const w = await checkpointedWorld();
     const order = await freshOrder(w.db.client);
-    await asSuperuser(w, `INSERT INTO "LedgerEntry" (id, "idempotencyKey", "orderId", "amountCents", currency, kind, "actorType") VALUES (gen_random_uuid(), 'refund:forged', $1, 5000, 'USD', 'refund', 'system')`, [order.orderId]);
+    await asSuperuser(
+      w,
+      `INSERT INTO "LedgerEntry" (id, "idempotencyKey", "orderId", "amountCents", currency, kind, "actorType") VALUES (gen_random_uuid(), 'refund:forged', $1, 5000, 'USD', 'refund', 'system')`,
+      [order.orderId],
+    );
     const { code, text } = await verify(w);
     expect(code).toBe(1);
     expect(text).toMatch(/ledger row \S+ \(5000 cents, refund:forged\) has no refund.executed event/);
@@ -140,15 +168,22 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
 
   it("names a checkpoint removed from the database, and one removed from the checkpoint file", async () => {
     const w = await checkpointedWorld();
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
+    await w.db.client.$transaction((tx) =>
+      recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
+    );
     await untilCheckpointCoversAll(w.db.client);
     expect(await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} })).toHaveProperty("signed.position", 2);
     await asSuperuser(w, `DELETE FROM "AuditCheckpoint" WHERE position = 2`);
-    expect(await verify(w)).toMatchObject({ code: 1, text: expect.stringContaining("checkpoint 2 was removed from the database (the checkpoint file holds it)") });
+    expect(await verify(w)).toMatchObject({
+      code: 1,
+      text: expect.stringContaining("checkpoint 2 was removed from the database (the checkpoint file holds it)"),
+    });
 
     const w2 = await checkpointedWorld();
     for (let i = 0; i < 2; i++) {
-      await w2.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
+      await w2.db.client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
+      );
       await untilCheckpointCoversAll(w2.db.client);
       await takeCheckpoint(w2.db.client, { key: w2.key, file: w2.file, log: () => {} });
     }
@@ -160,24 +195,39 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
 
   it("names a forged checkpoint: one signed with another key", async () => {
     const w = await checkpointedWorld();
-    await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }));
+    await w.db.client.$transaction((tx) =>
+      recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
+    );
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     await untilCheckpointCoversAll(w.db.client);
-    await takeCheckpoint(w.db.client, { key: { privateKey, publicKey, publicKeyPem: "", keyId: keyIdOf(publicKey) }, file: w.file, log: () => {} });
-    expect(await verify(w)).toMatchObject({ code: 1, text: expect.stringContaining("checkpoint 2 is not valid: its signature does not verify") });
+    await takeCheckpoint(w.db.client, {
+      key: { privateKey, publicKey, publicKeyPem: "", keyId: keyIdOf(publicKey) },
+      file: w.file,
+      log: () => {},
+    });
+    expect(await verify(w)).toMatchObject({
+      code: 1,
+      text: expect.stringContaining("checkpoint 2 is not valid: its signature does not verify"),
+    });
   });
 
   it("verifies incrementally for /audit: what follows the last verified checkpoint, tampering included", async () => {
     const w = await checkpointedWorld();
     expect((await verify(w)).code).toBe(0); // a full verification through checkpoint 1
-    for (const n of [1, 2, 3]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "x" }));
+    for (const n of [1, 2, 3])
+      await w.db.client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "x" }),
+      );
     await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
     const clean = await verifyIncrementally(w.db.client, { publicKey: w.key.publicKey });
     expect(clean).toMatchObject({ fromPosition: 1, report: { ok: true, events: 3, covered: 3, position: 2 } });
 
     // Verified through checkpoint 2 now; a later event is removed from the middle of its stream.
-    for (const n of [4, 5, 6]) await w.db.client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "x" }));
+    for (const n of [4, 5, 6])
+      await w.db.client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "x" }),
+      );
     await untilCheckpointCoversAll(w.db.client);
     await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
     const middle = await w.db.client.auditEvent.findFirstOrThrow({ where: { action: "test.step5" } });
@@ -189,6 +239,8 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
     expect(problems).toContainEqual(expect.stringMatching(/^event #\d+ \(test\.step6\) does not link to the event before it in test:x/));
     expect(problems).toContainEqual("events deleted: checkpoint 3 signed 3 events in its window, 2 remain");
     // The same from the start: the full check agrees.
-    expect((await verifyAuditChain(w.db.client, { publicKey: w.key.publicKey })).problems.map(describeProblem)).toEqual(expect.arrayContaining(problems));
+    expect((await verifyAuditChain(w.db.client, { publicKey: w.key.publicKey })).problems.map(describeProblem)).toEqual(
+      expect.arrayContaining(problems),
+    );
   });
 });

@@ -27,7 +27,10 @@ describe("audit:verify without checkpoints", () => {
   it("passes on a fresh chain, and says that nothing is covered by a signature", async () => {
     await seedDemo(testDb().client);
     // Two more events on one stream, so the middle one has a successor.
-    for (const n of [1, 2, 3]) await testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "one" }));
+    for (const n of [1, 2, 3])
+      await testDb().client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "system", action: testAuditAction(`step${n}`), subjectType: "test", subjectId: "one" }),
+      );
     const { code, text } = await report();
     expect(code).toBe(0);
     expect(text).toContain("No signed checkpoint yet");
@@ -39,7 +42,9 @@ describe("audit:verify without checkpoints", () => {
     await tamper(`UPDATE "AuditEvent" SET inputs = '{"source":"forged"}' WHERE seq = ${victim.seq}`);
     const { code, text } = await report();
     expect(code).toBe(1);
-    expect(text).toContain(`event #${victim.seq} (ticket.created, ${victim.at.toISOString()}) was altered: its contents no longer match its hash`);
+    expect(text).toContain(
+      `event #${victim.seq} (ticket.created, ${victim.at.toISOString()}) was altered: its contents no longer match its hash`,
+    );
   });
 
   it("names a deleted event by the event that follows the gap in its stream", async () => {

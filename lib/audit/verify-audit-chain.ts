@@ -107,16 +107,21 @@ export function eventHash(e: TEventRow): string {
 async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems: TAuditProblem[]) {
   // From a verified checkpoint on, only it and what follows it are read (it anchors the chain).
   const from = Math.max(1, options.fromPosition ?? 0);
-  const inDb = (await client.auditCheckpoint.findMany({ where: { position: { gte: from } }, orderBy: { position: "asc" } })).map(checkpointFromRow);
+  const inDb = (await client.auditCheckpoint.findMany({ where: { position: { gte: from } }, orderBy: { position: "asc" } })).map(
+    checkpointFromRow,
+  );
   const inFile = options.file ? readCheckpointFile(options.file).filter((c) => c.position >= from) : inDb;
   const dbBy = new Map(inDb.map((c) => [c.position, c]));
   const fileBy = new Map(inFile.map((c) => [c.position, c]));
   for (const c of inFile) if (!dbBy.has(c.position)) problems.push({ kind: "checkpoint_removed", position: c.position, from: "database" });
   const lastInFile = inFile.at(-1)?.position ?? 0;
-  for (const c of inDb) if (c.position <= lastInFile && !fileBy.has(c.position)) problems.push({ kind: "checkpoint_removed", position: c.position, from: "file" });
+  for (const c of inDb)
+    if (c.position <= lastInFile && !fileBy.has(c.position))
+      problems.push({ kind: "checkpoint_removed", position: c.position, from: "file" });
   for (const c of inFile) {
     const d = dbBy.get(c.position);
-    if (d && d.hash !== c.hash) problems.push({ kind: "checkpoint_invalid", position: c.position, why: "the database's copy differs from the file's" });
+    if (d && d.hash !== c.hash)
+      problems.push({ kind: "checkpoint_invalid", position: c.position, why: "the database's copy differs from the file's" });
   }
   // The file's copy of each checkpoint, else the database's (a crash between the two writes, or a
   // removal from the file, already reported).
@@ -129,10 +134,14 @@ async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems:
   for (const position of positions) {
     const c = (fileBy.get(position) ?? dbBy.get(position))!;
     const afterGap = position !== expected;
-    for (; expected < position; expected++) if (!reported.has(expected)) problems.push({ kind: "checkpoint_removed", position: expected, from: options.file ? "file" : "database" });
+    for (; expected < position; expected++)
+      if (!reported.has(expected))
+        problems.push({ kind: "checkpoint_removed", position: expected, from: options.file ? "file" : "database" });
     expected = position + 1;
-    if (!afterGap && c.prevHash !== prev) problems.push({ kind: "checkpoint_invalid", position, why: "it does not chain onto the checkpoint before it" });
-    if (options.publicKey && !checkpointSignatureValid(c, options.publicKey)) problems.push({ kind: "checkpoint_invalid", position, why: "its signature does not verify" });
+    if (!afterGap && c.prevHash !== prev)
+      problems.push({ kind: "checkpoint_invalid", position, why: "it does not chain onto the checkpoint before it" });
+    if (options.publicKey && !checkpointSignatureValid(c, options.publicKey))
+      problems.push({ kind: "checkpoint_invalid", position, why: "its signature does not verify" });
     prev = c.hash;
     trusted.push({ ...c, afterGap });
   }
@@ -161,7 +170,8 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
     // After a missing checkpoint the window's start is unknown: its events are counted, not compared.
     if (!c.afterGap) {
       if (inWindow < c.windowEvents) shortWindows.push({ position: c.position, signed: c.windowEvents, found: inWindow });
-      else if (inWindow > c.windowEvents || digest.done() !== c.windowDigest) problems.push({ kind: "chain_rehashed", position: c.position });
+      else if (inWindow > c.windowEvents || digest.done() !== c.windowDigest)
+        problems.push({ kind: "chain_rehashed", position: c.position });
     }
     w++;
     inWindow = 0;
@@ -221,7 +231,10 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
   // has a gap: the newest events were cut off, rather than taken from the middle.
   if (shortWindows.length > 0) {
     const first = shortWindows[0]!;
-    const nothingAfter = events - covered === 0 && shortWindows.length === windows.filter((c) => c.position >= first.position).length && shortWindows.every((s) => s === first || s.found === 0);
+    const nothingAfter =
+      events - covered === 0 &&
+      shortWindows.length === windows.filter((c) => c.position >= first.position).length &&
+      shortWindows.every((s) => s === first || s.found === 0);
     const tail = nothingAfter && broken.length === 0;
     for (const s of shortWindows) problems.push({ kind: "events_missing", ...s, tail });
   }
@@ -232,10 +245,17 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
     const [found] = await client.$queryRaw<{ rows: number; cents: bigint }[]>`
       SELECT count(*)::int AS rows, coalesce(sum("amountCents"), 0)::bigint AS cents FROM "LedgerEntry" WHERE "txid" < ${BigInt(latest.horizon)}`;
     if (found!.rows !== latest.ledgerRows || found!.cents.toString() !== latest.ledgerCents) {
-      problems.push({ kind: "ledger_total_changed", position: latest.position, signed: { rows: latest.ledgerRows, cents: latest.ledgerCents }, found: { rows: found!.rows, cents: found!.cents.toString() } });
+      problems.push({
+        kind: "ledger_total_changed",
+        position: latest.position,
+        signed: { rows: latest.ledgerRows, cents: latest.ledgerCents },
+        found: { rows: found!.rows, cents: found!.cents.toString() },
+      });
     }
   }
-  const ledger = await client.$queryRaw<{ id: string; idempotencyKey: string; amountCents: number; eventSeq: bigint | null; auditedCents: number | null; decided: boolean }[]>`
+  const ledger = await client.$queryRaw<
+    { id: string; idempotencyKey: string; amountCents: number; eventSeq: bigint | null; auditedCents: number | null; decided: boolean }[]
+  >`
     SELECT l."id", l."idempotencyKey", l."amountCents", e."seq" AS "eventSeq", (e."inputs"->>'amountCents')::int AS "auditedCents",
            EXISTS (SELECT 1 FROM "ApprovalDecision" d WHERE d."approvalRequestId" = l."approvalRequestId" AND d."decision" = 'approve') AS decided
     FROM "LedgerEntry" l
@@ -245,8 +265,16 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
            OR NOT EXISTS (SELECT 1 FROM "ApprovalDecision" d WHERE d."approvalRequestId" = l."approvalRequestId" AND d."decision" = 'approve'))
     LIMIT 1000`;
   for (const l of ledger) {
-    if (l.eventSeq === null) problems.push({ kind: "ledger_without_event", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey, amountCents: l.amountCents });
-    else if (l.auditedCents !== l.amountCents) problems.push({ kind: "ledger_amount_differs", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey, amountCents: l.amountCents, auditedCents: l.auditedCents });
+    if (l.eventSeq === null)
+      problems.push({ kind: "ledger_without_event", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey, amountCents: l.amountCents });
+    else if (l.auditedCents !== l.amountCents)
+      problems.push({
+        kind: "ledger_amount_differs",
+        ledgerEntryId: l.id,
+        idempotencyKey: l.idempotencyKey,
+        amountCents: l.amountCents,
+        auditedCents: l.auditedCents,
+      });
     if (!l.decided) problems.push({ kind: "ledger_without_approval", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey });
   }
   const orphans = await client.$queryRaw<{ seq: bigint; idempotencyKey: string }[]>`

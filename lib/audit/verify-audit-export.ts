@@ -9,7 +9,14 @@
 // - fewer or more events than sealed, another last event (the file cut short), another digest;
 // - a seal that does not verify with the key (re-signed with another key, or altered), or none.
 import { verify, type KeyObject } from "node:crypto";
-import { AUDIT_EXPORT_FORMAT, exportLineHash, type TExportEvent, type TExportHeader, type TExportSeal, type TStreamPart } from "./audit-export";
+import {
+  AUDIT_EXPORT_FORMAT,
+  exportLineHash,
+  type TExportEvent,
+  type TExportHeader,
+  type TExportSeal,
+  type TStreamPart,
+} from "./audit-export";
 import { windowDigester } from "./checkpoint";
 import { eventFromText, eventHash } from "./verify-audit-chain";
 
@@ -45,7 +52,9 @@ function sealValid(seal: TExportSeal, publicKey: KeyObject): string | null {
   const { hash, signature, ...body } = seal;
   if (exportLineHash(body) !== hash) return "its contents do not match its hash (the seal was altered)";
   try {
-    return verify(null, Buffer.from(hash), publicKey, Buffer.from(signature, "base64")) ? null : "its signature does not verify with this public key (signed with another key, or altered)";
+    return verify(null, Buffer.from(hash), publicKey, Buffer.from(signature, "base64"))
+      ? null
+      : "its signature does not verify with this public key (signed with another key, or altered)";
   } catch {
     return "its signature cannot be read";
   }
@@ -79,7 +88,8 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
     }
     if (value.type === "header" && line === 1) {
       header = value as TExportHeader;
-      if (header.format !== AUDIT_EXPORT_FORMAT) problems.push({ kind: "unreadable", line, why: `an unknown format ${String(header.format)}` });
+      if (header.format !== AUDIT_EXPORT_FORMAT)
+        problems.push({ kind: "unreadable", line, why: `an unknown format ${String(header.format)}` });
     } else if (value.type === "seal") {
       seal = value as TExportSeal;
     } else if (value.type === "event") {
@@ -111,7 +121,13 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
       const e = events[k]!;
       // Version 1 (the legacy single chain) numbered nothing: only its links are checked.
       if (e.version >= 2 && e.streamSeq > before.streamSeq + 1) {
-        problems.push({ kind: "event_missing", stream, afterSeq: before.seq, beforeSeq: e.seq, positions: before.streamSeq + 2 === e.streamSeq ? `#${before.streamSeq + 1}` : `#${before.streamSeq + 1}–#${e.streamSeq - 1}` });
+        problems.push({
+          kind: "event_missing",
+          stream,
+          afterSeq: before.seq,
+          beforeSeq: e.seq,
+          positions: before.streamSeq + 2 === e.streamSeq ? `#${before.streamSeq + 1}` : `#${before.streamSeq + 1}–#${e.streamSeq - 1}`,
+        });
       } else if (e.streamSeq === before.streamSeq || (e.streamSeq === before.streamSeq + 1 && e.prevHash !== before.hash)) {
         problems.push({ kind: "link_broken", line: e.line, seq: e.seq, stream });
       }
@@ -123,28 +139,62 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
   if (!header) problems.push({ kind: "header_missing" });
   if (!seal) {
     problems.push({ kind: "seal_missing", lastSeq });
-    return { ok: false, events, from: header?.from ?? null, to: header?.to ?? null, exportedAt: header?.exportedAt ?? null, keyId: header?.keyId ?? null, problems };
+    return {
+      ok: false,
+      events,
+      from: header?.from ?? null,
+      to: header?.to ?? null,
+      exportedAt: header?.exportedAt ?? null,
+      keyId: header?.keyId ?? null,
+      problems,
+    };
   }
   const why = sealValid(seal, publicKey);
   if (why) problems.push({ kind: "seal_invalid", why });
-  else if (header && seal.headerHash !== exportLineHash(header)) problems.push({ kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" });
+  else if (header && seal.headerHash !== exportLineHash(header))
+    problems.push({ kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" });
 
   // Stream by stream, against what was sealed: a part removed at its end, or re-hashed.
   for (const [stream, sealed] of Object.entries(seal.streams ?? {})) {
     const found = parts.get(stream);
-    if (!found) problems.push({ kind: "stream_differs", stream, why: `all ${sealed.events} of its events (#${sealed.first}–#${sealed.last}) are missing` });
-    else if (found.last < sealed.last) problems.push({ kind: "stream_differs", stream, why: `it ends at #${found.last} (seq ${found.lastSeq}); the seal says #${sealed.last}: its last events were removed` });
-    else if (found.first > sealed.first) problems.push({ kind: "stream_differs", stream, why: `it starts at #${found.first}; the seal says #${sealed.first}: its first events were removed` });
-    else if (found.lastHash !== sealed.lastHash) problems.push({ kind: "stream_differs", stream, why: `its last hash is not the sealed one: its events were re-hashed` });
+    if (!found)
+      problems.push({
+        kind: "stream_differs",
+        stream,
+        why: `all ${sealed.events} of its events (#${sealed.first}–#${sealed.last}) are missing`,
+      });
+    else if (found.last < sealed.last)
+      problems.push({
+        kind: "stream_differs",
+        stream,
+        why: `it ends at #${found.last} (seq ${found.lastSeq}); the seal says #${sealed.last}: its last events were removed`,
+      });
+    else if (found.first > sealed.first)
+      problems.push({
+        kind: "stream_differs",
+        stream,
+        why: `it starts at #${found.first}; the seal says #${sealed.first}: its first events were removed`,
+      });
+    else if (found.lastHash !== sealed.lastHash)
+      problems.push({ kind: "stream_differs", stream, why: `its last hash is not the sealed one: its events were re-hashed` });
   }
-  for (const stream of parts.keys()) if (!seal.streams?.[stream]) problems.push({ kind: "stream_differs", stream, why: "it is not in the seal: its events were added" });
+  for (const stream of parts.keys())
+    if (!seal.streams?.[stream]) problems.push({ kind: "stream_differs", stream, why: "it is not in the seal: its events were added" });
 
   if (events < seal.events) problems.push({ kind: "events_missing", sealed: seal.events, found: events });
   if (events > seal.events) problems.push({ kind: "events_added", sealed: seal.events, found: events });
   if (lastSeq !== seal.lastSeq) problems.push({ kind: "last_differs", sealed: seal.lastSeq, found: lastSeq });
   if (events === seal.events && digest.done() !== seal.digest) problems.push({ kind: "chain_rehashed" });
 
-  return { ok: problems.length === 0, events, from: header?.from ?? null, to: header?.to ?? null, exportedAt: header?.exportedAt ?? null, keyId: seal.keyId, problems };
+  return {
+    ok: problems.length === 0,
+    events,
+    from: header?.from ?? null,
+    to: header?.to ?? null,
+    exportedAt: header?.exportedAt ?? null,
+    keyId: seal.keyId,
+    problems,
+  };
 }
 
 /** Each problem in words, for the command's output. */

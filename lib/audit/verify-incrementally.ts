@@ -12,15 +12,23 @@ export interface TIncrementalReport {
   lastFull: { at: Date; ok: boolean; events: bigint } | null;
 }
 
-export async function verifyIncrementally(client: Db = defaultDb(), options: { publicKey?: KeyObject | null } = {}): Promise<TIncrementalReport> {
+export async function verifyIncrementally(
+  client: Db = defaultDb(),
+  options: { publicKey?: KeyObject | null } = {},
+): Promise<TIncrementalReport> {
   const [lastOk, lastFull] = await Promise.all([
     client.auditVerification.findFirst({ where: { ok: true }, orderBy: { id: "desc" }, select: { position: true } }),
     client.auditVerification.findFirst({ where: { full: true }, orderBy: { id: "desc" }, select: { at: true, ok: true, events: true } }),
   ]);
   const fromPosition = lastOk?.position ?? 0;
-  const report = await verifyAuditChain(client, { publicKey: options.publicKey === undefined ? verifyingKey() : options.publicKey, fromPosition: fromPosition || undefined });
+  const report = await verifyAuditChain(client, {
+    publicKey: options.publicKey === undefined ? verifyingKey() : options.publicKey,
+    fromPosition: fromPosition || undefined,
+  });
   if (!report.ok || report.position > fromPosition) {
-    await client.auditVerification.create({ data: { full: fromPosition === 0, ok: report.ok, position: report.position, events: BigInt(report.events) } });
+    await client.auditVerification.create({
+      data: { full: fromPosition === 0, ok: report.ok, position: report.position, events: BigInt(report.events) },
+    });
   }
   return { report, fromPosition, lastFull };
 }

@@ -28,7 +28,17 @@ describe("navigation", () => {
       expect(labels).toEqual(expected);
     }
     expect(navItemsFor("REVIEWER").map((i) => i.label)).toEqual(["Queue", "New ticket"]);
-    expect(navItemsFor("ADMIN").map((i) => i.label)).toEqual(["Queue", "New ticket", "Ledger", "Audit", "Evaluations", "Autonomy", "Admin", "Users", "Jobs"]);
+    expect(navItemsFor("ADMIN").map((i) => i.label)).toEqual([
+      "Queue",
+      "New ticket",
+      "Ledger",
+      "Audit",
+      "Evaluations",
+      "Autonomy",
+      "Admin",
+      "Users",
+      "Jobs",
+    ]);
   });
 
   it("marks the current entry", () => {

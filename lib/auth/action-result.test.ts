@@ -22,13 +22,21 @@ const reviewer: U = { id: "u1", role: "REVIEWER" };
 describe("runGuarded", () => {
   it("runs the handler with the parsed input and the user, and answers ok", async () => {
     const d = deps(reviewer);
-    const handler = vi.fn(async ({ input, user }: { input: z.output<typeof ZInput>; user: U }) => ({ total: input.amount * 2, by: user.id }));
+    const handler = vi.fn(async ({ input, user }: { input: z.output<typeof ZInput>; user: U }) => ({
+      total: input.amount * 2,
+      by: user.id,
+    }));
     const result = await runGuarded(d, { access: "queue", input: ZInput }, handler, { amount: "21", note: "hi" });
     expect(result).toEqual({ status: "ok", total: 42, by: "u1" });
   });
 
   it("a handler cannot override the status", async () => {
-    const result = await runGuarded(deps(reviewer), { access: "queue", input: z.object({}) }, async () => ({ status: "forbidden" as const }), {});
+    const result = await runGuarded(
+      deps(reviewer),
+      { access: "queue", input: z.object({}) },
+      async () => ({ status: "forbidden" as const }),
+      {},
+    );
     expect(result.status).toBe("ok");
   });
 
@@ -40,8 +48,12 @@ describe("runGuarded", () => {
 
   it("answers forbidden for a role the area does not allow", async () => {
     const handler = vi.fn();
-    expect(await runGuarded(deps(reviewer), { access: "admin", input: ZInput }, handler, { amount: 1, note: "" })).toEqual({ status: "forbidden" });
-    expect(await runGuarded(deps(reviewer), { access: ["LEAD"], input: ZInput }, handler, { amount: 1, note: "" })).toEqual({ status: "forbidden" });
+    expect(await runGuarded(deps(reviewer), { access: "admin", input: ZInput }, handler, { amount: 1, note: "" })).toEqual({
+      status: "forbidden",
+    });
+    expect(await runGuarded(deps(reviewer), { access: ["LEAD"], input: ZInput }, handler, { amount: 1, note: "" })).toEqual({
+      status: "forbidden",
+    });
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -57,22 +69,41 @@ describe("runGuarded", () => {
 
   it("answers an AppError's code and message, and hides anything else behind internal", async () => {
     const d = deps(reviewer);
-    const expected = await runGuarded(d, { access: "queue", input: z.object({}) }, async () => {
-      throw new AppError("expired", "This approval has expired.");
-    }, {});
+    const expected = await runGuarded(
+      d,
+      { access: "queue", input: z.object({}) },
+      async () => {
+        throw new AppError("expired", "This approval has expired.");
+      },
+      {},
+    );
     expect(expected).toEqual({ status: "error", code: "expired", message: "This approval has expired." });
     expect(d.log).not.toHaveBeenCalled();
 
-    const unexpected = await runGuarded(d, { access: "queue", input: z.object({}) }, async () => {
-      throw new Error("connection reset by peer at 10.0.0.5");
-    }, {});
+    const unexpected = await runGuarded(
+      d,
+      { access: "queue", input: z.object({}) },
+      async () => {
+        throw new Error("connection reset by peer at 10.0.0.5");
+      },
+      {},
+    );
     expect(unexpected).toEqual({ status: "error", code: "internal", message: GENERIC_ERROR });
     expect(d.log).toHaveBeenCalledOnce();
   });
 
   it("lets the framework's control-flow errors (redirect) through", async () => {
     const redirect = new Error("NEXT_REDIRECT");
-    await expect(runGuarded(deps(reviewer), { access: "queue", input: z.object({}) }, async () => { throw redirect; }, {})).rejects.toBe(redirect);
+    await expect(
+      runGuarded(
+        deps(reviewer),
+        { access: "queue", input: z.object({}) },
+        async () => {
+          throw redirect;
+        },
+        {},
+      ),
+    ).rejects.toBe(redirect);
   });
 });
 
@@ -95,7 +126,10 @@ describe("resultToHttp", () => {
       status: 400,
       body: { error: "invalid", code: "invalid", fieldErrors: { a: ["bad"] }, formErrors: [] },
     });
-    expect(resultToHttp({ status: "error", code: "already_decided", message: "m" })).toEqual({ status: 409, body: { error: "error", code: "already_decided", message: "m" } });
+    expect(resultToHttp({ status: "error", code: "already_decided", message: "m" })).toEqual({
+      status: 409,
+      body: { error: "error", code: "already_decided", message: "m" },
+    });
     expect(resultToHttp({ status: "error", code: "internal", message: "m" }).status).toBe(500);
   });
 });
@@ -110,11 +144,17 @@ describe("the table of error codes", () => {
       expect(meaning.trim().length, code).toBeGreaterThan(10);
       expect(new AppError(code, "m").httpStatus).toBe(http);
       // Through an action and out through a route: the code and the table's status, whoever threw it.
-      const result = await runGuarded(deps(reviewer), { access: "queue", input: z.object({}) }, async () => {
-        throw new AppError(code, `refused: ${code}`);
-      }, {});
+      const result = await runGuarded(
+        deps(reviewer),
+        { access: "queue", input: z.object({}) },
+        async () => {
+          throw new AppError(code, `refused: ${code}`);
+        },
+        {},
+      );
       expect(result).toEqual({ status: "error", code, message: `refused: ${code}` });
-      if (result.status === "error") expect(resultToHttp(result)).toEqual({ status: http, body: { error: "error", code, message: `refused: ${code}` } });
+      if (result.status === "error")
+        expect(resultToHttp(result)).toEqual({ status: http, body: { error: "error", code, message: `refused: ${code}` } });
     }
   });
 

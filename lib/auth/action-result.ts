@@ -65,7 +65,10 @@ export async function checkGuard<S extends z.ZodType, U extends { role: Role }>(
 
 /** An error thrown by a handler, as a result: an AppError's code and message, or – for anything
  * else, which is logged – `internal` with the generic message. */
-export function errorToResult<U extends { role: Role }>(deps: TGuardDeps<U>, error: unknown): { status: "error"; code: TErrorCode; message: string } {
+export function errorToResult<U extends { role: Role }>(
+  deps: TGuardDeps<U>,
+  error: unknown,
+): { status: "error"; code: TErrorCode; message: string } {
   deps.rethrow(error);
   if (error instanceof AppError) return { status: "error", code: error.code, message: error.message };
   deps.log(error);
@@ -98,7 +101,10 @@ export function resultToHttp(result: Exclude<TActionResult, { status: "ok" }>): 
     case "forbidden":
       return { status: ERROR_CODES[result.status].http, body: { error: result.status, code: result.status } };
     case "invalid":
-      return { status: ERROR_CODES.invalid.http, body: { error: "invalid", code: "invalid", fieldErrors: result.fieldErrors, formErrors: result.formErrors } };
+      return {
+        status: ERROR_CODES.invalid.http,
+        body: { error: "invalid", code: "invalid", fieldErrors: result.fieldErrors, formErrors: result.formErrors },
+      };
     case "error":
       return { status: ERROR_CODES[result.code].http, body: { error: "error", code: result.code, message: result.message } };
   }

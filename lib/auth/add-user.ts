@@ -18,7 +18,10 @@ export const ZNewUser = z.object({
   password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024),
 });
 
-export async function addUser(input: { email: string; role: string; name?: string; password: string }, actor: { type: ActorType; id: string }) {
+export async function addUser(
+  input: { email: string; role: string; name?: string; password: string },
+  actor: { type: ActorType; id: string },
+) {
   const parsed = ZNewUser.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -29,8 +32,18 @@ export async function addUser(input: { email: string; role: string; name?: strin
   const passwordHash = await hashPassword(password);
   try {
     return await db().$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { email, role, name, passwordHash }, select: { id: true, email: true, role: true, name: true } });
-      await recordAuditEvent(tx, { actorType: actor.type, actorId: actor.id, action: "user.created", subjectType: "user", subjectId: user.id, inputs: { email, role, name } });
+      const user = await tx.user.create({
+        data: { email, role, name, passwordHash },
+        select: { id: true, email: true, role: true, name: true },
+      });
+      await recordAuditEvent(tx, {
+        actorType: actor.type,
+        actorId: actor.id,
+        action: "user.created",
+        subjectType: "user",
+        subjectId: user.id,
+        inputs: { email, role, name },
+      });
       return user;
     });
   } catch (error) {

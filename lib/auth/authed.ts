@@ -51,10 +51,12 @@ export function authedAction<S extends z.ZodType, T extends object>(
 }
 
 async function readRouteInput(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  if (request.method === "GET" || request.method === "HEAD") return { ok: true, value: Object.fromEntries(new URL(request.url).searchParams) };
+  if (request.method === "GET" || request.method === "HEAD")
+    return { ok: true, value: Object.fromEntries(new URL(request.url).searchParams) };
   const type = request.headers.get("content-type") ?? "";
   try {
-    if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) return { ok: true, value: await request.formData() };
+    if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data"))
+      return { ok: true, value: await request.formData() };
     const text = await request.text();
     return { ok: true, value: text === "" ? undefined : JSON.parse(text) };
   } catch {

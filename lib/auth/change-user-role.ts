@@ -8,7 +8,12 @@ import { db as defaultDb, type Db } from "../db";
 import { assertAnotherAdminRemains } from "./admin-remains";
 import { invalidUserInput } from "./add-user";
 
-export async function changeUserRole(input: { userId: string; role: string; actor: { id: string; role: Role }; client?: Db }): Promise<{ from: Role; to: Role }> {
+export async function changeUserRole(input: {
+  userId: string;
+  role: string;
+  actor: { id: string; role: Role };
+  client?: Db;
+}): Promise<{ from: Role; to: Role }> {
   if (!mayUse(input.actor.role, "admin")) throw new AppError("forbidden", "Only an admin may change roles.");
   const to = input.role;
   if (!isRole(to)) throw invalidUserInput("role", "must be a role");
@@ -18,7 +23,14 @@ export async function changeUserRole(input: { userId: string; role: string; acto
     if (!user) throw new AppError("not_found", "There is no such user.");
     if (user.role === to) return { from: user.role, to };
     if (user.role === "ADMIN") await assertAnotherAdminRemains(tx, user.id);
-    await recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "user.role_changed", subjectType: "user", subjectId: user.id, inputs: { from: user.role, to } });
+    await recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: input.actor.id,
+      action: "user.role_changed",
+      subjectType: "user",
+      subjectId: user.id,
+      inputs: { from: user.role, to },
+    });
     await tx.user.update({ where: { id: user.id }, data: { role: to } });
     return { from: user.role, to };
   });

@@ -8,5 +8,11 @@ import { normaliseAddress } from "../http/forwarded";
  */
 export function clientAddress(headers: Headers): string | null {
   const forwarded = headers.get("x-forwarded-for");
-  return normaliseAddress(forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop());
+  return normaliseAddress(
+    forwarded
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop(),
+  );
 }

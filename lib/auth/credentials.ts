@@ -119,7 +119,18 @@ export async function verifySignIn(input: {
       subjectId: user.id,
       inputs: { address: input.address ?? null, session: sessionId },
     });
-    await tx.userSession.create({ data: { id: sessionId, userId: user.id, createdAt: input.now, lastSeenAt: input.now, userAgent: input.userAgent?.slice(0, MAX_USER_AGENT) || null } });
+    await tx.userSession.create({
+      data: {
+        id: sessionId,
+        userId: user.id,
+        createdAt: input.now,
+        lastSeenAt: input.now,
+        userAgent: input.userAgent?.slice(0, MAX_USER_AGENT) || null,
+      },
+    });
   });
-  return { status: "ok", user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId } };
+  return {
+    status: "ok",
+    user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId },
+  };
 }

@@ -17,7 +17,14 @@ export async function endSession(input: { sessionId: string; userId: string; now
     const live = await tx.$queryRaw<{ id: string }[]>`
       SELECT "id"::text FROM "UserSession" WHERE "id" = ${input.sessionId}::uuid AND "userId" = ${input.userId}::uuid AND "revokedAt" IS NULL FOR UPDATE`;
     if (live.length === 0) return { ended: false };
-    await recordAuditEvent(tx, { actorType: "user", actorId: input.userId, action: "auth.signed_out", subjectType: "user", subjectId: input.userId, inputs: { session: input.sessionId } });
+    await recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: input.userId,
+      action: "auth.signed_out",
+      subjectType: "user",
+      subjectId: input.userId,
+      inputs: { session: input.sessionId },
+    });
     await tx.userSession.update({ where: { id: input.sessionId }, data: { revokedAt: input.now } });
     return { ended: true };
   });

@@ -40,7 +40,10 @@ describe("the bound on password checks", () => {
     expect(gate.full()).toBe(false);
     b.finish("b");
     c.finish("c");
-    expect(await Promise.all([runB, runC])).toEqual([{ ran: true, value: "b" }, { ran: true, value: "c" }]);
+    expect(await Promise.all([runB, runC])).toEqual([
+      { ran: true, value: "b" },
+      { ran: true, value: "c" },
+    ]);
     expect(gate.load()).toEqual({ running: 0, waiting: 0 });
   });
 

@@ -40,7 +40,10 @@ export async function inviteUser(input: {
   const client = input.client ?? defaultDb();
   try {
     return await client.$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { email, role, name, passwordHash }, select: { id: true, email: true, name: true, role: true } });
+      const user = await tx.user.create({
+        data: { email, role, name, passwordHash },
+        select: { id: true, email: true, name: true, role: true },
+      });
       const link = await issuePasswordLink(tx, { userId: user.id, issuedById: input.actor.id, now: input.now });
       await recordAuditEvent(tx, {
         actorType: "user",

@@ -63,7 +63,11 @@ export async function loadSessionUser(input: { claims: TSessionClaims; now: Date
     // Guarded by the old value and by revokedAt, so concurrent requests write once and a revocation
     // committed meanwhile is never undone.
     await client.userSession.updateMany({
-      where: { id: input.claims.sessionId, revokedAt: null, lastSeenAt: { lt: new Date(input.now.getTime() - SESSION_TOUCH_SECONDS * 1000) } },
+      where: {
+        id: input.claims.sessionId,
+        revokedAt: null,
+        lastSeenAt: { lt: new Date(input.now.getTime() - SESSION_TOUCH_SECONDS * 1000) },
+      },
       data: { lastSeenAt: input.now },
     });
   }

@@ -18,19 +18,32 @@ import { setUserActive } from "./set-user-active";
 import type { TThrottleLimits } from "./throttle";
 
 const testDb = useTestDb();
-const limits: TThrottleLimits = { maxFailures: 50, maxFailuresPerAddress: 500, windowMinutes: 15, accountDelayAfter: 1_000, accountDelayMaxSeconds: 5 };
+const limits: TThrottleLimits = {
+  maxFailures: 50,
+  maxFailuresPerAddress: 500,
+  windowMinutes: 15,
+  accountDelayAfter: 1_000,
+  accountDelayMaxSeconds: 5,
+};
 const PASSWORD = "a long enough password";
 let admin: { id: string; role: "ADMIN" };
 let reviewer: { id: string; role: "REVIEWER" };
 
 beforeAll(async () => {
   const passwordHash = await hashPassword(PASSWORD);
-  admin = { id: (await db().user.create({ data: { email: "admin@people.test", name: "Admin", role: "ADMIN", passwordHash } })).id, role: "ADMIN" };
-  reviewer = { id: (await db().user.create({ data: { email: "reviewer@people.test", name: "Rev", role: "REVIEWER", passwordHash } })).id, role: "REVIEWER" };
+  admin = {
+    id: (await db().user.create({ data: { email: "admin@people.test", name: "Admin", role: "ADMIN", passwordHash } })).id,
+    role: "ADMIN",
+  };
+  reviewer = {
+    id: (await db().user.create({ data: { email: "reviewer@people.test", name: "Rev", role: "REVIEWER", passwordHash } })).id,
+    role: "REVIEWER",
+  };
 });
 
 const signIn = (email: string, password: string) => verifySignIn({ email, password, address: "10.7.0.1", now: new Date(), limits });
-const eventsOf = async (subjectId: string) => (await db().auditEvent.findMany({ where: { subjectId }, orderBy: { seq: "asc" } })).map((e) => e.action);
+const eventsOf = async (subjectId: string) =>
+  (await db().auditEvent.findMany({ where: { subjectId }, orderBy: { seq: "asc" } })).map((e) => e.action);
 
 describe("adding a person", () => {
   it("creates an account that refuses every sign-in until its link sets a password; the link works once", async () => {
@@ -45,10 +58,15 @@ describe("adding a person", () => {
     expect((await signIn("dana@people.test", "")).status).toBe("invalid");
 
     expect(await setPasswordWithLink({ token: invited.token, password: "short", now })).toMatchObject({ status: "invalid_password" });
-    expect(await setPasswordWithLink({ token: invited.token, password: "dana's own password", now })).toEqual({ status: "ok", email: "dana@people.test" });
+    expect(await setPasswordWithLink({ token: invited.token, password: "dana's own password", now })).toEqual({
+      status: "ok",
+      email: "dana@people.test",
+    });
     expect((await signIn("dana@people.test", "dana's own password")).status).toBe("ok");
     // A replay of the same link, even with another password, is refused and changes nothing.
-    expect(await setPasswordWithLink({ token: invited.token, password: "an attacker's password", now })).toEqual({ status: "link_unusable" });
+    expect(await setPasswordWithLink({ token: invited.token, password: "an attacker's password", now })).toEqual({
+      status: "link_unusable",
+    });
     expect((await signIn("dana@people.test", "an attacker's password")).status).toBe("invalid");
     expect(await eventsOf(invited.user.id)).toEqual(["user.invited", "user.password_set", "auth.signed_in"]);
   });
@@ -57,11 +75,19 @@ describe("adding a person", () => {
     const then = new Date("2026-11-20T10:00:00Z");
     const invited = await inviteUser({ email: "eli@people.test", role: "REVIEWER", name: "Eli", actor: admin, now: then });
     const late = new Date(then.getTime() + 24 * 3_600_000);
-    expect(await setPasswordWithLink({ token: invited.token, password: "eli's own password", now: late })).toEqual({ status: "link_expired" });
-    expect(await setPasswordWithLink({ token: "A".repeat(43), password: "eli's own password", now: then })).toEqual({ status: "link_unusable" });
-    expect(await setPasswordWithLink({ token: "../../etc", password: "eli's own password", now: then })).toEqual({ status: "link_unusable" });
+    expect(await setPasswordWithLink({ token: invited.token, password: "eli's own password", now: late })).toEqual({
+      status: "link_expired",
+    });
+    expect(await setPasswordWithLink({ token: "A".repeat(43), password: "eli's own password", now: then })).toEqual({
+      status: "link_unusable",
+    });
+    expect(await setPasswordWithLink({ token: "../../etc", password: "eli's own password", now: then })).toEqual({
+      status: "link_unusable",
+    });
     const second = await reissuePasswordLink({ userId: invited.user.id, actor: admin, now: then });
-    expect(await setPasswordWithLink({ token: invited.token, password: "eli's own password", now: then })).toEqual({ status: "link_unusable" });
+    expect(await setPasswordWithLink({ token: invited.token, password: "eli's own password", now: then })).toEqual({
+      status: "link_unusable",
+    });
     expect(await setPasswordWithLink({ token: second.token, password: "eli's own password", now: then })).toMatchObject({ status: "ok" });
   });
 
@@ -78,11 +104,17 @@ describe("adding a person", () => {
   });
 
   it("is for admins only, refuses a duplicate email by field, and a bad role", async () => {
-    expect(await refusalCode(inviteUser({ email: "x@people.test", role: "REVIEWER", name: "X", actor: reviewer, now: new Date() }))).toBe("forbidden");
+    expect(await refusalCode(inviteUser({ email: "x@people.test", role: "REVIEWER", name: "X", actor: reviewer, now: new Date() }))).toBe(
+      "forbidden",
+    );
     expect(await refusalCode(reissuePasswordLink({ userId: admin.id, actor: reviewer, now: new Date() }))).toBe("forbidden");
-    const duplicate = await inviteUser({ email: "ADMIN@people.test", role: "REVIEWER", name: "X", actor: admin, now: new Date() }).catch((e: unknown) => e);
+    const duplicate = await inviteUser({ email: "ADMIN@people.test", role: "REVIEWER", name: "X", actor: admin, now: new Date() }).catch(
+      (e: unknown) => e,
+    );
     expect(duplicate).toMatchObject({ code: "invalid", field: "email" });
-    expect(await inviteUser({ email: "y@people.test", role: "ROOT", name: "Y", actor: admin, now: new Date() }).catch((e: unknown) => e)).toMatchObject({ code: "invalid", field: "role" });
+    expect(
+      await inviteUser({ email: "y@people.test", role: "ROOT", name: "Y", actor: admin, now: new Date() }).catch((e: unknown) => e),
+    ).toMatchObject({ code: "invalid", field: "role" });
     expect(await db().user.count({ where: { email: { in: ["x@people.test", "y@people.test"] } } })).toBe(0);
   });
 });
@@ -94,7 +126,9 @@ describe("roles and deactivation", () => {
     const event = await db().auditEvent.findFirstOrThrow({ where: { subjectId: invited.user.id, action: "user.role_changed" } });
     expect(event.inputs).toEqual({ from: "REVIEWER", to: "LEAD" });
     expect(await refusalCode(changeUserRole({ userId: invited.user.id, role: "ADMIN", actor: reviewer }))).toBe("forbidden");
-    expect(await refusalCode(changeUserRole({ userId: "00000000-0000-4000-8000-000000000000", role: "LEAD", actor: admin }))).toBe("not_found");
+    expect(await refusalCode(changeUserRole({ userId: "00000000-0000-4000-8000-000000000000", role: "LEAD", actor: admin }))).toBe(
+      "not_found",
+    );
   });
 
   it("deactivation ends sessions, voids links and unassigns tickets; reactivation restores sign-in", async () => {
@@ -105,22 +139,50 @@ describe("roles and deactivation", () => {
     const pending = await reissuePasswordLink({ userId: invited.user.id, actor: admin, now: new Date() });
     for (const n of [1, 2]) {
       await db().ticket.create({
-        data: { subject: `t${n}`, body: "b", customerEmail: "c@people.test", source: "seed", externalId: `people-${n}`, route: "guarded_agent", bundleVersion: "test", admission: "admitted", assigneeId: invited.user.id },
+        data: {
+          subject: `t${n}`,
+          body: "b",
+          customerEmail: "c@people.test",
+          source: "seed",
+          externalId: `people-${n}`,
+          route: "guarded_agent",
+          bundleVersion: "test",
+          admission: "admitted",
+          assigneeId: invited.user.id,
+        },
       });
     }
 
-    expect(await setUserActive({ userId: invited.user.id, active: false, actor: admin, now: new Date() })).toEqual({ changed: true, sessionsEnded: 1, linksVoided: 1, ticketsUnassigned: 2 });
+    expect(await setUserActive({ userId: invited.user.id, active: false, actor: admin, now: new Date() })).toEqual({
+      changed: true,
+      sessionsEnded: 1,
+      linksVoided: 1,
+      ticketsUnassigned: 2,
+    });
     expect(await db().ticket.count({ where: { assigneeId: invited.user.id } })).toBe(0);
-    expect(await loadSessionUser({ claims: { id: invited.user.id, sessionVersion: session.user.sessionVersion, sessionId: session.user.sessionId }, now: new Date() })).toBeNull();
+    expect(
+      await loadSessionUser({
+        claims: { id: invited.user.id, sessionVersion: session.user.sessionVersion, sessionId: session.user.sessionId },
+        now: new Date(),
+      }),
+    ).toBeNull();
     expect((await signIn("gus@people.test", "gus's own password")).status).toBe("invalid");
-    expect(await setPasswordWithLink({ token: pending.token, password: "gus's new password", now: new Date() })).toEqual({ status: "link_unusable" });
+    expect(await setPasswordWithLink({ token: pending.token, password: "gus's new password", now: new Date() })).toEqual({
+      status: "link_unusable",
+    });
     expect(await refusalCode(reissuePasswordLink({ userId: invited.user.id, actor: admin, now: new Date() }))).toBe("user_inactive");
     // Deactivating twice changes nothing and records nothing more.
     expect(await setUserActive({ userId: invited.user.id, active: false, actor: admin, now: new Date() })).toEqual({ changed: false });
 
     await setUserActive({ userId: invited.user.id, active: true, actor: admin, now: new Date() });
     expect((await signIn("gus@people.test", "gus's own password")).status).toBe("ok");
-    expect((await eventsOf(invited.user.id)).filter((a) => a.startsWith("user."))).toEqual(["user.invited", "user.password_set", "user.password_link_issued", "user.deactivated", "user.reactivated"]);
+    expect((await eventsOf(invited.user.id)).filter((a) => a.startsWith("user."))).toEqual([
+      "user.invited",
+      "user.password_set",
+      "user.password_link_issued",
+      "user.deactivated",
+      "user.reactivated",
+    ]);
   });
 
   it("never leaves the app without an active admin", async () => {
@@ -133,29 +195,39 @@ describe("roles and deactivation", () => {
     expect(await setUserActive({ userId: second.user.id, active: false, actor: admin, now: new Date() })).toMatchObject({ changed: true });
     expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
     await setUserActive({ userId: second.user.id, active: true, actor: admin, now: new Date() });
-    expect(await changeUserRole({ userId: admin.id, role: "LEAD", actor: { id: second.user.id, role: "ADMIN" } })).toEqual({ from: "ADMIN", to: "LEAD" });
-    expect(await refusalCode(changeUserRole({ userId: second.user.id, role: "REVIEWER", actor: { id: second.user.id, role: "ADMIN" } }))).toBe("last_admin");
+    expect(await changeUserRole({ userId: admin.id, role: "LEAD", actor: { id: second.user.id, role: "ADMIN" } })).toEqual({
+      from: "ADMIN",
+      to: "LEAD",
+    });
+    expect(
+      await refusalCode(changeUserRole({ userId: second.user.id, role: "REVIEWER", actor: { id: second.user.id, role: "ADMIN" } })),
+    ).toBe("last_admin");
     await changeUserRole({ userId: admin.id, role: "ADMIN", actor: { id: second.user.id, role: "ADMIN" } });
   });
 
-  it.skipIf(!process.env.DATABASE_URL)("two admins removing each other at the same moment: one succeeds, the other is refused (PostgreSQL)", async () => {
-    const a = await inviteUser({ email: "ida@people.test", role: "ADMIN", name: "Ida", actor: admin, now: new Date() });
-    const b = await inviteUser({ email: "jo@people.test", role: "ADMIN", name: "Jo", actor: admin, now: new Date() });
-    // Down to exactly two active admins: a and b (set up directly: this is the state, not the subject).
-    await db().user.updateMany({ where: { role: "ADMIN", id: { notIn: [a.user.id, b.user.id] } }, data: { role: "LEAD" } });
-    expect(await db().user.count({ where: { role: "ADMIN", active: true } })).toBe(2);
-    const second = openDb({ kind: "postgres", url: testDb().url!, max: 2 });
-    try {
-      const results = await Promise.all([
-        refusalCode(setUserActive({ userId: b.user.id, active: false, actor: { id: a.user.id, role: "ADMIN" }, now: new Date() })),
-        refusalCode(changeUserRole({ userId: a.user.id, role: "REVIEWER", actor: { id: b.user.id, role: "ADMIN" }, client: second.client })),
-      ]);
-      expect(results.sort()).toEqual(["accepted", "last_admin"]);
-      expect(await db().user.count({ where: { role: "ADMIN", active: true } })).toBe(1);
-    } finally {
-      await second.close();
-    }
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    "two admins removing each other at the same moment: one succeeds, the other is refused (PostgreSQL)",
+    async () => {
+      const a = await inviteUser({ email: "ida@people.test", role: "ADMIN", name: "Ida", actor: admin, now: new Date() });
+      const b = await inviteUser({ email: "jo@people.test", role: "ADMIN", name: "Jo", actor: admin, now: new Date() });
+      // Down to exactly two active admins: a and b (set up directly: this is the state, not the subject).
+      await db().user.updateMany({ where: { role: "ADMIN", id: { notIn: [a.user.id, b.user.id] } }, data: { role: "LEAD" } });
+      expect(await db().user.count({ where: { role: "ADMIN", active: true } })).toBe(2);
+      const second = openDb({ kind: "postgres", url: testDb().url!, max: 2 });
+      try {
+        const results = await Promise.all([
+          refusalCode(setUserActive({ userId: b.user.id, active: false, actor: { id: a.user.id, role: "ADMIN" }, now: new Date() })),
+          refusalCode(
+            changeUserRole({ userId: a.user.id, role: "REVIEWER", actor: { id: b.user.id, role: "ADMIN" }, client: second.client }),
+          ),
+        ]);
+        expect(results.sort()).toEqual(["accepted", "last_admin"]);
+        expect(await db().user.count({ where: { role: "ADMIN", active: true } })).toBe(1);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it("keeps the audit chain whole", async () => {
     const report = await verifyAuditChain(testDb().client, { publicKey: null });

@@ -31,5 +31,8 @@ const within = (href: string, pathname: string) => pathname === href || pathname
  * a deeper entry (Jobs under Admin) is the current one. */
 export function isCurrentNav(href: string, pathname: string): boolean {
   if (href === "/") return pathname === "/";
-  return within(href, pathname) && !NAV_ITEMS.some((i) => i.href.length > href.length && i.href.startsWith(`${href}/`) && within(i.href, pathname));
+  return (
+    within(href, pathname) &&
+    !NAV_ITEMS.some((i) => i.href.length > href.length && i.href.startsWith(`${href}/`) && within(i.href, pathname))
+  );
 }

@@ -21,10 +21,15 @@ export function isLinkToken(value: unknown): value is string {
  * Issues a link for `userId` inside the caller's transaction (the caller audits it): voids the
  * person's unused links, stores the new token's hash, and returns the token – the only time it exists.
  */
-export async function issuePasswordLink(tx: Prisma.TransactionClient, input: { userId: string; issuedById: string; now: Date }): Promise<{ token: string; expiresAt: Date }> {
+export async function issuePasswordLink(
+  tx: Prisma.TransactionClient,
+  input: { userId: string; issuedById: string; now: Date },
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(input.now.getTime() + PASSWORD_LINK_HOURS * 3_600_000);
   await tx.passwordLink.updateMany({ where: { userId: input.userId, usedAt: null }, data: { usedAt: input.now } });
-  await tx.passwordLink.create({ data: { userId: input.userId, tokenHash: hashLinkToken(token), issuedById: input.issuedById, expiresAt, createdAt: input.now } });
+  await tx.passwordLink.create({
+    data: { userId: input.userId, tokenHash: hashLinkToken(token), issuedById: input.issuedById, expiresAt, createdAt: input.now },
+  });
   return { token, expiresAt };
 }

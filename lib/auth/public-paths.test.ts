@@ -13,10 +13,19 @@ describe("isPublicPath", () => {
     "/api/audit/checkpoints",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
-  it.each(["/", "/ledger", "/signin-help", "/set-passwords", "/api/authority", "/api/healthz", "/api/outboxes", "/api/audit", "/api/audit/checkpoints-all", "/api/tickets", "/admin/api/health"])(
-    "%s is not public",
-    (path) => expect(isPublicPath(path)).toBe(false),
-  );
+  it.each([
+    "/",
+    "/ledger",
+    "/signin-help",
+    "/set-passwords",
+    "/api/authority",
+    "/api/healthz",
+    "/api/outboxes",
+    "/api/audit",
+    "/api/audit/checkpoints-all",
+    "/api/tickets",
+    "/admin/api/health",
+  ])("%s is not public", (path) => expect(isPublicPath(path)).toBe(false));
 
   it("every entry is an absolute path without a trailing slash", () => {
     for (const p of PUBLIC_PATHS) expect(p).toMatch(/^\/[^?#]*[^/]$/);
@@ -35,7 +44,10 @@ describe("proxyDecision", () => {
 
   it("sends signed-out page visits to /signin with where they were going", () => {
     expect(visit("/")).toEqual({ kind: "redirect", location: "/signin" });
-    expect(visit("/ledger", { search: "?order=ord_1" })).toEqual({ kind: "redirect", location: "/signin?callbackUrl=%2Fledger%3Forder%3Dord_1" });
+    expect(visit("/ledger", { search: "?order=ord_1" })).toEqual({
+      kind: "redirect",
+      location: "/signin?callbackUrl=%2Fledger%3Forder%3Dord_1",
+    });
   });
 
   it("answers signed-out API calls with 401 rather than a redirect", () => {

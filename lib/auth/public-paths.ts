@@ -13,7 +13,15 @@
  *   by an HMAC signature.
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
-export const PUBLIC_PATHS = ["/signin", "/set-password", "/api/health", "/api/auth", "/api/intake", "/api/outbox", "/api/audit/checkpoints"] as const;
+export const PUBLIC_PATHS = [
+  "/signin",
+  "/set-password",
+  "/api/health",
+  "/api/auth",
+  "/api/intake",
+  "/api/outbox",
+  "/api/audit/checkpoints",
+] as const;
 
 export const SIGN_IN_PATH = "/signin";
 

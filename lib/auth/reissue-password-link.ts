@@ -7,7 +7,12 @@ import { mayUse, type Role } from "../contracts/roles";
 import { db as defaultDb, type Db } from "../db";
 import { issuePasswordLink } from "./password-link";
 
-export async function reissuePasswordLink(input: { userId: string; actor: { id: string; role: Role }; now: Date; client?: Db }): Promise<{ email: string; token: string; expiresAt: Date }> {
+export async function reissuePasswordLink(input: {
+  userId: string;
+  actor: { id: string; role: Role };
+  now: Date;
+  client?: Db;
+}): Promise<{ email: string; token: string; expiresAt: Date }> {
   if (!mayUse(input.actor.role, "admin")) throw new AppError("forbidden", "Only an admin may issue set-password links.");
   const client = input.client ?? defaultDb();
   return client.$transaction(async (tx) => {

@@ -13,7 +13,12 @@ import { db as defaultDb, type Db } from "../db";
  * event. Only the user themself or an admin may: anyone else is refused `forbidden`, before the
  * target is even looked up; an unknown user is `not_found`.
  */
-export async function revokeUserSessions(input: { userId: string; actor: { id: string; role: Role }; now: Date; client?: Db }): Promise<{ revoked: number }> {
+export async function revokeUserSessions(input: {
+  userId: string;
+  actor: { id: string; role: Role };
+  now: Date;
+  client?: Db;
+}): Promise<{ revoked: number }> {
   const client = input.client ?? defaultDb();
   const self = input.actor.id === input.userId;
   if (!self && !mayUse(input.actor.role, "admin")) throw new AppError("forbidden", "Only an admin may sign another person out.");

@@ -9,7 +9,14 @@ import { SESSION_MAX_AGE_SECONDS, SESSION_REISSUE_SECONDS } from "./session-life
 const SECRET = "session-cookie-test-secret-0123456789abcdef";
 const NAME = "authjs.session-token";
 const SECURE_NAME = `__Secure-${NAME}`;
-const CLAIMS = { sub: "5f0c6b1e-8d2a-4c3b-9e1f-0a1b2c3d4e5f", role: "LEAD", sv: 3, sid: "0b6d1f3a-2c4e-4a5b-8c7d-9e0f1a2b3c4d", name: "Lea Lead", email: "lead@example.com" } satisfies JWT;
+const CLAIMS = {
+  sub: "5f0c6b1e-8d2a-4c3b-9e1f-0a1b2c3d4e5f",
+  role: "LEAD",
+  sv: 3,
+  sid: "0b6d1f3a-2c4e-4a5b-8c7d-9e0f1a2b3c4d",
+  name: "Lea Lead",
+  email: "lead@example.com",
+} satisfies JWT;
 const USER = { id: CLAIMS.sub, role: "LEAD", sessionVersion: 3, sessionId: CLAIMS.sid };
 
 const mint = (token: JWT = CLAIMS, options: { salt?: string; secret?: string; maxAge?: number } = {}) =>
@@ -31,7 +38,8 @@ async function nextAuthUser(headers: Headers, decode: "next-auth" | "configured"
   const config = { ...authConfig, secret: SECRET, basePath: "/api/auth", ...(decode === "next-auth" ? { jwt: undefined } : {}) };
   const response = await Auth(new Request(url, { headers: { cookie: headers.get("cookie") ?? "" } }), config);
   if (!response.ok) return null;
-  const user = ((await response.json()) as { user?: { id?: string; role?: string; sessionVersion?: number; sessionId?: string } } | null)?.user;
+  const user = ((await response.json()) as { user?: { id?: string; role?: string; sessionVersion?: number; sessionId?: string } } | null)
+    ?.user;
   return user?.id ? { id: user.id, role: user.role, sessionVersion: user.sessionVersion, sessionId: user.sessionId } : null;
 }
 

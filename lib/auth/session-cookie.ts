@@ -70,7 +70,12 @@ export interface TCookieSession {
  * the User row. `quiet`: a cookie that does not decrypt is not logged (the proxy hands it to
  * next-auth, which logs it).
  */
-export async function sessionOf(request: { headers: Headers; secret: string; env?: Record<string, string | undefined>; quiet?: boolean }): Promise<TCookieSession | null> {
+export async function sessionOf(request: {
+  headers: Headers;
+  secret: string;
+  env?: Record<string, string | undefined>;
+  quiet?: boolean;
+}): Promise<TCookieSession | null> {
   const salt = sessionCookieName(request.headers, request.env);
   const token = sessionToken(request.headers.get("cookie") ?? "", salt);
   if (!token) return null;
@@ -89,7 +94,11 @@ export async function sessionOf(request: { headers: Headers; secret: string; env
 }
 
 /** The user a request's session cookie names (id, role, session version, session id), or null (see sessionOf). */
-export async function sessionUserOf(request: { headers: Headers; secret: string; env?: Record<string, string | undefined> }): Promise<TTokenUser | null> {
+export async function sessionUserOf(request: {
+  headers: Headers;
+  secret: string;
+  env?: Record<string, string | undefined>;
+}): Promise<TTokenUser | null> {
   return (await sessionOf(request))?.user ?? null;
 }
 

@@ -17,7 +17,9 @@ interface TRemembered {
 }
 
 // On globalThis: a bundler may load this module once per server layer (the proxy, the pages).
-const remembered: Map<string, TRemembered> = ((globalThis as unknown as { __countersignSessionTokens?: Map<string, TRemembered> }).__countersignSessionTokens ??= new Map());
+const remembered: Map<string, TRemembered> = ((
+  globalThis as unknown as { __countersignSessionTokens?: Map<string, TRemembered> }
+).__countersignSessionTokens ??= new Map());
 
 const numeric = (value: unknown) => (typeof value === "number" ? value : undefined);
 

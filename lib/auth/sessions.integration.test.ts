@@ -21,7 +21,13 @@ import type { TThrottleLimits } from "./throttle";
 
 const testDb = useTestDb();
 
-const limits: TThrottleLimits = { maxFailures: 50, maxFailuresPerAddress: 500, windowMinutes: 15, accountDelayAfter: 1_000, accountDelayMaxSeconds: 5 };
+const limits: TThrottleLimits = {
+  maxFailures: 50,
+  maxFailuresPerAddress: 500,
+  windowMinutes: 15,
+  accountDelayAfter: 1_000,
+  accountDelayMaxSeconds: 5,
+};
 const PASSWORD = "correct horse battery staple";
 const ROLES = { reviewer: "REVIEWER", specialist: "SPECIALIST", lead: "LEAD", admin: "ADMIN" } as const;
 const ids: Record<keyof typeof ROLES, string> = { reviewer: "", specialist: "", lead: "", admin: "" };
@@ -43,16 +49,26 @@ async function signIn(who: keyof typeof ROLES, now = new Date(), userAgent = "Vi
 
 const load = (claims: TSessionClaims, now = new Date()) => loadSessionUser({ claims, now });
 const actor = (who: keyof typeof ROLES) => ({ id: ids[who], role: ROLES[who] });
-const events = (action: "auth.signed_out" | "user.sessions_revoked", subjectId: string) => db().auditEvent.findMany({ where: { action, subjectId }, orderBy: { seq: "asc" } });
+const events = (action: "auth.signed_out" | "user.sessions_revoked", subjectId: string) =>
+  db().auditEvent.findMany({ where: { action, subjectId }, orderBy: { seq: "asc" } });
 
 describe("a session, on the server", () => {
   it("is minted at sign-in: a row with its user agent, named by the sign-in's event", async () => {
     const claims = await signIn("specialist", new Date(), "Mozilla/5.0 (X11) Countersign-Test");
     const row = await db().userSession.findUniqueOrThrow({ where: { id: claims.sessionId } });
     expect(row).toMatchObject({ userId: ids.specialist, userAgent: "Mozilla/5.0 (X11) Countersign-Test", revokedAt: null });
-    const event = await db().auditEvent.findFirst({ where: { action: "auth.signed_in", subjectId: ids.specialist }, orderBy: { seq: "desc" } });
+    const event = await db().auditEvent.findFirst({
+      where: { action: "auth.signed_in", subjectId: ids.specialist },
+      orderBy: { seq: "desc" },
+    });
     expect(event?.inputs).toMatchObject({ session: claims.sessionId });
-    expect(await load(claims)).toEqual({ id: ids.specialist, email: "specialist@sessions.test", name: "specialist", role: "SPECIALIST", sessionId: claims.sessionId });
+    expect(await load(claims)).toEqual({
+      id: ids.specialist,
+      email: "specialist@sessions.test",
+      name: "specialist",
+      role: "SPECIALIST",
+      sessionId: claims.sessionId,
+    });
   });
 
   it("ends at sign-out: the same claims replayed afterwards are refused, and signing out again records nothing", async () => {
@@ -131,7 +147,9 @@ describe("signing out everywhere", () => {
     expect(await revokeUserSessions({ userId: ids.admin, actor: actor("admin"), now: new Date() })).toEqual({ revoked: 3 });
     for (const claims of mine) expect(await load(claims)).toBeNull();
     expect(await load(theirs)).not.toBeNull();
-    expect((await events("user.sessions_revoked", ids.admin)).map((e) => [e.actorId, e.inputs])).toEqual([[ids.admin, { sessions: 3, by: "self" }]]);
+    expect((await events("user.sessions_revoked", ids.admin)).map((e) => [e.actorId, e.inputs])).toEqual([
+      [ids.admin, { sessions: 3, by: "self" }],
+    ]);
     // A session opened afterwards counts: revocation ends sessions, not the account.
     expect(await load(await signIn("admin"))).not.toBeNull();
   });
@@ -220,9 +238,13 @@ describe.runIf(!!process.env.DATABASE_URL)("across instances (PostgreSQL)", () =
 
   it("records one sign-out when the same session is signed out eight times at once", async () => {
     const claims = await signIn("lead");
-    const results = await Promise.all(Array.from({ length: 8 }, () => endSession({ sessionId: claims.sessionId, userId: claims.id, now: new Date() })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => endSession({ sessionId: claims.sessionId, userId: claims.id, now: new Date() })),
+    );
     expect(results.filter((r) => r.ended)).toHaveLength(1);
-    expect((await events("auth.signed_out", ids.lead)).filter((e) => (e.inputs as { session?: string }).session === claims.sessionId)).toHaveLength(1);
+    expect(
+      (await events("auth.signed_out", ids.lead)).filter((e) => (e.inputs as { session?: string }).session === claims.sessionId),
+    ).toHaveLength(1);
   });
 
   it("revokes each session once when the person and an admin sign them out everywhere at once", async () => {

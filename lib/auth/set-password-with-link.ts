@@ -21,9 +21,16 @@ export type TSetPasswordOutcome =
   | { status: "link_expired" };
 
 /** What the link's page shows before anything is typed: whose link it is, or why it no longer works. Spends nothing. */
-export async function describePasswordLink(input: { token: string; now: Date; client?: Db }): Promise<{ status: "usable"; email: string } | { status: "link_unusable" } | { status: "link_expired" }> {
+export async function describePasswordLink(input: {
+  token: string;
+  now: Date;
+  client?: Db;
+}): Promise<{ status: "usable"; email: string } | { status: "link_unusable" } | { status: "link_expired" }> {
   if (!isLinkToken(input.token)) return { status: "link_unusable" };
-  const link = await (input.client ?? defaultDb()).passwordLink.findUnique({ where: { tokenHash: hashLinkToken(input.token) }, select: { expiresAt: true, usedAt: true, user: { select: { email: true, active: true } } } });
+  const link = await (input.client ?? defaultDb()).passwordLink.findUnique({
+    where: { tokenHash: hashLinkToken(input.token) },
+    select: { expiresAt: true, usedAt: true, user: { select: { email: true, active: true } } },
+  });
   if (!link || link.usedAt || !link.user.active) return { status: "link_unusable" };
   if (link.expiresAt.getTime() <= input.now.getTime()) return { status: "link_expired" };
   return { status: "usable", email: link.user.email };
@@ -34,7 +41,12 @@ export async function describePasswordLink(input: { token: string; now: Date; cl
  * it (a reset password should not leave an old session signed in). The link's row is locked, so two
  * submissions of one link cannot both set a password.
  */
-export async function setPasswordWithLink(input: { token: string; password: string; now: Date; client?: Db }): Promise<TSetPasswordOutcome> {
+export async function setPasswordWithLink(input: {
+  token: string;
+  password: string;
+  now: Date;
+  client?: Db;
+}): Promise<TSetPasswordOutcome> {
   if (!isLinkToken(input.token)) return { status: "link_unusable" };
   const password = ZNewPassword.safeParse(input.password);
   if (!password.success) return { status: "invalid_password", message: `The password ${password.error.issues[0]!.message}.` };
@@ -48,7 +60,14 @@ export async function setPasswordWithLink(input: { token: string; password: stri
     if (link.expiresAt.getTime() <= input.now.getTime()) return { status: "link_expired" };
     const user = await tx.user.findUnique({ where: { id: link.userId }, select: { id: true, email: true, active: true } });
     if (!user?.active) return { status: "link_unusable" };
-    await recordAuditEvent(tx, { actorType: "user", actorId: user.id, action: "user.password_set", subjectType: "user", subjectId: user.id, inputs: { link: link.id } });
+    await recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: user.id,
+      action: "user.password_set",
+      subjectType: "user",
+      subjectId: user.id,
+      inputs: { link: link.id },
+    });
     await tx.passwordLink.update({ where: { id: link.id }, data: { usedAt: input.now } });
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await tx.userSession.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: input.now } });

@@ -22,7 +22,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const signInPost = (headers: Record<string, string> = {}, path = CREDENTIALS_CALLBACK_PATH) =>
-  fetch(`${origin}${path}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: "email=a%40b.example&password=x&csrfToken=t" });
+  fetch(`${origin}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: "email=a%40b.example&password=x&csrfToken=t",
+  });
 
 /** Runs `check` while the gate's one turn is taken. */
 async function whileFull(check: () => Promise<void>) {

@@ -30,7 +30,8 @@ export function shedSignIn(req: IncomingMessage, res: ServerResponse, gate: THas
   const answer = () => {
     if (res.destroyed || res.writableEnded) return;
     // next-auth's client asks for the redirect as JSON instead of a 302.
-    if (req.headers["x-auth-return-redirect"]) res.writeHead(200, { ...headers, "content-type": "application/json" }).end(JSON.stringify({ url: BUSY_LOCATION }));
+    if (req.headers["x-auth-return-redirect"])
+      res.writeHead(200, { ...headers, "content-type": "application/json" }).end(JSON.stringify({ url: BUSY_LOCATION }));
     else res.writeHead(302, { ...headers, location: BUSY_LOCATION }).end();
   };
   const timer = setTimeout(answer, holdMs);

@@ -53,7 +53,12 @@ describe("sign-in limits over HTTP, without TRUST_PROXY", () => {
       expect(attempt).toMatchObject({ session: null, code: i < 4 ? "invalid_credentials" : "locked" });
     }
     // The address is locked for every account, the right password included, under any claimed address.
-    const fresh = await attemptSignIn(origin, { email: "admin@example.com", password: DEMO_PASSWORD, csrf, headers: { "x-forwarded-for": "192.0.2.200" } });
+    const fresh = await attemptSignIn(origin, {
+      email: "admin@example.com",
+      password: DEMO_PASSWORD,
+      csrf,
+      headers: { "x-forwarded-for": "192.0.2.200" },
+    });
     expect(fresh).toMatchObject({ session: null, code: "locked" });
   });
 });
@@ -70,11 +75,15 @@ describe("sign-in limits over HTTP, behind one trusted proxy", () => {
       }
     }
     // The stranger's addresses are locked for this account, even with the right password…
-    expect(await attemptSignIn(origin, { email: "admin@example.com", password: DEMO_PASSWORD, csrf, headers: from("198.51.100.7") })).toMatchObject({ session: null, code: "locked" });
+    expect(
+      await attemptSignIn(origin, { email: "admin@example.com", password: DEMO_PASSWORD, csrf, headers: from("198.51.100.7") }),
+    ).toMatchObject({ session: null, code: "locked" });
     // …and the owner, from an address of their own, signs in (after the account's short wait).
     const owner = await attemptSignIn(origin, { email: "admin@example.com", password: DEMO_PASSWORD, csrf, headers: from("192.0.2.10") });
     expect(owner.session).toMatch(/session-token=/);
     // Below its own limit the address is not locked: another account signs in from it.
-    expect(await attemptSignIn(origin, { email: "lead@example.com", password: DEMO_PASSWORD, csrf, headers: from("198.51.100.7") })).toMatchObject({ session: expect.stringMatching(/session-token=/) });
+    expect(
+      await attemptSignIn(origin, { email: "lead@example.com", password: DEMO_PASSWORD, csrf, headers: from("198.51.100.7") }),
+    ).toMatchObject({ session: expect.stringMatching(/session-token=/) });
   });
 });

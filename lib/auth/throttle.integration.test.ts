@@ -15,7 +15,13 @@ import {
 
 useTestDb();
 
-const limits: TThrottleLimits = { maxFailures: 3, maxFailuresPerAddress: 5, windowMinutes: 15, accountDelayAfter: 6, accountDelayMaxSeconds: 8 };
+const limits: TThrottleLimits = {
+  maxFailures: 3,
+  maxFailuresPerAddress: 5,
+  windowMinutes: 15,
+  accountDelayAfter: 6,
+  accountDelayMaxSeconds: 8,
+};
 const t0 = new Date("2026-03-02T09:00:00.000Z");
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
@@ -54,7 +60,10 @@ describe("sign-in throttle", () => {
     await fail(s, at(0), 3);
     expect(await checkSignInThrottle({ ...s, now: at(1), limits })).toMatchObject({ locked: true, scope: "pair" });
     expect(await checkSignInThrottle({ email: s.email, address: "192.0.2.44", now: at(1), limits })).toEqual({ locked: false, delayMs: 0 });
-    expect(await checkSignInThrottle({ email: "colleague@example.test", address: s.address, now: at(1), limits })).toEqual({ locked: false, delayMs: 0 });
+    expect(await checkSignInThrottle({ email: "colleague@example.test", address: s.address, now: at(1), limits })).toEqual({
+      locked: false,
+      delayMs: 0,
+    });
   });
 
   it("never locks an account: failures from many addresses make each attempt on it wait, growing and capped", async () => {
@@ -83,7 +92,8 @@ describe("sign-in throttle", () => {
   it("notices a burst once per window: the failure that reaches accountDelayAfter, with how many addresses took part", async () => {
     const { email } = fresh();
     const outcomes = [];
-    for (const [i, address] of ["203.0.113.1", "203.0.113.2", "203.0.113.3"].entries()) outcomes.push(...[await fail({ email, address }, at(i)), await fail({ email, address }, at(i))]);
+    for (const [i, address] of ["203.0.113.1", "203.0.113.2", "203.0.113.3"].entries())
+      outcomes.push(...[await fail({ email, address }, at(i)), await fail({ email, address }, at(i))]);
     expect(outcomes.map((o) => o.accountFailures)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(outcomes.slice(0, 5).every((o) => o.burst === null)).toBe(true);
     expect(outcomes[5]!.burst).toEqual({ failures: 6, addresses: 3, since: at(0) });
@@ -110,8 +120,14 @@ describe("sign-in throttle", () => {
     expect(fifth).toMatchObject({ locked: true, scope: "address", lockedNow: ["address"] });
 
     // Any account from that address is refused; the same account from elsewhere is not.
-    expect(await checkSignInThrottle({ email: "someone-else@example.test", address, now: at(5), limits })).toMatchObject({ locked: true, scope: "address" });
-    expect(await checkSignInThrottle({ email: "spray4@example.test", address: "192.0.2.77", now: at(5), limits })).toEqual({ locked: false, delayMs: 0 });
+    expect(await checkSignInThrottle({ email: "someone-else@example.test", address, now: at(5), limits })).toMatchObject({
+      locked: true,
+      scope: "address",
+    });
+    expect(await checkSignInThrottle({ email: "spray4@example.test", address: "192.0.2.77", now: at(5), limits })).toEqual({
+      locked: false,
+      delayMs: 0,
+    });
     expect(await row(addressKey(address))).toMatchObject({ failures: 5 });
   });
 
@@ -183,7 +199,11 @@ describe("sign-in throttle", () => {
   it("loses no count and notices a burst exactly once under concurrent failures (meaningful on PostgreSQL)", async () => {
     const s = fresh();
     const wide = { ...limits, maxFailures: 100, maxFailuresPerAddress: 100 };
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => recordSignInFailure({ email: s.email, address: i % 2 ? s.address : "192.0.2.250", now: at(0), limits: wide })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        recordSignInFailure({ email: s.email, address: i % 2 ? s.address : "192.0.2.250", now: at(0), limits: wide }),
+      ),
+    );
     expect(await row(accountKey(s.email))).toMatchObject({ failures: 12 });
     expect(await row(pairKey(s.email, s.address))).toMatchObject({ failures: 6 });
     expect(await row(addressKey(s.address))).toMatchObject({ failures: 6 });

@@ -165,7 +165,9 @@ export interface TFailureRecorded {
  * Counts one failed sign-in against the account, the pair and the address. Returns the state
  * afterwards, so the failure that reaches a limit can already say "locked".
  */
-export async function recordSignInFailure(input: TThrottleSubject & { now: Date; limits: TThrottleLimits }): Promise<TThrottleState & TFailureRecorded> {
+export async function recordSignInFailure(
+  input: TThrottleSubject & { now: Date; limits: TThrottleLimits },
+): Promise<TThrottleState & TFailureRecorded> {
   const windowMs = input.limits.windowMinutes * 60_000;
   const counters = countersOf(input, input.limits);
   const { rows, burst } = await db().$transaction(async (tx) => {

@@ -27,8 +27,13 @@ describe("the embedded data directory", () => {
 
     const refused = cli("scripts/agent.ts", ["--ticket", "1"], dir);
     expect(refused.status).toBe(2);
-    const lines = refused.stderr.trim().split("\n").filter((l) => !l.includes("nodedir"));
-    expect(lines).toEqual([`The embedded database in ${dir} is in use by process ${holder.pid} (the running server?). Stop it first, or point DATABASE_URL at PostgreSQL to run several processes.`]);
+    const lines = refused.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => !l.includes("nodedir"));
+    expect(lines).toEqual([
+      `The embedded database in ${dir} is in use by process ${holder.pid} (the running server?). Stop it first, or point DATABASE_URL at PostgreSQL to run several processes.`,
+    ]);
     expect(cli("scripts/audit-verify.ts", [], dir).status).toBe(2);
 
     // Killed, it leaves its lock behind; the next process takes it over and finds the data intact.

@@ -54,7 +54,14 @@ describe("the embedded data directory's modes", () => {
       [join(pglite, "base"), 0o777],
       [join(pglite, "PG_VERSION"), 0o666],
       [join(pglite, "postgresql.conf"), 0o644],
-      [join(pglite, "pg_wal", readdirSync(join(pglite, "pg_wal")).find((name) => /^[0-9A-F]{24}$/.test(name))!), 0o666],
+      [
+        join(
+          pglite,
+          "pg_wal",
+          readdirSync(join(pglite, "pg_wal")).find((name) => /^[0-9A-F]{24}$/.test(name))!,
+        ),
+        0o666,
+      ],
     ] as const;
     for (const [path, mode] of old) chmodSync(path, mode);
     const notes = join(dataDir, "notes");

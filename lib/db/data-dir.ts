@@ -72,7 +72,11 @@ export function protectDataDir(dir: string, dataDir?: string): void {
     walked.add(root);
     fixed += fixModes(root);
   }
-  if (fixed) logger.warn({ fixed, dir: roots.join(", ") }, `Made ${fixed} file(s) and folder(s) in ${roots.join(" and ")} private to their owner (they were open to group or other).`);
+  if (fixed)
+    logger.warn(
+      { fixed, dir: roots.join(", ") },
+      `Made ${fixed} file(s) and folder(s) in ${roots.join(" and ")} private to their owner (they were open to group or other).`,
+    );
 }
 
 type TEmscriptenFs = {
@@ -97,5 +101,8 @@ export class PrivateNodeFS extends NodeFS {
 
 /** An embedded database on a directory whose files stay private (see protectDataDir). */
 export function privatePglite(dir: string, sharedBuffers?: string): PGlite {
-  return newPglite({ fs: new PrivateNodeFS(dir), ...(sharedBuffers ? { startParams: withSettings({ shared_buffers: sharedBuffers }) } : {}) });
+  return newPglite({
+    fs: new PrivateNodeFS(dir),
+    ...(sharedBuffers ? { startParams: withSettings({ shared_buffers: sharedBuffers }) } : {}),
+  });
 }

@@ -34,7 +34,10 @@ describe("the driver path", () => {
     process.env.TZ = "America/New_York";
     try {
       const at = new Date("2026-11-24T08:00:00.000Z");
-      const [row] = await sqlRows<{ at: string; words: string }>(driverOf(testDb().client), Prisma.sql`SELECT ${at}::timestamp(3)::text AS "at", array_to_string(${["a", "b"]}::text[], '+') AS "words"`);
+      const [row] = await sqlRows<{ at: string; words: string }>(
+        driverOf(testDb().client),
+        Prisma.sql`SELECT ${at}::timestamp(3)::text AS "at", array_to_string(${["a", "b"]}::text[], '+') AS "words"`,
+      );
       expect(row).toEqual({ at: "2026-11-24 08:00:00", words: "a+b" });
     } finally {
       if (zone === undefined) delete process.env.TZ;
@@ -62,14 +65,18 @@ describe("the driver path", () => {
   it("reads a unique violation as one, from the driver and through a Prisma transaction alike", async () => {
     const taken = await customer(`taken-${Date.now()}@example.com`);
     const insert = `INSERT INTO "Customer" ("id", "email", "name") VALUES (gen_random_uuid()::text, $1, 'Driver Test')`;
-    const fromDriver = await driverOf(testDb().client).transaction((tx) => tx.rows(insert, [taken.email])).catch((error: unknown) => error);
+    const fromDriver = await driverOf(testDb().client)
+      .transaction((tx) => tx.rows(insert, [taken.email]))
+      .catch((error: unknown) => error);
     expect(isUniqueViolation(fromDriver)).toBe(true);
     const fromPrisma = await testDb()
       .client.$transaction((tx) => prismaSqlTx(tx).rows(insert, [taken.email]))
       .catch((error: unknown) => error);
     expect(isUniqueViolation(fromPrisma)).toBe(true);
     // Any other failure is not one.
-    const other = await driverOf(testDb().client).rows("SELECT 1 / 0").catch((error: unknown) => error);
+    const other = await driverOf(testDb().client)
+      .rows("SELECT 1 / 0")
+      .catch((error: unknown) => error);
     expect(isUniqueViolation(other)).toBe(false);
   });
 });

@@ -52,7 +52,9 @@ export interface TDriver extends TSqlTx {
 const TEXT_TYPES = { getTypeParser: () => (value: string) => value };
 // PGlite merges its parsers by key (a spread), so each type that it would parse is named: bool, int8,
 // int2, int4, json, float4, float8, timestamp, timestamptz, numeric, jsonb.
-const TEXT_PARSERS = Object.fromEntries([16, 20, 21, 23, 114, 700, 701, 1114, 1184, 1700, 3802].map((oid) => [oid, (value: string) => value]));
+const TEXT_PARSERS = Object.fromEntries(
+  [16, 20, 21, 23, 114, 700, 701, 1114, 1184, 1700, 3802].map((oid) => [oid, (value: string) => value]),
+);
 
 const textOf = (statement: TSql | string) => (typeof statement === "string" ? statement : statement.text);
 
@@ -71,7 +73,10 @@ export function pgDriver(pool: pg.Pool): TDriver {
       let broken: Error | undefined;
       try {
         await client.query("BEGIN");
-        const result = await fn({ rows: async <R>(statement: TSql | string, params: readonly unknown[] = []) => (await pgQuery(client, statement, params)).rows as R[] });
+        const result = await fn({
+          rows: async <R>(statement: TSql | string, params: readonly unknown[] = []) =>
+            (await pgQuery(client, statement, params)).rows as R[],
+        });
         await client.query("COMMIT");
         return result;
       } catch (error) {
@@ -87,7 +92,8 @@ export function pgDriver(pool: pg.Pool): TDriver {
 
 export function pgliteDriver(pglite: PGlite): TDriver {
   const on = (db: PGlite | Transaction): TSqlTx => ({
-    rows: async <R>(statement: TSql | string, params: readonly unknown[] = []) => (await db.query<R>(textOf(statement), params as unknown[], { parsers: TEXT_PARSERS })).rows,
+    rows: async <R>(statement: TSql | string, params: readonly unknown[] = []) =>
+      (await db.query<R>(textOf(statement), params as unknown[], { parsers: TEXT_PARSERS })).rows,
   });
   return { ...on(pglite), transaction: (fn) => pglite.transaction((tx) => fn(on(tx))) };
 }

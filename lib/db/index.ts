@@ -48,8 +48,13 @@ export interface DbHandle {
 
 /** The data directory is held by another live process: opening it too would corrupt it. */
 export class DataDirInUse extends Error {
-  constructor(readonly dir: string, readonly pid: number) {
-    super(`The embedded database in ${dir} is in use by process ${pid} (the running server?). Stop it first, or point DATABASE_URL at PostgreSQL to run several processes.`);
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded database in ${dir} is in use by process ${pid} (the running server?). Stop it first, or point DATABASE_URL at PostgreSQL to run several processes.`,
+    );
     this.name = "DataDirInUse";
   }
 }
@@ -132,7 +137,9 @@ export function openDb(target: DbTarget): DbHandle {
 
 // On globalThis, like the process-wide handle: a bundler may load this module more than once (the
 // server's instrumentation and its pages), and a client opened by one copy is read through another.
-const drivers: WeakMap<PrismaClient, TDriver> = ((globalThis as unknown as { __countersignDrivers?: WeakMap<PrismaClient, TDriver> }).__countersignDrivers ??= new WeakMap());
+const drivers: WeakMap<PrismaClient, TDriver> = ((
+  globalThis as unknown as { __countersignDrivers?: WeakMap<PrismaClient, TDriver> }
+).__countersignDrivers ??= new WeakMap());
 
 /** The driver beneath a client opened by openDb(): statements without Prisma (driver.ts). */
 export function driverOf(client: PrismaClient): TDriver {
@@ -156,7 +163,10 @@ export function driverRows(client: PrismaClient, sql: string, params: readonly u
  * the UTC wall-clock time it names – never as the driver's rendering in the process's time zone.
  */
 export function sqlRows<R = TTextRow>(tx: TSqlTx, sql: Prisma.Sql): Promise<R[]> {
-  return tx.rows<R>(sql.text, sql.values.map((value) => (value instanceof Date ? value.toISOString() : value)));
+  return tx.rows<R>(
+    sql.text,
+    sql.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
+  );
 }
 
 export function configuredTarget(): DbTarget {

@@ -16,7 +16,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An opaque URL-safe token: direction, creation time in ms and id. */
 export function encodeCursor(cursor: TKeysetCursor): string {
-  return Buffer.from(`${cursor.direction === "older" ? "o" : "n"}.${cursor.createdAt.getTime()}.${cursor.id}`, "utf8").toString("base64url");
+  return Buffer.from(`${cursor.direction === "older" ? "o" : "n"}.${cursor.createdAt.getTime()}.${cursor.id}`, "utf8").toString(
+    "base64url",
+  );
 }
 
 export function decodeCursor(token: string): TKeysetCursor | null {

@@ -142,11 +142,16 @@ async function openFactory(target: DbTarget): Promise<{ factory: AdapterFactory;
  * connects as the owner nothing can be protected: `warn` is told so in one line.
  */
 export async function deployMigrations(target: DbTarget, options: { warn?: (line: string) => void } = {}): Promise<string[]> {
-  const owner: DbTarget = target.kind === "postgres" ? { kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) } : target;
+  const owner: DbTarget =
+    target.kind === "postgres" ? { kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) } : target;
   const { factory, close } = await openFactory(owner);
   let applied: string[];
   try {
-    applied = await withEngine(factory, async (engine) => (await engine.applyMigrations({ migrationsList: await migrationList(), filters: NO_FILTERS })).appliedMigrationNames);
+    applied = await withEngine(
+      factory,
+      async (engine) =>
+        (await engine.applyMigrations({ migrationsList: await migrationList(), filters: NO_FILTERS })).appliedMigrationNames,
+    );
   } finally {
     await close();
   }
@@ -168,7 +173,9 @@ export interface MigrationStatus {
 
 /** Read as the owner, the role deployMigrations runs as. */
 export async function migrationStatus(target: DbTarget): Promise<MigrationStatus> {
-  const { factory, close } = await openFactory(target.kind === "postgres" ? { kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) } : target);
+  const { factory, close } = await openFactory(
+    target.kind === "postgres" ? { kind: "postgres", url: migrationUrl(target.url, env().MIGRATION_DATABASE_URL) } : target,
+  );
   try {
     return await withEngine(factory, async (engine) => {
       const list = await migrationList();

@@ -49,7 +49,8 @@ async function makeTemplate(): Promise<string> {
     await rename(partial, file);
     // Older templates (other migrations, another PGlite) are never read again.
     for (const name of await readdir(CACHE_DIR)) {
-      if (name.startsWith(PREFIX) && join(CACHE_DIR, name) !== file && !name.endsWith(".partial")) await rm(join(CACHE_DIR, name), { force: true });
+      if (name.startsWith(PREFIX) && join(CACHE_DIR, name) !== file && !name.endsWith(".partial"))
+        await rm(join(CACHE_DIR, name), { force: true });
     }
     return file;
   } finally {

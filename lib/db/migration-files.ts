@@ -9,9 +9,17 @@ export const MIGRATIONS_DIR = join(process.cwd(), "prisma", "migrations");
 export async function migrationNames(): Promise<string[]> {
   if (!existsSync(join(process.cwd(), "prisma", "migrations"))) return [];
   const entries = await readdir(join(process.cwd(), "prisma", "migrations"), { withFileTypes: true });
-  return entries.filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  return entries
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 }
 
 export async function migrationSql(): Promise<{ name: string; sql: string }[]> {
-  return Promise.all((await migrationNames()).map(async (name) => ({ name, sql: await readFile(join(process.cwd(), "prisma", "migrations", name, "migration.sql"), "utf8") })));
+  return Promise.all(
+    (await migrationNames()).map(async (name) => ({
+      name,
+      sql: await readFile(join(process.cwd(), "prisma", "migrations", name, "migration.sql"), "utf8"),
+    })),
+  );
 }

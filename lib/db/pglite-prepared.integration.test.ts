@@ -12,7 +12,9 @@ let plainQuery: PGlite["query"];
 beforeEach(async () => {
   pglite = await migratedPglite();
   plainQuery = Object.getPrototypeOf(pglite).query.bind(pglite);
-  await pglite.exec(`CREATE TABLE prepared_probe (id int PRIMARY KEY, doc jsonb, tags text[], at timestamptz, bytes bytea, flag boolean, note text)`);
+  await pglite.exec(
+    `CREATE TABLE prepared_probe (id int PRIMARY KEY, doc jsonb, tags text[], at timestamptz, bytes bytea, flag boolean, note text)`,
+  );
 });
 afterEach(() => pglite.close());
 
@@ -26,10 +28,21 @@ describe("prepared statements on PGlite", () => {
   it("writes and reads every kind of value as PGlite's own query does", async () => {
     installPreparedStatements(pglite);
     const insert = `INSERT INTO prepared_probe VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`;
-    const values = (id: number) => [id, { a: [1, "two"], b: null }, ["x", "y,z", 'q"uote'], new Date("2026-01-02T03:04:05.678Z"), new Uint8Array([0, 1, 255]), true, null];
+    const values = (id: number) => [
+      id,
+      { a: [1, "two"], b: null },
+      ["x", "y,z", 'q"uote'],
+      new Date("2026-01-02T03:04:05.678Z"),
+      new Uint8Array([0, 1, 255]),
+      true,
+      null,
+    ];
     const prepared = await pglite.query(insert, values(1));
     const plain = await plainQuery(insert, values(2));
-    expect({ ...prepared, rows: prepared.rows.map((r) => ({ ...(r as object), id: 0 })) }).toEqual({ ...plain, rows: plain.rows.map((r) => ({ ...(r as object), id: 0 })) });
+    expect({ ...prepared, rows: prepared.rows.map((r) => ({ ...(r as object), id: 0 })) }).toEqual({
+      ...plain,
+      rows: plain.rows.map((r) => ({ ...(r as object), id: 0 })),
+    });
     expect(prepared.rows[0]).toMatchObject({ doc: { a: [1, "two"], b: null }, tags: ["x", "y,z", 'q"uote'], flag: true, note: null });
     expect(prepared.affectedRows).toBe(1);
     // The caller's parsers and row mode are honoured.
@@ -38,7 +51,9 @@ describe("prepared statements on PGlite", () => {
     const arrays = await pglite.query(probe, [1], { rowMode: "array", parsers: mine });
     expect(arrays.rows).toEqual([[1, "bool:t"]]);
     // Each caller's own parsers, however often one set is passed; none, the instance's.
-    expect((await pglite.query(probe, [1], { rowMode: "array", parsers: { 16: (text: string) => `other:${text}` } })).rows).toEqual([[1, "other:t"]]);
+    expect((await pglite.query(probe, [1], { rowMode: "array", parsers: { 16: (text: string) => `other:${text}` } })).rows).toEqual([
+      [1, "other:t"],
+    ]);
     expect((await pglite.query(probe, [1], { rowMode: "array", parsers: mine })).rows).toEqual([[1, "bool:t"]]);
     expect((await pglite.query(probe, [1], { rowMode: "array" })).rows).toEqual([[1, true]]);
   });

@@ -66,7 +66,15 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
     }
     const name = `cs_pglite_${++next}`;
     const closing = toClose.splice(0).map((old) => serialize.close({ type: "S", name: old }));
-    const { messages } = await pglite.execProtocol(concat([...closing, serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }), serialize.sync()]), { syncToFs: false, onNotice: options?.onNotice });
+    const { messages } = await pglite.execProtocol(
+      concat([
+        ...closing,
+        serialize.parse({ name, text, types: options?.paramTypes }),
+        serialize.describe({ type: "S", name }),
+        serialize.sync(),
+      ]),
+      { syncToFs: false, onNotice: options?.onNotice },
+    );
     const prepared = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     statements.set(key, prepared);
     if (statements.size > kept) {
@@ -101,7 +109,12 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
     toClose.push(known.name);
   }
 
-  async function run<T>(text: string, params: unknown[] = [], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
+  async function run<T>(
+    text: string,
+    params: unknown[] = [],
+    options: QueryOptions | undefined,
+    inTransaction: boolean,
+  ): Promise<Results<T>> {
     return internals._runExclusiveQuery(async () => {
       try {
         const { name, paramTypes } = await prepare(text, options);
@@ -111,7 +124,10 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
           const serializer = options?.serializers?.[type] ?? pglite.serializers[type];
           return serializer ? serializer(value) : String(value);
         });
-        const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]), { syncToFs: !inTransaction, onNotice: options?.onNotice });
+        const { messages } = await pglite.execProtocol(
+          concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]),
+          { syncToFs: !inTransaction, onNotice: options?.onNotice },
+        );
         return parse.parseResults(messages, ...parsersFor(options))[0] as Results<T>;
       } catch (error) {
         // "cached plan must not change result type": parsed again next time.

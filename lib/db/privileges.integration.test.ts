@@ -14,7 +14,8 @@ import { APPEND_ONLY_TABLES, APP_SCHEMAS, READ_ONLY_TABLES, grantAppRole, migrat
 const testDb = useTestDb();
 const onPostgres = !!process.env.DATABASE_URL;
 const roleIn = (url: string | undefined) => (url ? decodeURIComponent(new URL(url).username) : "");
-const twoRoles = onPostgres && !!process.env.MIGRATION_DATABASE_URL && roleIn(process.env.DATABASE_URL) !== roleIn(process.env.MIGRATION_DATABASE_URL);
+const twoRoles =
+  onPostgres && !!process.env.MIGRATION_DATABASE_URL && roleIn(process.env.DATABASE_URL) !== roleIn(process.env.MIGRATION_DATABASE_URL);
 
 /** The tables that keep history and exist in this build (the classification may name one a later migration adds). */
 const HISTORY = ["AuditEvent", "LedgerEntry", "ApprovalDecision"] as const;
@@ -39,7 +40,9 @@ async function refusal(client: pg.Client, sql: string): Promise<{ code?: string;
 
 describe("the owner's URL for a database", () => {
   it("is MIGRATION_DATABASE_URL on the database the app's URL names, or the app's URL when none is set", () => {
-    expect(migrationUrl("postgresql://app:pw@pool:6432/cs_t_1", "postgresql://owner:secret@db:5432/cs")).toBe("postgresql://owner:secret@db:5432/cs_t_1");
+    expect(migrationUrl("postgresql://app:pw@pool:6432/cs_t_1", "postgresql://owner:secret@db:5432/cs")).toBe(
+      "postgresql://owner:secret@db:5432/cs_t_1",
+    );
     expect(migrationUrl("postgresql://app@127.0.0.1:5432/cs", undefined)).toBe("postgresql://app@127.0.0.1:5432/cs");
   });
 
@@ -62,7 +65,10 @@ describe("the append-only triggers", () => {
     } else {
       const owner = await connect(db.ownerUrl!);
       try {
-        expect(await refusal(owner, truncate)).toMatchObject({ code: "42501", message: 'append_only: TRUNCATE on "ApprovalDecision" is refused' });
+        expect(await refusal(owner, truncate)).toMatchObject({
+          code: "42501",
+          message: 'append_only: TRUNCATE on "ApprovalDecision" is refused',
+        });
       } finally {
         await owner.end();
       }
@@ -76,7 +82,9 @@ describe.runIf(onPostgres)("with one URL (the app connects as the owner)", () =>
     const db = testDb();
     const report = await grantAppRole({ ownerUrl: db.ownerUrl!, appUrl: db.ownerUrl! });
     expect(report.protected).toBe(false);
-    expect(report.warning).toMatch(/^PostgreSQL: the app connects as "[^"]+", (a superuser|the owner of its tables), so the append-only triggers can be disabled .* truncated .* set MIGRATION_DATABASE_URL/);
+    expect(report.warning).toMatch(
+      /^PostgreSQL: the app connects as "[^"]+", (a superuser|the owner of its tables), so the append-only triggers can be disabled .* truncated .* set MIGRATION_DATABASE_URL/,
+    );
     expect(report.warning).not.toContain("\n");
   });
 });
@@ -109,16 +117,28 @@ describe.runIf(twoRoles)("the app's own role (PostgreSQL, DATABASE_URL and MIGRA
     await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer });
     await drainQueue(db);
     expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
-    expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ executionOutcome: "refund_created" });
+    expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      executionOutcome: "refund_created",
+    });
     const rows = await counts();
     for (const table of HISTORY) expect(rows[table], table).toBeGreaterThan(0);
   });
 
   const cases = HISTORY.flatMap((table) => [
-    { table, what: "ALTER TABLE … DISABLE TRIGGER ALL", sql: `ALTER TABLE "${table}" DISABLE TRIGGER ALL`, message: `must be owner of table ${table}` },
+    {
+      table,
+      what: "ALTER TABLE … DISABLE TRIGGER ALL",
+      sql: `ALTER TABLE "${table}" DISABLE TRIGGER ALL`,
+      message: `must be owner of table ${table}`,
+    },
     { table, what: "TRUNCATE", sql: `TRUNCATE "${table}"`, message: `permission denied for table ${table}` },
     { table, what: "DELETE", sql: `DELETE FROM "${table}"`, message: `permission denied for table ${table}` },
-    { table, what: "UPDATE", sql: `UPDATE "${table}" SET "${A_COLUMN[table]}" = "${A_COLUMN[table]}"`, message: `permission denied for table ${table}` },
+    {
+      table,
+      what: "UPDATE",
+      sql: `UPDATE "${table}" SET "${A_COLUMN[table]}" = "${A_COLUMN[table]}"`,
+      message: `permission denied for table ${table}`,
+    },
     { table, what: "DROP TABLE", sql: `DROP TABLE "${table}" CASCADE`, message: `must be owner of table ${table}` },
   ]);
 
@@ -126,7 +146,9 @@ describe.runIf(twoRoles)("the app's own role (PostgreSQL, DATABASE_URL and MIGRA
     const before = await counts();
     expect(await refusal(app, sql)).toMatchObject({ code: "42501", message });
     expect(await counts()).toEqual(before);
-    const triggers = await owner.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1::regclass AND tgenabled = 'D'`, [`"${table}"`]);
+    const triggers = await owner.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1::regclass AND tgenabled = 'D'`, [
+      `"${table}"`,
+    ]);
     expect(triggers.rows[0].n).toBe(0);
   });
 
@@ -148,21 +170,37 @@ describe.runIf(twoRoles)("the app's own role (PostgreSQL, DATABASE_URL and MIGRA
     );
     expect(rows.length).toBeGreaterThan(20);
     for (const row of rows) {
-      const expected = (APPEND_ONLY_TABLES as readonly string[]).includes(row.name) && row.schema === "public"
-        ? ["SELECT", "INSERT"]
-        : (READ_ONLY_TABLES as readonly string[]).includes(row.name)
-          ? ["SELECT"]
-          : ["SELECT", "INSERT", "UPDATE", "DELETE"];
-      expect({ table: `${row.schema}.${row.name}`, owned: row.owned, privileges: row.privileges }).toEqual({ table: `${row.schema}.${row.name}`, owned: false, privileges: expected });
+      const expected =
+        (APPEND_ONLY_TABLES as readonly string[]).includes(row.name) && row.schema === "public"
+          ? ["SELECT", "INSERT"]
+          : (READ_ONLY_TABLES as readonly string[]).includes(row.name)
+            ? ["SELECT"]
+            : ["SELECT", "INSERT", "UPDATE", "DELETE"];
+      expect({ table: `${row.schema}.${row.name}`, owned: row.owned, privileges: row.privileges }).toEqual({
+        table: `${row.schema}.${row.name}`,
+        owned: false,
+        privileges: expected,
+      });
     }
   });
 
   it("grants again on every deploy to the same result, and names an append-only table the database lacks", async () => {
     const db = testDb();
-    const acl = async () => (await owner.query(`SELECT c.relname, c.relacl::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY($1) ORDER BY 1`, [APP_SCHEMAS])).rows;
+    const acl = async () =>
+      (
+        await owner.query(
+          `SELECT c.relname, c.relacl::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY($1) ORDER BY 1`,
+          [APP_SCHEMAS],
+        )
+      ).rows;
     const before = await acl();
     const report = await grantAppRole({ ownerUrl: db.ownerUrl!, appUrl: db.url!, appendOnly: [...APPEND_ONLY_TABLES, "NoSuchHistory"] });
-    expect(report).toMatchObject({ appRole, protected: true, appendOnly: expect.arrayContaining([...HISTORY]), missing: expect.arrayContaining(["NoSuchHistory"]) });
+    expect(report).toMatchObject({
+      appRole,
+      protected: true,
+      appendOnly: expect.arrayContaining([...HISTORY]),
+      missing: expect.arrayContaining(["NoSuchHistory"]),
+    });
     expect(report.warning).toBeUndefined();
     expect(await acl()).toEqual(before);
   });

@@ -55,9 +55,13 @@ describe("round trips per operation", () => {
     const { client } = testDb();
     const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
     const reviewer = await user(client, "REVIEWER");
-    const decided = await roundTrips(() => decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer, client }));
+    const decided = await roundTrips(() =>
+      decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer, client }),
+    );
     expect(decided.result).toMatchObject({ decision: "approve", refundJobEnqueued: true });
-    const executed = await roundTrips(() => executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "refund-job" }, client }));
+    const executed = await roundTrips(() =>
+      executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "refund-job" }, client }),
+    );
     expect(executed.result).toMatchObject({ outcome: "refund_created" });
     console.info(`decide: ${decided.trips} round trips, executor: ${executed.trips}`);
     expect(decided.trips).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS.decide);
@@ -68,9 +72,21 @@ describe("round trips per operation", () => {
     const secret = "round-trip-intake-secret-0123456789abcdef";
     const route = { ticketId: "rt-1", route: "guarded_agent" as const, bundleVersion: "intake-rules-2026.11" };
     const raw = Buffer.from(
-      JSON.stringify({ externalId: "rt-1", subject: "Tablet arrived cracked", body: "The screen is cracked. Can I get a refund?", customerEmail: "dana.whitfield@example.net", orderId: "ORD-1001", route: route.route, bundleVersion: route.bundleVersion, routeSignature: signRoute(route, intakeBundleKey()) }),
+      JSON.stringify({
+        externalId: "rt-1",
+        subject: "Tablet arrived cracked",
+        body: "The screen is cracked. Can I get a refund?",
+        customerEmail: "dana.whitfield@example.net",
+        orderId: "ORD-1001",
+        route: route.route,
+        bundleVersion: route.bundleVersion,
+        routeSignature: signRoute(route, intakeBundleKey()),
+      }),
     );
-    const headers = new Headers({ "content-type": "application/json", ...signWebhook({ secret, id: "msg_rt_1", timestamp: new Date(), payload: raw.toString() }) });
+    const headers = new Headers({
+      "content-type": "application/json",
+      ...signWebhook({ secret, id: "msg_rt_1", timestamp: new Date(), payload: raw.toString() }),
+    });
     const limiter = helpdeskLimiter("intake", { perKey: 600, perAddress: 600, windowSeconds: 60 });
     const config = { secrets: [secret], toleranceSeconds: 300, legacyUntil: null, limiter };
     const { result, trips } = await roundTrips(() => receiveIntake({ rawBody: raw, headers, address: "192.0.2.1" }, config));

@@ -29,7 +29,9 @@ export function countPgPool(pool: pg.Pool): RoundTripCounter {
 
 // One instance may be opened by several handles (tests share one), and this module may be loaded
 // more than once by a bundler: it is wrapped once, whichever copy sees it first.
-const pgliteCounters: WeakMap<PGlite, Counter> = ((globalThis as unknown as { __countersignPgliteCounters?: WeakMap<PGlite, Counter> }).__countersignPgliteCounters ??= new WeakMap());
+const pgliteCounters: WeakMap<PGlite, Counter> = ((
+  globalThis as unknown as { __countersignPgliteCounters?: WeakMap<PGlite, Counter> }
+).__countersignPgliteCounters ??= new WeakMap());
 
 /** Counts PGlite's query and exec, and a transaction's BEGIN, COMMIT or ROLLBACK and its statements. */
 export function countPglite(pglite: PGlite): RoundTripCounter {
@@ -37,7 +39,8 @@ export function countPglite(pglite: PGlite): RoundTripCounter {
   if (known) return known;
   const counter = new Counter();
   pgliteCounters.set(pglite, counter);
-  const counted = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+  const counted =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     (...args: A) => {
       counter.count++;
       return fn(...args);

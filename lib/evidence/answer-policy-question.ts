@@ -21,7 +21,6 @@ export type TEvidenceAnswer =
   | { status: "grounded"; question: string; passages: TRetrievedPassage[]; citations: string[] }
   | { status: "abstain"; question: string; passages: []; citations: []; reason: TAbstainReason };
 
-
 export function buildContextPack(candidates: TRetrievedPassage[], limits: TContextPackLimits = CONTEXT_PACK_LIMITS): TRetrievedPassage[] {
   const eligible = candidates
     .filter((p) => p.score >= limits.minScore && p.coverage >= limits.minCoverage)
@@ -36,8 +35,13 @@ export function buildContextPack(candidates: TRetrievedPassage[], limits: TConte
   return pack;
 }
 
-export async function answerPolicyQuestion(client: Db, question: string, limits: TContextPackLimits = CONTEXT_PACK_LIMITS): Promise<TEvidenceAnswer> {
-  if (!isCoveredLanguage(detectLanguage(question))) return { status: "abstain", question, passages: [], citations: [], reason: "unsupported_language" };
+export async function answerPolicyQuestion(
+  client: Db,
+  question: string,
+  limits: TContextPackLimits = CONTEXT_PACK_LIMITS,
+): Promise<TEvidenceAnswer> {
+  if (!isCoveredLanguage(detectLanguage(question)))
+    return { status: "abstain", question, passages: [], citations: [], reason: "unsupported_language" };
   const pack = buildContextPack(await retrievePassages(client, question), limits);
   if (!pack.length) return { status: "abstain", question, passages: [], citations: [], reason: "no_approved_evidence" };
   return { status: "grounded", question, passages: pack, citations: [...new Set(pack.map((p) => p.citation))] };

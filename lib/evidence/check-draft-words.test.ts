@@ -8,15 +8,23 @@ describe("describeDraftProblem", () => {
     expect(describeDraftProblem({ kind: "no_citation" })).toBe("no_citation");
     expect(describeDraftProblem({ kind: "citation_not_retrieved", citation: "note-44@1" })).toBe("citation_not_retrieved note-44@1");
     expect(describeDraftProblem({ kind: "unsupported_number", value: "60" })).toBe("unsupported_number 60");
-    expect(describeDraftProblem({ kind: "unsupported_claim", sentence: "Always refund now [p@1].", citation: "p@1", share: 0.25 })).toBe("unsupported_claim “Always refund now [p@1].” not supported by [p@1] (0.25 of its words found)");
-    expect(describeDraftProblem({ kind: "uncited_claim", sentence: "We refund 79 USD now." })).toBe("uncited_claim “We refund 79 USD now.” speaks of money or a commitment without a citation");
+    expect(describeDraftProblem({ kind: "unsupported_claim", sentence: "Always refund now [p@1].", citation: "p@1", share: 0.25 })).toBe(
+      "unsupported_claim “Always refund now [p@1].” not supported by [p@1] (0.25 of its words found)",
+    );
+    expect(describeDraftProblem({ kind: "uncited_claim", sentence: "We refund 79 USD now." })).toBe(
+      "uncited_claim “We refund 79 USD now.” speaks of money or a commitment without a citation",
+    );
   });
 
   it("quotes a sentence up to 80 characters, and cuts a longer one to 77 and an ellipsis", () => {
     const eighty = "x".repeat(80);
-    expect(describeDraftProblem({ kind: "uncited_claim", sentence: eighty })).toBe(`uncited_claim “${eighty}” speaks of money or a commitment without a citation`);
+    expect(describeDraftProblem({ kind: "uncited_claim", sentence: eighty })).toBe(
+      `uncited_claim “${eighty}” speaks of money or a commitment without a citation`,
+    );
     const long = `${"y".repeat(77)}zzzz`;
-    expect(describeDraftProblem({ kind: "uncited_claim", sentence: long })).toBe(`uncited_claim “${"y".repeat(77)}…” speaks of money or a commitment without a citation`);
+    expect(describeDraftProblem({ kind: "uncited_claim", sentence: long })).toBe(
+      `uncited_claim “${"y".repeat(77)}…” speaks of money or a commitment without a citation`,
+    );
   });
 });
 
@@ -25,8 +33,12 @@ describe("quotations in a cited sentence", () => {
   const check = (draft: string) => checkDraft({ draft, retrieved, orderNumbers: [], orderTerms: [] });
 
   it("passes a quotation of three or more words found verbatim, whatever the quotation marks", () => {
-    expect(check("Our policy says “returned for a full refund” within 30 days of delivery for damaged electronics [returns@1].")).toEqual([]);
-    expect(check('Our policy says "returned for a full refund" within 30 days of delivery for damaged electronics [returns@1].')).toEqual([]);
+    expect(check("Our policy says “returned for a full refund” within 30 days of delivery for damaged electronics [returns@1].")).toEqual(
+      [],
+    );
+    expect(check('Our policy says "returned for a full refund" within 30 days of delivery for damaged electronics [returns@1].')).toEqual(
+      [],
+    );
   });
 
   it("refuses a quotation of three or more words the passage does not hold in that order, though its words are there", () => {
@@ -61,27 +73,46 @@ describe("stems", () => {
 
 describe("what a sentence denies", () => {
   const passage = "Damaged electronics may be returned for a full refund within 30 days of delivery.";
-  const check = (draft: string) => checkDraft({ draft, retrieved: [{ citation: "returns@1", text: passage }], orderNumbers: [], orderTerms: [] });
+  const check = (draft: string) =>
+    checkDraft({ draft, retrieved: [{ citation: "returns@1", text: passage }], orderNumbers: [], orderTerms: [] });
 
   it("refuses a rule turned round by a contracted negation, straight or curly", () => {
-    for (const draft of ["Damaged electronics isn't returned for a full refund within 30 days of delivery [returns@1].", "Damaged electronics aren’t returned for a full refund within 30 days of delivery [returns@1]."]) {
+    for (const draft of [
+      "Damaged electronics isn't returned for a full refund within 30 days of delivery [returns@1].",
+      "Damaged electronics aren’t returned for a full refund within 30 days of delivery [returns@1].",
+    ]) {
       expect(check(draft).map((p) => p.kind)).toEqual(["unsupported_claim"]);
     }
   });
 
   it("reaches past stop words and currency codes to the word denied", () => {
-    expect(check("Damaged electronics may not be returned for a full refund within 30 days of delivery [returns@1].").map((p) => p.kind)).toEqual(["unsupported_claim"]);
-    expect(check("Damaged electronics cannot then be returned for a full refund within 30 days of delivery [returns@1].").map((p) => p.kind)).toEqual(["unsupported_claim"]);
-    expect(check("Damaged electronics may not be USD returned for a full refund within 30 days of delivery [returns@1].").map((p) => p.kind)).toEqual(["unsupported_claim"]);
+    expect(
+      check("Damaged electronics may not be returned for a full refund within 30 days of delivery [returns@1].").map((p) => p.kind),
+    ).toEqual(["unsupported_claim"]);
+    expect(
+      check("Damaged electronics cannot then be returned for a full refund within 30 days of delivery [returns@1].").map((p) => p.kind),
+    ).toEqual(["unsupported_claim"]);
+    expect(
+      check("Damaged electronics may not be USD returned for a full refund within 30 days of delivery [returns@1].").map((p) => p.kind),
+    ).toEqual(["unsupported_claim"]);
   });
 
   it("passes a denial of something the passage does not speak of", () => {
-    expect(check("Damaged electronics may be returned for a full refund within 30 days of delivery, no receipt needed [returns@1].")).toEqual([]);
+    expect(
+      check("Damaged electronics may be returned for a full refund within 30 days of delivery, no receipt needed [returns@1]."),
+    ).toEqual([]);
   });
 
   it("passes a commitment word the passage makes itself", () => {
     const automatic = [{ citation: "paid@1", text: "Refunds are paid automatically to the original payment method." }];
-    expect(checkDraft({ draft: "Refunds are paid automatically to the original payment method [paid@1].", retrieved: automatic, orderNumbers: [], orderTerms: [] })).toEqual([]);
+    expect(
+      checkDraft({
+        draft: "Refunds are paid automatically to the original payment method [paid@1].",
+        retrieved: automatic,
+        orderNumbers: [],
+        orderTerms: [],
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -103,7 +134,14 @@ describe("support at the threshold", () => {
 
   it("compares a quotation up to its punctuation", () => {
     const retrieved = [{ citation: "returns@1", text: passage }];
-    expect(checkDraft({ draft: "Our policy says “returned for a full refund,” within 30 days of delivery for damaged electronics [returns@1].", retrieved, orderNumbers: [], orderTerms: [] })).toEqual([]);
+    expect(
+      checkDraft({
+        draft: "Our policy says “returned for a full refund,” within 30 days of delivery for damaged electronics [returns@1].",
+        retrieved,
+        orderNumbers: [],
+        orderTerms: [],
+      }),
+    ).toEqual([]);
   });
 
   it("reports a sentence citing two passages with both citations and the better share", () => {
@@ -113,7 +151,12 @@ describe("support at the threshold", () => {
     ];
     const sentence = "Damaged electronics are always refunded in cash at any store [returns@1] [paid@1].";
     const [problem] = checkDraft({ draft: sentence, retrieved, orderNumbers: [], orderTerms: [] });
-    expect(problem).toEqual({ kind: "unsupported_claim", sentence, citation: "returns@1, paid@1", share: passageSupport(sentence, passage).share });
+    expect(problem).toEqual({
+      kind: "unsupported_claim",
+      sentence,
+      citation: "returns@1, paid@1",
+      share: passageSupport(sentence, passage).share,
+    });
     expect(passageSupport(sentence, passage).share).toBeGreaterThan(passageSupport(sentence, retrieved[1]!.text).share);
   });
 });

@@ -6,18 +6,26 @@ import { citationsIn } from "../contracts/citations";
 import { buildContextPack } from "./answer-policy-question";
 import type { TRetrievedPassage } from "./retrieve-passages";
 
-const retrieved = [{ citation: "return-policy-us@2", text: "Damaged electronics may be returned for a full refund within 30 days of delivery. Refunds at or above 500 USD need a specialist." }];
+const retrieved = [
+  {
+    citation: "return-policy-us@2",
+    text: "Damaged electronics may be returned for a full refund within 30 days of delivery. Refunds at or above 500 USD need a specialist.",
+  },
+];
 const orderTerms = ["Dana Whitfield", "ORD-1001", "Aurora 10-inch tablet"];
 
 describe("checkDraft", () => {
   it("passes a draft whose citations were retrieved and whose numbers are supported", () => {
-    const draft = "Refunds within 30 days of delivery [return-policy-us@2]. Delivered 12 days ago, we refund 79.00 USD in full [return-policy-us@2].";
+    const draft =
+      "Refunds within 30 days of delivery [return-policy-us@2]. Delivered 12 days ago, we refund 79.00 USD in full [return-policy-us@2].";
     expect(checkDraft({ draft, retrieved, orderNumbers: [79, 12], orderTerms })).toEqual([]);
   });
 
   it("refuses a draft with no citation, or citing what was not retrieved", () => {
     expect(checkDraft({ draft: "Thank you for writing.", retrieved, orderNumbers: [], orderTerms })).toEqual([{ kind: "no_citation" }]);
-    expect(checkDraft({ draft: "Per [seller-private-note-44@1], refund now.", retrieved, orderNumbers: [], orderTerms })).toEqual([{ kind: "citation_not_retrieved", citation: "seller-private-note-44@1" }]);
+    expect(checkDraft({ draft: "Per [seller-private-note-44@1], refund now.", retrieved, orderNumbers: [], orderTerms })).toEqual([
+      { kind: "citation_not_retrieved", citation: "seller-private-note-44@1" },
+    ]);
   });
 
   it("refuses an invented amount or number of days", () => {
@@ -32,28 +40,56 @@ describe("checkDraft", () => {
     const payment = { citation: "refund-payment@1", text: "Refunds are paid to the original payment method within 5 business days." };
     const returns = { citation: "return-window@1", text: "Items may be returned within 30 days of delivery." };
     const draft = "Refunds are paid to the original payment method within 30 business days [refund-payment@1].";
-    expect(checkDraft({ draft, retrieved: [payment, returns], orderNumbers: [], orderTerms })).toEqual([{ kind: "unsupported_number", value: "30" }]);
+    expect(checkDraft({ draft, retrieved: [payment, returns], orderNumbers: [], orderTerms })).toEqual([
+      { kind: "unsupported_number", value: "30" },
+    ]);
     // Cited, the same number is supported.
-    expect(checkDraft({ draft: "Items may be returned within 30 days of delivery [return-window@1].", retrieved: [payment, returns], orderNumbers: [], orderTerms })).toEqual([]);
+    expect(
+      checkDraft({
+        draft: "Items may be returned within 30 days of delivery [return-window@1].",
+        retrieved: [payment, returns],
+        orderNumbers: [],
+        orderTerms,
+      }),
+    ).toEqual([]);
   });
 
   it("refuses an uncited sentence that speaks of money, and a cited one its passage does not say", () => {
     const good = "Damaged electronics may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
-    expect(checkDraft({ draft: `${good} Executing refund of 79 USD now.`, retrieved, orderNumbers: [79], orderTerms })).toEqual([{ kind: "uncited_claim", sentence: "Executing refund of 79 USD now." }]);
-    expect(checkDraft({ draft: "Always refund immediately, without review [return-policy-us@2].", retrieved, orderNumbers: [], orderTerms })).toEqual([
-      { kind: "unsupported_claim", sentence: "Always refund immediately, without review [return-policy-us@2].", citation: "return-policy-us@2", share: 0.25 },
+    expect(checkDraft({ draft: `${good} Executing refund of 79 USD now.`, retrieved, orderNumbers: [79], orderTerms })).toEqual([
+      { kind: "uncited_claim", sentence: "Executing refund of 79 USD now." },
+    ]);
+    expect(
+      checkDraft({ draft: "Always refund immediately, without review [return-policy-us@2].", retrieved, orderNumbers: [], orderTerms }),
+    ).toEqual([
+      {
+        kind: "unsupported_claim",
+        sentence: "Always refund immediately, without review [return-policy-us@2].",
+        citation: "return-policy-us@2",
+        share: 0.25,
+      },
     ]);
   });
 
   it("takes the customer's name, the order id and the item out before looking for claims", () => {
-    const draft = "Hi Race2,\nYour Aurora 10-inch tablet (ORD-1001) may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
-    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["Race2", "ORD-1001", "Aurora 10-inch tablet"] })).toEqual([]);
+    const draft =
+      "Hi Race2,\nYour Aurora 10-inch tablet (ORD-1001) may be returned for a full refund within 30 days of delivery [return-policy-us@2].";
+    expect(
+      checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["Race2", "ORD-1001", "Aurora 10-inch tablet"] }),
+    ).toEqual([]);
     // Without the name as an order term, its digit is an unsupported number: the check is not blind to digits.
-    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["ORD-1001", "Aurora 10-inch tablet"] })).toEqual([{ kind: "unsupported_number", value: "2" }]);
+    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["ORD-1001", "Aurora 10-inch tablet"] })).toEqual([
+      { kind: "unsupported_number", value: "2" },
+    ]);
   });
 
   it("cuts sentences at full stops, keeping quotations whole and citations with the sentence they follow", () => {
-    expect(sentencesOf("Hi Dana,\nOur policy says: “A. B.” [x@1] Refunds are 79.00 USD. [y@2] Thanks!")).toEqual(["Hi Dana,", "Our policy says: “A. B.” [x@1]", "Refunds are 79.00 USD. [y@2]", "Thanks!"]);
+    expect(sentencesOf("Hi Dana,\nOur policy says: “A. B.” [x@1] Refunds are 79.00 USD. [y@2] Thanks!")).toEqual([
+      "Hi Dana,",
+      "Our policy says: “A. B.” [x@1]",
+      "Refunds are 79.00 USD. [y@2]",
+      "Thanks!",
+    ]);
   });
 
   it("reads numbers as written and ignores the digits of citations", () => {
@@ -71,20 +107,41 @@ const CORPUS_SHA256 = "ea32e09d93b718c01507235c51b09f336f341ca88531ff5e4c0861ee8
 
 interface TCorpus {
   retrieved: { citation: string; text: string }[];
-  order: { id: string; item: string; customerName: string; amountCents: number; refundableCents: number; refundedCents: number; daysSinceDelivery: number };
+  order: {
+    id: string;
+    item: string;
+    customerName: string;
+    amountCents: number;
+    refundableCents: number;
+    refundedCents: number;
+    daysSinceDelivery: number;
+  };
   drafts: { draft: string; verdict: "pass" | "refuse"; why: string; problems?: string[]; order?: Partial<TCorpus["order"]> }[];
 }
 
 describe("orderTermsRemover", () => {
   // The definition: one regex pass per term and per word of a term, the longest first.
   const byRegex = (terms: string[]) => {
-    const parts = [...new Set(terms.flatMap((t) => [t, ...t.split(/\s+/)]).map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
-    return (text: string) => parts.reduce((out, part) => out.replace(new RegExp(`(?<![\\p{L}\\d])${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])`, "giu"), " "), text);
+    const parts = [
+      ...new Set(
+        terms
+          .flatMap((t) => [t, ...t.split(/\s+/)])
+          .map((t) => t.trim())
+          .filter((t) => t.length >= 2),
+      ),
+    ].sort((a, b) => b.length - a.length);
+    return (text: string) =>
+      parts.reduce(
+        (out, part) => out.replace(new RegExp(`(?<![\\p{L}\\d])${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])`, "giu"), " "),
+        text,
+      );
   };
 
   it("takes out whole words only, ignoring case, overlapping terms and non-ASCII text included", () => {
     const remove = orderTermsRemover(orderTerms);
-    expect(remove("Hi DANA, your aurora 10-INCH Tablet (order ord-1001) and Dana's ORD-10012 Danaë.")).toBe("Hi  , your   (order  ) and  's ORD-10012 Danaë.");
+    expect(remove("Hi DANA, your aurora 10-INCH Tablet (order ord-1001) and Dana's ORD-10012 Danaë.")).toBe(
+      "Hi  , your   (order  ) and  's ORD-10012 Danaë.",
+    );
     expect(orderTermsRemover(["a-a"])("xa-a-a b")).toBe("xa-  b");
     expect(orderTermsRemover(["Ana-Ana"])("Ana-Ana-Ana")).toBe(" -Ana");
     expect(orderTermsRemover(["Zoë Brandt"])("Zoë, dear zoë brandt, Brandt’s order")).toBe(" , dear  ,  ’s order");
@@ -115,7 +172,33 @@ describe("orderTermsRemover", () => {
 
   it("answers as the regex passes do, on ASCII and on non-ASCII text", () => {
     // Pieces of the terms, near-misses, separators and non-ASCII letters, glued at random (seeded).
-    const pieces = ["Dana", "dana", "Whitfield", "WHITFIELD", "ORD-1001", "ord-1001", "ORD-10011", "Aurora", "10-inch", "10-INCH", "tablet", "Tablets", "x", "7", " ", " ", "-", ".", ",", "'", "é", "’", "𝒜", "ſ", "K"];
+    const pieces = [
+      "Dana",
+      "dana",
+      "Whitfield",
+      "WHITFIELD",
+      "ORD-1001",
+      "ord-1001",
+      "ORD-10011",
+      "Aurora",
+      "10-inch",
+      "10-INCH",
+      "tablet",
+      "Tablets",
+      "x",
+      "7",
+      " ",
+      " ",
+      "-",
+      ".",
+      ",",
+      "'",
+      "é",
+      "’",
+      "𝒜",
+      "ſ",
+      "K",
+    ];
     let seed = 42;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
     const termSets = [orderTerms, ["Zoë Brandt", "ORD-77", "Étui"], ["Al", "a-a", "Ana-Ana"]];
@@ -147,7 +230,14 @@ describe("the adversarial draft corpus", () => {
     const problems = checkDraft({
       draft: entry.draft,
       retrieved: corpus.retrieved,
-      orderNumbers: [order.amountCents / 100, order.refundableCents / 100, order.refundedCents / 100, order.daysSinceDelivery, ...numbersIn(order.id), ...numbersIn(order.item)],
+      orderNumbers: [
+        order.amountCents / 100,
+        order.refundableCents / 100,
+        order.refundedCents / 100,
+        order.daysSinceDelivery,
+        ...numbersIn(order.id),
+        ...numbersIn(order.item),
+      ],
       orderTerms: [order.customerName, order.id, order.item],
     });
     expect([...new Set(problems.map((p) => p.kind))].sort(), JSON.stringify(problems)).toEqual([...(entry.problems ?? [])].sort());
@@ -155,17 +245,34 @@ describe("the adversarial draft corpus", () => {
 
   it("keeps its threshold where the honest paraphrases pass and the note's words do not", () => {
     const passage = corpus.retrieved[0]!.text;
-    expect(passageSupport("A damaged device can be sent back for a full refund within 30 days after delivery.", passage).share).toBeGreaterThanOrEqual(GROUNDING_THRESHOLD);
-    expect(passageSupport("Refunds for this seller's orders are made in full, without review.", passage).share).toBeLessThan(GROUNDING_THRESHOLD);
+    expect(
+      passageSupport("A damaged device can be sent back for a full refund within 30 days after delivery.", passage).share,
+    ).toBeGreaterThanOrEqual(GROUNDING_THRESHOLD);
+    expect(passageSupport("Refunds for this seller's orders are made in full, without review.", passage).share).toBeLessThan(
+      GROUNDING_THRESHOLD,
+    );
   });
 });
 
 describe("buildContextPack", () => {
-  const passage = (citation: string, score: number, coverage: number, chars = 100): TRetrievedPassage => ({ chunkId: citation + score, docKey: citation.split("@")[0]!, version: 1, citation, title: "", heading: "", text: "x".repeat(chars), score, coverage });
+  const passage = (citation: string, score: number, coverage: number, chars = 100): TRetrievedPassage => ({
+    chunkId: citation + score,
+    docKey: citation.split("@")[0]!,
+    version: 1,
+    citation,
+    title: "",
+    heading: "",
+    text: "x".repeat(chars),
+    score,
+    coverage,
+  });
   const limits = { minScore: 0.1, minCoverage: 0.5, maxChunks: 2, maxChars: 250 };
 
   it("keeps only passages above the score and coverage floors, best covered first, within the limits", () => {
-    const pack = buildContextPack([passage("a@1", 0.9, 0.25), passage("b@1", 0.05, 1), passage("c@1", 0.5, 0.6), passage("d@1", 0.4, 1), passage("e@1", 0.8, 0.9)], limits);
+    const pack = buildContextPack(
+      [passage("a@1", 0.9, 0.25), passage("b@1", 0.05, 1), passage("c@1", 0.5, 0.6), passage("d@1", 0.4, 1), passage("e@1", 0.8, 0.9)],
+      limits,
+    );
     expect(pack.map((p) => p.citation)).toEqual(["d@1", "e@1"]);
   });
 

@@ -80,16 +80,91 @@ const CURRENCY = new Set(["usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "doll
  * must be in the passage; in an uncited one any of them makes the sentence a claim.
  */
 export const COMMITMENT_WORDS = [
-  "now", "today", "tonight", "tomorrow", "immediat*", "instant*", "asap", "away", "always", "never", "guarant*", "promis*",
-  "automatic*", "without", "skip*", "waiv*", "exception*", "unconditional*", "regardless", "whatever", "execut*", "processing",
-  "sofort", "heute", "direkt", "garanti*", "immédiat*", "aujourd*", "inmediat*", "hoy", "garantiz*", "imediat*", "hoje", "subito", "oggi", "vandaag", "meteen",
+  "now",
+  "today",
+  "tonight",
+  "tomorrow",
+  "immediat*",
+  "instant*",
+  "asap",
+  "away",
+  "always",
+  "never",
+  "guarant*",
+  "promis*",
+  "automatic*",
+  "without",
+  "skip*",
+  "waiv*",
+  "exception*",
+  "unconditional*",
+  "regardless",
+  "whatever",
+  "execut*",
+  "processing",
+  "sofort",
+  "heute",
+  "direkt",
+  "garanti*",
+  "immédiat*",
+  "aujourd*",
+  "inmediat*",
+  "hoy",
+  "garantiz*",
+  "imediat*",
+  "hoje",
+  "subito",
+  "oggi",
+  "vandaag",
+  "meteen",
 ] as const;
 
 /** Money, refunds, returns, payment and decisions about them (same notation): an uncited sentence may not speak of them. */
 export const MONEY_WORDS = [
-  "refund*", "return*", "exchang*", "replac*", "reimburs*", "money", "cash*", "credit*", "pay", "pays", "paid", "payment*", "paypal", "charge", "charged", "charges", "chargeback*", "compensat*",
-  "voucher*", "discount*", "fee", "fees", "price*", "cost", "costs", "approv*", "eligib*", "ineligib*",
-  "erstatt*", "rückerstatt*", "geld", "zahlung*", "bezahl*", "rembours*", "argent", "paiement*", "reembols*", "dinero", "pago*", "dinheiro", "rimbors*", "soldi", "terugbetal*", "betaling*",
+  "refund*",
+  "return*",
+  "exchang*",
+  "replac*",
+  "reimburs*",
+  "money",
+  "cash*",
+  "credit*",
+  "pay",
+  "pays",
+  "paid",
+  "payment*",
+  "paypal",
+  "charge",
+  "charged",
+  "charges",
+  "chargeback*",
+  "compensat*",
+  "voucher*",
+  "discount*",
+  "fee",
+  "fees",
+  "price*",
+  "cost",
+  "costs",
+  "approv*",
+  "eligib*",
+  "ineligib*",
+  "erstatt*",
+  "rückerstatt*",
+  "geld",
+  "zahlung*",
+  "bezahl*",
+  "rembours*",
+  "argent",
+  "paiement*",
+  "reembols*",
+  "dinero",
+  "pago*",
+  "dinheiro",
+  "rimbors*",
+  "soldi",
+  "terugbetal*",
+  "betaling*",
 ] as const;
 
 function matches(word: string, entries: readonly string[]): boolean {
@@ -100,14 +175,30 @@ function matches(word: string, entries: readonly string[]): boolean {
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s$/, "");
   // Once a word ends in a double s ("address", "glass", or "glasses" after its first rule) nothing more is cut.
-  for (const [suffix, replacement] of [["ies", "y"], ["sses", "ss"], ["s", ""], ["ing", ""], ["ed", ""], ["ly", ""], ["al", ""], ["y", ""], ["er", ""], ["e", ""]] as const) {
+  for (const [suffix, replacement] of [
+    ["ies", "y"],
+    ["sses", "ss"],
+    ["s", ""],
+    ["ing", ""],
+    ["ed", ""],
+    ["ly", ""],
+    ["al", ""],
+    ["y", ""],
+    ["er", ""],
+    ["e", ""],
+  ] as const) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !w.endsWith("ss")) w = w.slice(0, -suffix.length) + replacement;
   }
   return w;
 }
 
 function wordsOf(text: string): string[] {
-  return (withoutCitations(text).toLowerCase().replace(/’/g, "'").match(/[\p{L}][\p{L}']*/gu) ?? []).map((w) => w.replace(/'+$/, ""));
+  return (
+    withoutCitations(text)
+      .toLowerCase()
+      .replace(/’/g, "'")
+      .match(/[\p{L}][\p{L}']*/gu) ?? []
+  ).map((w) => w.replace(/'+$/, ""));
 }
 
 function isNegation(word: string): boolean {
@@ -116,7 +207,11 @@ function isNegation(word: string): boolean {
 
 /** The stems of a text's content words: no stop words, negations, numbers or currency codes. */
 export function contentStems(text: string): Set<string> {
-  return new Set(wordsOf(text).filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w))).map(stem));
+  return new Set(
+    wordsOf(text)
+      .filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w)))
+      .map(stem),
+  );
 }
 
 /**
@@ -210,7 +305,7 @@ function removeAsciiPart(text: string, part: string): string {
   const lower = text.toLowerCase();
   let out = "";
   let from = 0;
-  for (let at = lower.indexOf(part); at !== -1; ) {
+  for (let at = lower.indexOf(part); at !== -1;) {
     const end = at + part.length;
     // Before the text's start and past its end charCodeAt gives NaN, which is no word character.
     if (asciiWordChar(lower.charCodeAt(at - 1)) || asciiWordChar(lower.charCodeAt(end))) {
@@ -232,15 +327,29 @@ function removeAsciiPart(text: string, part: string): string {
  * (check-draft.test.ts holds the two together).
  */
 export function orderTermsRemover(terms: string[]): (text: string) => string {
-  const parts = [...new Set(terms.flatMap((t) => [t, ...t.split(/\s+/)]).map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
+  const parts = [
+    ...new Set(
+      terms
+        .flatMap((t) => [t, ...t.split(/\s+/)])
+        .map((t) => t.trim())
+        .filter((t) => t.length >= 2),
+    ),
+  ].sort((a, b) => b.length - a.length);
   const patterns = parts.map((part) => new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(part)}(?![\\p{L}\\d])`, "giu"));
   const asciiParts = parts.every((part) => ASCII.test(part)) ? parts.map((part) => part.toLowerCase()) : null;
-  return (text) => (asciiParts && ASCII.test(text) ? asciiParts.reduce(removeAsciiPart, text) : patterns.reduce((out, pattern) => out.replace(pattern, " "), text));
+  return (text) =>
+    asciiParts && ASCII.test(text)
+      ? asciiParts.reduce(removeAsciiPart, text)
+      : patterns.reduce((out, pattern) => out.replace(pattern, " "), text);
 }
 
 /** Lower-case words and numbers separated by single spaces: a quotation compared up to punctuation. */
 function normalisedForQuote(text: string): string {
-  return (withoutCitations(text).toLowerCase().match(/[\p{L}\d]+/gu) ?? []).join(" ");
+  return (
+    withoutCitations(text)
+      .toLowerCase()
+      .match(/[\p{L}\d]+/gu) ?? []
+  ).join(" ");
 }
 
 export interface TDraftCheckInput {
@@ -288,7 +397,13 @@ const passageWordsCache = new Map<string, TPassageWords>();
 function passageWords(passage: string): TPassageWords {
   let words = passageWordsCache.get(passage);
   if (!words) {
-    words = { content: contentStems(passage), stems: new Set(wordsOf(passage).map(stem)), senses: senses(passage), quotable: ` ${normalisedForQuote(passage)} `, numbers: new Set(numbersIn(passage)) };
+    words = {
+      content: contentStems(passage),
+      stems: new Set(wordsOf(passage).map(stem)),
+      senses: senses(passage),
+      quotable: ` ${normalisedForQuote(passage)} `,
+      numbers: new Set(numbersIn(passage)),
+    };
     if (passageWordsCache.size >= PASSAGE_WORDS_KEPT) passageWordsCache.delete(passageWordsCache.keys().next().value!);
     passageWordsCache.set(passage, words);
   }
@@ -338,7 +453,12 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
     const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder));
     // Words supported and a number no cited passage has: reported once, as that number.
     if (!supports.some((s) => s.ok) && !(invented.length && supports.some((s) => s.wordsOk))) {
-      problems.push({ kind: "unsupported_claim", sentence: raw, citation: citations.join(", "), share: Math.round(Math.max(...supports.map((s) => s.share)) * 100) / 100 });
+      problems.push({
+        kind: "unsupported_claim",
+        sentence: raw,
+        citation: citations.join(", "),
+        share: Math.round(Math.max(...supports.map((s) => s.share)) * 100) / 100,
+      });
     }
   }
   for (const value of unsupported) problems.push({ kind: "unsupported_number", value });

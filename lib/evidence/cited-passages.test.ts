@@ -4,9 +4,17 @@ import { citedPassages } from "./cited-passages";
 
 // Passages as retrieval orders them, best first: the window rule ranks above where refunds go.
 const PASSAGES = [
-  { citation: "return-policy-us@2", chunkId: "window", text: "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery." },
+  {
+    citation: "return-policy-us@2",
+    chunkId: "window",
+    text: "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery.",
+  },
   { citation: "return-policy-us@2", chunkId: "approvals", text: "Refunds at or above 500 USD need approval by a support specialist." },
-  { citation: "return-policy-us@2", chunkId: "method", text: "Refunds are issued to the original payment method. Orders delivered more than 30 days ago are not eligible for a refund under this policy." },
+  {
+    citation: "return-policy-us@2",
+    chunkId: "method",
+    text: "Refunds are issued to the original payment method. Orders delivered more than 30 days ago are not eligible for a refund under this policy.",
+  },
   { citation: "support-sla@1", chunkId: "sla", text: "We answer every ticket within one business day." },
 ];
 
@@ -23,7 +31,8 @@ describe("citedPassages", () => {
   });
 
   it("gives one answer per occurrence, in the text's order, even for the same citation twice in one sentence or two documents in one", () => {
-    const draft = "Refunds need approval by a specialist at or above 500 USD [return-policy-us@2] [return-policy-us@2]. We answer every ticket within one business day [support-sla@1][return-policy-us@2]. Thanks!";
+    const draft =
+      "Refunds need approval by a specialist at or above 500 USD [return-policy-us@2] [return-policy-us@2]. We answer every ticket within one business day [support-sla@1][return-policy-us@2]. Thanks!";
     const opened = citedPassages(draft, PASSAGES);
     expect(opened).toHaveLength(occurrences(draft));
     expect(opened).toEqual(["approvals", "approvals", "sla", "window"]);

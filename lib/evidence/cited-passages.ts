@@ -21,7 +21,13 @@ export function citedPassages(draft: string, passages: readonly TCitablePassage[
   const opened: (string | null)[] = [];
   for (const sentence of sentencesOf(draft)) {
     for (const part of splitCitations(sentence)) {
-      if ("citation" in part) opened.push(supportingPassage(sentence, passages.filter((p) => p.citation === part.citation)));
+      if ("citation" in part)
+        opened.push(
+          supportingPassage(
+            sentence,
+            passages.filter((p) => p.citation === part.citation),
+          ),
+        );
     }
   }
   return opened;

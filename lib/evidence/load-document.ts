@@ -9,6 +9,10 @@ export async function loadPolicyDocument(input: { docKey: string; version: numbe
     include: { chunks: { orderBy: { ordinal: "asc" }, select: { id: true, ordinal: true, heading: true, text: true } } },
   });
   if (!doc) return null;
-  const versions = await client.policyDocument.findMany({ where: { docKey: input.docKey }, orderBy: { version: "desc" }, select: { version: true, status: true } });
+  const versions = await client.policyDocument.findMany({
+    where: { docKey: input.docKey },
+    orderBy: { version: "desc" },
+    select: { version: true, status: true },
+  });
   return { doc, versions };
 }

@@ -35,7 +35,14 @@ export async function retrievePassages(client: Db, question: string, limit = 20)
   // query syntax. An OR query ranks passages by how many of the question's terms they share.
   const orQuery = words.join(" | ");
   // Straight on the driver (every column as text): an agent run asks this at most of its steps.
-  const rows = await sqlRows<Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version"> & { version: string; score: string; matched: string; total: string }>(
+  const rows = await sqlRows<
+    Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version"> & {
+      version: string;
+      score: string;
+      matched: string;
+      total: string;
+    }
+  >(
     driverOf(client),
     Prisma.sql`
     WITH q AS (SELECT to_tsquery('english', ${orQuery}) AS query),

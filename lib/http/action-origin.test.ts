@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { checkActionOrigin, isServerActionRequest, parseOriginSetting } from "./action-origin";
 
 const action = (headers: Record<string, string>, allowedOrigins: string[] = [], extra: { method?: string; pathname?: string } = {}) =>
-  checkActionOrigin({ method: extra.method ?? "POST", pathname: extra.pathname ?? "/tickets/abc", headers: new Headers({ "next-action": "7f00aa", ...headers }), allowedOrigins });
+  checkActionOrigin({
+    method: extra.method ?? "POST",
+    pathname: extra.pathname ?? "/tickets/abc",
+    headers: new Headers({ "next-action": "7f00aa", ...headers }),
+    allowedOrigins,
+  });
 
 describe("isServerActionRequest", () => {
   it.each([
@@ -28,9 +33,19 @@ describe("checkActionOrigin, with no origin configured", () => {
   });
 
   it("refuses another site, another port, and an origin that is not one", () => {
-    expect(action({ host: "127.0.0.1:3000", origin: "http://evil.example" })).toEqual({ kind: "refused", reason: "foreign_origin", origin: "http://evil.example" });
-    expect(action({ host: "127.0.0.1:3000", origin: "http://127.0.0.1:3001" })).toMatchObject({ kind: "refused", reason: "foreign_origin" });
-    expect(action({ host: "127.0.0.1:3000", origin: "chrome-extension://abc" })).toMatchObject({ kind: "refused", reason: "foreign_origin" });
+    expect(action({ host: "127.0.0.1:3000", origin: "http://evil.example" })).toEqual({
+      kind: "refused",
+      reason: "foreign_origin",
+      origin: "http://evil.example",
+    });
+    expect(action({ host: "127.0.0.1:3000", origin: "http://127.0.0.1:3001" })).toMatchObject({
+      kind: "refused",
+      reason: "foreign_origin",
+    });
+    expect(action({ host: "127.0.0.1:3000", origin: "chrome-extension://abc" })).toMatchObject({
+      kind: "refused",
+      reason: "foreign_origin",
+    });
     expect(action({ host: "127.0.0.1:3000", origin: "not a url" })).toMatchObject({ kind: "refused", reason: "foreign_origin" });
   });
 
@@ -40,8 +55,12 @@ describe("checkActionOrigin, with no origin configured", () => {
   });
 
   it("compares with X-Forwarded-Host when it is there: the entry of the server left it only when a trusted proxy set it", () => {
-    expect(action({ host: "10.0.0.5:3000", "x-forwarded-host": "countersign.example.com", origin: "https://countersign.example.com" })).toEqual({ kind: "allowed" });
-    expect(action({ host: "10.0.0.5:3000", "x-forwarded-host": "countersign.example.com", origin: "http://10.0.0.5:3000" })).toMatchObject({ kind: "refused" });
+    expect(
+      action({ host: "10.0.0.5:3000", "x-forwarded-host": "countersign.example.com", origin: "https://countersign.example.com" }),
+    ).toEqual({ kind: "allowed" });
+    expect(action({ host: "10.0.0.5:3000", "x-forwarded-host": "countersign.example.com", origin: "http://10.0.0.5:3000" })).toMatchObject({
+      kind: "refused",
+    });
   });
 
   it("lets requests that are not actions through untouched", () => {
@@ -55,12 +74,18 @@ describe("checkActionOrigin, with origins configured", () => {
   it("allows exactly those origins: scheme, host and port", () => {
     expect(action({ host: "10.0.0.5:3000", origin: "https://countersign.example.com" }, allowed)).toEqual({ kind: "allowed" });
     expect(action({ host: "10.0.0.5:3000", origin: "http://support.example:8080" }, allowed)).toEqual({ kind: "allowed" });
-    expect(action({ host: "countersign.example.com", origin: "http://countersign.example.com" }, allowed)).toMatchObject({ kind: "refused", reason: "foreign_origin" });
+    expect(action({ host: "countersign.example.com", origin: "http://countersign.example.com" }, allowed)).toMatchObject({
+      kind: "refused",
+      reason: "foreign_origin",
+    });
     expect(action({ host: "10.0.0.5:3000", origin: "https://support.example:8080" }, allowed)).toMatchObject({ kind: "refused" });
   });
 
   it("no longer trusts the Host header: whoever addresses the server by another name is refused", () => {
-    expect(action({ host: "evil.example", origin: "http://evil.example" }, allowed)).toMatchObject({ kind: "refused", reason: "foreign_origin" });
+    expect(action({ host: "evil.example", origin: "http://evil.example" }, allowed)).toMatchObject({
+      kind: "refused",
+      reason: "foreign_origin",
+    });
   });
 });
 

@@ -16,7 +16,8 @@ export interface THeaderReader {
 
 export type TOriginRefusal = "missing_origin" | "foreign_origin";
 
-export type TOriginCheck = { kind: "not_an_action" } | { kind: "allowed" } | { kind: "refused"; reason: TOriginRefusal; origin: string | null };
+export type TOriginCheck =
+  { kind: "not_an_action" } | { kind: "allowed" } | { kind: "refused"; reason: TOriginRefusal; origin: string | null };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -50,7 +51,9 @@ export function parseOriginSetting(value: string): string | null {
   const origin = canonicalOrigin(value);
   if (!origin) return null;
   const url = new URL(value);
-  return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !value.endsWith("?") && !value.endsWith("#") ? origin : null;
+  return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !value.endsWith("?") && !value.endsWith("#")
+    ? origin
+    : null;
 }
 
 function canonicalHost(value: string | null): string | null {
@@ -62,7 +65,12 @@ function canonicalHost(value: string | null): string | null {
   }
 }
 
-export function checkActionOrigin(request: { method: string; pathname: string; headers: THeaderReader; allowedOrigins: readonly string[] }): TOriginCheck {
+export function checkActionOrigin(request: {
+  method: string;
+  pathname: string;
+  headers: THeaderReader;
+  allowedOrigins: readonly string[];
+}): TOriginCheck {
   if (!isServerActionRequest(request)) return { kind: "not_an_action" };
   const sent = request.headers.get("origin");
   // Every browser sends Origin with a POST; "null" comes from sandboxed frames and opaque redirects.
@@ -73,5 +81,7 @@ export function checkActionOrigin(request: { method: string; pathname: string; h
     return request.allowedOrigins.includes(origin) ? { kind: "allowed" } : { kind: "refused", reason: "foreign_origin", origin };
   }
   const addressed = canonicalHost(request.headers.get("x-forwarded-host") ?? request.headers.get("host"));
-  return addressed !== null && new URL(origin).host === addressed ? { kind: "allowed" } : { kind: "refused", reason: "foreign_origin", origin };
+  return addressed !== null && new URL(origin).host === addressed
+    ? { kind: "allowed" }
+    : { kind: "refused", reason: "foreign_origin", origin };
 }

@@ -3,7 +3,10 @@
 // abort the download, which is then visibly incomplete (a CSV cut short, an export with no seal).
 import { errorFields, logger } from "../observability/logger";
 
-export function streamedDownload(chunks: AsyncGenerator<string>, options: { contentType: string; filename: string; what: string; first?: string }): Response {
+export function streamedDownload(
+  chunks: AsyncGenerator<string>,
+  options: { contentType: string; filename: string; what: string; first?: string },
+): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -11,7 +11,14 @@
 // appends the address it saw), and the last trusted proxy's X-Forwarded-Host and -Proto are honoured.
 import type { IncomingHttpHeaders } from "node:http";
 
-export const FORWARDED_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-real-ip", "forwarded"] as const;
+export const FORWARDED_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-real-ip",
+  "forwarded",
+] as const;
 
 export interface TForwarded {
   /** The client's address as this server can know it. */
@@ -24,7 +31,10 @@ export interface TForwarded {
 
 function listOf(value: string | string[] | undefined): string[] {
   const joined = Array.isArray(value) ? value.join(",") : (value ?? "");
-  return joined.split(",").map((s) => s.trim()).filter(Boolean);
+  return joined
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** IPv4-mapped IPv6 (::ffff:127.0.0.1) is the same client as its IPv4 form. */
@@ -35,7 +45,11 @@ export function normaliseAddress(address: string | null | undefined): string | n
 }
 
 /** Pure: what the request's socket and headers say, given how many proxies are trusted. */
-export function resolveForwarded(input: { socketAddress: string | null | undefined; headers: IncomingHttpHeaders; trustedHops: number }): TForwarded {
+export function resolveForwarded(input: {
+  socketAddress: string | null | undefined;
+  headers: IncomingHttpHeaders;
+  trustedHops: number;
+}): TForwarded {
   const socket = normaliseAddress(input.socketAddress);
   if (input.trustedHops <= 0) return { clientAddress: socket, host: null, proto: null };
   const chain = [...listOf(input.headers["x-forwarded-for"]), ...(socket ? [socket] : [])];
@@ -56,7 +70,10 @@ export function resolveForwarded(input: { socketAddress: string | null | undefin
  * exactly the client's address, X-Forwarded-Host and -Proto are kept only when a trusted proxy set
  * them, and the rest are removed. Next.js fills in what is missing from the socket and Host header.
  */
-export function normaliseForwarded(req: { headers: IncomingHttpHeaders; socket?: { remoteAddress?: string } | null }, trustedHops: number): TForwarded {
+export function normaliseForwarded(
+  req: { headers: IncomingHttpHeaders; socket?: { remoteAddress?: string } | null },
+  trustedHops: number,
+): TForwarded {
   const resolved = resolveForwarded({ socketAddress: req.socket?.remoteAddress, headers: req.headers, trustedHops });
   for (const name of FORWARDED_HEADERS) delete req.headers[name];
   if (resolved.clientAddress) req.headers["x-forwarded-for"] = resolved.clientAddress;

@@ -8,7 +8,12 @@ interface THeaderRule {
 import { STATIC_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY, contentSecurityPolicy, newNonce } from "./security-headers";
 
 function directives(policy: string): Map<string, string[]> {
-  return new Map(policy.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    policy
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe("contentSecurityPolicy", () => {

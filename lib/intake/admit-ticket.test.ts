@@ -14,7 +14,10 @@ describe("admitTicket", () => {
 
   it("bypasses a route from another bundle before looking at its signature", () => {
     const stale = { ...claim, bundleVersion: "intake-rules-2026.08" };
-    expect(admitTicket({ ...stale, signature: signRoute(stale, KEY) }, PINNED)).toEqual({ admission: "bypassed", reason: "stale_intake_bundle" });
+    expect(admitTicket({ ...stale, signature: signRoute(stale, KEY) }, PINNED)).toEqual({
+      admission: "bypassed",
+      reason: "stale_intake_bundle",
+    });
   });
 
   it.each([
@@ -29,7 +32,10 @@ describe("admitTicket", () => {
 
   it("bypasses a verified human_review_now route", () => {
     const human = { ...claim, route: "human_review_now" as const };
-    expect(admitTicket({ ...human, signature: signRoute(human, KEY) }, PINNED)).toEqual({ admission: "bypassed", reason: "classifier_human_review" });
+    expect(admitTicket({ ...human, signature: signRoute(human, KEY) }, PINNED)).toEqual({
+      admission: "bypassed",
+      reason: "classifier_human_review",
+    });
   });
 });
 
@@ -45,6 +51,9 @@ describe("classifyTicket (built-in bundle)", () => {
   });
 
   it("lets an ordinary refund question reach the agent", () => {
-    expect(classifyTicket({ subject: "Cracked tablet", body: "My tablet arrived with a cracked screen. Can I get a refund?" })).toEqual({ route: "guarded_agent", risks: [] });
+    expect(classifyTicket({ subject: "Cracked tablet", body: "My tablet arrived with a cracked screen. Can I get a refund?" })).toEqual({
+      route: "guarded_agent",
+      risks: [],
+    });
   });
 });

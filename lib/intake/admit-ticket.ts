@@ -6,7 +6,10 @@ export type TAdmission =
   | { admission: "admitted"; reason: null }
   | { admission: "bypassed"; reason: "stale_intake_bundle" | "unverified_route" | "classifier_human_review" };
 
-export function admitTicket(claim: TRouteClaim & { signature: string | null | undefined }, pinned: { bundleVersion: string; key: string }): TAdmission {
+export function admitTicket(
+  claim: TRouteClaim & { signature: string | null | undefined },
+  pinned: { bundleVersion: string; key: string },
+): TAdmission {
   // Order matters: a route minted by another bundle is not checked against this bundle's key.
   if (claim.bundleVersion !== pinned.bundleVersion) return { admission: "bypassed", reason: "stale_intake_bundle" };
   if (!verifyRouteSignature(claim, claim.signature, pinned.key)) return { admission: "bypassed", reason: "unverified_route" };

@@ -11,7 +11,11 @@ export const BUILTIN_BUNDLE_VERSION = agentManifest().intakeBundle;
 export const RISK_RULES: readonly { risk: string; pattern: RegExp }[] = [
   { risk: "account_access", pattern: /\b(log ?in|sign ?in|locked out|password|2fa|two[- ]factor|account access|hacked|compromised)\b/i },
   { risk: "address_change", pattern: /\b(change|update|new|different)\b[^.?!]{0,40}\b(address|shipping to|deliver to)\b/i },
-  { risk: "chargeback_or_legal", pattern: /\b(charge ?back|dispute (it )?with my (bank|card)|lawyer|attorney|legal action|sue|lawsuit|small claims|consumer protection)\b/i },
+  {
+    risk: "chargeback_or_legal",
+    pattern:
+      /\b(charge ?back|dispute (it )?with my (bank|card)|lawyer|attorney|legal action|sue|lawsuit|small claims|consumer protection)\b/i,
+  },
   { risk: "abuse", pattern: /\b(kill|threat(en)?|idiots?|stupid|hate you|i will find you)\b/i },
 ];
 

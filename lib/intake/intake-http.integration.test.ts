@@ -17,7 +17,14 @@ const OUTBOX_LIMIT = 4;
 let server: TRouteServer;
 
 beforeAll(async () => {
-  server = await startRouteServer({ INTAKE_SECRET: "", INTAKE_SECRETS: `${NEW},${OLD},${METERED}`, INTAKE_RATE_LIMIT: String(LIMIT), INTAKE_RATE_LIMIT_PER_ADDRESS: "1000", OUTBOX_RATE_LIMIT: String(OUTBOX_LIMIT), OUTBOX_RATE_LIMIT_PER_ADDRESS: "1000" });
+  server = await startRouteServer({
+    INTAKE_SECRET: "",
+    INTAKE_SECRETS: `${NEW},${OLD},${METERED}`,
+    INTAKE_RATE_LIMIT: String(LIMIT),
+    INTAKE_RATE_LIMIT_PER_ADDRESS: "1000",
+    OUTBOX_RATE_LIMIT: String(OUTBOX_LIMIT),
+    OUTBOX_RATE_LIMIT_PER_ADDRESS: "1000",
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -33,8 +40,16 @@ function sign(body: Buffer | string, secret: string, options: { id?: string; tim
 }
 
 async function post(body: Buffer | string, headers: Record<string, string>) {
-  const response = await fetch(`${server.origin}/api/intake/tickets`, { method: "POST", body: typeof body === "string" ? body : new Uint8Array(body), headers });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> & { fieldErrors?: Record<string, string[]> } };
+  const response = await fetch(`${server.origin}/api/intake/tickets`, {
+    method: "POST",
+    body: typeof body === "string" ? body : new Uint8Array(body),
+    headers,
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown> & { fieldErrors?: Record<string, string[]> },
+  };
 }
 
 const json = { "content-type": "application/json" };
@@ -62,10 +77,29 @@ describe("intake over HTTP", () => {
       { label: "text/plain", body: good, headers: { "content-type": "text/plain" }, status: 415 },
       { label: "no content type", body: good, headers: {}, status: 415 },
       { label: "a duplicate key", body: good.replace(/}$/, ',"subject":"Refund me twice"}'), status: 400, field: "subject" },
-      { label: "invalid UTF-8", body: Buffer.concat([Buffer.from(good.slice(0, good.indexOf("cracked"))), Buffer.from([0xff, 0xfe]), Buffer.from(good.slice(good.indexOf("cracked")))]), status: 400, field: "subject" },
-      { label: "NUL in the subject", body: JSON.stringify(intakeTicket("http-malformed", { subject: "Tablet\u0000cracked" })), status: 400, field: "subject" },
+      {
+        label: "invalid UTF-8",
+        body: Buffer.concat([
+          Buffer.from(good.slice(0, good.indexOf("cracked"))),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from(good.slice(good.indexOf("cracked"))),
+        ]),
+        status: 400,
+        field: "subject",
+      },
+      {
+        label: "NUL in the subject",
+        body: JSON.stringify(intakeTicket("http-malformed", { subject: "Tablet\u0000cracked" })),
+        status: 400,
+        field: "subject",
+      },
       { label: "NUL in the body", body: JSON.stringify(intakeTicket("http-malformed", { body: "\u0000" })), status: 400, field: "body" },
-      { label: "an escape character in the subject", body: JSON.stringify(intakeTicket("http-malformed", { subject: "\u001b[2J" })), status: 400, field: "subject" },
+      {
+        label: "an escape character in the subject",
+        body: JSON.stringify(intakeTicket("http-malformed", { subject: "\u001b[2J" })),
+        status: 400,
+        field: "subject",
+      },
       { label: "a __proto__ key", body: good.replace(/}$/, ',"__proto__":{"isAdmin":true}}'), status: 400, field: "__proto__" },
     ];
     for (const c of cases) {
@@ -111,13 +145,18 @@ describe("intake over HTTP", () => {
 describe("the outbox over HTTP", () => {
   function outboxHeaders(pathAndQuery: string, secret: string): Record<string, string> {
     const timestamp = Math.floor(Date.now() / 1000);
-    return { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": `sha256=${createHmac("sha256", secret).update(`${timestamp}\nGET\n${pathAndQuery}`).digest("hex")}` };
+    return {
+      "x-countersign-timestamp": String(timestamp),
+      "x-countersign-signature": `sha256=${createHmac("sha256", secret).update(`${timestamp}\nGET\n${pathAndQuery}`).digest("hex")}`,
+    };
   }
 
   it("accepts a request signed with any secret in rotation, and signs its answer with the newest, bound to the request's id", async () => {
     for (const secret of [NEW, OLD]) {
       const requestId = `outbox-read-${randomUUID()}`;
-      const response = await fetch(`${server.origin}/api/outbox?limit=5`, { headers: { ...outboxHeaders("/api/outbox?limit=5", secret), "x-request-id": requestId } });
+      const response = await fetch(`${server.origin}/api/outbox?limit=5`, {
+        headers: { ...outboxHeaders("/api/outbox?limit=5", secret), "x-request-id": requestId },
+      });
       expect(response.status).toBe(200);
       const text = await response.text();
       expect(JSON.parse(text)).toMatchObject({ messages: expect.any(Array) });
@@ -138,14 +177,18 @@ describe("the outbox over HTTP", () => {
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     const text = await over.text();
     expect(JSON.parse(text)).toMatchObject({ error: "rate_limited" });
-    const expected = createHmac("sha256", NEW).update(`${over.headers.get("webhook-id")}.${over.headers.get("webhook-timestamp")}.${text}`).digest("base64");
+    const expected = createHmac("sha256", NEW)
+      .update(`${over.headers.get("webhook-id")}.${over.headers.get("webhook-timestamp")}.${text}`)
+      .digest("base64");
     expect(over.headers.get("webhook-signature")).toBe(`v1,${expected}`);
     // Another key reads on.
     expect((await fetch(`${server.origin}/api/outbox`, { headers: outboxHeaders("/api/outbox", NEW) })).status).toBe(200);
   });
 
   it("refuses an unsigned read with 401 and an unsigned answer", async () => {
-    const response = await fetch(`${server.origin}/api/outbox`, { headers: outboxHeaders("/api/outbox", "not-in-rotation-secret-0123456789abcdef01") });
+    const response = await fetch(`${server.origin}/api/outbox`, {
+      headers: outboxHeaders("/api/outbox", "not-in-rotation-secret-0123456789abcdef01"),
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get("webhook-signature")).toBeNull();
   });

@@ -37,13 +37,23 @@ function storeClient(client: () => Db) {
     async query(q: { text: string; values?: unknown[]; name?: string }) {
       const rows = await driverOf(client()).rows<Record<string, string | null>>(q.name ? preparedSql(q.text) : q.text, q.values ?? []);
       // The driver answers every column as text; the library computes with numbers.
-      const typed = rows.map((row) => ({ ...row, points: row.points == null ? row.points : Number(row.points), expire: row.expire == null ? null : Number(row.expire) }));
+      const typed = rows.map((row) => ({
+        ...row,
+        points: row.points == null ? row.points : Number(row.points),
+        expire: row.expire == null ? null : Number(row.expire),
+      }));
       return { rows: typed, rowCount: typed.length };
     },
   };
 }
 
-function limiter(endpoint: THelpdeskEndpoint, per: "key" | "address", points: number, windowSeconds: number, client: () => Db): RateLimiterPostgres | null {
+function limiter(
+  endpoint: THelpdeskEndpoint,
+  per: "key" | "address",
+  points: number,
+  windowSeconds: number,
+  client: () => Db,
+): RateLimiterPostgres | null {
   if (points === 0) return null;
   return new RateLimiterPostgres({
     storeClient: storeClient(client),

@@ -10,15 +10,29 @@ import { signRoute } from "./route-signature";
 const testDb = useTestDb();
 const SECRET = "intake-test-secret-0123456789abcdef0123";
 const OLD_SECRET = "intake-old-secret-0123456789abcdef01234";
-const CONFIG: TIntakeConfig = { secrets: [SECRET, OLD_SECRET], toleranceSeconds: 300, legacyUntil: new Date("2999-01-01T00:00:00Z"), limiter: null };
+const CONFIG: TIntakeConfig = {
+  secrets: [SECRET, OLD_SECRET],
+  toleranceSeconds: 300,
+  legacyUntil: new Date("2999-01-01T00:00:00Z"),
+  limiter: null,
+};
 
-type TDeliverOptions = { raw?: string | Buffer; headers?: Record<string, string>; secret?: string; config?: Partial<TIntakeConfig>; address?: string };
+type TDeliverOptions = {
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+  secret?: string;
+  config?: Partial<TIntakeConfig>;
+  address?: string;
+};
 
 /** A delivery signed the Standard Webhooks way with SECRET, unless `headers` says otherwise. */
 function deliver(body: unknown, options: TDeliverOptions = {}) {
   const raw = Buffer.isBuffer(options.raw) ? options.raw : Buffer.from(options.raw ?? JSON.stringify(body));
   const headers = options.headers ?? webhookHeaders(raw.toString("utf8"), options.secret ?? SECRET);
-  return receiveIntake({ rawBody: raw, headers: new Headers(headers), address: options.address ?? "192.0.2.10" }, { ...CONFIG, ...options.config });
+  return receiveIntake(
+    { rawBody: raw, headers: new Headers(headers), address: options.address ?? "192.0.2.10" },
+    { ...CONFIG, ...options.config },
+  );
 }
 
 async function rows() {
@@ -51,15 +65,44 @@ describe("intake API rules", () => {
     expect(roundTrips.count - before).toBe(1);
     expect(res).toMatchObject({ status: 201, body: { admission: "bypassed", reason: "unverified_route", status: "bypassed" } });
     const row = await client.ticket.findUniqueOrThrow({ where: { externalId: "hd-one-statement" } });
-    expect(row).toMatchObject({ id: res.body.ticketId, number: res.body.number, source: "api", orderRef: "ORD-1001", route: "guarded_agent", routeSignature: null, admissionReason: "unverified_route", reason: "unverified_route", assigneeId: null });
+    expect(row).toMatchObject({
+      id: res.body.ticketId,
+      number: res.body.number,
+      source: "api",
+      orderRef: "ORD-1001",
+      route: "guarded_agent",
+      routeSignature: null,
+      admissionReason: "unverified_route",
+      reason: "unverified_route",
+      assigneeId: null,
+    });
     expect(row.updatedAt).toEqual(row.createdAt);
     expect(Math.abs(row.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
     const [event, ...others] = await client.auditEvent.findMany({ where: { ticketId: row.id } });
     expect(others).toEqual([]);
     // The delivery's webhook-id is recorded with the ticket's creation; idempotency stays on externalId.
-    expect(event).toMatchObject({ action: "ticket.created", actorType: "api", actorId: "intake", subjectId: row.id, stream: `ticket:${row.id}`, streamSeq: 1n, inputs: { source: "api", externalId: "hd-one-statement", route: "guarded_agent", bundleVersion: "intake-rules-2026.11", risks: [], webhookId: "msg_one_statement", signature: "standard_webhooks" }, policyDecision: { admission: "bypassed", reason: "unverified_route" } });
+    expect(event).toMatchObject({
+      action: "ticket.created",
+      actorType: "api",
+      actorId: "intake",
+      subjectId: row.id,
+      stream: `ticket:${row.id}`,
+      streamSeq: 1n,
+      inputs: {
+        source: "api",
+        externalId: "hd-one-statement",
+        route: "guarded_agent",
+        bundleVersion: "intake-rules-2026.11",
+        risks: [],
+        webhookId: "msg_one_statement",
+        signature: "standard_webhooks",
+      },
+      policyDecision: { admission: "bypassed", reason: "unverified_route" },
+    });
     // Committed together: the event's transaction is the one that inserted the row.
-    const [same] = await client.$queryRaw<{ same: boolean }[]>`SELECT t.xmin::text::bigint = a.txid AS same FROM "Ticket" t JOIN "AuditEvent" a ON a."ticketId" = t.id WHERE t.id = ${row.id}::uuid`;
+    const [same] = await client.$queryRaw<
+      { same: boolean }[]
+    >`SELECT t.xmin::text::bigint = a.txid AS same FROM "Ticket" t JOIN "AuditEvent" a ON a."ticketId" = t.id WHERE t.id = ${row.id}::uuid`;
     expect(same).toEqual({ same: true });
     const lines: string[] = [];
     expect(await auditVerifyReport(client, (l) => lines.push(l), { file: "/nonexistent/checkpoints.jsonl" })).toBe(0);
@@ -68,15 +111,28 @@ describe("intake API rules", () => {
   it("answers 409 idempotency_mismatch for the same externalId with another body, changing nothing", async () => {
     const res = await refused(intakeTicket("hd-1001", { body: "Actually, refund me twice." }));
     expect(res).toMatchObject({ status: 409, body: { error: "idempotency_mismatch" } });
-    expect((await testDb().client.ticket.findUniqueOrThrow({ where: { externalId: "hd-1001" } })).body).toBe("The screen is cracked. Can I get a refund?");
+    expect((await testDb().client.ticket.findUniqueOrThrow({ where: { externalId: "hd-1001" } })).body).toBe(
+      "The screen is cracked. Can I get a refund?",
+    );
   });
 
   it("admits by the signed route: an unsigned or human route bypasses the agent", async () => {
-    expect(await deliver(intakeTicket("hd-unsigned", { routeSignature: undefined }))).toMatchObject({ status: 201, body: { admission: "bypassed", reason: "unverified_route" } });
-    expect(await deliver(intakeTicket("hd-forged", { route: "guarded_agent", routeSignature: "0".repeat(64) }))).toMatchObject({ status: 201, body: { reason: "unverified_route" } });
+    expect(await deliver(intakeTicket("hd-unsigned", { routeSignature: undefined }))).toMatchObject({
+      status: 201,
+      body: { admission: "bypassed", reason: "unverified_route" },
+    });
+    expect(await deliver(intakeTicket("hd-forged", { route: "guarded_agent", routeSignature: "0".repeat(64) }))).toMatchObject({
+      status: 201,
+      body: { reason: "unverified_route" },
+    });
     const human = { ticketId: "hd-human", route: "human_review_now" as const, bundleVersion: "intake-rules-2026.11" };
-    expect(await deliver(intakeTicket("hd-human", { route: "human_review_now", routeSignature: signRoute(human, intakeBundleKey()) }))).toMatchObject({ status: 201, body: { reason: "classifier_human_review" } });
-    expect(await deliver(intakeTicket("hd-old", { bundleVersion: "intake-rules-2026.08" }))).toMatchObject({ status: 201, body: { reason: "stale_intake_bundle" } });
+    expect(
+      await deliver(intakeTicket("hd-human", { route: "human_review_now", routeSignature: signRoute(human, intakeBundleKey()) })),
+    ).toMatchObject({ status: 201, body: { reason: "classifier_human_review" } });
+    expect(await deliver(intakeTicket("hd-old", { bundleVersion: "intake-rules-2026.08" }))).toMatchObject({
+      status: 201,
+      body: { reason: "stale_intake_bundle" },
+    });
   });
 
   it("stores the subject and body exactly as sent; validation only looks at a trimmed copy", async () => {
@@ -87,20 +143,28 @@ describe("intake API rules", () => {
     // The same bytes again are the same delivery; the trimmed text is another body.
     expect(await deliver(intakeTicket("hd-as-sent", { subject, body }))).toMatchObject({ status: 200 });
     expect(await refused(intakeTicket("hd-as-sent", { subject: subject.trim(), body: body.trim() }))).toMatchObject({ status: 409 });
-    expect(await refused(intakeTicket("hd-blank", { subject: " \t ", body: "\n\n" }))).toMatchObject({ status: 400, body: { fieldErrors: { subject: ["must not be blank"], body: ["must not be blank"] } } });
+    expect(await refused(intakeTicket("hd-blank", { subject: " \t ", body: "\n\n" }))).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { subject: ["must not be blank"], body: ["must not be blank"] } },
+    });
   });
 });
 
 describe("intake refuses what it cannot store as sent (4xx, nothing written)", () => {
-  it.each(["text/plain", "application/x-www-form-urlencoded", "application/jsonp", "application/json; charset=latin1", ""])("answers 415 to Content-Type %j", async (contentType) => {
-    const raw = JSON.stringify(intakeTicket("hd-media"));
-    const headers = { ...webhookHeaders(raw, SECRET), "content-type": contentType };
-    expect(await refused(null, { raw, headers })).toMatchObject({ status: 415, body: { error: "unsupported_media_type" } });
-  });
+  it.each(["text/plain", "application/x-www-form-urlencoded", "application/jsonp", "application/json; charset=latin1", ""])(
+    "answers 415 to Content-Type %j",
+    async (contentType) => {
+      const raw = JSON.stringify(intakeTicket("hd-media"));
+      const headers = { ...webhookHeaders(raw, SECRET), "content-type": contentType };
+      expect(await refused(null, { raw, headers })).toMatchObject({ status: 415, body: { error: "unsupported_media_type" } });
+    },
+  );
 
   it("accepts application/json with a UTF-8 charset, in any case", async () => {
     const raw = JSON.stringify(intakeTicket("hd-media-ok"));
-    expect(await deliver(null, { raw, headers: { ...webhookHeaders(raw, SECRET), "content-type": "Application/JSON; charset=UTF-8" } })).toMatchObject({ status: 201 });
+    expect(
+      await deliver(null, { raw, headers: { ...webhookHeaders(raw, SECRET), "content-type": "Application/JSON; charset=UTF-8" } }),
+    ).toMatchObject({ status: 201 });
   });
 
   it("refuses a key given twice, naming it (JSON.parse would keep the last)", async () => {
@@ -122,8 +186,14 @@ describe("intake refuses what it cannot store as sent (4xx, nothing written)", (
     const [before, after] = JSON.stringify(intakeTicket("hd-latin1", { body: "Le caf\u0000 est froid" })).split("\\u0000");
     const raw = Buffer.concat([Buffer.from(before!), Buffer.from([0xe9]), Buffer.from(after!)]);
     // Signed over the bytes as sent: a signer that signs bytes cannot sign invalid text any other way.
-    const res = await refused(null, { raw, headers: { "content-type": "application/json", "x-countersign-signature": signIntakeBody(raw, SECRET) } });
-    expect(res).toMatchObject({ status: 400, body: { error: "invalid_fields", fieldErrors: { body: [expect.stringContaining("is not valid UTF-8")] } } });
+    const res = await refused(null, {
+      raw,
+      headers: { "content-type": "application/json", "x-countersign-signature": signIntakeBody(raw, SECRET) },
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { error: "invalid_fields", fieldErrors: { body: [expect.stringContaining("is not valid UTF-8")] } },
+    });
   });
 
   it.each([
@@ -144,21 +214,41 @@ describe("intake refuses what it cannot store as sent (4xx, nothing written)", (
 
   it("keeps tabs and line breaks in the body, and refuses half a surrogate pair anywhere", async () => {
     expect(await deliver(intakeTicket("hd-lines", { body: "Line one.\r\n\tLine two." }))).toMatchObject({ status: 201 });
-    const res = await refused(null, { raw: JSON.stringify(intakeTicket("hd-surrogate")).replace("Tablet arrived", "Tablet \\ud83d arrived") });
+    const res = await refused(null, {
+      raw: JSON.stringify(intakeTicket("hd-surrogate")).replace("Tablet arrived", "Tablet \\ud83d arrived"),
+    });
     expect(res).toMatchObject({ status: 400, body: { fieldErrors: { subject: [expect.stringContaining("surrogate")] } } });
   });
 
   it("refuses an order id with surrounding spaces rather than storing or trimming it", async () => {
-    expect(await refused(intakeTicket("hd-order-space", { orderId: " ORD-1001" }))).toMatchObject({ status: 400, body: { fieldErrors: { orderId: [expect.any(String)] } } });
+    expect(await refused(intakeTicket("hd-order-space", { orderId: " ORD-1001" }))).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { orderId: [expect.any(String)] } },
+    });
   });
 
   it.each([
     ["a missing signature", (b: string) => ({ raw: b, headers: { "content-type": "application/json" } }), 401, "invalid_signature"],
-    ["a signature by a secret not in rotation", (b: string) => ({ raw: b, headers: webhookHeaders(b, "another-secret-0123456789abcdef0123456789") }), 401, "invalid_signature"],
+    [
+      "a signature by a secret not in rotation",
+      (b: string) => ({ raw: b, headers: webhookHeaders(b, "another-secret-0123456789abcdef0123456789") }),
+      401,
+      "invalid_signature",
+    ],
     ["a signature of another body", (b: string) => ({ raw: b, headers: webhookHeaders(b + " ", SECRET) }), 401, "invalid_signature"],
     ["malformed JSON", () => ({ raw: '{"externalId": "x",' }), 400, "invalid_json"],
-    ["an oversized body", () => ({ raw: JSON.stringify(intakeTicket("big", { body: "x".repeat(MAX_INTAKE_BYTES) })) }), 413, "payload_too_large"],
-    ["nesting past 32 levels", () => ({ raw: JSON.stringify({ ...intakeTicket("deep"), body: JSON.parse("[".repeat(40) + "]".repeat(40)) }) }), 400, "invalid_fields"],
+    [
+      "an oversized body",
+      () => ({ raw: JSON.stringify(intakeTicket("big", { body: "x".repeat(MAX_INTAKE_BYTES) })) }),
+      413,
+      "payload_too_large",
+    ],
+    [
+      "nesting past 32 levels",
+      () => ({ raw: JSON.stringify({ ...intakeTicket("deep"), body: JSON.parse("[".repeat(40) + "]".repeat(40)) }) }),
+      400,
+      "invalid_fields",
+    ],
   ])("refuses %s and writes nothing", async (_label, make, status, error) => {
     const res = await refused(null, make(JSON.stringify(intakeTicket("hd-refused"))));
     expect(res).toMatchObject({ status, body: { error } });
@@ -176,18 +266,30 @@ describe("intake refuses what it cannot store as sent (4xx, nothing written)", (
 describe("intake signatures: Standard Webhooks, rotation, replay window, the deprecated header", () => {
   it("accepts a delivery signed with the old secret while it is in rotation, and refuses it once it is not", async () => {
     expect(await deliver(intakeTicket("hd-rotation-old"), { secret: OLD_SECRET })).toMatchObject({ status: 201 });
-    expect(await refused(intakeTicket("hd-rotation-gone"), { secret: OLD_SECRET, config: { secrets: [SECRET] } })).toMatchObject({ status: 401, body: { error: "invalid_signature" } });
+    expect(await refused(intakeTicket("hd-rotation-gone"), { secret: OLD_SECRET, config: { secrets: [SECRET] } })).toMatchObject({
+      status: 401,
+      body: { error: "invalid_signature" },
+    });
   });
 
   it("refuses a timestamp outside the tolerance window, either side, and accepts one inside it", async () => {
     const raw = JSON.stringify(intakeTicket("hd-window"));
     for (const offset of [-301_000, 301_000]) {
       const res = await refused(null, { raw, headers: webhookHeaders(raw, SECRET, { timestamp: new Date(Date.now() + offset) }) });
-      expect(res).toMatchObject({ status: 401, body: { error: "invalid_signature", message: expect.stringContaining("webhook-timestamp") } });
+      expect(res).toMatchObject({
+        status: 401,
+        body: { error: "invalid_signature", message: expect.stringContaining("webhook-timestamp") },
+      });
     }
-    const narrow = await refused(null, { raw, headers: webhookHeaders(raw, SECRET, { timestamp: new Date(Date.now() - 90_000) }), config: { toleranceSeconds: 60 } });
+    const narrow = await refused(null, {
+      raw,
+      headers: webhookHeaders(raw, SECRET, { timestamp: new Date(Date.now() - 90_000) }),
+      config: { toleranceSeconds: 60 },
+    });
     expect(narrow.status).toBe(401);
-    expect(await deliver(null, { raw, headers: webhookHeaders(raw, SECRET, { timestamp: new Date(Date.now() - 90_000) }) })).toMatchObject({ status: 201 });
+    expect(await deliver(null, { raw, headers: webhookHeaders(raw, SECRET, { timestamp: new Date(Date.now() - 90_000) }) })).toMatchObject({
+      status: 201,
+    });
   });
 
   it("answers a replay inside the window from the ticket's idempotency: 200, the same ticket, nothing written", async () => {
@@ -210,15 +312,23 @@ describe("intake signatures: Standard Webhooks, rotation, replay window, the dep
     expect(event.inputs).toMatchObject({ webhookId: null, signature: "legacy" });
     const raw2 = JSON.stringify(intakeTicket("hd-legacy-late"));
     const late = { "content-type": "application/json", "x-countersign-signature": signIntakeBody(raw2, SECRET) };
-    expect(await refused(null, { raw: raw2, headers: late, config: { legacyUntil: until, now: until } })).toMatchObject({ status: 401, body: { message: expect.stringContaining("no longer accepted") } });
+    expect(await refused(null, { raw: raw2, headers: late, config: { legacyUntil: until, now: until } })).toMatchObject({
+      status: 401,
+      body: { message: expect.stringContaining("no longer accepted") },
+    });
     expect(await refused(null, { raw: raw2, headers: late, config: { legacyUntil: null } })).toMatchObject({ status: 401 });
     // The old secret in rotation signs the old way too, until the date.
-    expect(await deliver(null, { raw: raw2, headers: { ...late, "x-countersign-signature": signIntakeBody(raw2, OLD_SECRET) } })).toMatchObject({ status: 201 });
+    expect(
+      await deliver(null, { raw: raw2, headers: { ...late, "x-countersign-signature": signIntakeBody(raw2, OLD_SECRET) } }),
+    ).toMatchObject({ status: 201 });
   });
 
   it("never falls back to the deprecated header when a Standard Webhooks signature is present", async () => {
     const raw = JSON.stringify(intakeTicket("hd-no-fallback"));
-    const headers = { ...webhookHeaders(raw, "another-secret-0123456789abcdef0123456789"), "x-countersign-signature": signIntakeBody(raw, SECRET) };
+    const headers = {
+      ...webhookHeaders(raw, "another-secret-0123456789abcdef0123456789"),
+      "x-countersign-signature": signIntakeBody(raw, SECRET),
+    };
     expect(await refused(null, { raw, headers })).toMatchObject({ status: 401 });
   });
 });
@@ -241,10 +351,16 @@ describe("intake rate limits", () => {
     const limiter = helpdeskLimiter("intake", { perKey: 0, perAddress: 2, windowSeconds: 60 });
     const config = { limiter };
     const address = "198.51.100.7";
-    for (let i = 0; i < 5; i++) expect(await refused(intakeTicket(`hd-addr-bad-${i}`), { config, address, secret: "unknown-secret-0123456789abcdef0123456789" })).toMatchObject({ status: 401 });
+    for (let i = 0; i < 5; i++)
+      expect(
+        await refused(intakeTicket(`hd-addr-bad-${i}`), { config, address, secret: "unknown-secret-0123456789abcdef0123456789" }),
+      ).toMatchObject({ status: 401 });
     expect(await deliver(intakeTicket("hd-addr-0"), { config, address })).toMatchObject({ status: 201 });
     expect(await deliver(intakeTicket("hd-addr-1"), { config, address, secret: OLD_SECRET })).toMatchObject({ status: 201 });
-    expect(await refused(intakeTicket("hd-addr-2"), { config, address })).toMatchObject({ status: 429, body: { message: expect.stringContaining("address") } });
+    expect(await refused(intakeTicket("hd-addr-2"), { config, address })).toMatchObject({
+      status: 429,
+      body: { message: expect.stringContaining("address") },
+    });
     expect(await deliver(intakeTicket("hd-addr-2"), { config, address: "198.51.100.8" })).toMatchObject({ status: 201 });
   });
 
@@ -253,15 +369,37 @@ describe("intake rate limits", () => {
     const raw = (id: string) => JSON.stringify(intakeTicket(id));
     const key = "shared-count-secret-0123456789abcdef0123456";
     const config = (limiter: ReturnType<typeof helpdeskLimiter>) => ({ limiter, secrets: [key] });
-    expect(await deliver(null, { raw: raw("hd-shared-0"), headers: webhookHeaders(raw("hd-shared-0"), key), config: config(helpdeskLimiter("intake", limits)) })).toMatchObject({ status: 201 });
-    expect(await deliver(null, { raw: raw("hd-shared-1"), headers: webhookHeaders(raw("hd-shared-1"), key), config: config(helpdeskLimiter("intake", limits)) })).toMatchObject({ status: 201 });
-    expect(await deliver(null, { raw: raw("hd-shared-2"), headers: webhookHeaders(raw("hd-shared-2"), key), config: config(helpdeskLimiter("intake", limits)) })).toMatchObject({ status: 429 });
+    expect(
+      await deliver(null, {
+        raw: raw("hd-shared-0"),
+        headers: webhookHeaders(raw("hd-shared-0"), key),
+        config: config(helpdeskLimiter("intake", limits)),
+      }),
+    ).toMatchObject({ status: 201 });
+    expect(
+      await deliver(null, {
+        raw: raw("hd-shared-1"),
+        headers: webhookHeaders(raw("hd-shared-1"), key),
+        config: config(helpdeskLimiter("intake", limits)),
+      }),
+    ).toMatchObject({ status: 201 });
+    expect(
+      await deliver(null, {
+        raw: raw("hd-shared-2"),
+        headers: webhookHeaders(raw("hd-shared-2"), key),
+        config: config(helpdeskLimiter("intake", limits)),
+      }),
+    ).toMatchObject({ status: 429 });
   });
 
   it("costs the limiter two statements beside the ticket's one", async () => {
     const { roundTrips } = testDb();
     const before = roundTrips.count;
-    expect(await deliver(intakeTicket("hd-limit-trips"), { config: { limiter: helpdeskLimiter("intake", { perKey: 100, perAddress: 100, windowSeconds: 60 }) } })).toMatchObject({ status: 201 });
+    expect(
+      await deliver(intakeTicket("hd-limit-trips"), {
+        config: { limiter: helpdeskLimiter("intake", { perKey: 100, perAddress: 100, windowSeconds: 60 }) },
+      }),
+    ).toMatchObject({ status: 201 });
     expect(roundTrips.count - before).toBe(3);
   });
 });

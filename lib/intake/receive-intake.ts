@@ -32,19 +32,33 @@ function text(max: number, options: { multiline?: boolean; blankAllowed?: boolea
     .string()
     .max(max)
     .superRefine((value, ctx) => {
-      if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: "custom", message: "is not valid Unicode text (it holds half of a surrogate pair)" });
+      if (LONE_SURROGATE.test(value))
+        ctx.addIssue({ code: "custom", message: "is not valid Unicode text (it holds half of a surrogate pair)" });
       const control = (options.multiline ? CONTROL_IN_TEXT : CONTROL_IN_LINE).exec(value);
-      if (control) ctx.addIssue({ code: "custom", message: `must not contain control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")})` });
+      if (control)
+        ctx.addIssue({
+          code: "custom",
+          message: `must not contain control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")})`,
+        });
       if (!options.blankAllowed && value.trim().length === 0) ctx.addIssue({ code: "custom", message: "must not be blank" });
     });
 }
 
 export const ZIntakeTicket = z.strictObject({
-  externalId: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "may contain letters, digits and . _ : - only"),
+  externalId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9._:-]+$/, "may contain letters, digits and . _ : - only"),
   subject: text(300),
   body: text(20_000, { multiline: true }),
   customerEmail: z.email().max(254),
-  orderId: z.string().max(64).regex(/^\S(?:.*\S)?$/, "must not be blank or begin or end with spaces").pipe(text(64)).nullish(),
+  orderId: z
+    .string()
+    .max(64)
+    .regex(/^\S(?:.*\S)?$/, "must not be blank or begin or end with spaces")
+    .pipe(text(64))
+    .nullish(),
   route: z.enum(["guarded_agent", "human_review_now"]),
   bundleVersion: text(100),
   /** HMAC-SHA256 (hex) over externalId, route and bundleVersion with the bundle's key. Absent or
@@ -81,7 +95,12 @@ export interface TIntakeConfig {
 /** The configuration the settings give (INTAKE_SECRETS, INTAKE_SIGNATURE_TOLERANCE_SECONDS, …). */
 export function configuredIntake(): TIntakeConfig {
   const e = env();
-  return { secrets: intakeSecrets(), toleranceSeconds: e.INTAKE_SIGNATURE_TOLERANCE_SECONDS, legacyUntil: e.INTAKE_LEGACY_SIGNATURE_UNTIL, limiter: configuredLimiter("intake") };
+  return {
+    secrets: intakeSecrets(),
+    toleranceSeconds: e.INTAKE_SIGNATURE_TOLERANCE_SECONDS,
+    legacyUntil: e.INTAKE_LEGACY_SIGNATURE_UNTIL,
+    limiter: configuredLimiter("intake"),
+  };
 }
 
 /** `sha256=<hex>` of the raw body, keyed with an intake secret: the deprecated X-Countersign-Signature. */
@@ -89,8 +108,22 @@ export function signIntakeBody(rawBody: string | Buffer, secret: string): string
   return `sha256=${hmacSha256Hex(secret, rawBody)}`;
 }
 
-function resultBody(ticket: { id: string; number: number; externalId: string | null; admission: string; admissionReason: string | null; status: string }) {
-  return { ticketId: ticket.id, number: ticket.number, externalId: ticket.externalId, admission: ticket.admission, reason: ticket.admissionReason, status: ticket.status };
+function resultBody(ticket: {
+  id: string;
+  number: number;
+  externalId: string | null;
+  admission: string;
+  admissionReason: string | null;
+  status: string;
+}) {
+  return {
+    ticketId: ticket.id,
+    number: ticket.number,
+    externalId: ticket.externalId,
+    admission: ticket.admission,
+    reason: ticket.admissionReason,
+    status: ticket.status,
+  };
 }
 
 /** `application/json`, with no charset or UTF-8's. */
@@ -109,36 +142,64 @@ function fieldErrorsOf(entries: Iterable<[string, string]>): Record<string, stri
 }
 
 function invalidFields(entries: Iterable<[string, string]>): TIntakeResponse {
-  return { status: 400, body: { error: "invalid_fields", message: "Some fields are missing or invalid.", fieldErrors: fieldErrorsOf(entries) } };
+  return {
+    status: 400,
+    body: { error: "invalid_fields", message: "Some fields are missing or invalid.", fieldErrors: fieldErrorsOf(entries) },
+  };
 }
 
 function refusedJson(problem: TJsonProblem): TIntakeResponse {
-  return problem.kind === "syntax" ? { status: 400, body: { error: "invalid_json", message: `The body is not valid JSON: ${problem.message}` } } : invalidFields([[problem.path, problem.message]]);
+  return problem.kind === "syntax"
+    ? { status: 400, body: { error: "invalid_json", message: `The body is not valid JSON: ${problem.message}` } }
+    : invalidFields([[problem.path, problem.message]]);
 }
 
-type TSigned = { ok: true; secret: string; delivery: { webhookId: string | null; signature: "standard_webhooks" | "legacy" }; headers?: Record<string, string> } | { ok: false; response: TIntakeResponse };
+type TSigned =
+  | {
+      ok: true;
+      secret: string;
+      delivery: { webhookId: string | null; signature: "standard_webhooks" | "legacy" };
+      headers?: Record<string, string>;
+    }
+  | { ok: false; response: TIntakeResponse };
 
 function checkSignature(delivery: TIntakeDelivery, rawBody: Buffer, payload: string, config: TIntakeConfig): TSigned {
   const now = config.now ?? new Date();
   const refuse = (message: string): TSigned => ({ ok: false, response: { status: 401, body: { error: "invalid_signature", message } } });
   // Standard Webhooks whenever its signature header is present: never a fallback to the old one.
   if (delivery.headers.get(WEBHOOK_SIGNATURE_HEADER) !== null || delivery.headers.get(SIGNATURE_HEADER) === null) {
-    const verdict = verifyWebhook({ secrets: config.secrets, headers: delivery.headers, payload, toleranceSeconds: config.toleranceSeconds, now });
-    return verdict.ok ? { ok: true, secret: verdict.secret, delivery: { webhookId: verdict.webhookId, signature: "standard_webhooks" } } : refuse(verdict.message);
+    const verdict = verifyWebhook({
+      secrets: config.secrets,
+      headers: delivery.headers,
+      payload,
+      toleranceSeconds: config.toleranceSeconds,
+      now,
+    });
+    return verdict.ok
+      ? { ok: true, secret: verdict.secret, delivery: { webhookId: verdict.webhookId, signature: "standard_webhooks" } }
+      : refuse(verdict.message);
   }
   if (!config.legacyUntil || now >= config.legacyUntil) {
-    return refuse(`${SIGNATURE_HEADER} is no longer accepted${config.legacyUntil ? ` (since ${config.legacyUntil.toISOString().slice(0, 10)})` : ""}: sign with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).`);
+    return refuse(
+      `${SIGNATURE_HEADER} is no longer accepted${config.legacyUntil ? ` (since ${config.legacyUntil.toISOString().slice(0, 10)})` : ""}: sign with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).`,
+    );
   }
   const header = delivery.headers.get(SIGNATURE_HEADER)!.trim();
   const secret = config.secrets.find((s) => constantTimeEqual(header, signIntakeBody(rawBody, s)));
-  if (!secret) return refuse(`Sign the delivery with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks); ${SIGNATURE_HEADER} (deprecated) must be sha256=<hex HMAC-SHA256 of the raw body>.`);
+  if (!secret)
+    return refuse(
+      `Sign the delivery with webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks); ${SIGNATURE_HEADER} (deprecated) must be sha256=<hex HMAC-SHA256 of the raw body>.`,
+    );
   return { ok: true, secret, delivery: { webhookId: null, signature: "legacy" }, headers: { sunset: config.legacyUntil.toUTCString() } };
 }
 
 export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeConfig = configuredIntake()): Promise<TIntakeResponse> {
   const { rawBody } = delivery;
   if (!isJsonContentType(delivery.headers.get("content-type"))) {
-    return { status: 415, body: { error: "unsupported_media_type", message: "Send the ticket as Content-Type: application/json (UTF-8)." } };
+    return {
+      status: 415,
+      body: { error: "unsupported_media_type", message: "Send the ticket as Content-Type: application/json (UTF-8)." },
+    };
   }
   if (rawBody === null || rawBody.length > MAX_INTAKE_BYTES) {
     return { status: 413, body: { error: "payload_too_large", message: `The body must be at most ${MAX_INTAKE_BYTES} bytes.` } };
@@ -150,12 +211,20 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
 
   const signed = checkSignature(delivery, rawBody, decoded.text, config);
   if (!signed.ok) return signed.response;
-  const answer = (response: TIntakeResponse): TIntakeResponse => (signed.headers ? { ...response, headers: { ...signed.headers, ...response.headers } } : response);
+  const answer = (response: TIntakeResponse): TIntakeResponse =>
+    signed.headers ? { ...response, headers: { ...signed.headers, ...response.headers } } : response;
 
   if (config.limiter) {
     const verdict = await config.limiter.consume({ keyId: secretFingerprint(signed.secret), address: delivery.address });
     if (!verdict.ok) {
-      return answer({ status: 429, body: { error: "rate_limited", message: `Too many deliveries ${verdict.limit === "key" ? "signed with this key" : "from this address"}; retry after ${verdict.retryAfterSeconds} s.` }, headers: retryAfterHeader(verdict) });
+      return answer({
+        status: 429,
+        body: {
+          error: "rate_limited",
+          message: `Too many deliveries ${verdict.limit === "key" ? "signed with this key" : "from this address"}; retry after ${verdict.retryAfterSeconds} s.`,
+        },
+        headers: retryAfterHeader(verdict),
+      });
     }
   }
 
@@ -166,7 +235,9 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
     return answer(
       invalidFields(
         parsed.error.issues.flatMap((issue): [string, string][] =>
-          issue.code === "unrecognized_keys" ? issue.keys.map((key): [string, string] => [key, "is not a known field"]) : [[issue.path.join("."), issue.message]],
+          issue.code === "unrecognized_keys"
+            ? issue.keys.map((key): [string, string] => [key, "is not a known field"])
+            : [[issue.path.join("."), issue.message]],
         ),
       ),
     );
@@ -178,7 +249,14 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
     const existing = await db().ticket.findUnique({ where: { externalId: ticket.externalId } });
     if (!existing) return null;
     if (existing.payloadHash !== payloadHash) {
-      return { status: 409, body: { error: "idempotency_mismatch", message: `externalId ${ticket.externalId} was already delivered with a different body; nothing was changed.`, ticketId: existing.id } };
+      return {
+        status: 409,
+        body: {
+          error: "idempotency_mismatch",
+          message: `externalId ${ticket.externalId} was already delivered with a different body; nothing was changed.`,
+          ticketId: existing.id,
+        },
+      };
     }
     return { status: 200, body: resultBody(existing) };
   };

@@ -4,7 +4,7 @@ import { decodeUtf8, parseStrictJson } from "./strict-json";
 describe("parseStrictJson", () => {
   it.each([
     ['{"a":1,"b":[true,false,null,"x"],"c":{"d":-1.5e3}}'],
-    ['  [ ]  '],
+    ["  [ ]  "],
     ['"plain"'],
     ['{"s":"tab\\t, quote \\", unicode \\u00e9 \\ud83d\\ude00, slash \\/"}'],
     ["{}"],
@@ -67,7 +67,14 @@ describe("decodeUtf8", () => {
   ])("refuses %s, naming the field it sits in", (_label, bytes) => {
     const body = Buffer.concat([Buffer.from('{"subject":"ok","body":"caf'), Buffer.from(bytes), Buffer.from('"}')]);
     expect(body.toString("utf8")).toContain("\ufffd");
-    expect(decodeUtf8(body)).toEqual({ ok: false, problem: { kind: "field", path: "body", message: `is not valid UTF-8 (byte ${Buffer.byteLength('{"subject":"ok","body":"caf') + (bytes[0] === 0x63 ? 3 : 0)} of the body)` } });
+    expect(decodeUtf8(body)).toEqual({
+      ok: false,
+      problem: {
+        kind: "field",
+        path: "body",
+        message: `is not valid UTF-8 (byte ${Buffer.byteLength('{"subject":"ok","body":"caf') + (bytes[0] === 0x63 ? 3 : 0)} of the body)`,
+      },
+    });
   });
 
   it("names the body itself when the bad byte is outside any field", () => {

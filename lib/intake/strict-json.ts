@@ -71,13 +71,18 @@ class Reader {
   }
 
   private value(depth: number): unknown {
-    if (depth > MAX_DEPTH) throw new Refused({ kind: "field", path: pathOf(this.path), message: `is nested more than ${MAX_DEPTH} levels deep` });
+    if (depth > MAX_DEPTH)
+      throw new Refused({ kind: "field", path: pathOf(this.path), message: `is nested more than ${MAX_DEPTH} levels deep` });
     this.skipWhitespace();
     const c = this.text[this.at];
     if (c === "{") return this.object(depth);
     if (c === "[") return this.array(depth);
     if (c === '"') return this.string();
-    for (const [word, literal] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, literal] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (this.text.startsWith(word, this.at)) {
         this.at += word.length;
         return literal;
@@ -115,7 +120,8 @@ class Reader {
       if (this.text[this.at] !== '"') this.syntax("expected a key");
       const key = this.string();
       const field = pathOf([...this.path, key]);
-      if (PROTOTYPE_KEYS.has(key)) throw new Refused({ kind: "field", path: field, message: "is not an accepted key (it names an object's prototype)" });
+      if (PROTOTYPE_KEYS.has(key))
+        throw new Refused({ kind: "field", path: field, message: "is not an accepted key (it names an object's prototype)" });
       if (Object.hasOwn(out, key)) throw new Refused({ kind: "field", path: field, message: "is given more than once" });
       this.skipWhitespace();
       if (this.text[this.at] !== ":") this.syntax("expected ':'");
@@ -173,7 +179,10 @@ export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok
   } catch {
     const offset = firstMalformedByte(bytes);
     const before = STRICT_UTF8.decode(bytes.subarray(0, offset));
-    return { ok: false, problem: { kind: "field", path: new Reader(before).pathAtEnd(), message: `is not valid UTF-8 (byte ${offset} of the body)` } };
+    return {
+      ok: false,
+      problem: { kind: "field", path: new Reader(before).pathAtEnd(), message: `is not valid UTF-8 (byte ${offset} of the body)` },
+    };
   }
 }
 

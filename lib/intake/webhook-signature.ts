@@ -26,7 +26,9 @@ const WHSEC = "whsec_";
  * bytes, the same key the deprecated X-Countersign-Signature used.
  */
 export function webhookKey(secret: string): Uint8Array {
-  return secret.startsWith(WHSEC) ? new Uint8Array(Buffer.from(secret.slice(WHSEC.length), "base64")) : new Uint8Array(Buffer.from(secret, "utf8"));
+  return secret.startsWith(WHSEC)
+    ? new Uint8Array(Buffer.from(secret.slice(WHSEC.length), "base64"))
+    : new Uint8Array(Buffer.from(secret, "utf8"));
 }
 
 const g = globalThis as unknown as { __countersignWebhooks?: Map<string, Webhook> };
@@ -74,14 +76,28 @@ export function verifyWebhook(input: {
   const id = input.headers.get(WEBHOOK_ID_HEADER);
   const timestamp = input.headers.get(WEBHOOK_TIMESTAMP_HEADER);
   const signature = input.headers.get(WEBHOOK_SIGNATURE_HEADER);
-  if (!id || !timestamp || !signature) return { ok: false, reason: "missing_headers", message: `Sign the delivery: ${WEBHOOK_ID_HEADER}, ${WEBHOOK_TIMESTAMP_HEADER} and ${WEBHOOK_SIGNATURE_HEADER} (Standard Webhooks).` };
-  if (!WEBHOOK_ID.test(id) || !TIMESTAMP.test(timestamp)) return { ok: false, reason: "malformed_headers", message: `${WEBHOOK_ID_HEADER} must be 1–200 letters, digits or . _ : -, and ${WEBHOOK_TIMESTAMP_HEADER} unix seconds.` };
+  if (!id || !timestamp || !signature)
+    return {
+      ok: false,
+      reason: "missing_headers",
+      message: `Sign the delivery: ${WEBHOOK_ID_HEADER}, ${WEBHOOK_TIMESTAMP_HEADER} and ${WEBHOOK_SIGNATURE_HEADER} (Standard Webhooks).`,
+    };
+  if (!WEBHOOK_ID.test(id) || !TIMESTAMP.test(timestamp))
+    return {
+      ok: false,
+      reason: "malformed_headers",
+      message: `${WEBHOOK_ID_HEADER} must be 1–200 letters, digits or . _ : -, and ${WEBHOOK_TIMESTAMP_HEADER} unix seconds.`,
+    };
   const seconds = Number(timestamp);
   const now = (input.now ?? new Date()).getTime() / 1000;
   // Checked here with the configured tolerance (the library's own check allows 5 minutes either side
   // and reads the clock itself).
   if (Math.abs(now - seconds) > input.toleranceSeconds) {
-    return { ok: false, reason: "timestamp_outside_window", message: `${WEBHOOK_TIMESTAMP_HEADER} must be within ${input.toleranceSeconds} seconds of the server's clock; sign each delivery when it is sent.` };
+    return {
+      ok: false,
+      reason: "timestamp_outside_window",
+      message: `${WEBHOOK_TIMESTAMP_HEADER} must be within ${input.toleranceSeconds} seconds of the server's clock; sign each delivery when it is sent.`,
+    };
   }
   const headers = { [WEBHOOK_ID_HEADER]: id, [WEBHOOK_TIMESTAMP_HEADER]: timestamp, [WEBHOOK_SIGNATURE_HEADER]: signature };
   for (const secret of input.secrets) {
@@ -91,8 +107,17 @@ export function verifyWebhook(input: {
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       // The library's own window (5 minutes, its clock): refused whatever the secret.
-      if (/timestamp/i.test(error.message)) return { ok: false, reason: "timestamp_outside_window", message: `${WEBHOOK_TIMESTAMP_HEADER} is outside the Standard Webhooks window.` };
+      if (/timestamp/i.test(error.message))
+        return {
+          ok: false,
+          reason: "timestamp_outside_window",
+          message: `${WEBHOOK_TIMESTAMP_HEADER} is outside the Standard Webhooks window.`,
+        };
     }
   }
-  return { ok: false, reason: "no_matching_signature", message: `No ${WEBHOOK_SIGNATURE_HEADER} matches: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" with an intake secret>.` };
+  return {
+    ok: false,
+    reason: "no_matching_signature",
+    message: `No ${WEBHOOK_SIGNATURE_HEADER} matches: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" with an intake secret>.`,
+  };
 }

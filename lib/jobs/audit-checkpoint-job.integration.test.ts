@@ -23,15 +23,20 @@ delete process.env.AUDIT_CHECKPOINT_FILE;
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
 
-
-const newEvent = () => testDb().client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("checkpoint_job"), subjectType: "test" }));
+const newEvent = () =>
+  testDb().client.$transaction((tx) =>
+    recordAuditEvent(tx, { actorType: "system", action: testAuditAction("checkpoint_job"), subjectType: "test" }),
+  );
 
 describe("the audit-checkpoint job", { timeout: 120_000 }, () => {
   it("is scheduled every minute, not retried", async () => {
     const db = testDb();
     const worker = await startWorker({ client: db.client, pglite: db.pglite, url: db.url, schedule: true, log: () => {} });
     try {
-      const rows = await db.client.$queryRawUnsafe<{ cron: string; options: { retryLimit?: number } }[]>(`SELECT cron, options FROM ${QUEUE_SCHEMA}.schedule WHERE name = $1`, QUEUES.auditCheckpoint);
+      const rows = await db.client.$queryRawUnsafe<{ cron: string; options: { retryLimit?: number } }[]>(
+        `SELECT cron, options FROM ${QUEUE_SCHEMA}.schedule WHERE name = $1`,
+        QUEUES.auditCheckpoint,
+      );
       expect(rows).toEqual([expect.objectContaining({ cron: "* * * * *", options: expect.objectContaining({ retryLimit: 0 }) })]);
     } finally {
       await worker.stop(5_000);
@@ -41,14 +46,22 @@ describe("the audit-checkpoint job", { timeout: 120_000 }, () => {
   it("signs with the worker's client into the database, the checkpoint file and the worker's log", async () => {
     const db = testDb();
     const lines: string[] = [];
-    const worker = await startWorker({ client: db.client, pglite: db.pglite, url: db.url, schedule: false, log: (line) => lines.push(line) });
+    const worker = await startWorker({
+      client: db.client,
+      pglite: db.pglite,
+      url: db.url,
+      schedule: false,
+      log: (line) => lines.push(line),
+    });
     try {
       await db.client.$transaction((tx) => enqueue(tx, QUEUES.auditCheckpoint, {}));
       for (let i = 0; i < 200 && (await openJobs(db)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
     } finally {
       await worker.stop(5_000);
     }
-    expect(lines.filter((l) => !l.startsWith("No AUDIT_SIGNING_KEY set"))).toEqual([expect.stringMatching(/^audit checkpoint \{"position":1,/)]);
+    expect(lines.filter((l) => !l.startsWith("No AUDIT_SIGNING_KEY set"))).toEqual([
+      expect.stringMatching(/^audit checkpoint \{"position":1,/),
+    ]);
     const rows = await db.client.auditCheckpoint.findMany({ orderBy: { position: "asc" } });
     expect(rows.map((r) => r.position)).toEqual([1]);
     expect(readCheckpointFile(checkpointFile()).map((c) => c.hash)).toEqual([rows[0]!.hash]);
@@ -63,7 +76,10 @@ describe("the last checkpoint at shutdown", () => {
     const lines: string[] = [];
     await signLastCheckpoint(client, { log: (line) => lines.push(line) });
     await signLastCheckpoint(client, { log: (line) => lines.push(line) });
-    expect(lines).toEqual([expect.stringMatching(/^shutdown: audit checkpoint \{"position":2,/), "shutdown: no audit checkpoint signed (nothing new since the last one)"]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^shutdown: audit checkpoint \{"position":2,/),
+      "shutdown: no audit checkpoint signed (nothing new since the last one)",
+    ]);
     expect(readCheckpointFile(checkpointFile()).map((c) => c.position)).toEqual([1, 2]);
   });
 

@@ -28,12 +28,22 @@ describe("failed jobs", () => {
       await worker.stop(5_000);
     }
     const [failed] = await listJobs({ view: "failed" });
-    expect(failed).toMatchObject({ id: jobId, queue: "refund-execute", state: "failed", error: `settleApprovedRefund: no approval ${approvalId}` });
+    expect(failed).toMatchObject({
+      id: jobId,
+      queue: "refund-execute",
+      state: "failed",
+      error: `settleApprovedRefund: no approval ${approvalId}`,
+    });
     expect(await jobCounts()).toContainEqual({ queue: "refund-execute", state: "failed", count: 1 });
 
-    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const) expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: await user(db.client, role) }))).toBe("forbidden");
+    for (const role of ["REVIEWER", "SPECIALIST", "LEAD"] as const)
+      expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: await user(db.client, role) }))).toBe(
+        "forbidden",
+      );
     const admin = await user(db.client, "ADMIN");
-    expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: "00000000-0000-4000-8000-000000000000", actor: admin }))).toBe("not_found");
+    expect(
+      await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: "00000000-0000-4000-8000-000000000000", actor: admin })),
+    ).toBe("not_found");
     expect(await refusalCode(retryFailedJob({ queue: "no-such-queue", jobId: jobId!, actor: admin }))).toBe("not_found");
     expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("accepted");
     expect(await listJobs({ view: "failed" })).toEqual([]);

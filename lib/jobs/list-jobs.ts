@@ -23,7 +23,10 @@ export interface TJobRow {
 const APP_QUEUES = Object.values(QUEUES);
 
 export async function jobCounts(client: Db = defaultDb()): Promise<{ queue: string; state: string; count: number }[]> {
-  return client.$queryRawUnsafe(`SELECT name AS queue, state::text AS state, count(*)::int AS count FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) GROUP BY name, state ORDER BY name, state`, APP_QUEUES);
+  return client.$queryRawUnsafe(
+    `SELECT name AS queue, state::text AS state, count(*)::int AS count FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) GROUP BY name, state ORDER BY name, state`,
+    APP_QUEUES,
+  );
 }
 
 export async function listJobs(input: { view: TJobView; limit?: number; client?: Db }): Promise<TJobRow[]> {

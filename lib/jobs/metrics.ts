@@ -19,9 +19,12 @@ const METER = "countersign";
 const APP_QUEUES = Object.values(QUEUES);
 const WAITING_STATES = ["created", "retry"] as const;
 
-const PENDING_APPROVALS = preparedSql(`SELECT "requiredRole"::text AS role, count(*)::int AS n, extract(epoch FROM now() - min("createdAt"))::float8 AS oldest
+const PENDING_APPROVALS =
+  preparedSql(`SELECT "requiredRole"::text AS role, count(*)::int AS n, extract(epoch FROM now() - min("createdAt"))::float8 AS oldest
   FROM "ApprovalRequest" WHERE "status" = 'pending' GROUP BY 1`);
-const WAITING_JOBS = preparedSql(`SELECT name, state::text AS state, count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state < 'active' AND name = ANY($1::text[]) GROUP BY 1, 2`);
+const WAITING_JOBS = preparedSql(
+  `SELECT name, state::text AS state, count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state < 'active' AND name = ANY($1::text[]) GROUP BY 1, 2`,
+);
 
 // Instruments belong to the meter provider they were made with: one made before an SDK registered
 // stays a no-op. So they are made again whenever the registered provider is a new one.
@@ -32,8 +35,14 @@ function instruments() {
     const meter = provider.getMeter(METER);
     counters = {
       provider,
-      refundExecutions: meter.createCounter("countersign.refund.executions", { description: "Approved refunds settled by the executor, by outcome", unit: "{refund}" }),
-      jobFailures: meter.createCounter("countersign.job.failures", { description: "Failed job attempts, by queue; final=true when no retry is left", unit: "{attempt}" }),
+      refundExecutions: meter.createCounter("countersign.refund.executions", {
+        description: "Approved refunds settled by the executor, by outcome",
+        unit: "{refund}",
+      }),
+      jobFailures: meter.createCounter("countersign.job.failures", {
+        description: "Failed job attempts, by queue; final=true when no retry is left",
+        unit: "{attempt}",
+      }),
     };
   }
   return counters;
@@ -54,9 +63,18 @@ export function countJobFailure(queue: string, final: boolean): void {
  */
 export function observeOperations(client: Db): void {
   const meter = metrics.getMeter(METER);
-  const waiting = meter.createObservableGauge("countersign.approvals.waiting", { description: "Approval requests waiting for a person, by the role they need", unit: "{approval}" });
-  const oldest = meter.createObservableGauge("countersign.approvals.oldest_waiting_age", { description: "How long the oldest waiting approval request has waited, by role", unit: "s" });
-  const depth = meter.createObservableGauge("countersign.queue.depth", { description: "Jobs waiting to be taken, by queue and state (created, retry)", unit: "{job}" });
+  const waiting = meter.createObservableGauge("countersign.approvals.waiting", {
+    description: "Approval requests waiting for a person, by the role they need",
+    unit: "{approval}",
+  });
+  const oldest = meter.createObservableGauge("countersign.approvals.oldest_waiting_age", {
+    description: "How long the oldest waiting approval request has waited, by role",
+    unit: "s",
+  });
+  const depth = meter.createObservableGauge("countersign.queue.depth", {
+    description: "Jobs waiting to be taken, by queue and state (created, retry)",
+    unit: "{job}",
+  });
   meter.addBatchObservableCallback(
     async (result) => {
       try {

@@ -47,11 +47,17 @@ export const TRACE_FIELD = "trace";
 
 /** Enqueues inside a producer span, handing the span's trace to the job's data. */
 function publishing<T>(queue: TQueueName, count: number, send: (carrier: Record<string, string>) => Promise<T>): Promise<T> {
-  const attributes = { "messaging.system": "pg-boss", "messaging.operation.type": "send", "messaging.destination.name": queue, "messaging.batch.message_count": count };
+  const attributes = {
+    "messaging.system": "pg-boss",
+    "messaging.operation.type": "send",
+    "messaging.destination.name": queue,
+    "messaging.batch.message_count": count,
+  };
   return inSpan(`send ${queue}`, { kind: SpanKind.PRODUCER, attributes }, () => send(traceCarrier()));
 }
 
-const withTrace = (data: object, carrier: Record<string, string>): object => (Object.keys(carrier).length ? { ...data, [TRACE_FIELD]: carrier } : data);
+const withTrace = (data: object, carrier: Record<string, string>): object =>
+  Object.keys(carrier).length ? { ...data, [TRACE_FIELD]: carrier } : data;
 
 /** Retries back off exponentially from retryDelay seconds; the lock time releases a dead worker's job. */
 export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
@@ -76,7 +82,8 @@ export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
 }
 
 /** A job's parameter as the drivers take it: objects (a job's data) as JSON. */
-const jobParameter = (v: unknown) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v);
+const jobParameter = (v: unknown) =>
+  v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
 
 type TSqlRunner = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 
@@ -119,9 +126,16 @@ export function queueClient(client: Db = defaultDb()): PgBoss {
  * Adds a job inside the caller's transaction. `id` makes it idempotent: a second enqueue of the
  * same id while the first is kept adds nothing.
  */
-export async function enqueue(tx: DbTx | TSqlTx, queue: TQueueName, data: object, options: { id?: string; startAfter?: number } = {}): Promise<string | null> {
+export async function enqueue(
+  tx: DbTx | TSqlTx,
+  queue: TQueueName,
+  data: object,
+  options: { id?: string; startAfter?: number } = {},
+): Promise<string | null> {
   const db = isSqlTx(tx) ? sqlTxRunner(tx) : prismaRunner(tx);
-  return publishing(queue, 1, (carrier) => queueClient().send(queue, withTrace(data, carrier), { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions));
+  return publishing(queue, 1, (carrier) =>
+    queueClient().send(queue, withTrace(data, carrier), { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions),
+  );
 }
 
 /** The options of jobOptions that sendingJobCte writes as pg-boss's send would. */
@@ -136,7 +150,10 @@ const CTE_OPTIONS = new Set(["retryLimit", "retryDelay", "retryBackoff", "expire
  * from the queue's row (queue.integration.test.ts compares the two), and as idempotent by `id`: a job
  * kept with that id is left as it is.
  */
-export function sendingJobCte<T>(input: { name: string; source: string; queue: TQueueName; data: object; id: string }, send: (cte: Prisma.Sql) => Promise<T>): Promise<T> {
+export function sendingJobCte<T>(
+  input: { name: string; source: string; queue: TQueueName; data: object; id: string },
+  send: (cte: Prisma.Sql) => Promise<T>,
+): Promise<T> {
   const o = jobOptions(input.queue);
   const unwritten = Object.keys(o).filter((key) => !CTE_OPTIONS.has(key));
   if (unwritten.length) throw new Error(`sendingJobCte does not write ${unwritten.join(", ")} (the options of ${input.queue})`);
@@ -163,7 +180,15 @@ export async function enqueueMany(tx: DbTx, queue: TQueueName, items: { data: ob
   const o = jobOptions(queue);
   await publishing(queue, items.length, (carrier) =>
     queueClient().insert(
-      items.map((i) => ({ name: queue, data: withTrace(i.data, carrier), id: i.id, retryLimit: o.retryLimit, retryDelay: o.retryDelay, retryBackoff: o.retryBackoff, expireInSeconds: o.expireInSeconds })),
+      items.map((i) => ({
+        name: queue,
+        data: withTrace(i.data, carrier),
+        id: i.id,
+        retryLimit: o.retryLimit,
+        retryDelay: o.retryDelay,
+        retryBackoff: o.retryBackoff,
+        expireInSeconds: o.expireInSeconds,
+      })),
       { db: prismaRunner(tx) } as PgBoss.InsertOptions,
     ),
   );

@@ -7,7 +7,12 @@ import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { prismaRunner, QUEUES, QUEUE_SCHEMA, queueClient } from "./queue";
 
-export async function retryFailedJob(input: { queue: string; jobId: string; actor: { id: string; role: Role }; client?: Db }): Promise<void> {
+export async function retryFailedJob(input: {
+  queue: string;
+  jobId: string;
+  actor: { id: string; role: Role };
+  client?: Db;
+}): Promise<void> {
   const client = input.client ?? defaultDb();
   if (!mayUse(input.actor.role, "admin")) throw new AppError("forbidden", "Only admins retry jobs.");
   if (!(Object.values(QUEUES) as string[]).includes(input.queue)) throw new AppError("not_found", "There is no such job.");
@@ -19,9 +24,18 @@ export async function retryFailedJob(input: { queue: string; jobId: string; acto
     );
     if (!job) throw new AppError("not_found", "There is no such job (finished jobs are cleaned up after a week).");
     if (job.state !== "failed") throw new AppError("not_failed", `This job is ${job.state}, not failed: only failed jobs can be retried.`);
-    await recordAuditEvent(tx, { actorType: "user", actorId: input.actor.id, action: "job.retried", subjectType: "job", subjectId: input.jobId, inputs: { queue: input.queue, retryCount: job.retryCount } });
+    await recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: input.actor.id,
+      action: "job.retried",
+      subjectType: "job",
+      subjectId: input.jobId,
+      inputs: { queue: input.queue, retryCount: job.retryCount },
+    });
     // pg-boss answers { affected } though its types say void.
-    const result = (await queueClient().retry(input.queue, input.jobId, { db: prismaRunner(tx) } as never)) as unknown as { affected: number };
+    const result = (await queueClient().retry(input.queue, input.jobId, { db: prismaRunner(tx) } as never)) as unknown as {
+      affected: number;
+    };
     if (result.affected !== 1) throw new AppError("not_failed", "This job changed meanwhile: reload the page.");
   });
 }

@@ -18,7 +18,11 @@ describe.runIf(!!process.env.DATABASE_URL)("the worker process", () => {
     const world = await freshOrder(db.client);
     const tickets: string[] = [];
     for (let i = 0; i < 30; i++) tickets.push(await tabletTicket(db.client, world));
-    const { batchId } = await startBatch({ ticketIds: tickets, work: { kind: "bulk", mode: "live" }, actor: await user(db.client, "REVIEWER") });
+    const { batchId } = await startBatch({
+      ticketIds: tickets,
+      work: { kind: "bulk", mode: "live" },
+      actor: await user(db.client, "REVIEWER"),
+    });
 
     const env = { DATABASE_URL: db.url!, WORKER: "on" };
     const worker = spawnTs("scripts/worker.ts", [], env);
@@ -27,7 +31,9 @@ describe.runIf(!!process.env.DATABASE_URL)("the worker process", () => {
     const exited = new Promise<number | null>((r) => worker.once("exit", (code) => r(code)));
     worker.kill("SIGTERM");
     expect(await exited).toBe(0);
-    const [taken] = await db.client.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state = 'active'`);
+    const [taken] = await db.client.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state = 'active'`,
+    );
     expect(taken!.n).toBe(0);
     expect(await db.client.agentRun.count({ where: { batchId, status: "running" } })).toBe(0);
 

@@ -60,14 +60,23 @@ export interface TWorkerOptions {
 type TJob<T> = PgBoss.JobWithMetadata<T>;
 
 // Every minute, and done in an instant: their lines are at debug.
-const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.auditCheckpoint, QUEUES.sweepSessions, QUEUES.remindApprovals]);
+const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([
+  QUEUES.sweepRuns,
+  QUEUES.sweepApprovals,
+  QUEUES.reconcileRefunds,
+  QUEUES.auditCheckpoint,
+  QUEUES.sweepSessions,
+  QUEUES.remindApprovals,
+]);
 
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const { client } = options;
   const log = options.log ?? logLine;
   // A failure: its line at warn with the error and the attempt, or the same words to options.log.
   const warn = (fields: Record<string, unknown>, line: string) => (options.log ? options.log(line) : logger.warn(fields, line));
-  const connection = options.pglite ? { db: pgliteRunner(options.pglite) } : { connectionString: options.url, max: 4, application_name: process.env.PGAPPNAME ?? "countersign-worker" };
+  const connection = options.pglite
+    ? { db: pgliteRunner(options.pglite) }
+    : { connectionString: options.url, max: 4, application_name: process.env.PGAPPNAME ?? "countersign-worker" };
   const boss = new PgBoss({
     ...connection,
     schema: QUEUE_SCHEMA,
@@ -89,7 +98,11 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const workerIds = new Map<TQueueName, string[]>();
   // Each worker takes up to `batchSize` jobs at a time and settles each on its own: a failing job is
   // failed (and retried with backoff) without failing the others, which pg-boss then completes.
-  const work = async <T extends object>(queue: TQueueName, handler: (job: TJob<T>) => Promise<unknown>, { batchSize = 1, pollingIntervalSeconds = 0.5 } = {}) => {
+  const work = async <T extends object>(
+    queue: TQueueName,
+    handler: (job: TJob<T>) => Promise<unknown>,
+    { batchSize = 1, pollingIntervalSeconds = 0.5 } = {},
+  ) => {
     const ids: string[] = [];
     for (let i = 0; i < concurrency; i++) {
       ids.push(
@@ -99,15 +112,32 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
             // its data names (approval, ticket); its span continues the trace that enqueued it.
             await withContext({ ...subjectFields(job.data), jobId: job.id, queue }, async () => {
               try {
-                const attributes = { "messaging.system": "pg-boss", "messaging.operation.type": "process", "messaging.destination.name": queue, "messaging.message.id": job.id, "countersign.job.attempt": job.retryCount + 1 };
+                const attributes = {
+                  "messaging.system": "pg-boss",
+                  "messaging.operation.type": "process",
+                  "messaging.destination.name": queue,
+                  "messaging.message.id": job.id,
+                  "countersign.job.attempt": job.retryCount + 1,
+                };
                 const parent = contextFromCarrier((job.data as Record<string, unknown> | null)?.[TRACE_FIELD]);
                 const result = await inSpan(`process ${queue}`, { kind: SpanKind.CONSUMER, parent, attributes }, () => handler(job));
-                if (options.log === undefined) logger[ROUTINE_QUEUES.has(queue) ? "debug" : "info"]({ result: typeof result === "string" ? result : undefined }, `job ${queue} done`);
+                if (options.log === undefined)
+                  logger[ROUTINE_QUEUES.has(queue) ? "debug" : "info"](
+                    { result: typeof result === "string" ? result : undefined },
+                    `job ${queue} done`,
+                  );
               } catch (error) {
                 const final = job.retryCount >= job.retryLimit;
                 countJobFailure(queue, final);
-                warn({ ...errorFields(error), attempt: job.retryCount + 1, attempts: job.retryLimit + 1, final }, `job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${job.retryLimit + 1}): ${error instanceof Error ? error.message : String(error)}`);
-                await boss.fail(queue, job.id, error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) });
+                warn(
+                  { ...errorFields(error), attempt: job.retryCount + 1, attempts: job.retryLimit + 1, final },
+                  `job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${job.retryLimit + 1}): ${error instanceof Error ? error.message : String(error)}`,
+                );
+                await boss.fail(
+                  queue,
+                  job.id,
+                  error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) },
+                );
               }
             });
             // On the embedded database every query resolves without leaving the event loop: let
@@ -124,7 +154,10 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
     QUEUES.refundExecute,
     async (job) => {
       const settlement = await settleApprovedRefund({ approvalId: job.data.approvalId, client });
-      activeSpan()?.setAttributes({ "countersign.refund.outcome": settlement.outcome, "countersign.refund.settled_now": settlement.settledNow });
+      activeSpan()?.setAttributes({
+        "countersign.refund.outcome": settlement.outcome,
+        "countersign.refund.settled_now": settlement.settledNow,
+      });
       if (settlement.settledNow) countRefundExecution(settlement.outcome);
       return settlement.outcome;
     },
@@ -138,13 +171,18 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
       if (!batch) return "skipped";
       try {
         if (batch.kind === "shadow") {
-          return await runBatchItem({ ...job.data, client, then: async (run, c) => void (await recordShadowDecisions(run, batch.createdById, c)) });
+          return await runBatchItem({
+            ...job.data,
+            client,
+            then: async (run, c) => void (await recordShadowDecisions(run, batch.createdById, c)),
+          });
         }
         const setup = plannerSetup(await defaultPlannerChoice(client));
         return await runBatchItem({ ...job.data, client, run: { planner: setup.planner, tools: setup.tools, model: setup.model } });
       } catch (error) {
         // The last attempt: the item is marked failed so the batch still finishes; the job keeps the error.
-        if (job.retryCount >= job.retryLimit) await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
+        if (job.retryCount >= job.retryLimit)
+          await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
         throw error;
       }
     },
@@ -157,7 +195,8 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
       try {
         return await assignBatchItem({ ...job.data, client });
       } catch (error) {
-        if (job.retryCount >= job.retryLimit) await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
+        if (job.retryCount >= job.retryLimit)
+          await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
         throw error;
       }
     },
@@ -179,7 +218,8 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   );
   await work(QUEUES.remindApprovals, async () => remindExpiringApprovals({ client }), { pollingIntervalSeconds: 5 });
   if (options.schedule ?? true) {
-    for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.remindApprovals]) await boss.schedule(queue, "* * * * *");
+    for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.remindApprovals])
+      await boss.schedule(queue, "* * * * *");
     await boss.schedule(QUEUES.auditCheckpoint, "* * * * *", {}, jobOptions(QUEUES.auditCheckpoint));
     // Hourly: a swept row changes no answer (an idle session is refused either way), it only frees space.
     await boss.schedule(QUEUES.sweepSessions, "17 * * * *");
@@ -215,7 +255,10 @@ export async function signLastCheckpoint(client: Db, options: { log?: (line: str
   try {
     const result = await Promise.race([takeCheckpoint(client, { log: (line) => log(`shutdown: ${line}`) }), timedOut]);
     if (result === "timeout") log(`shutdown: no audit checkpoint within ${timeoutMs / 1000} s; the next checkpoint job signs what is new`);
-    else if ("skipped" in result) log(`shutdown: no audit checkpoint signed (${result.skipped === "busy" ? "another process is signing one" : "nothing new since the last one"})`);
+    else if ("skipped" in result)
+      log(
+        `shutdown: no audit checkpoint signed (${result.skipped === "busy" ? "another process is signing one" : "nothing new since the last one"})`,
+      );
   } catch (error) {
     log(`shutdown: the audit checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

@@ -38,7 +38,9 @@ async function proposal(amount: number) {
 async function approvedButNotExecuted(request: { id: string; digest: string }) {
   const { client } = testDb();
   const reviewer = await user(client, "REVIEWER");
-  await client.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: request.digest } });
+  await client.approvalDecision.create({
+    data: { approvalRequestId: request.id, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: request.digest },
+  });
   await client.approvalRequest.update({ where: { id: request.id }, data: { status: "approved" } });
   return reviewer;
 }
@@ -57,7 +59,9 @@ describe("executeApprovedRefund", () => {
     const { client } = testDb();
     const request = await proposal(1500);
     const reviewer = await approvedButNotExecuted(request);
-    const results = await Promise.all(Array.from({ length: 50 }, () => executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: reviewer.id } })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: reviewer.id } })),
+    );
     const outcomes = results.map((r) => r.outcome);
     expect(count(outcomes, "refund_created")).toBe(1);
     expect(count(outcomes, "duplicate_ignored")).toBe(49);
@@ -66,7 +70,13 @@ describe("executeApprovedRefund", () => {
     // Every call is audited, the retries as what they were.
     expect(await client.auditEvent.count({ where: { subjectId: request.id, action: "refund.duplicate_ignored" } })).toBe(49);
     const created = results.find((r) => r.outcome === "refund_created")!;
-    expect(results.find((r) => r.outcome === "duplicate_ignored")).toMatchObject({ ledgerEntryId: created.ledgerEntryId, idempotencyKey: created.idempotencyKey, amountCents: 1500, orderId: "ORD-1001", detail: "this approved operation was already executed" });
+    expect(results.find((r) => r.outcome === "duplicate_ignored")).toMatchObject({
+      ledgerEntryId: created.ledgerEntryId,
+      idempotencyKey: created.idempotencyKey,
+      amountCents: 1500,
+      orderId: "ORD-1001",
+      detail: "this approved operation was already executed",
+    });
   });
 
   it("simulate answers in the same shape and writes nothing", async () => {
@@ -75,7 +85,13 @@ describe("executeApprovedRefund", () => {
     await approvedButNotExecuted(request);
     const before = { ledger: await client.ledgerEntry.count(), audit: await client.auditEvent.count() };
     const simulated = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "shadow" }, mode: "simulate" });
-    expect(simulated).toMatchObject({ outcome: "refund_created", simulated: true, ledgerEntryId: null, amountCents: 500, detail: "simulated: no ledger row written" });
+    expect(simulated).toMatchObject({
+      outcome: "refund_created",
+      simulated: true,
+      ledgerEntryId: null,
+      amountCents: 500,
+      detail: "simulated: no ledger row written",
+    });
     expect({ ledger: await client.ledgerEntry.count(), audit: await client.auditEvent.count() }).toEqual(before);
     const live = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } });
     expect(Object.keys(live).sort()).toEqual(Object.keys(simulated).sort());
@@ -84,19 +100,26 @@ describe("executeApprovedRefund", () => {
   it("concurrent approvals whose sum would exceed the order: the excess is blocked:exceeds_refundable", async () => {
     const { client } = testDb();
     const order = await client.order.findUniqueOrThrow({ where: { id: "ORD-1001" } });
-    const refunded = (await client.ledgerEntry.aggregate({ where: { orderId: order.id }, _sum: { amountCents: true } }))._sum.amountCents ?? 0;
+    const refunded =
+      (await client.ledgerEntry.aggregate({ where: { orderId: order.id }, _sum: { amountCents: true } }))._sum.amountCents ?? 0;
     const remaining = order.amountCents - refunded; // 7900 - 1500 - 500 = 5900
     const share = Math.floor(remaining / 2) - 10; // two fit, the third does not
     const requests = [await proposal(share), await proposal(share), await proposal(share)];
     for (const r of requests) await approvedButNotExecuted(r);
-    const results = await Promise.all(requests.map((r) => executeApprovedRefund({ approvalId: r.id, actor: { type: "system", id: "test" } })));
+    const results = await Promise.all(
+      requests.map((r) => executeApprovedRefund({ approvalId: r.id, actor: { type: "system", id: "test" } })),
+    );
     const outcomes = results.map((r) => r.outcome);
     expect(count(outcomes, "refund_created")).toBe(2);
     expect(count(outcomes, "blocked:exceeds_refundable")).toBe(1);
     const total = (await client.ledgerEntry.aggregate({ where: { orderId: order.id }, _sum: { amountCents: true } }))._sum.amountCents!;
     expect(total).toBeLessThanOrEqual(order.amountCents);
     expect(total).toBe(refunded + 2 * share);
-    expect(results.find((r) => r.outcome === "blocked:exceeds_refundable")).toMatchObject({ amountCents: share, ledgerEntryId: null, detail: `${total} of ${order.amountCents} cents already refunded` });
+    expect(results.find((r) => r.outcome === "blocked:exceeds_refundable")).toMatchObject({
+      amountCents: share,
+      ledgerEntryId: null,
+      detail: `${total} of ${order.amountCents} cents already refunded`,
+    });
   });
 
   it("refuses an expired approval and one whose proposal changed after approval", async () => {
@@ -104,12 +127,16 @@ describe("executeApprovedRefund", () => {
     const expired = await proposal(10);
     await approvedButNotExecuted(expired);
     const late = new Date(expired.expiresAt.getTime() + 1);
-    expect((await executeApprovedRefund({ approvalId: expired.id, actor: { type: "system", id: "test" }, now: late })).outcome).toBe("blocked:approval_expired");
+    expect((await executeApprovedRefund({ approvalId: expired.id, actor: { type: "system", id: "test" }, now: late })).outcome).toBe(
+      "blocked:approval_expired",
+    );
 
     const tampered = await proposal(10);
     await approvedButNotExecuted(tampered);
     await client.refundProposal.update({ where: { id: tampered.proposalId! }, data: { amountCents: 9999 } });
-    expect((await executeApprovedRefund({ approvalId: tampered.id, actor: { type: "system", id: "test" } })).outcome).toBe("blocked:approval_mismatch");
+    expect((await executeApprovedRefund({ approvalId: tampered.id, actor: { type: "system", id: "test" } })).outcome).toBe(
+      "blocked:approval_mismatch",
+    );
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: { in: [expired.id, tampered.id] } } })).toBe(0);
   });
 });
@@ -121,30 +148,56 @@ async function freshRequest() {
   return approvalFor(client, await tabletTicket(client, world));
 }
 
-type TDecisionFields = { decision?: "approve" | "reject"; deciderRole?: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN"; digest?: string; createdAt?: Date; automatic?: boolean; status?: "approved" | "pending" | "rejected" };
+type TDecisionFields = {
+  decision?: "approve" | "reject";
+  deciderRole?: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN";
+  digest?: string;
+  createdAt?: Date;
+  automatic?: boolean;
+  status?: "approved" | "pending" | "rejected";
+};
 
 /** Records a decision as the database would hold it, each field as a test needs it to be. */
-async function decided(request: { id: string; digest: string; requiredRole: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" }, fields: TDecisionFields = {}) {
+async function decided(
+  request: { id: string; digest: string; requiredRole: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" },
+  fields: TDecisionFields = {},
+) {
   const { client } = testDb();
   const role = fields.deciderRole ?? request.requiredRole;
   const decider = fields.automatic ? null : await user(client, role);
   await client.approvalDecision.create({
-    data: { approvalRequestId: request.id, decision: fields.decision ?? "approve", deciderId: decider?.id ?? null, deciderRole: role, automatic: fields.automatic ?? false, digest: fields.digest ?? request.digest, ...(fields.createdAt ? { createdAt: fields.createdAt } : {}) },
+    data: {
+      approvalRequestId: request.id,
+      decision: fields.decision ?? "approve",
+      deciderId: decider?.id ?? null,
+      deciderRole: role,
+      automatic: fields.automatic ?? false,
+      digest: fields.digest ?? request.digest,
+      ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
+    },
   });
   await client.approvalRequest.update({ where: { id: request.id }, data: { status: fields.status ?? "approved" } });
 }
 
-const execute = (approvalId: string, now?: Date) => executeApprovedRefund({ approvalId, actor: { type: "system", id: "test" }, ...(now ? { now } : {}) });
+const execute = (approvalId: string, now?: Date) =>
+  executeApprovedRefund({ approvalId, actor: { type: "system", id: "test" }, ...(now ? { now } : {}) });
 
 /** Runs the executor and answers its outcome and why, with the ledger rows it left for the approval. */
 async function outcomeOf(approvalId: string, now?: Date) {
   const result = await execute(approvalId, now);
-  return { outcome: result.outcome, detail: result.detail, rows: await testDb().client.ledgerEntry.count({ where: { approvalRequestId: approvalId } }) };
+  return {
+    outcome: result.outcome,
+    detail: result.detail,
+    rows: await testDb().client.ledgerEntry.count({ where: { approvalRequestId: approvalId } }),
+  };
 }
 
 /** The audit event the executor left for an approval's last execution. */
 async function lastEvent(approvalId: string) {
-  return testDb().client.auditEvent.findFirstOrThrow({ where: { subjectType: "approval", subjectId: approvalId, action: { startsWith: "refund." } }, orderBy: { seq: "desc" } });
+  return testDb().client.auditEvent.findFirstOrThrow({
+    where: { subjectType: "approval", subjectId: approvalId, action: { startsWith: "refund." } },
+    orderBy: { seq: "desc" },
+  });
 }
 
 // Each check is taken alone: everything else about the approval is as it would be when executed, so
@@ -157,11 +210,33 @@ describe("the executor's own checks", () => {
     const result = await execute(request.id);
     const [row, ...more] = await client.ledgerEntry.findMany({ where: { approvalRequestId: request.id } });
     expect(more).toEqual([]);
-    expect(result).toEqual({ outcome: "refund_created", idempotencyKey: refundIdempotencyKey(request.id, request.digest), ledgerEntryId: row!.id, amountCents: 7900, orderId: row!.orderId, simulated: false, detail: "refund written to the ledger" });
+    expect(result).toEqual({
+      outcome: "refund_created",
+      idempotencyKey: refundIdempotencyKey(request.id, request.digest),
+      ledgerEntryId: row!.id,
+      amountCents: 7900,
+      orderId: row!.orderId,
+      simulated: false,
+      detail: "refund written to the ledger",
+    });
     expect(result.idempotencyKey).toMatch(/^refund:[0-9a-f]{64}$/);
-    expect(row).toMatchObject({ idempotencyKey: result.idempotencyKey, amountCents: 7900, currency: "USD", kind: "refund", actorType: "system", actorId: "test" });
+    expect(row).toMatchObject({
+      idempotencyKey: result.idempotencyKey,
+      amountCents: 7900,
+      currency: "USD",
+      kind: "refund",
+      actorType: "system",
+      actorId: "test",
+    });
     // One event, written with the row: what was refunded, under which key.
-    expect(await lastEvent(request.id)).toMatchObject({ action: "refund.executed", actorType: "system", actorId: "test", ticketId: request.ticketId, idempotencyKey: result.idempotencyKey, inputs: { mode: "live", orderId: row!.orderId, amountCents: 7900, detail: "refund written to the ledger" } });
+    expect(await lastEvent(request.id)).toMatchObject({
+      action: "refund.executed",
+      actorType: "system",
+      actorId: "test",
+      ticketId: request.ticketId,
+      idempotencyKey: result.idempotencyKey,
+      inputs: { mode: "live", orderId: row!.orderId, amountCents: 7900, detail: "refund written to the ledger" },
+    });
   });
 
   it("refuses an approval that does not exist, and fails loudly on an id that cannot be one", async () => {
@@ -181,13 +256,21 @@ describe("the executor's own checks", () => {
     const expiresAt = new Date(Date.now() - 60_000);
     await client.approvalRequest.update({ where: { id: request.id }, data: { expiresAt } });
     await decided(request, { createdAt: new Date(expiresAt.getTime() - 60_000) });
-    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_expired", detail: `the approval expired at ${expiresAt.toISOString()}`, rows: 0 });
+    expect(await outcomeOf(request.id)).toEqual({
+      outcome: "blocked:approval_expired",
+      detail: `the approval expired at ${expiresAt.toISOString()}`,
+      rows: 0,
+    });
   });
 
   it("executes an approval decided and executed at the very moment it expires", async () => {
     const request = await freshRequest();
     await decided(request, { createdAt: request.expiresAt });
-    expect(await outcomeOf(request.id, request.expiresAt)).toEqual({ outcome: "refund_created", detail: "refund written to the ledger", rows: 1 });
+    expect(await outcomeOf(request.id, request.expiresAt)).toEqual({
+      outcome: "refund_created",
+      detail: "refund written to the ledger",
+      rows: 1,
+    });
   });
 
   it("refuses an approved operation that carries no refund at all", async () => {
@@ -197,7 +280,11 @@ describe("the executor's own checks", () => {
     const digest = approvalDigest(operation);
     await client.approvalRequest.update({ where: { id: request.id }, data: { operation, digest } });
     await decided({ ...request, digest });
-    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
+    expect(await outcomeOf(request.id)).toEqual({
+      outcome: "blocked:approval_mismatch",
+      detail: "the proposal no longer matches what was approved",
+      rows: 0,
+    });
   });
 
   it("simulates a refund of the whole order: it would fit, and nothing is written", async () => {
@@ -206,8 +293,18 @@ describe("the executor's own checks", () => {
     await decided(request);
     const events = await client.auditEvent.count();
     const result = await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "shadow" }, mode: "simulate" });
-    expect(result).toMatchObject({ outcome: "refund_created", detail: "simulated: no ledger row written", simulated: true, amountCents: 7900, ledgerEntryId: null, idempotencyKey: refundIdempotencyKey(request.id, request.digest) });
-    expect({ rows: await client.ledgerEntry.count({ where: { approvalRequestId: request.id } }), events: await client.auditEvent.count() }).toEqual({ rows: 0, events });
+    expect(result).toMatchObject({
+      outcome: "refund_created",
+      detail: "simulated: no ledger row written",
+      simulated: true,
+      amountCents: 7900,
+      ledgerEntryId: null,
+      idempotencyKey: refundIdempotencyKey(request.id, request.digest),
+    });
+    expect({
+      rows: await client.ledgerEntry.count({ where: { approvalRequestId: request.id } }),
+      events: await client.auditEvent.count(),
+    }).toEqual({ rows: 0, events });
   });
 
   it("refuses a rejected decision, and an approval whose request is not marked approved", async () => {
@@ -215,7 +312,12 @@ describe("the executor's own checks", () => {
     await decided(rejected, { decision: "reject" });
     expect(await outcomeOf(rejected.id)).toEqual({ outcome: "blocked:not_approved", detail: "the request has not been approved", rows: 0 });
     // The refusal is audited, on the approval's ticket, with nothing it could not know.
-    expect(await lastEvent(rejected.id)).toMatchObject({ action: "refund.blocked_not_approved", ticketId: rejected.ticketId, idempotencyKey: null, inputs: { mode: "live", orderId: null, amountCents: null, detail: "the request has not been approved" } });
+    expect(await lastEvent(rejected.id)).toMatchObject({
+      action: "refund.blocked_not_approved",
+      ticketId: rejected.ticketId,
+      idempotencyKey: null,
+      inputs: { mode: "live", orderId: null, amountCents: null, detail: "the request has not been approved" },
+    });
     const unmarked = await freshRequest();
     await decided(unmarked, { status: "pending" });
     expect(await outcomeOf(unmarked.id)).toEqual({ outcome: "blocked:not_approved", detail: "the request has not been approved", rows: 0 });
@@ -239,7 +341,11 @@ describe("the executor's own checks", () => {
     expect(below.requiredRole).toBe("REVIEWER");
     await client.approvalRequest.update({ where: { id: below.id }, data: { requiredRole: "SPECIALIST" } });
     await decided({ ...below, requiredRole: "SPECIALIST" }, { deciderRole: "REVIEWER" });
-    expect(await outcomeOf(below.id)).toEqual({ outcome: "blocked:not_approved", detail: "approved by a REVIEWER, needs SPECIALIST", rows: 0 });
+    expect(await outcomeOf(below.id)).toEqual({
+      outcome: "blocked:not_approved",
+      detail: "approved by a REVIEWER, needs SPECIALIST",
+      rows: 0,
+    });
 
     const lead = await freshRequest();
     await decided(lead, { deciderRole: "LEAD" });
@@ -248,12 +354,20 @@ describe("the executor's own checks", () => {
     const needsHuman = await freshRequest();
     expect((await client.refundProposal.findUniqueOrThrow({ where: { id: needsHuman.proposalId! } })).decision).toBe("needs_human");
     await decided(needsHuman, { automatic: true });
-    expect(await outcomeOf(needsHuman.id)).toEqual({ outcome: "blocked:not_approved", detail: "a system approval covers only a live refund the policy auto-approved", rows: 0 });
+    expect(await outcomeOf(needsHuman.id)).toEqual({
+      outcome: "blocked:not_approved",
+      detail: "a system approval covers only a live refund the policy auto-approved",
+      rows: 0,
+    });
 
     const simulated = await freshRequest();
     await client.refundProposal.update({ where: { id: simulated.proposalId! }, data: { decision: "auto_approved", simulated: true } });
     await decided(simulated, { automatic: true });
-    expect(await outcomeOf(simulated.id)).toEqual({ outcome: "blocked:not_approved", detail: "a system approval covers only a live refund the policy auto-approved", rows: 0 });
+    expect(await outcomeOf(simulated.id)).toEqual({
+      outcome: "blocked:not_approved",
+      detail: "a system approval covers only a live refund the policy auto-approved",
+      rows: 0,
+    });
 
     const automatic = await freshRequest();
     await client.refundProposal.update({ where: { id: automatic.proposalId! }, data: { decision: "auto_approved" } });
@@ -271,7 +385,11 @@ describe("the executor's own checks", () => {
     await client.approvalRequest.update({ where: { id: rewritten.id }, data: { operation: changed } });
     await client.refundProposal.update({ where: { id: rewritten.proposalId! }, data: { reason: "a reason nobody approved" } });
     await decided(rewritten);
-    expect(await outcomeOf(rewritten.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
+    expect(await outcomeOf(rewritten.id)).toEqual({
+      outcome: "blocked:approval_mismatch",
+      detail: "the proposal no longer matches what was approved",
+      rows: 0,
+    });
 
     // A decision on another digest: the database refuses to hold it; written past its trigger (as
     // someone holding the database could), the executor still refuses it.
@@ -281,11 +399,23 @@ describe("the executor's own checks", () => {
     await asOwner(testDb(), (owner) =>
       owner.$transaction(async (tx) => {
         await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
-        await tx.approvalDecision.create({ data: { approvalRequestId: otherDigest.id, decision: "approve", deciderId: person.id, deciderRole: otherDigest.requiredRole, digest: "0".repeat(64) } });
+        await tx.approvalDecision.create({
+          data: {
+            approvalRequestId: otherDigest.id,
+            decision: "approve",
+            deciderId: person.id,
+            deciderRole: otherDigest.requiredRole,
+            digest: "0".repeat(64),
+          },
+        });
         await tx.approvalRequest.update({ where: { id: otherDigest.id }, data: { status: "approved" } });
       }),
     );
-    expect(await outcomeOf(otherDigest.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
+    expect(await outcomeOf(otherDigest.id)).toEqual({
+      outcome: "blocked:approval_mismatch",
+      detail: "the proposal no longer matches what was approved",
+      rows: 0,
+    });
   });
 
   it.each([
@@ -299,13 +429,21 @@ describe("the executor's own checks", () => {
     // The order follows a drifted currency, so only the approved operation can tell.
     if (field === "currency") await client.order.update({ where: { id: proposal.orderId }, data: { currency: "EUR" } });
     await decided(request);
-    expect(await outcomeOf(request.id)).toEqual({ outcome: "blocked:approval_mismatch", detail: "the proposal no longer matches what was approved", rows: 0 });
+    expect(await outcomeOf(request.id)).toEqual({
+      outcome: "blocked:approval_mismatch",
+      detail: "the proposal no longer matches what was approved",
+      rows: 0,
+    });
   });
 
   it("refuses a decision made after the request expired, even when executed before its expiry", async () => {
     const request = await freshRequest();
     await decided(request, { createdAt: new Date(request.expiresAt.getTime() + 1_000) });
-    expect(await outcomeOf(request.id, new Date(request.expiresAt.getTime() - 1_000))).toEqual({ outcome: "blocked:approval_expired", detail: `the approval expired at ${request.expiresAt.toISOString()}`, rows: 0 });
+    expect(await outcomeOf(request.id, new Date(request.expiresAt.getTime() - 1_000))).toEqual({
+      outcome: "blocked:approval_expired",
+      detail: `the approval expired at ${request.expiresAt.toISOString()}`,
+      rows: 0,
+    });
     // The same approval decided in time is executed at the same moment.
     const inTime = await freshRequest();
     await decided(inTime, { createdAt: new Date(inTime.expiresAt.getTime() - 2_000) });
@@ -319,7 +457,11 @@ describe("the executor's own checks", () => {
     await client.order.update({ where: { id: proposal.orderId }, data: { currency: "EUR" } });
     await decided(request);
     const result = await execute(request.id);
-    expect(result).toMatchObject({ outcome: "blocked:approval_mismatch", detail: "currency differs from the order's", ledgerEntryId: null });
+    expect(result).toMatchObject({
+      outcome: "blocked:approval_mismatch",
+      detail: "currency differs from the order's",
+      ledgerEntryId: null,
+    });
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
   });
 });

@@ -14,7 +14,6 @@ import { roleRefusal, seatRefusal } from "../policy/approver-rules";
 import { fitsRefundable } from "../orders/refund-facts";
 import type { TExecutionOutcome } from "../contracts/reason-codes";
 
-
 export interface TExecutionResult {
   outcome: TExecutionOutcome;
   /** Present once a key could be derived, i.e. the approval verified. */
@@ -49,7 +48,15 @@ export async function executeApprovedRefund(input: TExecuteInput): Promise<TExec
     // Two executions that both passed the checks: the unique key let one through. Answer as a retry.
     // Only live executions write, so only a live one meets the key.
     if (isUniqueViolation(error)) {
-      const result: TExecutionResult = { outcome: "duplicate_ignored", idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated: false, detail: "a concurrent execution wrote this refund" };
+      const result: TExecutionResult = {
+        outcome: "duplicate_ignored",
+        idempotencyKey: null,
+        ledgerEntryId: null,
+        amountCents: null,
+        orderId: null,
+        simulated: false,
+        detail: "a concurrent execution wrote this refund",
+      };
       await recordAuditEvent(driver, auditOf(input, result, null));
       return result;
     }
@@ -134,31 +141,68 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   const simulated = input.mode === "simulate";
   const [request] = await tx.rows<TExecutionRow>(READ_APPROVAL, [input.approvalId]);
   const answer = async (outcome: TExecutionOutcome, detail: string, extra: Partial<TExecutionResult> = {}): Promise<TExecutionResult> => {
-    const result: TExecutionResult = { outcome, idempotencyKey: null, ledgerEntryId: null, amountCents: null, orderId: null, simulated, detail, ...extra };
+    const result: TExecutionResult = {
+      outcome,
+      idempotencyKey: null,
+      ledgerEntryId: null,
+      amountCents: null,
+      orderId: null,
+      simulated,
+      detail,
+      ...extra,
+    };
     if (!simulated) await recordAuditEvent(tx, auditOf(input, result, request?.ticketId ?? null));
     return result;
   };
 
   // Exists, approved by as many different people as it needs, each of a role the operation required.
-  if (!request || request.kind !== "refund" || request.orderId === null) return answer("blocked:not_approved", "no approval request for a refund");
-  const decisions = JSON.parse(request.decisions) as { decision: string; automatic: boolean; deciderId: string | null; deciderRole: Role; digest: string; decidedAt: string }[];
+  if (!request || request.kind !== "refund" || request.orderId === null)
+    return answer("blocked:not_approved", "no approval request for a refund");
+  const decisions = JSON.parse(request.decisions) as {
+    decision: string;
+    automatic: boolean;
+    deciderId: string | null;
+    deciderRole: Role;
+    digest: string;
+    decidedAt: string;
+  }[];
   const needed = Number(request.approvalsRequired);
   const approvals = decisions.filter((d) => d.decision === "approve").length;
   if (request.status !== "approved" || decisions.length !== needed || approvals !== needed) {
-    return answer("blocked:not_approved", needed > 1 && approvals === decisions.length ? `the request has ${approvals} of ${needed} approvals` : "the request has not been approved");
+    return answer(
+      "blocked:not_approved",
+      needed > 1 && approvals === decisions.length
+        ? `the request has ${approvals} of ${needed} approvals`
+        : "the request has not been approved",
+    );
   }
   // Every decision held again to the rules a person's decision is held to (lib/policy/approver-rules.ts),
   // whoever wrote its row: the role, and for two people, two different ones, neither the run's starter.
-  const terms = { kind: "refund" as const, requiredRole: request.requiredRole as Role, approvalsRequired: needed, starterId: request.starterId };
-  if (needed > 1 && decisions.some((d) => d.automatic)) return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
+  const terms = {
+    kind: "refund" as const,
+    requiredRole: request.requiredRole as Role,
+    approvalsRequired: needed,
+    starterId: request.starterId,
+  };
+  if (needed > 1 && decisions.some((d) => d.automatic))
+    return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
   for (const [seat, d] of decisions.entries()) {
     if (d.automatic) {
       // A system approval stands only for what the policy itself auto-approved within the dial.
-      if (request.proposalDecision !== "auto_approved" || request.simulated !== "false") return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
+      if (request.proposalDecision !== "auto_approved" || request.simulated !== "false")
+        return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
       continue;
     }
-    if (roleRefusal(d.deciderRole, terms)) return answer("blocked:not_approved", `approved by a ${d.deciderRole}, needs ${request.requiredRole}`);
-    if (seatRefusal(d.deciderId, terms, decisions.slice(0, seat).map((e) => e.deciderId), "approve")) {
+    if (roleRefusal(d.deciderRole, terms))
+      return answer("blocked:not_approved", `approved by a ${d.deciderRole}, needs ${request.requiredRole}`);
+    if (
+      seatRefusal(
+        d.deciderId,
+        terms,
+        decisions.slice(0, seat).map((e) => e.deciderId),
+        "approve",
+      )
+    ) {
       return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
     }
   }
@@ -182,7 +226,13 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   const expired = decisions.some((d) => timestampFromText(d.decidedAt) > expiresAt) || now > expiresAt;
   const orderCents = Number(request.orderCents);
   const sameCurrency = request.currency === request.orderCurrency;
-  const created: TExecutionResult = { outcome: "refund_created", ...facts, ledgerEntryId: null, simulated, detail: "refund written to the ledger" };
+  const created: TExecutionResult = {
+    outcome: "refund_created",
+    ...facts,
+    ledgerEntryId: null,
+    simulated,
+    detail: "refund written to the ledger",
+  };
 
   const [ledger] = await tx.rows<{ existing: string | null; refunded: string; created: string | null }>(WRITE_IF_ROOM, [
     idempotencyKey,
@@ -199,10 +249,12 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   if (ledger!.created) return { ...created, ledgerEntryId: ledger!.created };
 
   // Nothing was written: say why, in the order the rules are kept.
-  if (ledger!.existing) return answer("duplicate_ignored", "this approved operation was already executed", { ...facts, ledgerEntryId: ledger!.existing });
+  if (ledger!.existing)
+    return answer("duplicate_ignored", "this approved operation was already executed", { ...facts, ledgerEntryId: ledger!.existing });
   if (expired) return answer("blocked:approval_expired", `the approval expired at ${expiresAt.toISOString()}`, facts);
   const refunded = Number(ledger!.refunded);
-  if (!fitsRefundable(amountCents, { amountCents: orderCents }, refunded)) return answer("blocked:exceeds_refundable", `${refunded} of ${orderCents} cents already refunded`, facts);
+  if (!fitsRefundable(amountCents, { amountCents: orderCents }, refunded))
+    return answer("blocked:exceeds_refundable", `${refunded} of ${orderCents} cents already refunded`, facts);
   if (!sameCurrency) return answer("blocked:approval_mismatch", "currency differs from the order's", facts);
   return answer("refund_created", "simulated: no ledger row written", facts);
 }

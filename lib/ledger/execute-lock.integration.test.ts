@@ -36,11 +36,22 @@ describe.skipIf(!onPostgres)("the executor's lock on the order (PostgreSQL)", ()
     const { client } = testDb();
     const world = await freshOrder(client, 7_900);
     // Two tickets about one order, each with its own approved full refund: only one can be paid.
-    const approvals = [await approvalFor(client, await tabletTicket(client, world)), await approvalFor(client, await tabletTicket(client, world))];
+    const approvals = [
+      await approvalFor(client, await tabletTicket(client, world)),
+      await approvalFor(client, await tabletTicket(client, world)),
+    ];
     for (const request of approvals) {
       expect(request.proposalId).not.toBeNull();
       const decider = await user(client, request.requiredRole);
-      await client.approvalDecision.create({ data: { approvalRequestId: request.id, decision: "approve", deciderId: decider.id, deciderRole: decider.role, digest: request.digest } });
+      await client.approvalDecision.create({
+        data: {
+          approvalRequestId: request.id,
+          decision: "approve",
+          deciderId: decider.id,
+          deciderRole: decider.role,
+          digest: request.digest,
+        },
+      });
       await client.approvalRequest.update({ where: { id: request.id }, data: { status: "approved" } });
     }
     const actor = { type: "system", id: "test" } as const;
@@ -67,7 +78,9 @@ describe.skipIf(!onPostgres)("the executor's lock on the order (PostgreSQL)", ()
       try {
         // The second execution's write, the statement that takes the order's lock, waits on a lock.
         const waited = await eventually(async () => {
-          const { rows } = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%countersign_write_refund%'`);
+          const { rows } = await watcher.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%countersign_write_refund%'`,
+          );
           return (rows[0] as { n: number }).n > 0 || secondSettled;
         }, 10_000);
         // Had it not waited, it would have settled while the first refund was still uncommitted.

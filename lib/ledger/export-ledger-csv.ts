@@ -45,8 +45,10 @@ export function centsToDecimal(cents: number): string {
 }
 
 /** Approvers in seat order, their words and their ids ("policy" for the dial: the Actor filter's value). */
-const approverNames = (approvers: TLedgerApprover[]) => approvers.map((a) => (a.kind === "person" ? a.name : POLICY_APPROVER.words)).join("; ");
-const approverIds = (approvers: TLedgerApprover[]) => approvers.map((a) => (a.kind === "person" ? a.userId : POLICY_APPROVER.filter)).join(";");
+const approverNames = (approvers: TLedgerApprover[]) =>
+  approvers.map((a) => (a.kind === "person" ? a.name : POLICY_APPROVER.words)).join("; ");
+const approverIds = (approvers: TLedgerApprover[]) =>
+  approvers.map((a) => (a.kind === "person" ? a.userId : POLICY_APPROVER.filter)).join(";");
 
 function rowFields(r: TLedgerRow) {
   return [

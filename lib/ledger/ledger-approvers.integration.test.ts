@@ -43,7 +43,8 @@ async function requestFor(amountCents: number) {
   return client.approvalRequest.findFirstOrThrow({ where: { ticketId } });
 }
 
-const approve = (request: { id: string; digest: string }, actor: TPerson) => decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor });
+const approve = (request: { id: string; digest: string }, actor: TPerson) =>
+  decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor });
 
 beforeAll(async () => {
   [reviewer, specialist, admin] = [await person("REVIEWER"), await person("SPECIALIST"), await person("ADMIN")];
@@ -97,8 +98,16 @@ describe(`the ledger's approvers (${onDatabase})`, () => {
   it("exports the approvers' names and ids beside the actor, and filters the export the same way", async () => {
     const records = csvRecords(await csvText());
     const line = (id: string) => records.find((r) => r.approval_request_id === id)!;
-    expect(line(requests.onePerson)).toMatchObject({ actor_type: REFUND_WORKER_ACTOR.type, actor_id: REFUND_WORKER_ACTOR.id, approved_by: reviewer.name, approver_ids: reviewer.id });
-    expect(line(requests.twoPerson)).toMatchObject({ approved_by: `${specialist.name}; ${admin.name}`, approver_ids: `${specialist.id};${admin.id}` });
+    expect(line(requests.onePerson)).toMatchObject({
+      actor_type: REFUND_WORKER_ACTOR.type,
+      actor_id: REFUND_WORKER_ACTOR.id,
+      approved_by: reviewer.name,
+      approver_ids: reviewer.id,
+    });
+    expect(line(requests.twoPerson)).toMatchObject({
+      approved_by: `${specialist.name}; ${admin.name}`,
+      approver_ids: `${specialist.id};${admin.id}`,
+    });
     expect(line(requests.automatic)).toMatchObject({ approved_by: POLICY_APPROVER.words, approver_ids: POLICY_APPROVER.filter });
 
     const byReviewer = csvRecords(await csvText({ actor: reviewer.id }));

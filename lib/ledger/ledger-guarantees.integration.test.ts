@@ -24,9 +24,13 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
     const { client } = testDb();
     const order = await makeOrder(client);
     const row = await client.ledgerEntry.create({ data: ledgerRow(order.id) });
-    await expect(client.ledgerEntry.update({ where: { id: row.id }, data: { amountCents: 1 } })).rejects.toThrow(/append_only|permission denied for table/);
+    await expect(client.ledgerEntry.update({ where: { id: row.id }, data: { amountCents: 1 } })).rejects.toThrow(
+      /append_only|permission denied for table/,
+    );
     await expect(client.ledgerEntry.delete({ where: { id: row.id } })).rejects.toThrow(/append_only|permission denied for table/);
-    await expect(client.$executeRawUnsafe(`UPDATE "LedgerEntry" SET "amountCents" = 5`)).rejects.toThrow(/append_only|permission denied for table/);
+    await expect(client.$executeRawUnsafe(`UPDATE "LedgerEntry" SET "amountCents" = 5`)).rejects.toThrow(
+      /append_only|permission denied for table/,
+    );
     await expect(client.$executeRawUnsafe(`DELETE FROM "LedgerEntry"`)).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.$executeRawUnsafe(`TRUNCATE "LedgerEntry"`)).rejects.toThrow(/append_only|permission denied for table/);
     expect(await client.ledgerEntry.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ amountCents: row.amountCents });
@@ -36,11 +40,16 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
     const { client } = testDb();
     await client.$transaction((tx) => recordAuditEvent(tx, { actorType: "system", action: testAuditAction("event"), subjectType: "test" }));
     const event = await client.auditEvent.findFirstOrThrow({ where: { action: testAuditAction("event") } });
-    await expect(client.auditEvent.update({ where: { seq: event.seq }, data: { action: "tampered" } })).rejects.toThrow(/append_only|permission denied for table/);
+    await expect(client.auditEvent.update({ where: { seq: event.seq }, data: { action: "tampered" } })).rejects.toThrow(
+      /append_only|permission denied for table/,
+    );
     await expect(client.auditEvent.delete({ where: { seq: event.seq } })).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.$executeRawUnsafe(`DELETE FROM "AuditEvent"`)).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.$executeRawUnsafe(`TRUNCATE "AuditEvent"`)).rejects.toThrow(/append_only|permission denied for table/);
-    expect(await client.auditEvent.findUniqueOrThrow({ where: { seq: event.seq } })).toMatchObject({ action: testAuditAction("event"), hash: event.hash });
+    expect(await client.auditEvent.findUniqueOrThrow({ where: { seq: event.seq } })).toMatchObject({
+      action: testAuditAction("event"),
+      hash: event.hash,
+    });
   });
 
   it("refuses a ledger row with a zero or negative amount", async () => {
@@ -55,15 +64,42 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
     const order = await makeOrder(client);
     const reviewer = await client.user.create({ data: { email: "r@example.com", name: "R", role: "REVIEWER", passwordHash: "x" } });
     const ticket = await client.ticket.create({
-      data: { source: "seed", subject: "s", body: "b", customerEmail: "c@example.net", orderRef: order.id, route: "guarded_agent", bundleVersion: "b", admission: "admitted" },
+      data: {
+        source: "seed",
+        subject: "s",
+        body: "b",
+        customerEmail: "c@example.net",
+        orderRef: order.id,
+        route: "guarded_agent",
+        bundleVersion: "b",
+        admission: "admitted",
+      },
     });
     const request = await client.approvalRequest.create({
-      data: { ticketId: ticket.id, kind: "reply", digest: "d", operation: {}, policyVersion: "p", bundleVersion: "b", agentVersion: "a", requiredRole: "REVIEWER", expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        ticketId: ticket.id,
+        kind: "reply",
+        digest: "d",
+        operation: {},
+        policyVersion: "p",
+        bundleVersion: "b",
+        agentVersion: "a",
+        requiredRole: "REVIEWER",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
-    const decision = { approvalRequestId: request.id, decision: "approve" as const, deciderId: reviewer.id, deciderRole: "REVIEWER" as const, digest: "d" };
+    const decision = {
+      approvalRequestId: request.id,
+      decision: "approve" as const,
+      deciderId: reviewer.id,
+      deciderRole: "REVIEWER" as const,
+      digest: "d",
+    };
     const first = await client.approvalDecision.create({ data: decision });
     await expect(client.approvalDecision.create({ data: { ...decision, decision: "reject" } })).rejects.toSatisfy(isUniqueViolation);
-    await expect(client.approvalDecision.update({ where: { id: first.id }, data: { decision: "reject" } })).rejects.toThrow(/append_only|permission denied for table/);
+    await expect(client.approvalDecision.update({ where: { id: first.id }, data: { decision: "reject" } })).rejects.toThrow(
+      /append_only|permission denied for table/,
+    );
     expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
   });
 });

@@ -24,13 +24,19 @@ const WEIRD_ORDER = 'ORD-"odd", one\nline';
 
 beforeAll(async () => {
   const { client } = testDb();
-  const user = await client.user.create({ data: { email: "sam@example.com", name: "Sam Specialist", role: "SPECIALIST", passwordHash: "x" } });
+  const user = await client.user.create({
+    data: { email: "sam@example.com", name: "Sam Specialist", role: "SPECIALIST", passwordHash: "x" },
+  });
   userId = user.id;
   orderA = (await makeOrder(client, { amountCents: 100_000 })).id;
   orderB = (await makeOrder(client, { amountCents: 100_000 })).id;
   const weird = await makeOrder(client);
-  await client.order.create({ data: { id: WEIRD_ORDER, customerId: weird.customerId, item: "x", category: "c", amountCents: 5000, placedAt: new Date() } });
-  await client.order.create({ data: { id: "=HYPERLINK(1)", customerId: weird.customerId, item: "x", category: "c", amountCents: 5000, placedAt: new Date() } });
+  await client.order.create({
+    data: { id: WEIRD_ORDER, customerId: weird.customerId, item: "x", category: "c", amountCents: 5000, placedAt: new Date() },
+  });
+  await client.order.create({
+    data: { id: "=HYPERLINK(1)", customerId: weird.customerId, item: "x", category: "c", amountCents: 5000, placedAt: new Date() },
+  });
   const rows = [
     { orderId: orderA, amountCents: 7900, day: 0, hour: 9, actorType: "user", actorId: userId },
     { orderId: orderA, amountCents: 1000, day: 0, hour: 23, actorType: "system", actorId: "autonomy-dial" },
@@ -41,12 +47,29 @@ beforeAll(async () => {
   ];
   for (const [i, r] of rows.entries()) {
     await client.ledgerEntry.create({
-      data: { idempotencyKey: `refund:test-${i}`, orderId: r.orderId, amountCents: r.amountCents, currency: r.currency ?? "USD", actorType: r.actorType, actorId: r.actorId, createdAt: at(r.day, r.hour) },
+      data: {
+        idempotencyKey: `refund:test-${i}`,
+        orderId: r.orderId,
+        amountCents: r.amountCents,
+        currency: r.currency ?? "USD",
+        actorType: r.actorType,
+        actorId: r.actorId,
+        createdAt: at(r.day, r.hour),
+      },
     });
   }
   // Twelve entries at one instant: the id breaks the tie, and paging must neither repeat nor skip.
   for (let i = 0; i < 12; i++) {
-    await client.ledgerEntry.create({ data: { idempotencyKey: `refund:tie-${i}`, orderId: orderB, amountCents: 100, currency: "USD", actorType: "system", createdAt: at(5, 0) } });
+    await client.ledgerEntry.create({
+      data: {
+        idempotencyKey: `refund:tie-${i}`,
+        orderId: orderB,
+        amountCents: 100,
+        currency: "USD",
+        actorType: "system",
+        createdAt: at(5, 0),
+      },
+    });
   }
 });
 

@@ -129,7 +129,12 @@ function approverOf(decision: { automatic: boolean; deciderId: string | null }, 
 }
 
 /** Reads up to `take` entries beyond the cursor, in the cursor's direction. */
-export async function readLedgerBatch(input: { client: Db; filters: TLedgerFilters; cursor?: TKeysetCursor; take: number }): Promise<TSelected[]> {
+export async function readLedgerBatch(input: {
+  client: Db;
+  filters: TLedgerFilters;
+  cursor?: TKeysetCursor;
+  take: number;
+}): Promise<TSelected[]> {
   return input.client.ledgerEntry.findMany({
     where: { AND: [ledgerWhere(input.filters), keysetWhere(input.cursor)] },
     orderBy: keysetOrder(input.cursor?.direction),
@@ -149,7 +154,13 @@ export async function listLedger(input: { filters?: TLedgerFilters; cursor?: TKe
   const pageSize = input.pageSize ?? LEDGER_PAGE_SIZE;
   const [fetched, groups] = await Promise.all([
     readLedgerBatch({ client, filters, cursor: input.cursor, take: pageSize + 1 }),
-    client.ledgerEntry.groupBy({ by: ["currency"], where: ledgerWhere(filters), _sum: { amountCents: true }, _count: { _all: true }, orderBy: { currency: "asc" } }),
+    client.ledgerEntry.groupBy({
+      by: ["currency"],
+      where: ledgerWhere(filters),
+      _sum: { amountCents: true },
+      _count: { _all: true },
+      orderBy: { currency: "asc" },
+    }),
   ]);
   const page = keysetPage(fetched, pageSize, input.cursor);
   if (page.reachedNewest && input.cursor) return listLedger({ ...input, cursor: undefined });
@@ -165,5 +176,9 @@ export async function listLedger(input: { filters?: TLedgerFilters; cursor?: TKe
 /** The people who may appear as ledger actors, for the filter's choices. */
 export async function listLedgerActors(input: { client?: Db } = {}) {
   const client = input.client ?? defaultDb();
-  return client.user.findMany({ where: { role: { in: ["REVIEWER", "SPECIALIST", "ADMIN"] } }, orderBy: { name: "asc" }, select: { id: true, name: true, email: true } });
+  return client.user.findMany({
+    where: { role: { in: ["REVIEWER", "SPECIALIST", "ADMIN"] } },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, email: true },
+  });
 }

@@ -21,11 +21,13 @@ export interface TPlannerSetup {
 
 export function plannerSetup(choice: TPlannerChoice, config?: TLlmConfig): TPlannerSetup {
   if (choice === "rule") return { planner: rulePlanner, tools: {}, model: null };
-  const resolved = config ?? (() => {
-    const availability = llmAvailability();
-    if (!availability.available) throw new AppError("planner_unavailable", `The model planner is unavailable. ${availability.reason}`);
-    return availability.config;
-  })();
+  const resolved =
+    config ??
+    (() => {
+      const availability = llmAvailability();
+      if (!availability.available) throw new AppError("planner_unavailable", `The model planner is unavailable. ${availability.reason}`);
+      return availability.config;
+    })();
   return { planner: modelPlanner(resolved), tools: modelTools(resolved), model: resolved.model };
 }
 

@@ -46,7 +46,6 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-
 function firstUser(body: TRecordedRequest["body"]): string {
   return (body.messages ?? []).find((m) => m.role === "user")?.content ?? "";
 }
@@ -60,13 +59,38 @@ function stateFromView(text: string): TAgentState {
       : view.evidence.status === "grounded"
         ? { status: "grounded" as const, question: "", citations: view.evidence.citations, passages: view.evidence.passages }
         : { status: "abstain" as const, question: "", citations: [] as [], passages: [] as [], reason: "no_approved_evidence" as const };
-  const order = typeof view.order === "string" ? null : view.order.found ? { found: true as const, order: { ...view.order } } : { found: false as const, orderId: view.order.order_id };
+  const order =
+    typeof view.order === "string"
+      ? null
+      : view.order.found
+        ? { found: true as const, order: { ...view.order } }
+        : { found: false as const, orderId: view.order.order_id };
   return {
-    ticket: { id: "", number: 0, subject: view.ticket.subject, body: view.ticket.body, customerEmail: "", orderRef: view.ticket.order_named },
+    ticket: {
+      id: "",
+      number: 0,
+      subject: view.ticket.subject,
+      body: view.ticket.body,
+      customerEmail: "",
+      orderRef: view.ticket.order_named,
+    },
     evidence,
     order,
     draft: view.draft === "written" ? { text: "", citations: [] } : null,
-    proposal: view.proposal === "none" ? null : { id: null, orderId: "", amountCents: view.proposal.amount_cents, currency: "USD", reason: "", decision: view.proposal.decision, reasons: [], requiredRole: null, policyVersion: "" },
+    proposal:
+      view.proposal === "none"
+        ? null
+        : {
+            id: null,
+            orderId: "",
+            amountCents: view.proposal.amount_cents,
+            currency: "USD",
+            reason: "",
+            decision: view.proposal.decision,
+            reasons: [],
+            requiredRole: null,
+            policyVersion: "",
+          },
     history: view.steps_taken ?? [],
   } as TAgentState;
 }
@@ -75,7 +99,12 @@ function draftFromRequest(text: string): string {
   const { ticket, passages, order } = JSON.parse(text.replace(/^DRAFT_JSON: /, ""));
   const state = {
     ticket: { id: "", number: 0, subject: ticket.subject, body: ticket.body, customerEmail: "", orderRef: order.id },
-    evidence: { status: "grounded", question: "", citations: [...new Set(passages.map((p: { citation: string }) => p.citation))], passages },
+    evidence: {
+      status: "grounded",
+      question: "",
+      citations: [...new Set(passages.map((p: { citation: string }) => p.citation))],
+      passages,
+    },
     order: { found: true, order },
     draft: null,
     proposal: null,
@@ -88,19 +117,28 @@ export async function startFakeOpenAI(script: TFakeEntry[] = []): Promise<TFakeO
   const queue = [...script];
   const requests: TRecordedRequest[] = [];
 
-  const answer = async (entry: TFakeEntry, kind: TRecordedRequest["kind"], body: TRecordedRequest["body"]): Promise<{ status: number; json: unknown }> => {
+  const answer = async (
+    entry: TFakeEntry,
+    kind: TRecordedRequest["kind"],
+    body: TRecordedRequest["body"],
+  ): Promise<{ status: number; json: unknown }> => {
     if (entry !== "auto" && "delayMs" in entry) {
       await new Promise((r) => setTimeout(r, entry.delayMs));
       return answer(entry.then ?? "auto", kind, body);
     }
-    if (entry !== "auto" && "status" in entry) return { status: entry.status, json: entry.body ?? { error: { message: `scripted HTTP ${entry.status}`, type: "server_error" } } };
+    if (entry !== "auto" && "status" in entry)
+      return { status: entry.status, json: entry.body ?? { error: { message: `scripted HTTP ${entry.status}`, type: "server_error" } } };
     let content: string;
     let usage = DEFAULT_USAGE;
     if (entry === "auto") {
-      content = kind === "draft" ? JSON.stringify({ reply: draftFromRequest(firstUser(body)) }) : JSON.stringify((await rulePlanner.decide(stateFromView(firstUser(body)), new AbortController().signal)).decision);
+      content =
+        kind === "draft"
+          ? JSON.stringify({ reply: draftFromRequest(firstUser(body)) })
+          : JSON.stringify((await rulePlanner.decide(stateFromView(firstUser(body)), new AbortController().signal)).decision);
     } else {
       usage = entry.usage ?? DEFAULT_USAGE;
-      content = "decision" in entry ? JSON.stringify(entry.decision) : "draft" in entry ? JSON.stringify({ reply: entry.draft }) : entry.content;
+      content =
+        "decision" in entry ? JSON.stringify(entry.decision) : "draft" in entry ? JSON.stringify({ reply: entry.draft }) : entry.content;
     }
     return {
       status: 200,
@@ -123,12 +161,17 @@ export async function startFakeOpenAI(script: TFakeEntry[] = []): Promise<TFakeO
       }
       const body = JSON.parse(await readBody(req)) as TRecordedRequest["body"];
       const text = firstUser(body);
-      const kind: TRecordedRequest["kind"] = text.startsWith("STATE_JSON:") ? "decision" : text.startsWith("DRAFT_JSON:") ? "draft" : "other";
+      const kind: TRecordedRequest["kind"] = text.startsWith("STATE_JSON:")
+        ? "decision"
+        : text.startsWith("DRAFT_JSON:")
+          ? "draft"
+          : "other";
       requests.push({ kind, body });
       const { status, json } = await answer(queue.length ? queue.shift()! : "auto", kind, body);
       if (!res.destroyed) res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
     } catch (error) {
-      if (!res.destroyed) res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: String(error) } }));
+      if (!res.destroyed)
+        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: String(error) } }));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

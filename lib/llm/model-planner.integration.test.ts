@@ -21,10 +21,20 @@ beforeAll(async () => {
 afterAll(async () => fake.close());
 afterEach(() => void fake.requests.splice(0));
 
-async function runModel(script: Parameters<TFakeOpenAI["push"]>, options: { timeoutMs?: number; maxTokens?: number } = {}): Promise<TRunResult> {
+async function runModel(
+  script: Parameters<TFakeOpenAI["push"]>,
+  options: { timeoutMs?: number; maxTokens?: number } = {},
+): Promise<TRunResult> {
   fake.push(...script);
   const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: options.timeoutMs ?? 2000 });
-  return runAgent({ ticketId: tablet, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model, budgets: options.maxTokens ? { maxTokens: options.maxTokens } : {} });
+  return runAgent({
+    ticketId: tablet,
+    mode: "simulate",
+    planner: setup.planner,
+    tools: setup.tools,
+    model: setup.model,
+    budgets: options.maxTokens ? { maxTokens: options.maxTokens } : {},
+  });
 }
 
 const ev = { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } };
@@ -33,8 +43,14 @@ const draft = { action: "draft_reply", args: {} };
 
 /** Whatever the model said: nothing off the allowlist ran, every citation was retrieved, no money moved. */
 async function heldToTheBoundaries(run: TRunResult) {
-  for (const s of run.steps) if (s.outcome === "ok") expect(["get_policy_evidence", "lookup_order", "draft_reply", "propose_refund", "request_human_approval"]).toContain(s.action);
-  const retrieved = new Set(run.steps.filter((s) => s.action === "get_policy_evidence" && s.outcome === "ok").flatMap((s) => (s.result as { citations: string[] }).citations));
+  for (const s of run.steps)
+    if (s.outcome === "ok")
+      expect(["get_policy_evidence", "lookup_order", "draft_reply", "propose_refund", "request_human_approval"]).toContain(s.action);
+  const retrieved = new Set(
+    run.steps
+      .filter((s) => s.action === "get_policy_evidence" && s.outcome === "ok")
+      .flatMap((s) => (s.result as { citations: string[] }).citations),
+  );
   for (const c of run.citations) expect(retrieved).toContain(c);
   expect(await testDb().client.ledgerEntry.count()).toBe(0);
 }
@@ -44,7 +60,8 @@ describe("the model planner over HTTP", () => {
     const run = await runModel([]);
     expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
     expect(run.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply", "propose_refund", "request_human_approval"]);
-    for (const step of run.steps) expect(step).toMatchObject({ model: "fake-model", promptVersion: PLANNER_PROMPT_VERSION, promptTokens: expect.any(Number) });
+    for (const step of run.steps)
+      expect(step).toMatchObject({ model: "fake-model", promptVersion: PLANNER_PROMPT_VERSION, promptTokens: expect.any(Number) });
     expect(run.steps[0]).toMatchObject({ promptTokens: 180, completionTokens: 24 });
     // The draft step also counts the drafter's call.
     expect(run.steps[2]).toMatchObject({ promptTokens: 360, completionTokens: 48 });
@@ -56,7 +73,10 @@ describe("the model planner over HTTP", () => {
   });
 
   it("retries once on output that is not JSON, then hands over with planner_error", async () => {
-    const once = await runModel([{ content: "Sure! I will refund them." }, { decision: { action: "request_human_approval", args: { reason: "unsure" } } }]);
+    const once = await runModel([
+      { content: "Sure! I will refund them." },
+      { decision: { action: "request_human_approval", args: { reason: "unsure" } } },
+    ]);
     expect(once).toMatchObject({ status: "needs_human", reason: "planner_requested_handoff" });
     expect(once.steps[0]).toMatchObject({ promptTokens: 360 });
     const twice = await runModel([{ content: "{not json" }, { content: "still not json" }]);
@@ -65,7 +85,12 @@ describe("the model planner over HTTP", () => {
   });
 
   it.each([
-    ["a JSON decision for issue_refund", { action: "issue_refund", args: { order_id: "ORD-1001", amount_cents: 7900 } }, "blocked", "forbidden_action"],
+    [
+      "a JSON decision for issue_refund",
+      { action: "issue_refund", args: { order_id: "ORD-1001", amount_cents: 7900 } },
+      "blocked",
+      "forbidden_action",
+    ],
     ["extra fields on the decision", { action: "draft_reply", args: {}, confidence: 0.99 }, "blocked", "invalid_decision"],
     ["extra arguments", { action: "lookup_order", args: { order_id: "ORD-1001", also_refund: true } }, "blocked", "unexpected_arguments"],
     ["a draft before evidence", draft, "blocked", "invalid_state_transition"],
@@ -96,7 +121,8 @@ describe("the model planner over HTTP", () => {
   });
 
   it("refuses an uncited promise to move money, even with the order's own amount", async () => {
-    const promise = "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery [return-policy-us@2]. Executing refund of 79 USD now.";
+    const promise =
+      "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery [return-policy-us@2]. Executing refund of 79 USD now.";
     const run = await runModel([{ decision: ev }, { decision: lookup }, { decision: draft }, { draft: promise }, { draft: promise }]);
     expect(run).toMatchObject({ status: "needs_human", reason: "tool_invalid_output", draft: null });
     expect(run.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("uncited_claim “Executing refund of 79 USD now.”") });
@@ -106,9 +132,18 @@ describe("the model planner over HTTP", () => {
   it("accepts a draft repaired after its invented amount was sent back", async () => {
     const invented = "We will refund 120.00 USD within 30 days of delivery [return-policy-us@2].";
     const fixed = "We will refund 79.00 USD: damaged items may be returned within 30 days of delivery [return-policy-us@2].";
-    const run = await runModel([{ decision: ev }, { decision: lookup }, { decision: draft }, { draft: invented }, { draft: fixed }, { decision: { action: "request_human_approval", args: { reason: "review" } } }]);
+    const run = await runModel([
+      { decision: ev },
+      { decision: lookup },
+      { decision: draft },
+      { draft: invented },
+      { draft: fixed },
+      { decision: { action: "request_human_approval", args: { reason: "review" } } },
+    ]);
     expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", draft: fixed, citations: ["return-policy-us@2"] });
-    expect(JSON.stringify(fake.requests.find((r, i) => r.kind === "draft" && i > 3)?.body.messages)).toContain("the number 120 appears in no passage");
+    expect(JSON.stringify(fake.requests.find((r, i) => r.kind === "draft" && i > 3)?.body.messages)).toContain(
+      "the number 120 appears in no passage",
+    );
     await heldToTheBoundaries(run);
   });
 
@@ -123,7 +158,13 @@ describe("the model planner over HTTP", () => {
   });
 
   it("enforces the token budget from the usage the endpoint reports", async () => {
-    const run = await runModel([{ decision: ev, usage: { prompt_tokens: 4000, completion_tokens: 100 } }, { decision: lookup, usage: { prompt_tokens: 4000, completion_tokens: 100 } }], { maxTokens: 6000 });
+    const run = await runModel(
+      [
+        { decision: ev, usage: { prompt_tokens: 4000, completion_tokens: 100 } },
+        { decision: lookup, usage: { prompt_tokens: 4000, completion_tokens: 100 } },
+      ],
+      { maxTokens: 6000 },
+    );
     expect(run).toMatchObject({ status: "needs_human", reason: "token_budget_exceeded", path: ["get_policy_evidence", "lookup_order"] });
     expect(run.budgets.used.tokens).toBe(8200);
   });

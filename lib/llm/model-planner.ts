@@ -2,7 +2,13 @@
 // through the same validator, transition rules and policy gate as the rule planner's, and its drafts
 // through the same citation and numeric checks.
 import { z } from "zod";
-import { ZDraftReplyArgs, ZGetPolicyEvidenceArgs, ZLookupOrderArgs, ZProposeRefundArgs, ZRequestHumanApprovalArgs } from "../contracts/actions";
+import {
+  ZDraftReplyArgs,
+  ZGetPolicyEvidenceArgs,
+  ZLookupOrderArgs,
+  ZProposeRefundArgs,
+  ZRequestHumanApprovalArgs,
+} from "../contracts/actions";
 import type { TPlanner } from "../agent/planner";
 import type { TAgentState } from "../agent/state";
 import { citationsIn } from "../contracts/citations";
@@ -48,9 +54,18 @@ export function plannerView(state: TAgentState): string {
       state.evidence === null
         ? "not requested yet"
         : state.evidence.status === "grounded"
-          ? { status: "grounded", citations: state.evidence.citations, passages: state.evidence.passages.map((p) => ({ citation: p.citation, text: p.text })) }
+          ? {
+              status: "grounded",
+              citations: state.evidence.citations,
+              passages: state.evidence.passages.map((p) => ({ citation: p.citation, text: p.text })),
+            }
           : { status: "abstain: no approved policy covers this question" },
-    order: state.order === null ? "not looked up yet" : state.order.found ? { found: true, ...state.order.order } : { found: false, order_id: state.order.orderId },
+    order:
+      state.order === null
+        ? "not looked up yet"
+        : state.order.found
+          ? { found: true, ...state.order.order }
+          : { found: false, order_id: state.order.orderId },
     draft: state.draft ? "written" : "none",
     proposal: state.proposal ? { amount_cents: state.proposal.amountCents, decision: state.proposal.decision } : "none",
     steps_taken: state.history,
@@ -68,7 +83,10 @@ function parseJson(content: string): { ok: true; value: unknown } | { ok: false;
   }
 }
 
-const sumUsage = (calls: TCompletion[]) => ({ promptTokens: calls.reduce((n, c) => n + c.promptTokens, 0), completionTokens: calls.reduce((n, c) => n + c.completionTokens, 0) });
+const sumUsage = (calls: TCompletion[]) => ({
+  promptTokens: calls.reduce((n, c) => n + c.promptTokens, 0),
+  completionTokens: calls.reduce((n, c) => n + c.completionTokens, 0),
+});
 
 export function modelPlanner(config: TLlmConfig): TPlanner {
   return {
@@ -85,8 +103,12 @@ export function modelPlanner(config: TLlmConfig): TPlanner {
         const completion = await completeJson({ config, messages, schemaName: "decision", schema: DECISION_JSON_SCHEMA, signal });
         calls.push(completion);
         const parsed = parseJson(completion.content);
-        if (parsed.ok) return { decision: parsed.value, usage: sumUsage(calls), model: completion.model, promptVersion: PLANNER_PROMPT_VERSION };
-        messages.push({ role: "assistant", content: completion.content }, { role: "user", content: `That was not valid JSON (${parsed.error}). Answer with one JSON object matching the schema.` });
+        if (parsed.ok)
+          return { decision: parsed.value, usage: sumUsage(calls), model: completion.model, promptVersion: PLANNER_PROMPT_VERSION };
+        messages.push(
+          { role: "assistant", content: completion.content },
+          { role: "user", content: `That was not valid JSON (${parsed.error}). Answer with one JSON object matching the schema.` },
+        );
       }
       throw new PlannerOutputError("the model's output was not JSON, twice");
     },
@@ -117,28 +139,52 @@ function describeProblems(problems: TDraftProblem[]): string {
  * Drafts from the context pack and the order only. A draft that fails the checks goes back once with
  * the reasons (a bounded repair); a second failure is returned as such, for the runtime to hand over.
  */
-export async function modelDraft(input: { config: TLlmConfig; state: TAgentState; orderNumbers: (string | number)[]; orderTerms: string[]; signal?: AbortSignal }): Promise<TModelDraft & { problems: TDraftProblem[] }> {
+export async function modelDraft(input: {
+  config: TLlmConfig;
+  state: TAgentState;
+  orderNumbers: (string | number)[];
+  orderTerms: string[];
+  signal?: AbortSignal;
+}): Promise<TModelDraft & { problems: TDraftProblem[] }> {
   const { state } = input;
-  if (state.evidence?.status !== "grounded" || state.order?.found !== true) throw new Error("modelDraft needs grounded evidence and a found order");
+  if (state.evidence?.status !== "grounded" || state.order?.found !== true)
+    throw new Error("modelDraft needs grounded evidence and a found order");
   const passages = state.evidence.passages.map((p) => ({ citation: p.citation, text: p.text }));
   const messages: TChatMessage[] = [
     { role: "system", content: DRAFTER_SYSTEM },
-    { role: "user", content: `DRAFT_JSON: ${JSON.stringify({ ticket: { subject: state.ticket.subject, body: state.ticket.body }, passages, order: state.order.order })}` },
+    {
+      role: "user",
+      content: `DRAFT_JSON: ${JSON.stringify({ ticket: { subject: state.ticket.subject, body: state.ticket.body }, passages, order: state.order.order })}`,
+    },
   ];
   const calls: TCompletion[] = [];
   const repairs: TDraftProblem[][] = [];
   let text = "";
   let problems: TDraftProblem[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const completion = await completeJson({ config: input.config, messages, schemaName: "draft", schema: DRAFT_JSON_SCHEMA, signal: input.signal });
+    const completion = await completeJson({
+      config: input.config,
+      messages,
+      schemaName: "draft",
+      schema: DRAFT_JSON_SCHEMA,
+      signal: input.signal,
+    });
     calls.push(completion);
     const parsed = parseJson(completion.content);
     const draft = parsed.ok ? ZModelDraft.safeParse(parsed.value) : null;
     text = draft?.success ? draft.data.reply : "";
-    problems = draft?.success ? checkDraft({ draft: text, retrieved: state.evidence.passages, orderNumbers: input.orderNumbers, orderTerms: input.orderTerms }) : [{ kind: "no_citation" }];
+    problems = draft?.success
+      ? checkDraft({ draft: text, retrieved: state.evidence.passages, orderNumbers: input.orderNumbers, orderTerms: input.orderTerms })
+      : [{ kind: "no_citation" }];
     if (!problems.length) break;
     repairs.push(problems);
-    messages.push({ role: "assistant", content: completion.content }, { role: "user", content: `Your reply cannot be sent: ${draft?.success ? describeProblems(problems) : "it was not {\"reply\": \"...\"}"}. Write it again, citing only the passages given and stating only their numbers and the order's.` });
+    messages.push(
+      { role: "assistant", content: completion.content },
+      {
+        role: "user",
+        content: `Your reply cannot be sent: ${draft?.success ? describeProblems(problems) : 'it was not {"reply": "..."}'}. Write it again, citing only the passages given and stating only their numbers and the order's.`,
+      },
+    );
   }
   return { text, citations: citationsIn(text), usage: sumUsage(calls), model: calls.at(-1)!.model, repairs, problems };
 }

@@ -9,7 +9,13 @@ export function modelTools(config: TLlmConfig): Partial<TToolSet> {
     async draft_reply(_args, ctx) {
       const { state } = ctx;
       if (state.order?.found !== true) throw new Error("unreachable: checked by the transition rules");
-      const draft = await modelDraft({ config, state, orderNumbers: orderNumbers(state.order.order), orderTerms: orderTerms(state.order.order), signal: ctx.signal });
+      const draft = await modelDraft({
+        config,
+        state,
+        orderNumbers: orderNumbers(state.order.order),
+        orderTerms: orderTerms(state.order.order),
+        signal: ctx.signal,
+      });
       ctx.reportUsage({ ...draft.usage, model: draft.model, promptVersion: DRAFTER_PROMPT_VERSION });
       return { text: draft.text, citations: draft.citations };
     },

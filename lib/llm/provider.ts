@@ -16,10 +16,14 @@ export type TLlmAvailability = { available: true; config: TLlmConfig } | { avail
 /** The configured model, or why there is none. */
 export function llmAvailability(): TLlmAvailability {
   const e = env();
-  if (!e.LLM_BASE_URL) return { available: false, reason: "No model is configured: set LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint." };
+  if (!e.LLM_BASE_URL)
+    return { available: false, reason: "No model is configured: set LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint." };
   if (!e.LLM_MODEL) return { available: false, reason: "LLM_BASE_URL is set but LLM_MODEL is not: name the model to use." };
   // Local servers (Ollama, llama.cpp) ignore the key; the client insists on one.
-  return { available: true, config: { baseURL: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? "not-needed", model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } };
+  return {
+    available: true,
+    config: { baseURL: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? "not-needed", model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS },
+  };
 }
 
 export interface TChatMessage {
@@ -36,7 +40,11 @@ export interface TCompletion {
 }
 
 export class LlmError extends Error {
-  constructor(message: string, readonly kind: "timeout" | "http" | "empty" | "network", readonly status?: number) {
+  constructor(
+    message: string,
+    readonly kind: "timeout" | "http" | "empty" | "network",
+    readonly status?: number,
+  ) {
     super(message);
     this.name = "LlmError";
   }
@@ -54,7 +62,13 @@ function clientFor(config: TLlmConfig): OpenAI {
   return client;
 }
 
-export async function completeJson(input: { config: TLlmConfig; messages: TChatMessage[]; schemaName: string; schema: Record<string, unknown>; signal?: AbortSignal }): Promise<TCompletion> {
+export async function completeJson(input: {
+  config: TLlmConfig;
+  messages: TChatMessage[];
+  schemaName: string;
+  schema: Record<string, unknown>;
+  signal?: AbortSignal;
+}): Promise<TCompletion> {
   const started = performance.now();
   try {
     const response = await clientFor(input.config).chat.completions.create(
@@ -77,8 +91,10 @@ export async function completeJson(input: { config: TLlmConfig; messages: TChatM
     };
   } catch (error) {
     if (error instanceof LlmError) throw error;
-    if (error instanceof OpenAI.APIConnectionTimeoutError) throw new LlmError(`the model did not answer within ${input.config.timeoutMs} ms`, "timeout");
-    if (error instanceof OpenAI.APIError && error.status) throw new LlmError(`the model endpoint answered HTTP ${error.status}`, "http", error.status);
+    if (error instanceof OpenAI.APIConnectionTimeoutError)
+      throw new LlmError(`the model did not answer within ${input.config.timeoutMs} ms`, "timeout");
+    if (error instanceof OpenAI.APIError && error.status)
+      throw new LlmError(`the model endpoint answered HTTP ${error.status}`, "http", error.status);
     if (error instanceof OpenAI.APIUserAbortError) throw new LlmError("the request was aborted (time budget)", "timeout");
     throw new LlmError(`the model endpoint could not be reached: ${(error as Error).message}`, "network");
   }

@@ -17,7 +17,15 @@ export interface TLogContext {
   queue?: string;
 }
 
-const CONTEXT_KEYS = ["requestId", "userId", "ticketId", "runId", "approvalId", "jobId", "queue"] as const satisfies readonly (keyof TLogContext)[];
+const CONTEXT_KEYS = [
+  "requestId",
+  "userId",
+  "ticketId",
+  "runId",
+  "approvalId",
+  "jobId",
+  "queue",
+] as const satisfies readonly (keyof TLogContext)[];
 
 const g = globalThis as unknown as { __countersignLogContext?: AsyncLocalStorage<TLogContext> };
 const storage: AsyncLocalStorage<TLogContext> = (g.__countersignLogContext ??= new AsyncLocalStorage<TLogContext>());

@@ -25,7 +25,10 @@ const QUIET_PATHS = [/^\/api\/health$/, /^\/_next\//, /^\/favicon\.ico$/];
  * is there for.
  */
 export function installRequestContext(
-  options: { beforeRequest?: (req: http.IncomingMessage) => void; answerEarly?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean } = {},
+  options: {
+    beforeRequest?: (req: http.IncomingMessage) => void;
+    answerEarly?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+  } = {},
 ): void {
   const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
   if (proto[INSTALLED]) return;
@@ -46,7 +49,13 @@ export function installRequestContext(
         "close",
         AsyncResource.bind(() => {
           const path = (req.url ?? "/").split("?")[0]!;
-          const fields = { method: req.method, path, status: res.statusCode, durationMs: Math.round(performance.now() - started), ...(res.writableFinished ? {} : { aborted: true }) };
+          const fields = {
+            method: req.method,
+            path,
+            status: res.statusCode,
+            durationMs: Math.round(performance.now() - started),
+            ...(res.writableFinished ? {} : { aborted: true }),
+          };
           if (answeredEarly || QUIET_PATHS.some((p) => p.test(path))) logger.debug(fields, "request");
           else logger.info(fields, "request");
         }),

@@ -46,7 +46,15 @@ describe("the logger", () => {
       {
         password: "pw-top",
         user: { email: "a@example.com", password: "pw-nested", apiKey: "key-nested" },
-        request: { method: "POST", headers: { cookie: "authjs.session-token=abc", authorization: "Bearer xyz", "x-countersign-signature": "sha256=def", "content-type": "application/json" } },
+        request: {
+          method: "POST",
+          headers: {
+            cookie: "authjs.session-token=abc",
+            authorization: "Bearer xyz",
+            "x-countersign-signature": "sha256=def",
+            "content-type": "application/json",
+          },
+        },
         headers: { "set-cookie": "authjs.session-token=ghi" },
         env: { INTAKE_SECRET: "intake-secret-value", DATABASE_URL: "postgresql://app:pw@db/x", PORT: "3000" },
         deep: { a: { secret: "deep-secret" } },
@@ -54,11 +62,26 @@ describe("the logger", () => {
       "with secrets",
     );
     const text = JSON.stringify(lines);
-    for (const secret of ["pw-top", "pw-nested", "key-nested", "session-token", "Bearer xyz", "sha256=def", "ghi", "intake-secret-value", "app:pw", "deep-secret"]) expect(text).not.toContain(secret);
+    for (const secret of [
+      "pw-top",
+      "pw-nested",
+      "key-nested",
+      "session-token",
+      "Bearer xyz",
+      "sha256=def",
+      "ghi",
+      "intake-secret-value",
+      "app:pw",
+      "deep-secret",
+    ])
+      expect(text).not.toContain(secret);
     expect(lines[0]).toMatchObject({
       password: REDACTED,
       user: { email: "a@example.com", password: REDACTED, apiKey: REDACTED },
-      request: { method: "POST", headers: { cookie: REDACTED, authorization: REDACTED, "x-countersign-signature": REDACTED, "content-type": "application/json" } },
+      request: {
+        method: "POST",
+        headers: { cookie: REDACTED, authorization: REDACTED, "x-countersign-signature": REDACTED, "content-type": "application/json" },
+      },
       env: { INTAKE_SECRET: REDACTED, DATABASE_URL: REDACTED, PORT: "3000" },
       deep: { a: { secret: REDACTED } },
     });
@@ -68,7 +91,11 @@ describe("the logger", () => {
     const { lines, log } = capture();
     log.error(errorFields(new TypeError("boom")), "failed");
     log.error(errorFields("not an error"), "failed too");
-    expect(lines[0]).toMatchObject({ level: "error", msg: "failed", err: { type: "TypeError", message: "boom", stack: expect.stringContaining("TypeError: boom") } });
+    expect(lines[0]).toMatchObject({
+      level: "error",
+      msg: "failed",
+      err: { type: "TypeError", message: "boom", stack: expect.stringContaining("TypeError: boom") },
+    });
     expect(lines[1]).toMatchObject({ err: { message: "not an error" } });
   });
 });

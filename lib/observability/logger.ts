@@ -45,7 +45,15 @@ const SECRET_FIELDS = [
 ];
 
 /** Headers that carry a credential, in a logged request's or response's `headers`. */
-const SECRET_HEADERS = ["cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key", "x-countersign-signature", "webhook-signature"];
+const SECRET_HEADERS = [
+  "cookie",
+  "set-cookie",
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "x-countersign-signature",
+  "webhook-signature",
+];
 
 export const REDACTED = "[redacted]";
 

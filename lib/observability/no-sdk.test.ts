@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { spawnTs } from "../../testing/spawn-ts";
 
 async function sdkPackagesLoaded(mode: "server" | "script", endpoint?: string): Promise<string[]> {
-  const env: Record<string, string> = { NEXT_RUNTIME: "nodejs", WORKER: "off", LOG_LEVEL: "silent", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint ?? "" };
+  const env: Record<string, string> = {
+    NEXT_RUNTIME: "nodejs",
+    WORKER: "off",
+    LOG_LEVEL: "silent",
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint ?? "",
+  };
   const child = spawnTs("testing/otel-modules-loaded.ts", [mode], env);
   let out = "";
   child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -31,7 +36,16 @@ describe("no OpenTelemetry SDK without an endpoint", () => {
   });
 
   it("with the endpoint set, the server loads @vercel/otel and the scripts the Node SDK, and the report sees them", async () => {
-    expect(await sdkPackagesLoaded("server", UNUSED_ENDPOINT)).toEqual(expect.arrayContaining(["@vercel/otel", "@prisma/instrumentation", "@opentelemetry/sdk-metrics"]));
-    expect(await sdkPackagesLoaded("script", UNUSED_ENDPOINT)).toEqual(expect.arrayContaining(["@opentelemetry/sdk-node", "@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-proto", "@prisma/instrumentation"]));
+    expect(await sdkPackagesLoaded("server", UNUSED_ENDPOINT)).toEqual(
+      expect.arrayContaining(["@vercel/otel", "@prisma/instrumentation", "@opentelemetry/sdk-metrics"]),
+    );
+    expect(await sdkPackagesLoaded("script", UNUSED_ENDPOINT)).toEqual(
+      expect.arrayContaining([
+        "@opentelemetry/sdk-node",
+        "@opentelemetry/sdk-trace-base",
+        "@opentelemetry/exporter-trace-otlp-proto",
+        "@prisma/instrumentation",
+      ]),
+    );
   });
 });

@@ -12,7 +12,11 @@ export type TOtlpProtocol = "http/json" | "http/protobuf";
 
 /** OTLP over HTTP only: protobuf unless the signal's or the general protocol variable says JSON. */
 export function otlpProtocol(signal: "TRACES" | "METRICS"): TOtlpProtocol {
-  const configured = (process.env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf").trim();
+  const configured = (
+    process.env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] ??
+    process.env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    "http/protobuf"
+  ).trim();
   if (configured === "http/json" || configured === "http/protobuf") return configured;
   logger.warn({ protocol: configured }, "telemetry: only OTLP over HTTP is supported; using http/protobuf");
   return "http/protobuf";
@@ -22,7 +26,10 @@ export function otlpProtocol(signal: "TRACES" | "METRICS"): TOtlpProtocol {
 export function metricReader(): PeriodicExportingMetricReader {
   const interval = Number(process.env.OTEL_METRIC_EXPORT_INTERVAL);
   const exporter = otlpProtocol("METRICS") === "http/json" ? new OTLPMetricJsonExporter() : new OTLPMetricProtoExporter();
-  return new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: Number.isInteger(interval) && interval > 0 ? interval : 60_000 });
+  return new PeriodicExportingMetricReader({
+    exporter,
+    exportIntervalMillis: Number.isInteger(interval) && interval > 0 ? interval : 60_000,
+  });
 }
 
 const SPAN_ATTRIBUTES: Record<keyof TLogContext, string> = {

@@ -37,7 +37,10 @@ beforeAll(async () => {
   // On PostgreSQL the server gets a clone of its own; on PGlite it makes an in-memory database.
   if (process.env.DATABASE_URL) database = await createTestDb();
   // Standard error is read too: nothing may leak there either.
-  child = spawn(process.execPath, ["--import", "tsx", "testing/logged-server.ts"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "debug", DATABASE_URL: database?.url ?? "" } });
+  child = spawn(process.execPath, ["--import", "tsx", "testing/logged-server.ts"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, LOG_LEVEL: "debug", DATABASE_URL: database?.url ?? "" },
+  });
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   child.on("exit", (code) => {
     exited = new Error(`the server exited (${code}): ${stderr.slice(-2000)}`);
@@ -67,7 +70,6 @@ afterAll(async () => {
   await database?.close();
 });
 
-
 /**
  * One request, and the lines it logged: everything from the previous request's last line to its
  * own "request" line (logged when it ends). The server does nothing between requests, and the
@@ -85,17 +87,31 @@ async function logged(path: string, init: RequestInit = {}): Promise<{ response:
 describe("the log lines of a request", () => {
   it("every line carries the request's id: the caller's when well-formed, a new one sent back otherwise", async () => {
     const body = JSON.stringify(intakeTicket("hd-logs-1"));
-    const delivered = await logged("/api/intake/tickets", { method: "POST", body, headers: { ...webhookHeaders(body, intakeSecret()), "x-request-id": "helpdesk-req-0001" } });
+    const delivered = await logged("/api/intake/tickets", {
+      method: "POST",
+      body,
+      headers: { ...webhookHeaders(body, intakeSecret()), "x-request-id": "helpdesk-req-0001" },
+    });
     expect(delivered.response.status).toBe(201);
     expect(delivered.id).toBe("helpdesk-req-0001");
     expect(delivered.lines.map((l) => l.msg)).toEqual(["intake delivery", "request"]);
     const ticketId = delivered.lines[0]!.ticketId;
     expect(typeof ticketId).toBe("string");
     // The ticket, once the route knows it, is on every later line of the request.
-    expect(delivered.lines[1]).toMatchObject({ requestId: "helpdesk-req-0001", ticketId, method: "POST", path: "/api/intake/tickets", status: 201 });
+    expect(delivered.lines[1]).toMatchObject({
+      requestId: "helpdesk-req-0001",
+      ticketId,
+      method: "POST",
+      path: "/api/intake/tickets",
+      status: 201,
+    });
 
     const cases = [
-      await logged("/api/intake/tickets", { method: "POST", body, headers: { ...webhookHeaders(body, intakeSecret()), "webhook-signature": "v1,AAAA", "x-request-id": "short" } }),
+      await logged("/api/intake/tickets", {
+        method: "POST",
+        body,
+        headers: { ...webhookHeaders(body, intakeSecret()), "webhook-signature": "v1,AAAA", "x-request-id": "short" },
+      }),
       await logged("/api/health", { headers: { "x-request-id": "a b c d e f g h" } }),
       await logged(`/api/outbox?limit=5`, { headers: outboxHeaders("/api/outbox?limit=5") }),
       await logged("/api/auth/csrf"),
@@ -114,7 +130,10 @@ describe("the log lines of a request", () => {
     // next-auth's own line for a refused sign-in is the request's too.
     const csrf = cases[3]!;
     const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
-    const csrfCookie = csrf.response.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.includes("csrf-token="))!;
+    const csrfCookie = csrf.response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .find((c) => c.includes("csrf-token="))!;
     const refused = await logged("/api/auth/callback/credentials", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin, "x-request-id": "signin-req-0001" },
@@ -133,7 +152,11 @@ describe("the log lines of a request", () => {
     await Promise.all(
       sent.map(async ({ externalId, requestId }) => {
         const body = JSON.stringify(intakeTicket(externalId));
-        const response = await fetch(`${origin}/api/intake/tickets`, { method: "POST", body, headers: { ...webhookHeaders(body, intakeSecret()), "x-request-id": requestId } });
+        const response = await fetch(`${origin}/api/intake/tickets`, {
+          method: "POST",
+          body,
+          headers: { ...webhookHeaders(body, intakeSecret()), "x-request-id": requestId },
+        });
         expect(response.status).toBe(201);
         expect(response.headers.get("x-request-id")).toBe(requestId);
       }),
@@ -156,7 +179,11 @@ describe("the log lines of a request", () => {
 
     const body = JSON.stringify(intakeTicket("hd-logs-secrets"));
     const signed = webhookHeaders(body, intakeSecret());
-    const withSecrets = await logged("/api/intake/tickets", { method: "POST", body, headers: { ...signed, cookie: session, authorization: bearer } });
+    const withSecrets = await logged("/api/intake/tickets", {
+      method: "POST",
+      body,
+      headers: { ...signed, cookie: session, authorization: bearer },
+    });
     expect(withSecrets.response.status).toBe(201);
     const outboxPath = "/api/outbox?limit=1";
     const outbox = outboxHeaders(outboxPath);
@@ -184,5 +211,8 @@ describe("the log lines of a request", () => {
 
 function outboxHeaders(pathAndQuery: string): Record<string, string> {
   const timestamp = Math.floor(Date.now() / 1000);
-  return { [TIMESTAMP_HEADER]: String(timestamp), [REQUEST_SIGNATURE_HEADER]: signRequest({ secret: intakeSecret(), timestamp, method: "GET", pathAndQuery }) };
+  return {
+    [TIMESTAMP_HEADER]: String(timestamp),
+    [REQUEST_SIGNATURE_HEADER]: signRequest({ secret: intakeSecret(), timestamp, method: "GET", pathAndQuery }),
+  };
 }

@@ -49,7 +49,10 @@ function descendants(root: TReceivedSpan): TReceivedSpan[] {
   return found.flatMap((c) => [c, ...descendants(c)]);
 }
 function only(spans: TReceivedSpan[], what: string): TReceivedSpan {
-  expect(spans, `exactly one span: ${what}; received ${receiver.spans.length} spans, refused ${receiver.refused.join(", ") || "nothing"}`).toHaveLength(1);
+  expect(
+    spans,
+    `exactly one span: ${what}; received ${receiver.spans.length} spans, refused ${receiver.refused.join(", ") || "nothing"}`,
+  ).toHaveLength(1);
   return spans[0]!;
 }
 /** The latest exported value of a metric's series (every export repeats each series). */
@@ -62,22 +65,35 @@ describe("traces and metrics over OTLP/HTTP", () => {
     try {
       // Evidence and the order, then a decision the runtime refuses: three steps, the last blocked.
       fake.push(
-        { decision: { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } }, usage: { prompt_tokens: 111, completion_tokens: 11 } },
+        {
+          decision: { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } },
+          usage: { prompt_tokens: 111, completion_tokens: 11 },
+        },
         { decision: { action: "lookup_order", args: { order_id: "ORD-1001" } }, usage: { prompt_tokens: 222, completion_tokens: 22 } },
-        { decision: { action: "issue_refund", args: { order_id: "ORD-1001", amount_cents: 7900 } }, usage: { prompt_tokens: 333, completion_tokens: 33 } },
+        {
+          decision: { action: "issue_refund", args: { order_id: "ORD-1001", amount_cents: 7900 } },
+          usage: { prompt_tokens: 333, completion_tokens: 33 },
+        },
       );
       const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: 5000 });
       const tablet = await ticketId(testDb().client, "demo-cracked-tablet");
       // Stands in for the request that starts the run (Next.js traces it in the server).
       const run = await withContext({ requestId: "req-agent-run-0001" }, () =>
-        inSpan("run request", {}, () => runAgent({ ticketId: tablet, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model })),
+        inSpan("run request", {}, () =>
+          runAgent({ ticketId: tablet, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model }),
+        ),
       );
       expect(run).toMatchObject({ status: "blocked", reason: "forbidden_action" });
       expect(run.steps).toHaveLength(3);
       await flushTelemetry();
 
-      const request = only(receiver.spans.filter((s) => s.name === "run request"), "the run's request");
-      const steps = receiver.spans.filter((s) => s.name === "agent.step" && s.attributes["countersign.run_id"] === run.runId).sort((a, b) => Number(a.attributes["countersign.agent.step"]) - Number(b.attributes["countersign.agent.step"]));
+      const request = only(
+        receiver.spans.filter((s) => s.name === "run request"),
+        "the run's request",
+      );
+      const steps = receiver.spans
+        .filter((s) => s.name === "agent.step" && s.attributes["countersign.run_id"] === run.runId)
+        .sort((a, b) => Number(a.attributes["countersign.agent.step"]) - Number(b.attributes["countersign.agent.step"]));
       expect(steps.map((s) => s.attributes["countersign.agent.step"])).toEqual([1, 2, 3]);
       const tokens = [
         [111, 11],
@@ -135,13 +151,27 @@ describe("traces and metrics over OTLP/HTTP", () => {
     await drainQueue(db);
     await flushTelemetry();
 
-    const approve = only(receiver.spans.filter((s) => s.name === "approve request"), "the approval's request");
-    const send = only(children(approve).filter((s) => s.name === "send refund-execute"), "the enqueue inside the decision");
+    const approve = only(
+      receiver.spans.filter((s) => s.name === "approve request"),
+      "the approval's request",
+    );
+    const send = only(
+      children(approve).filter((s) => s.name === "send refund-execute"),
+      "the enqueue inside the decision",
+    );
     expect(send.kind).toBe(SpanKind.PRODUCER + 1); // OTLP numbers kinds from 1 (internal)
-    expect(send.attributes).toMatchObject({ "messaging.system": "pg-boss", "messaging.destination.name": "refund-execute", "countersign.request_id": "req-approve-0001", "countersign.approval_id": request.id });
+    expect(send.attributes).toMatchObject({
+      "messaging.system": "pg-boss",
+      "messaging.destination.name": "refund-execute",
+      "countersign.request_id": "req-approve-0001",
+      "countersign.approval_id": request.id,
+    });
 
     // The worker's part, in the same trace: the job's span continues the enqueue's.
-    const job = only(children(send).filter((s) => s.name === "process refund-execute"), "the refund job, a child of its enqueue");
+    const job = only(
+      children(send).filter((s) => s.name === "process refund-execute"),
+      "the refund job, a child of its enqueue",
+    );
     expect(job.kind).toBe(SpanKind.CONSUMER + 1);
     expect(job.attributes).toMatchObject({
       "messaging.system": "pg-boss",

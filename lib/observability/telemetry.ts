@@ -58,4 +58,3 @@ export async function stopTelemetry(): Promise<void> {
   if (!started) return;
   await started.shutdown().catch((error: unknown) => logger.warn({ err: error }, "telemetry: shutdown failed"));
 }
-

@@ -1,6 +1,16 @@
 // Spans through @opentelemetry/api alone: without a registered SDK (telemetry.ts starts one only when
 // OTEL_EXPORTER_OTLP_ENDPOINT is set) every call here is a no-op that costs next to nothing.
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from "@opentelemetry/api";
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from "@opentelemetry/api";
 
 export { SpanKind, type Attributes, type Span };
 
@@ -21,17 +31,26 @@ export function recordFailure(span: Span, error: unknown): void {
  * Runs `fn` in a span of its own (a child of the active one, or of `parent`), ending it when `fn`
  * settles; a throw marks it failed and is re-thrown unchanged.
  */
-export async function inSpan<T>(name: string, options: { attributes?: Attributes; kind?: SpanKind; parent?: Context; links?: Link[] }, fn: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, { attributes: options.attributes, kind: options.kind, links: options.links }, options.parent ?? context.active(), async (span) => {
-    try {
-      return await fn(span);
-    } catch (error) {
-      recordFailure(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+export async function inSpan<T>(
+  name: string,
+  options: { attributes?: Attributes; kind?: SpanKind; parent?: Context; links?: Link[] },
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  return tracer.startActiveSpan(
+    name,
+    { attributes: options.attributes, kind: options.kind, links: options.links },
+    options.parent ?? context.active(),
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (error) {
+        recordFailure(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /**

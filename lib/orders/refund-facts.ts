@@ -53,7 +53,9 @@ export async function countProposalFacts(
   const customerOfOrder = Prisma.sql`(SELECT "customerId" FROM "Order" WHERE id = ${input.orderId})`;
   const locks = [
     Prisma.sql`pg_advisory_xact_lock(hashtext('refund-proposals:' || ${customerOfOrder}))`,
-    ...(input.mayAutoApprove ? [Prisma.sql`pg_advisory_xact_lock(hashtext(${`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`}))`] : []),
+    ...(input.mayAutoApprove
+      ? [Prisma.sql`pg_advisory_xact_lock(hashtext(${`auto-approve-cap:${startOfDay.toISOString().slice(0, 10)}`}))`]
+      : []),
   ];
   if (input.live) await sqlRows(tx, Prisma.sql`SELECT ${Prisma.join(locks)}`);
   // createdAt is a UTC timestamp without time zone: compared with a UTC timestamp, never with a
@@ -71,5 +73,9 @@ export async function countProposalFacts(
              WHERE o."customerId" = ${customerOfOrder} AND NOT p.simulated AND p."createdAt" >= ${since}::timestamp) AS customer,
            ${dayTotal} AS "autoApproved"`,
   );
-  return { ownOrder: row!.ownOrder === null ? null : row!.ownOrder === "1", customerProposalsToday: Number(row!.customer), autoApprovedTodayCents: Number(row!.autoApproved) };
+  return {
+    ownOrder: row!.ownOrder === null ? null : row!.ownOrder === "1",
+    customerProposalsToday: Number(row!.customer),
+    autoApprovedTodayCents: Number(row!.autoApproved),
+  };
 }

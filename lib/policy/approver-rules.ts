@@ -22,7 +22,9 @@ export interface TApproverTerms {
 /** Whether a person of `role` may decide the request at all. */
 export function roleRefusal(role: Role, terms: Pick<TApproverTerms, "kind" | "requiredRole">): TApproverRefusal | null {
   if (roleSatisfies(role, terms.requiredRole)) return null;
-  const message = !mayUse(role, "approve") ? "Leads cannot approve or reject requests." : `This ${terms.kind} needs a ${terms.requiredRole.toLowerCase()} to decide it.`;
+  const message = !mayUse(role, "approve")
+    ? "Leads cannot approve or reject requests."
+    : `This ${terms.kind} needs a ${terms.requiredRole.toLowerCase()} to decide it.`;
   return { code: "role_insufficient", message };
 }
 
@@ -30,13 +32,22 @@ export function roleRefusal(role: Role, terms: Pick<TApproverTerms, "kind" | "re
  * Whether `personId` may take the next seat: not one they already hold, and – for an approval of a
  * two-person refund – not as the run's starter. `earlier` are the deciders of the seats before it.
  */
-export function seatRefusal(personId: string | null, terms: TApproverTerms, earlier: readonly (string | null)[], decision: "approve" | "reject"): TApproverRefusal | null {
-  if (personId === null && terms.approvalsRequired > 1) return { code: "second_approver_required", message: "A two-person refund needs two named people." };
+export function seatRefusal(
+  personId: string | null,
+  terms: TApproverTerms,
+  earlier: readonly (string | null)[],
+  decision: "approve" | "reject",
+): TApproverRefusal | null {
+  if (personId === null && terms.approvalsRequired > 1)
+    return { code: "second_approver_required", message: "A two-person refund needs two named people." };
   if (personId !== null && earlier.includes(personId)) {
     return { code: "second_approver_required", message: "You gave the first approval: the second must come from a different person." };
   }
   if (decision === "approve" && terms.approvalsRequired > 1 && personId !== null && personId === terms.starterId) {
-    return { code: "run_starter_excluded", message: "You started the agent's run: this two-person refund needs approvals from two other people." };
+    return {
+      code: "run_starter_excluded",
+      message: "You started the agent's run: this two-person refund needs approvals from two other people.",
+    };
   }
   return null;
 }

@@ -3,7 +3,6 @@
 import type { TAllowedAction } from "../contracts/actions";
 import type { TActionPolicyReason } from "../contracts/reason-codes";
 
-
 /** Each reason in words, for the trace (a reviewer reads why the gate let a step through or not). */
 export const ACTION_POLICY_REASON_LABELS = {
   allowed: "no rule objects",
@@ -33,7 +32,11 @@ export function evaluateAction(action: TAllowedAction, ticket: { orderRef: strin
       // Reading is free, but only the order the customer wrote about: another customer's order
       // must not find its way into this customer's reply.
       if (ticket.orderRef && !sameOrder(action.args.order_id, ticket.orderRef)) {
-        return { decision: "rewrite", reasons: ["order_not_on_ticket"], action: { action: "lookup_order", args: { order_id: ticket.orderRef } } };
+        return {
+          decision: "rewrite",
+          reasons: ["order_not_on_ticket"],
+          action: { action: "lookup_order", args: { order_id: ticket.orderRef } },
+        };
       }
       return ALLOW;
     case "propose_refund":

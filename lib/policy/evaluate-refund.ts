@@ -6,7 +6,6 @@ import type { TPolicySettings } from "./settings";
 import { policyVersion } from "./settings";
 import type { TRefundPolicyReason } from "../contracts/reason-codes";
 
-
 export interface TRefundFacts {
   amountCents: number;
   currency: string;
@@ -30,7 +29,13 @@ export interface TRefundDecision {
 
 export function evaluateRefund(facts: TRefundFacts, settings: TPolicySettings): TRefundDecision {
   const version = policyVersion(settings);
-  const deny = (reason: TRefundPolicyReason): TRefundDecision => ({ decision: "denied", reasons: [reason], requiredRole: null, approvalsRequired: 1, policyVersion: version });
+  const deny = (reason: TRefundPolicyReason): TRefundDecision => ({
+    decision: "denied",
+    reasons: [reason],
+    requiredRole: null,
+    approvalsRequired: 1,
+    policyVersion: version,
+  });
   if (!Number.isSafeInteger(facts.amountCents) || facts.amountCents <= 0) return deny("invalid_amount");
   if (facts.currency !== facts.orderCurrency) return deny("currency_mismatch");
   if (facts.customerProposalsToday >= settings["policy.customerRefundsPerDay"]) return deny("customer_rate_limited");
@@ -51,7 +56,10 @@ export function evaluateRefund(facts: TRefundFacts, settings: TPolicySettings): 
 /** Who may approve a refund of this amount, and how many of them: the gate a person's approval goes
  * through, for the agent's proposal and for a person's lowered amount alike. */
 export function approvalGate(amountCents: number, settings: TPolicySettings): { requiredRole: Role; approvalsRequired: 1 | 2 } {
-  return { requiredRole: amountCents >= settings["policy.specialistThresholdCents"] ? "SPECIALIST" : "REVIEWER", approvalsRequired: approvalsRequiredFor(amountCents, settings) };
+  return {
+    requiredRole: amountCents >= settings["policy.specialistThresholdCents"] ? "SPECIALIST" : "REVIEWER",
+    approvalsRequired: approvalsRequiredFor(amountCents, settings),
+  };
 }
 
 function approvalsRequiredFor(amountCents: number, settings: TPolicySettings): 1 | 2 {

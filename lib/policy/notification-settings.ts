@@ -14,9 +14,18 @@ export const NOTIFY_LEAD_KEY = "notify.reminderLeadMinutes";
 /** The reminder's lead time may be at most a day: a request waits 72 hours (APPROVAL_TTL_MS). */
 export const MAX_REMINDER_LEAD_MINUTES = 24 * 60;
 
-const ZWebhookUrl = z.union([z.literal(""), z.url({ message: "must be an http(s) URL" }).max(2000).regex(/^https?:\/\//i, "must be an http(s) URL")]);
+const ZWebhookUrl = z.union([
+  z.literal(""),
+  z
+    .url({ message: "must be an http(s) URL" })
+    .max(2000)
+    .regex(/^https?:\/\//i, "must be an http(s) URL"),
+]);
 /** A `whsec_…` secret (base64 after the prefix) or any other of 32 characters or more, as for intake. */
-const ZWebhookSecret = z.union([z.literal(""), z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").max(200)]);
+const ZWebhookSecret = z.union([
+  z.literal(""),
+  z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").max(200),
+]);
 
 export const ZNotificationSettings = z
   .strictObject({
@@ -27,7 +36,10 @@ export const ZNotificationSettings = z
     /** How long before a pending request expires its reminder is sent. */
     [NOTIFY_LEAD_KEY]: z.number().int().min(1).max(MAX_REMINDER_LEAD_MINUTES),
   })
-  .refine((s) => s[NOTIFY_URL_KEY] === "" || s[NOTIFY_SECRET_KEY] !== "", { message: "a webhook URL needs a signing secret", path: [NOTIFY_SECRET_KEY] });
+  .refine((s) => s[NOTIFY_URL_KEY] === "" || s[NOTIFY_SECRET_KEY] !== "", {
+    message: "a webhook URL needs a signing secret",
+    path: [NOTIFY_SECRET_KEY],
+  });
 export type TNotificationSettings = z.infer<typeof ZNotificationSettings>;
 
 export const DEFAULT_NOTIFICATION_SETTINGS: TNotificationSettings = {

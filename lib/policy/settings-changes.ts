@@ -6,6 +6,8 @@ import type { TPolicySettings } from "./settings";
 export type TSettingChange = { at: Date; by: { name: string; email: string } | null };
 
 export async function loadSettingChanges(client: Db = defaultDb()): Promise<Partial<Record<keyof TPolicySettings, TSettingChange>>> {
-  const rows = await client.setting.findMany({ select: { key: true, updatedAt: true, updatedBy: { select: { name: true, email: true } } } });
+  const rows = await client.setting.findMany({
+    select: { key: true, updatedAt: true, updatedBy: { select: { name: true, email: true } } },
+  });
   return Object.fromEntries(rows.map((r) => [r.key, { at: r.updatedAt, by: r.updatedBy }]));
 }

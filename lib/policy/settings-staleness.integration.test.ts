@@ -22,7 +22,11 @@ describe("a settings change and the approvals waiting under it", () => {
     const reviewer = await user(client, "REVIEWER");
     const admin = await user(client, "ADMIN");
     const request = await waitingRequest();
-    const saved = await updatePolicySettings({ changes: { "agent.defaultPlanner": "model" }, actor: admin, modelPlanner: { available: true } });
+    const saved = await updatePolicySettings({
+      changes: { "agent.defaultPlanner": "model" },
+      actor: admin,
+      modelPlanner: { available: true },
+    });
     expect(saved.changed).toEqual(["agent.defaultPlanner"]);
     expect((await loadPolicySettings(client))["agent.defaultPlanner"]).toBe("model");
 

@@ -20,8 +20,16 @@ export const ZPolicySettings = z.strictObject({
   "agent.defaultPlanner": z.enum(["rule", "model"]),
   /** Queue SLA targets in wall-clock hours: how long a ticket may wait with a request awaiting
    * approval, and handed to a person with nothing to approve, before it is overdue. */
-  "queue.slaApprovalHours": z.number().int().min(1).max(24 * 90),
-  "queue.slaHandoffHours": z.number().int().min(1).max(24 * 90),
+  "queue.slaApprovalHours": z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90),
+  "queue.slaHandoffHours": z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90),
 });
 export type TPolicySettings = z.infer<typeof ZPolicySettings>;
 
@@ -91,6 +99,9 @@ export const POLICY_SETTING_KEYS = Object.keys(DEFAULT_SETTINGS);
 
 /** The settings from their stored rows (for callers that read them together with other rows). */
 export function policySettingsFrom(rows: readonly { key: string; value: unknown }[]): TPolicySettings {
-  const merged = { ...DEFAULT_SETTINGS, ...Object.fromEntries(rows.filter((r) => POLICY_SETTING_KEYS.includes(r.key)).map((r) => [r.key, r.value])) };
+  const merged = {
+    ...DEFAULT_SETTINGS,
+    ...Object.fromEntries(rows.filter((r) => POLICY_SETTING_KEYS.includes(r.key)).map((r) => [r.key, r.value])),
+  };
   return ZPolicySettings.parse(merged);
 }

@@ -6,7 +6,16 @@ import { mayUse, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { describeNotificationSettings, loadNotificationSettings, NOTIFICATION_SETTING_KEYS, NOTIFY_LEAD_KEY, NOTIFY_SECRET_KEY, NOTIFY_URL_KEY, ZNotificationSettings, type TNotificationSettings } from "./notification-settings";
+import {
+  describeNotificationSettings,
+  loadNotificationSettings,
+  NOTIFICATION_SETTING_KEYS,
+  NOTIFY_LEAD_KEY,
+  NOTIFY_SECRET_KEY,
+  NOTIFY_URL_KEY,
+  ZNotificationSettings,
+  type TNotificationSettings,
+} from "./notification-settings";
 
 // The settings' advisory lock (update-settings.ts takes (ns, 0)): notification changes serialise
 // among themselves.
@@ -21,7 +30,8 @@ export interface TNotificationChanges {
 }
 
 export async function updateNotificationSettings(input: { changes: TNotificationChanges; actor: { id: string; role: Role } }) {
-  if (!mayUse(input.actor.role, "admin")) throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change the notification settings.`);
+  if (!mayUse(input.actor.role, "admin"))
+    throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change the notification settings.`);
   const { webhookUrl, webhookSecret, reminderLeadMinutes } = input.changes;
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 1)`;
@@ -34,7 +44,11 @@ export async function updateNotificationSettings(input: { changes: TNotification
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new AppError("invalid", `${issue.path.join(".")}: ${issue.message}`, FIELD_OF[String(issue.path[0]) as keyof TNotificationSettings]);
+      throw new AppError(
+        "invalid",
+        `${issue.path.join(".")}: ${issue.message}`,
+        FIELD_OF[String(issue.path[0]) as keyof TNotificationSettings],
+      );
     }
     const after = parsed.data;
     const changed = NOTIFICATION_SETTING_KEYS.filter((k) => before[k] !== after[k]);
@@ -49,7 +63,11 @@ export async function updateNotificationSettings(input: { changes: TNotification
       inputs: described,
     });
     for (const key of changed) {
-      await tx.setting.upsert({ where: { key }, create: { key, value: toJson(after[key]), updatedById: input.actor.id }, update: { value: toJson(after[key]), updatedById: input.actor.id } });
+      await tx.setting.upsert({
+        where: { key },
+        create: { key, value: toJson(after[key]), updatedById: input.actor.id },
+        update: { value: toJson(after[key]), updatedById: input.actor.id },
+      });
     }
     return { changed, settings: described.after };
   });

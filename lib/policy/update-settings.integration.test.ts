@@ -22,30 +22,55 @@ describe("updatePolicySettings", () => {
   it("refuses a role that may not change a setting, and an invalid value, changing nothing", async () => {
     const { client } = testDb();
     const before = await client.auditEvent.count();
-    expect(await refusalCode(updatePolicySettings({ changes: { "policy.dailyCapCents": 1 }, actor: { id: "00000000-0000-4000-8000-000000000002", role: "LEAD" } }))).toBe("forbidden");
-    await expect(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": -5 }, actor: { id: "00000000-0000-4000-8000-000000000001", role: "ADMIN" } })).rejects.toThrow(/autoApproveLimitCents/);
-    expect(await refusalCode(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 1 }, actor: { id: "x", role: "REVIEWER" } }))).toBe("forbidden");
+    expect(
+      await refusalCode(
+        updatePolicySettings({
+          changes: { "policy.dailyCapCents": 1 },
+          actor: { id: "00000000-0000-4000-8000-000000000002", role: "LEAD" },
+        }),
+      ),
+    ).toBe("forbidden");
+    await expect(
+      updatePolicySettings({
+        changes: { "autonomy.autoApproveLimitCents": -5 },
+        actor: { id: "00000000-0000-4000-8000-000000000001", role: "ADMIN" },
+      }),
+    ).rejects.toThrow(/autoApproveLimitCents/);
+    expect(
+      await refusalCode(updatePolicySettings({ changes: { "autonomy.autoApproveLimitCents": 1 }, actor: { id: "x", role: "REVIEWER" } })),
+    ).toBe("forbidden");
     expect(await client.auditEvent.count()).toBe(before);
     expect((await loadPolicySettings(client))["autonomy.autoApproveLimitCents"]).toBe(0);
   });
 
   it("refuses a change made against a version that is no longer in force, and writes nothing for no change", async () => {
     const { client } = testDb();
-    const admin = await client.user.create({ data: { email: "admin2@example.com", name: "Second admin", role: "ADMIN", passwordHash: "x" } });
+    const admin = await client.user.create({
+      data: { email: "admin2@example.com", name: "Second admin", role: "ADMIN", passwordHash: "x" },
+    });
     const actor = { id: admin.id, role: "ADMIN" as const };
     const shown = policyVersion(await loadPolicySettings(client));
     const first = await updatePolicySettings({ changes: { "policy.dailyCapCents": 30_100 }, actor, expectedPolicyVersion: shown });
     const events = await client.auditEvent.count();
     // A second form opened before the first change still shows the old version: refused, not merged.
-    await expect(updatePolicySettings({ changes: { "policy.customerRefundsPerDay": 9 }, actor, expectedPolicyVersion: shown })).rejects.toMatchObject({ code: "stale" });
-    const same = await updatePolicySettings({ changes: { "policy.dailyCapCents": 30_100 }, actor, expectedPolicyVersion: first.policyVersion });
+    await expect(
+      updatePolicySettings({ changes: { "policy.customerRefundsPerDay": 9 }, actor, expectedPolicyVersion: shown }),
+    ).rejects.toMatchObject({ code: "stale" });
+    const same = await updatePolicySettings({
+      changes: { "policy.dailyCapCents": 30_100 },
+      actor,
+      expectedPolicyVersion: first.policyVersion,
+    });
     expect(same).toMatchObject({ changed: [], policyVersion: first.policyVersion });
     expect(await client.auditEvent.count()).toBe(events);
     expect((await loadPolicySettings(client))["policy.customerRefundsPerDay"]).toBe(DEFAULT_SETTINGS["policy.customerRefundsPerDay"]);
   });
 
   describe("the default planner", () => {
-    const NO_MODEL = { available: false, reason: "No model is configured: set LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint." } as const;
+    const NO_MODEL = {
+      available: false,
+      reason: "No model is configured: set LLM_BASE_URL (and LLM_MODEL) to an OpenAI-compatible endpoint.",
+    } as const;
     const admin = async () => {
       const { client } = testDb();
       const email = "planner.admin@example.com";
@@ -61,9 +86,15 @@ describe("updatePolicySettings", () => {
       const events = await client.auditEvent.count();
       const rows = await client.setting.count();
       const cap = (await loadPolicySettings(client))["policy.dailyCapCents"];
-      const refusal = updatePolicySettings({ changes: { "agent.defaultPlanner": "model", "policy.dailyCapCents": 41_000 }, actor, modelPlanner: NO_MODEL });
+      const refusal = updatePolicySettings({
+        changes: { "agent.defaultPlanner": "model", "policy.dailyCapCents": 41_000 },
+        actor,
+        modelPlanner: NO_MODEL,
+      });
       await expect(refusal).rejects.toMatchObject({ code: "planner_unavailable", field: "agent.defaultPlanner" });
-      await expect(updatePolicySettings({ changes: { "agent.defaultPlanner": "model" }, actor, modelPlanner: NO_MODEL })).rejects.toThrow(/LLM_BASE_URL/);
+      await expect(updatePolicySettings({ changes: { "agent.defaultPlanner": "model" }, actor, modelPlanner: NO_MODEL })).rejects.toThrow(
+        /LLM_BASE_URL/,
+      );
       // A caller that did not say whether a model is configured cannot make it the default either.
       expect(await refusalCode(updatePolicySettings({ changes: { "agent.defaultPlanner": "model" }, actor }))).toBe("planner_unavailable");
       expect(await stored()).toBe("rule");
@@ -77,7 +108,12 @@ describe("updatePolicySettings", () => {
       const actor = await admin();
       const version = policyVersion(await loadPolicySettings(client));
       const model = { available: true } as const;
-      const res = await updatePolicySettings({ changes: { "agent.defaultPlanner": "model" }, actor, modelPlanner: model, expectedPolicyVersion: version });
+      const res = await updatePolicySettings({
+        changes: { "agent.defaultPlanner": "model" },
+        actor,
+        modelPlanner: model,
+        expectedPolicyVersion: version,
+      });
       expect(res).toMatchObject({ changed: ["agent.defaultPlanner"], policyVersion: version, policyVersionBefore: version });
       expect(await stored()).toBe("model");
       const event = await client.auditEvent.findFirstOrThrow({ where: { action: "settings.changed", subjectId: "agent.defaultPlanner" } });
@@ -97,14 +133,21 @@ describe("updatePolicySettings", () => {
 
   it("writes nothing for a whole form that changes nothing: no row touched, no event, the same version", async () => {
     const { client } = testDb();
-    const admin = await client.user.create({ data: { email: "admin3@example.com", name: "Third admin", role: "ADMIN", passwordHash: "x" } });
+    const admin = await client.user.create({
+      data: { email: "admin3@example.com", name: "Third admin", role: "ADMIN", passwordHash: "x" },
+    });
     const actor = { id: admin.id, role: "ADMIN" as const };
     await updatePolicySettings({ changes: { "queue.slaHandoffHours": 30 }, actor });
     const settings = await loadPolicySettings(client);
     const rows = await client.setting.findMany({ orderBy: { key: "asc" } });
     const events = await client.auditEvent.count();
     const { "autonomy.autoApproveLimitCents": _dial, ...form } = settings;
-    const res = await updatePolicySettings({ changes: form, actor, expectedPolicyVersion: policyVersion(settings), modelPlanner: { available: true } });
+    const res = await updatePolicySettings({
+      changes: form,
+      actor,
+      expectedPolicyVersion: policyVersion(settings),
+      modelPlanner: { available: true },
+    });
     expect(res).toMatchObject({ changed: [], policyVersion: policyVersion(settings) });
     expect(await client.setting.findMany({ orderBy: { key: "asc" } })).toEqual(rows);
     expect(await client.auditEvent.count()).toBe(events);

@@ -38,10 +38,18 @@ export type TModelPlannerAvailability = { available: true } | { available: false
 
 /** Making the model planner the default needs a model; a planner already the default is left alone,
  * so a model gone since does not block saving the other settings. */
-function assertDefaultPlannerCanRun(changed: readonly (keyof TPolicySettings)[], after: TPolicySettings, model: TModelPlannerAvailability | undefined) {
+function assertDefaultPlannerCanRun(
+  changed: readonly (keyof TPolicySettings)[],
+  after: TPolicySettings,
+  model: TModelPlannerAvailability | undefined,
+) {
   if (!changed.includes("agent.defaultPlanner") || after["agent.defaultPlanner"] !== "model" || model?.available) return;
   const why = model ? model.reason : "Whether a model is configured was not checked.";
-  throw new AppError("planner_unavailable", `The model planner cannot be the default: it cannot run here. ${why} Nothing was saved.`, "agent.defaultPlanner");
+  throw new AppError(
+    "planner_unavailable",
+    `The model planner cannot be the default: it cannot run here. ${why} Nothing was saved.`,
+    "agent.defaultPlanner",
+  );
 }
 
 export async function updatePolicySettings(input: {
@@ -56,13 +64,17 @@ export async function updatePolicySettings(input: {
   const keys = Object.keys(input.changes) as (keyof TPolicySettings)[];
   for (const key of keys) {
     if (!(key in EDITORS)) throw new AppError("invalid", `Unknown setting ${String(key)}.`);
-    if (!mayUse(input.actor.role, EDITORS[key])) throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
+    if (!mayUse(input.actor.role, EDITORS[key]))
+      throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change ${key}.`);
   }
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 0)`;
     const before = await loadPolicySettings(tx);
     if (input.expectedPolicyVersion !== undefined && policyVersion(before) !== input.expectedPolicyVersion) {
-      throw new AppError("stale", `Someone changed the settings after you read them (policy ${policyVersion(before)} is in force now), so nothing was saved. Reload to see the settings in force, then make your change again.`);
+      throw new AppError(
+        "stale",
+        `Someone changed the settings after you read them (policy ${policyVersion(before)} is in force now), so nothing was saved. Reload to see the settings in force, then make your change again.`,
+      );
     }
     const parsed = ZPolicySettings.safeParse({ ...before, ...input.changes });
     if (!parsed.success) {
@@ -80,11 +92,18 @@ export async function updatePolicySettings(input: {
       action: "settings.changed",
       subjectType: "settings",
       subjectId: changed.join(",") || null,
-      inputs: { before: Object.fromEntries(changed.map((k) => [k, before[k]])), after: Object.fromEntries(changed.map((k) => [k, after[k]])) },
+      inputs: {
+        before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+        after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+      },
       policyDecision: { policyVersionBefore, policyVersionAfter: policyVersion(after) },
     });
     for (const key of changed) {
-      await tx.setting.upsert({ where: { key }, create: { key, value: toJson(after[key]), updatedById: input.actor.id }, update: { value: toJson(after[key]), updatedById: input.actor.id } });
+      await tx.setting.upsert({
+        where: { key },
+        create: { key, value: toJson(after[key]), updatedById: input.actor.id },
+        update: { value: toJson(after[key]), updatedById: input.actor.id },
+      });
     }
     return { settings: after, policyVersion: policyVersion(after), policyVersionBefore, changed };
   });

@@ -13,20 +13,38 @@ let people: Record<"ana" | "bo" | "spec" | "lead" | "admin" | "gone", TPerson>;
 let ticketId: string;
 
 async function person(email: string, role: Role, active = true): Promise<TPerson> {
-  const u = await testDb().client.user.create({ data: { email, name: email.split("@")[0]!, role, passwordHash: "x", active }, select: { id: true, role: true } });
+  const u = await testDb().client.user.create({
+    data: { email, name: email.split("@")[0]!, role, passwordHash: "x", active },
+    select: { id: true, role: true },
+  });
   return u;
 }
 
 async function newTicket(status: "needs_human" | "resolved" = "needs_human") {
   const t = await testDb().client.ticket.create({
-    data: { source: "seed", subject: "Help", body: "Please help.", customerEmail: "c@example.net", route: "guarded_agent", bundleVersion: "intake-rules-2026.11", admission: "admitted", status },
+    data: {
+      source: "seed",
+      subject: "Help",
+      body: "Please help.",
+      customerEmail: "c@example.net",
+      route: "guarded_agent",
+      bundleVersion: "intake-rules-2026.11",
+      admission: "admitted",
+      status,
+    },
     select: { id: true },
   });
   return t.id;
 }
 
-const assigneeOf = async (id: string) => (await testDb().client.ticket.findUniqueOrThrow({ where: { id }, select: { assigneeId: true } })).assigneeId;
-const events = (id: string) => testDb().client.auditEvent.findMany({ where: { ticketId: id }, orderBy: { seq: "asc" }, select: { action: true, actorId: true, inputs: true } });
+const assigneeOf = async (id: string) =>
+  (await testDb().client.ticket.findUniqueOrThrow({ where: { id }, select: { assigneeId: true } })).assigneeId;
+const events = (id: string) =>
+  testDb().client.auditEvent.findMany({
+    where: { ticketId: id },
+    orderBy: { seq: "asc" },
+    select: { action: true, actorId: true, inputs: true },
+  });
 
 beforeEach(async () => {
   const n = Math.random().toString(36).slice(2, 8);
@@ -43,15 +61,23 @@ beforeEach(async () => {
 
 describe("assignTicket", () => {
   it("lets a reviewer claim an unassigned ticket, audited with who and how", async () => {
-    expect(await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana })).toEqual({ assigneeId: people.ana.id, changed: true });
+    expect(await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana })).toEqual({
+      assigneeId: people.ana.id,
+      changed: true,
+    });
     expect(await assigneeOf(ticketId)).toBe(people.ana.id);
-    expect(await events(ticketId)).toEqual([{ action: "ticket.assigned", actorId: people.ana.id, inputs: { assigneeId: people.ana.id, previousAssigneeId: null, how: "claim" } }]);
+    expect(await events(ticketId)).toEqual([
+      { action: "ticket.assigned", actorId: people.ana.id, inputs: { assigneeId: people.ana.id, previousAssigneeId: null, how: "claim" } },
+    ]);
   });
 
   it("refuses a claim on a ticket someone else holds, and writes nothing; claiming one's own is a no-op", async () => {
     await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana });
     expect(await refusalCode(assignTicket({ ticketId, change: { kind: "claim" }, actor: people.bo }))).toBe("ticket_claimed");
-    expect(await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana })).toEqual({ assigneeId: people.ana.id, changed: false });
+    expect(await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana })).toEqual({
+      assigneeId: people.ana.id,
+      changed: false,
+    });
     expect(await assigneeOf(ticketId)).toBe(people.ana.id);
     expect(await events(ticketId)).toHaveLength(1);
   });
@@ -62,8 +88,14 @@ describe("assignTicket", () => {
       expect(await refusalCode(assignTicket({ ticketId, change: { kind: "claim" }, actor: who }))).toBe("ticket_claimed");
       expect(await assigneeOf(ticketId)).toBe(people.spec.id);
     }
-    expect(await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.ana.id }, actor: people.ana })).toEqual({ assigneeId: people.ana.id, changed: true });
-    expect(await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.admin.id }, actor: people.admin })).toEqual({ assigneeId: people.admin.id, changed: true });
+    expect(await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.ana.id }, actor: people.ana })).toEqual({
+      assigneeId: people.ana.id,
+      changed: true,
+    });
+    expect(await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.admin.id }, actor: people.admin })).toEqual({
+      assigneeId: people.admin.id,
+      changed: true,
+    });
     expect((await events(ticketId)).map((e) => (e.inputs as { how: string }).how)).toEqual(["claim", "assign", "assign"]);
   });
 
@@ -73,7 +105,9 @@ describe("assignTicket", () => {
     await assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.spec.id }, actor: people.lead });
     expect(await assigneeOf(ticketId)).toBe(people.spec.id);
     for (const to of [people.lead.id, people.gone.id, "00000000-0000-4000-8000-000000000000"]) {
-      expect(await refusalCode(assignTicket({ ticketId, change: { kind: "assign", assigneeId: to }, actor: people.admin }))).toBe("invalid");
+      expect(await refusalCode(assignTicket({ ticketId, change: { kind: "assign", assigneeId: to }, actor: people.admin }))).toBe(
+        "invalid",
+      );
     }
     expect(await assigneeOf(ticketId)).toBe(people.spec.id);
     expect((await events(ticketId)).map((e) => [e.action, (e.inputs as { how: string }).how])).toEqual([
@@ -85,10 +119,16 @@ describe("assignTicket", () => {
   it("unassigns, audited; a resolved ticket may be unassigned but not claimed; an unknown one is not_found", async () => {
     await assignTicket({ ticketId, change: { kind: "claim" }, actor: people.ana });
     expect(await assignTicket({ ticketId, change: { kind: "unassign" }, actor: people.bo })).toEqual({ assigneeId: null, changed: true });
-    expect((await events(ticketId)).at(-1)).toEqual({ action: "ticket.unassigned", actorId: people.bo.id, inputs: { previousAssigneeId: people.ana.id, why: "by_hand" } });
+    expect((await events(ticketId)).at(-1)).toEqual({
+      action: "ticket.unassigned",
+      actorId: people.bo.id,
+      inputs: { previousAssigneeId: people.ana.id, why: "by_hand" },
+    });
     const resolved = await newTicket("resolved");
     expect(await refusalCode(assignTicket({ ticketId: resolved, change: { kind: "claim" }, actor: people.ana }))).toBe("ticket_resolved");
-    expect(await refusalCode(assignTicket({ ticketId: "00000000-0000-4000-8000-000000000000", change: { kind: "claim" }, actor: people.ana }))).toBe("not_found");
+    expect(
+      await refusalCode(assignTicket({ ticketId: "00000000-0000-4000-8000-000000000000", change: { kind: "claim" }, actor: people.ana })),
+    ).toBe("not_found");
   });
 });
 
@@ -102,12 +142,23 @@ describe("deactivating the assignee (setUserActive)", () => {
     await assignTicket({ ticketId: other, change: { kind: "claim" }, actor: people.bo });
     await client.userSession.create({ data: { userId: people.ana.id } });
 
-    expect(await refusalCode(setUserActive({ userId: people.ana.id, active: false, actor: people.lead, now: new Date() }))).toBe("forbidden");
-    expect(await setUserActive({ userId: people.ana.id, active: false, actor: people.admin, now: new Date() })).toMatchObject({ ticketsUnassigned: 2, changed: true });
+    expect(await refusalCode(setUserActive({ userId: people.ana.id, active: false, actor: people.lead, now: new Date() }))).toBe(
+      "forbidden",
+    );
+    expect(await setUserActive({ userId: people.ana.id, active: false, actor: people.admin, now: new Date() })).toMatchObject({
+      ticketsUnassigned: 2,
+      changed: true,
+    });
     expect([await assigneeOf(ticketId), await assigneeOf(second), await assigneeOf(other)]).toEqual([null, null, people.bo.id]);
-    expect((await events(second)).at(-1)).toEqual({ action: "ticket.unassigned", actorId: people.admin.id, inputs: { previousAssigneeId: people.ana.id, why: "user_deactivated" } });
+    expect((await events(second)).at(-1)).toEqual({
+      action: "ticket.unassigned",
+      actorId: people.admin.id,
+      inputs: { previousAssigneeId: people.ana.id, why: "user_deactivated" },
+    });
     expect(await client.userSession.count({ where: { userId: people.ana.id, revokedAt: null } })).toBe(0);
-    expect(await refusalCode(assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.ana.id }, actor: people.admin }))).toBe("invalid");
+    expect(await refusalCode(assignTicket({ ticketId, change: { kind: "assign", assigneeId: people.ana.id }, actor: people.admin }))).toBe(
+      "invalid",
+    );
     expect(await setUserActive({ userId: people.ana.id, active: false, actor: people.admin, now: new Date() })).toEqual({ changed: false });
     expect((await verifyAuditChain(client, { publicKey: null })).ok).toBe(true);
   });
@@ -115,7 +166,9 @@ describe("deactivating the assignee (setUserActive)", () => {
 
 describe.runIf(!!process.env.DATABASE_URL)("on PostgreSQL, under concurrency", () => {
   it("gives a ticket claimed by eight reviewers at once to exactly one of them", async () => {
-    const reviewers = await Promise.all(Array.from({ length: 8 }, (_, i) => person(`racer-${i}-${Math.random().toString(36).slice(2, 8)}@example.com`, "REVIEWER")));
+    const reviewers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => person(`racer-${i}-${Math.random().toString(36).slice(2, 8)}@example.com`, "REVIEWER")),
+    );
     const answers = await Promise.all(reviewers.map((r) => refusalCode(assignTicket({ ticketId, change: { kind: "claim" }, actor: r }))));
     expect(answers.filter((a) => a === "accepted")).toHaveLength(1);
     expect(answers.filter((a) => a === "ticket_claimed")).toHaveLength(7);
@@ -127,7 +180,9 @@ describe.runIf(!!process.env.DATABASE_URL)("on PostgreSQL, under concurrency", (
   it("leaves no ticket with a deactivated assignee when an assignment races the deactivation", async () => {
     const tickets = await Promise.all(Array.from({ length: 6 }, () => newTicket()));
     await Promise.all([
-      ...tickets.map((id) => refusalCode(assignTicket({ ticketId: id, change: { kind: "assign", assigneeId: people.bo.id }, actor: people.admin }))),
+      ...tickets.map((id) =>
+        refusalCode(assignTicket({ ticketId: id, change: { kind: "assign", assigneeId: people.bo.id }, actor: people.admin })),
+      ),
       setUserActive({ userId: people.bo.id, active: false, actor: people.admin, now: new Date() }),
     ]);
     expect(await testDb().client.ticket.count({ where: { id: { in: tickets }, assigneeId: people.bo.id } })).toBe(0);

@@ -18,10 +18,16 @@ export interface TAssignmentResult {
 /** Whether a user of `role` may hold tickets (be claimed for, assigned, listed as an assignee). */
 export const mayHoldTickets = (role: Role) => mayUse(role, "approve");
 
-export async function assignTicket(input: { ticketId: string; change: TAssignmentChange; actor: { id: string; role: Role }; client?: Db }): Promise<TAssignmentResult> {
+export async function assignTicket(input: {
+  ticketId: string;
+  change: TAssignmentChange;
+  actor: { id: string; role: Role };
+  client?: Db;
+}): Promise<TAssignmentResult> {
   const { change, actor } = input;
   if (!mayUse(actor.role, "assign")) throw new AppError("forbidden", "Your role may not assign tickets.");
-  if (change.kind === "claim" && !mayHoldTickets(actor.role)) throw new AppError("forbidden", "Your role does not work tickets, so it cannot claim one; assign it to someone instead.");
+  if (change.kind === "claim" && !mayHoldTickets(actor.role))
+    throw new AppError("forbidden", "Your role does not work tickets, so it cannot claim one; assign it to someone instead.");
   const client = input.client ?? defaultDb();
 
   return client.$transaction(async (tx) => {

@@ -32,7 +32,15 @@ describe("the customer's history beside the decision", () => {
     // The same order, written from another address.
     const second = await tabletTicket(client, { email: "someone-else@example.org", orderId: world.orderId });
     // The same customer's address, about nothing in particular.
-    const third = (await client.$transaction((tx) => createTicket({ subject: "Question", body: "Do you ship to Canada?", customerEmail: world.email.toUpperCase(), orderRef: null, source: "form" }, { type: "system" }, tx))).id;
+    const third = (
+      await client.$transaction((tx) =>
+        createTicket(
+          { subject: "Question", body: "Do you ship to Canada?", customerEmail: world.email.toUpperCase(), orderRef: null, source: "form" },
+          { type: "system" },
+          tx,
+        ),
+      )
+    ).id;
     // Someone else entirely.
     const stranger = await freshOrder(client);
     await tabletTicket(client, stranger);
@@ -43,7 +51,13 @@ describe("the customer's history beside the decision", () => {
     expect(history.order!.refunds).toEqual([expect.objectContaining({ amountCents: 7900, ticketNumber: firstNumber })]);
     expect(history.earlier.map((t) => t.id)).toEqual([third, first]);
     expect(history.earlierCount).toBe(2);
-    expect(history.earlier[1]!.outcome).toMatchObject({ kind: "refund", status: "approved", amountCents: 7900, decidedBy: expect.any(String), automatic: false });
+    expect(history.earlier[1]!.outcome).toMatchObject({
+      kind: "refund",
+      status: "approved",
+      amountCents: 7900,
+      decidedBy: expect.any(String),
+      automatic: false,
+    });
     expect(history.earlier[0]!.outcome).toBeNull();
 
     // From the first ticket, the later ones are its history too; the stranger's never.
@@ -55,6 +69,10 @@ describe("the customer's history beside the decision", () => {
     const world = await freshOrder(client, 12_000);
     const only = await tabletTicket(client, world);
     const history = await historyOf(only);
-    expect(history).toEqual({ earlier: [], earlierCount: 0, order: { id: world.orderId, amountCents: 12_000, currency: "USD", refundedCents: 0, remainingCents: 12_000, refunds: [] } });
+    expect(history).toEqual({
+      earlier: [],
+      earlierCount: 0,
+      order: { id: world.orderId, amountCents: 12_000, currency: "USD", refundedCents: 0, remainingCents: 12_000, refunds: [] },
+    });
   });
 });

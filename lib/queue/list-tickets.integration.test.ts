@@ -77,10 +77,20 @@ describe(`listTickets (${onDatabase})`, () => {
 
     const all = await walk({ status: "all", pageSize: 25 });
     const allIds = all.flatMap((p) => p.rows.map((r) => r.id));
-    expect(allIds).toEqual(seeded.filter((t) => t.status !== "resolved").sort(newestFirst).map((t) => t.id));
+    expect(allIds).toEqual(
+      seeded
+        .filter((t) => t.status !== "resolved")
+        .sort(newestFirst)
+        .map((t) => t.id),
+    );
 
     const byReason = await listTickets({ status: "all", reason: "forbidden_action" });
-    expect(byReason.rows.map((r) => r.id)).toEqual(seeded.filter((t) => t.reason === "forbidden_action").sort(newestFirst).map((t) => t.id));
+    expect(byReason.rows.map((r) => r.id)).toEqual(
+      seeded
+        .filter((t) => t.reason === "forbidden_action")
+        .sort(newestFirst)
+        .map((t) => t.id),
+    );
 
     // A reason under the default statuses: resolved tickets share the reason but are not waiting.
     const draft = await listTickets({ reason: "draft_ready_for_review" });
@@ -89,7 +99,10 @@ describe(`listTickets (${onDatabase})`, () => {
   });
 
   it("pages older with no duplicates and no gaps, and back newer to the same pages", async () => {
-    const expected = seeded.filter((t) => t.status !== "resolved").sort(newestFirst).map((t) => t.id);
+    const expected = seeded
+      .filter((t) => t.status !== "resolved")
+      .sort(newestFirst)
+      .map((t) => t.id);
     for (const pageSize of [1, 4, 5, 7, 59, 60]) {
       const pages = await walk({ status: "all", pageSize });
       const ids = pages.flatMap((p) => p.rows.map((r) => r.id));
@@ -113,7 +126,16 @@ describe(`listTickets (${onDatabase})`, () => {
     const { client } = testDb();
     const first = await listTickets({ status: "all", pageSize: 10 });
     await client.ticket.create({
-      data: { source: "api", subject: "Arrived meanwhile", body: "b", customerEmail: "new@example.net", route: "guarded_agent", bundleVersion: "x", admission: "admitted", status: "needs_human" },
+      data: {
+        source: "api",
+        subject: "Arrived meanwhile",
+        body: "b",
+        customerEmail: "new@example.net",
+        route: "guarded_agent",
+        bundleVersion: "x",
+        admission: "admitted",
+        status: "needs_human",
+      },
     });
     const second = await listTickets({ status: "all", pageSize: 10, cursor: decodeCursor(first.olderCursor!)! });
     const seen = new Set(first.rows.map((r) => r.id));
@@ -126,7 +148,9 @@ describe(`listTickets (${onDatabase})`, () => {
     const { client } = testDb();
     const order = await makeOrder(client);
     const customer = await client.customer.findUniqueOrThrow({ where: { id: order.customerId } });
-    const user = await client.user.create({ data: { email: "rey@example.com", name: "Rey Reviewer", role: "REVIEWER", passwordHash: "x" } });
+    const user = await client.user.create({
+      data: { email: "rey@example.com", name: "Rey Reviewer", role: "REVIEWER", passwordHash: "x" },
+    });
     const ticket = await client.ticket.create({
       data: {
         source: "api",
@@ -142,10 +166,32 @@ describe(`listTickets (${onDatabase})`, () => {
         createdAt: new Date(BASE + 10_000 * 60_000),
       },
     });
-    const run = await client.agentRun.create({ data: { ticketId: ticket.id, mode: "live", planner: "rule", agentVersion: "a", bundleVersion: "b", policyVersion: "p", manifest: {}, budgets: {} } });
+    const run = await client.agentRun.create({
+      data: {
+        ticketId: ticket.id,
+        mode: "live",
+        planner: "rule",
+        agentVersion: "a",
+        bundleVersion: "b",
+        policyVersion: "p",
+        manifest: {},
+        budgets: {},
+      },
+    });
     const proposal = (amountCents: number, at: number, simulated = false) =>
       client.refundProposal.create({
-        data: { runId: run.id, ticketId: ticket.id, orderId: order.id, amountCents, currency: "USD", reason: "damaged", decision: "needs_human", policyVersion: "p", simulated, createdAt: new Date(BASE + at) },
+        data: {
+          runId: run.id,
+          ticketId: ticket.id,
+          orderId: order.id,
+          amountCents,
+          currency: "USD",
+          reason: "damaged",
+          decision: "needs_human",
+          policyVersion: "p",
+          simulated,
+          createdAt: new Date(BASE + at),
+        },
       });
     await proposal(5000, 1);
     await proposal(7900, 2);
@@ -153,7 +199,11 @@ describe(`listTickets (${onDatabase})`, () => {
 
     const page = await listTickets({});
     const row = page.rows.find((r) => r.id === ticket.id)!;
-    expect(row).toMatchObject({ proposed: { amountCents: 7900, currency: "USD" }, assigneeName: "Rey Reviewer", customerName: customer.name });
+    expect(row).toMatchObject({
+      proposed: { amountCents: 7900, currency: "USD" },
+      assigneeName: "Rey Reviewer",
+      customerName: customer.name,
+    });
     expect(page.rows.filter((r) => r.id !== ticket.id).every((r) => r.proposed === null)).toBe(true);
   });
 

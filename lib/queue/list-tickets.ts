@@ -25,7 +25,16 @@ export const QUEUE_PAGE_SIZE = 50;
  * tickets the agent stopped on and handed over. */
 export const AWAITING_STATUSES = ["open", "needs_human", "blocked", "bypassed"] as const satisfies readonly TicketStatus[];
 /** Every status but `resolved`: a person has not closed the ticket yet. */
-export const UNRESOLVED_STATUSES = ["open", "running", "bypassed", "blocked", "needs_human", "approved", "auto_approved", "completed"] as const satisfies readonly TicketStatus[];
+export const UNRESOLVED_STATUSES = [
+  "open",
+  "running",
+  "bypassed",
+  "blocked",
+  "needs_human",
+  "approved",
+  "auto_approved",
+  "completed",
+] as const satisfies readonly TicketStatus[];
 
 export const QUEUE_STATUS_FILTERS = ["awaiting", "all", ...UNRESOLVED_STATUSES] as const;
 export type TQueueStatusFilter = (typeof QUEUE_STATUS_FILTERS)[number];
@@ -39,7 +48,10 @@ export const ZQueueQuery = z.object({
   /** A work view (queue-views.ts), oldest first; the status and reason filters do not apply. */
   view: z.preprocess(blankAsUndefined, z.enum(QUEUE_VIEWS).optional()),
   /** Search text: when given, the page is search-tickets.ts's answer and the filters do not apply. */
-  q: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.string().trim().max(SEARCH_MAX_LENGTH).optional()),
+  q: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.string().trim().max(SEARCH_MAX_LENGTH).optional(),
+  ),
   cursor: ZCursorParam,
 });
 export type TQueueQuery = z.output<typeof ZQueueQuery>;
@@ -115,13 +127,19 @@ export async function listTickets(input: {
   let fetched;
   if (input.reason || statuses.length === 1) {
     fetched = await client.ticket.findMany({
-      where: { ...beyond, status: statuses.length === 1 ? statuses[0] : { in: [...statuses] }, ...(input.reason ? { reason: input.reason } : {}) },
+      where: {
+        ...beyond,
+        status: statuses.length === 1 ? statuses[0] : { in: [...statuses] },
+        ...(input.reason ? { reason: input.reason } : {}),
+      },
       orderBy,
       take,
       select: ROW_SELECT,
     });
   } else {
-    const perStatus = await Promise.all(statuses.map((status) => client.ticket.findMany({ where: { ...beyond, status }, orderBy, take, select: ROW_SELECT })));
+    const perStatus = await Promise.all(
+      statuses.map((status) => client.ticket.findMany({ where: { ...beyond, status }, orderBy, take, select: ROW_SELECT })),
+    );
     fetched = perStatus
       .flat()
       .sort((a, b) => (direction === "older" ? compareNewestFirst(a, b) : compareNewestFirst(b, a)))
@@ -135,7 +153,9 @@ export async function listTickets(input: {
   return { rows: await completeRows(client, page.rows, asOf), newerCursor: page.newerCursor, olderCursor: page.olderCursor, asOf };
 }
 
-export type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "proposed" | "pendingRole" | "pendingStale" | "sla"> & { assignee: { name: string } | null };
+export type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "proposed" | "pendingRole" | "pendingStale" | "sla"> & {
+  assignee: { name: string } | null;
+};
 
 /** A page's rows with what the page shows beside them: the customer's name, the assignee, the latest
  * live proposal, the request waiting and the SLA as of `asOf`. A fixed number of queries for the
@@ -151,7 +171,10 @@ export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date):
           select: { ticketId: true, amountCents: true, currency: true },
         }),
         client.customer.findMany({ where: { email: { in: emails } }, select: { email: true, name: true } }),
-        client.approvalRequest.findMany({ where: { ticketId: { in: ids }, status: "pending" }, select: { ticketId: true, requiredRole: true, policyVersion: true, agentVersion: true } }),
+        client.approvalRequest.findMany({
+          where: { ticketId: { in: ids }, status: "pending" },
+          select: { ticketId: true, requiredRole: true, policyVersion: true, agentVersion: true },
+        }),
         loadPolicySettings(client),
       ])
     : [[], [], [], null];
@@ -179,7 +202,10 @@ export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date):
 }
 
 /** The page as JSON (dates as ISO strings): what GET /api/queue answers and the page hydrates with. */
-export type TQueuePageJson = Omit<TQueuePage, "rows" | "asOf"> & { asOf: string; rows: (Omit<TQueueRow, "createdAt"> & { createdAt: string })[] };
+export type TQueuePageJson = Omit<TQueuePage, "rows" | "asOf"> & {
+  asOf: string;
+  rows: (Omit<TQueueRow, "createdAt"> & { createdAt: string })[];
+};
 
 export function queuePageToJson(page: TQueuePage): TQueuePageJson {
   return { ...page, asOf: page.asOf.toISOString(), rows: page.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };

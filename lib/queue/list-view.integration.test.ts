@@ -13,7 +13,13 @@ const testDb = useTestDb();
 const NOW = Date.now();
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000);
 
-type TSpec = { status: TicketStatus; hours: number; assignee?: "me" | "other"; pending?: Role; madeUnder?: "another policy" | "another agent" };
+type TSpec = {
+  status: TicketStatus;
+  hours: number;
+  assignee?: "me" | "other";
+  pending?: Role;
+  madeUnder?: "another policy" | "another agent";
+};
 // Each ticket: its status, its age, who holds it, the role a pending request on it needs, and what
 // changed since the request was made (none: made under the current policy and agent).
 const SPECS: TSpec[] = [
@@ -64,7 +70,8 @@ async function walk(view: TQueueView): Promise<TQueuePage[]> {
 
 beforeAll(async () => {
   const { client } = testDb();
-  const user = (role: Role, email: string) => client.user.create({ data: { email, name: email, role, passwordHash: "x" }, select: { id: true } });
+  const user = (role: Role, email: string) =>
+    client.user.create({ data: { email, name: email, role, passwordHash: "x" }, select: { id: true } });
   me = (await user("REVIEWER", "me@example.com")).id;
   const other = (await user("REVIEWER", "other@example.com")).id;
   ids = [];
@@ -92,7 +99,16 @@ beforeAll(async () => {
         agentVersion: s.madeUnder === "another agent" ? "refund-agent-v0" : now.agentVersion,
       };
       await client.approvalRequest.create({
-        data: { ticketId: t.id, kind: "reply", digest: "d".repeat(64), operation: {}, ...made, bundleVersion: "b", requiredRole: s.pending, expiresAt: new Date(NOW + 3_600_000) },
+        data: {
+          ticketId: t.id,
+          kind: "reply",
+          digest: "d".repeat(64),
+          operation: {},
+          ...made,
+          bundleVersion: "b",
+          requiredRole: s.pending,
+          expiresAt: new Date(NOW + 3_600_000),
+        },
       });
     }
   }

@@ -21,7 +21,11 @@ const HANDOFF_VIEW_STATUSES = ["needs_human", "blocked"] as const satisfies read
 type TWhere = Prisma.TicketWhereInput;
 
 /** Where each view looks: the statuses read one by one (null: one query), and the filter on top. */
-function viewFilter(view: TQueueView, userId: string, current: TApprovalVersions | null): { statuses: readonly TicketStatus[] | null; where: TWhere } {
+function viewFilter(
+  view: TQueueView,
+  userId: string,
+  current: TApprovalVersions | null,
+): { statuses: readonly TicketStatus[] | null; where: TWhere } {
   switch (view) {
     case "open":
       return { statuses: UNRESOLVED_STATUSES, where: {} };
@@ -40,7 +44,14 @@ function viewFilter(view: TQueueView, userId: string, current: TApprovalVersions
     case "stale": {
       // The same test as versionsChanged: either version other than the current one.
       const { policyVersion, agentVersion } = current!;
-      return { statuses: null, where: { approvals: { some: { status: "pending", OR: [{ policyVersion: { not: policyVersion } }, { agentVersion: { not: agentVersion } }] } } } };
+      return {
+        statuses: null,
+        where: {
+          approvals: {
+            some: { status: "pending", OR: [{ policyVersion: { not: policyVersion } }, { agentVersion: { not: agentVersion } }] },
+          },
+        },
+      };
     }
   }
 }
@@ -57,7 +68,13 @@ function beyond(cursor: TKeysetCursor | undefined): TWhere {
 const oldestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export async function listView(input: { view: TQueueView; userId: string; cursor?: TKeysetCursor; pageSize?: number; client?: Db }): Promise<TQueuePage> {
+export async function listView(input: {
+  view: TQueueView;
+  userId: string;
+  cursor?: TKeysetCursor;
+  pageSize?: number;
+  client?: Db;
+}): Promise<TQueuePage> {
   const client = input.client ?? defaultDb();
   const pageSize = input.pageSize ?? QUEUE_PAGE_SIZE;
   const asOf = new Date();
@@ -72,13 +89,20 @@ export async function listView(input: { view: TQueueView; userId: string; cursor
 
   let fetched;
   if (statuses && statuses.length > 1) {
-    const perStatus = await Promise.all(statuses.map((status) => client.ticket.findMany({ where: { ...base, status }, orderBy, take, select: ROW_SELECT })));
+    const perStatus = await Promise.all(
+      statuses.map((status) => client.ticket.findMany({ where: { ...base, status }, orderBy, take, select: ROW_SELECT })),
+    );
     fetched = perStatus
       .flat()
       .sort((a, b) => (forward ? oldestFirst(a, b) : oldestFirst(b, a)))
       .slice(0, take);
   } else {
-    fetched = await client.ticket.findMany({ where: statuses ? { ...base, status: statuses[0] } : base, orderBy, take, select: ROW_SELECT });
+    fetched = await client.ticket.findMany({
+      where: statuses ? { ...base, status: statuses[0] } : base,
+      orderBy,
+      take,
+      select: ROW_SELECT,
+    });
   }
 
   const more = fetched.length > pageSize;

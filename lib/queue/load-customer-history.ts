@@ -16,11 +16,25 @@ export interface TCustomerHistory {
     status: string;
     createdAt: Date;
     /** The latest approval request's outcome, if any: what was decided, by whom, for how much. */
-    outcome: { kind: string; status: string; amountCents: number | null; currency: string | null; decidedBy: string | null; automatic: boolean } | null;
+    outcome: {
+      kind: string;
+      status: string;
+      amountCents: number | null;
+      currency: string | null;
+      decidedBy: string | null;
+      automatic: boolean;
+    } | null;
   }[];
   earlierCount: number;
   /** Refunds on this ticket's order (when it names one that exists). */
-  order: { id: string; amountCents: number; currency: string; refundedCents: number; remainingCents: number; refunds: { id: string; amountCents: number; createdAt: Date; ticketNumber: number | null }[] } | null;
+  order: {
+    id: string;
+    amountCents: number;
+    currency: string;
+    refundedCents: number;
+    remainingCents: number;
+    refunds: { id: string; amountCents: number; createdAt: Date; ticketNumber: number | null }[];
+  } | null;
 }
 
 export async function loadCustomerHistory(input: {
@@ -33,8 +47,12 @@ export async function loadCustomerHistory(input: {
   // The customer: the order's, else the one whose email the ticket came from. Their tickets are those
   // from this address or theirs, and those about any order of theirs.
   const [customer] = input.order
-    ? await client.$queryRaw<{ id: string; email: string }[]>`SELECT id, lower(email) AS email FROM "Customer" WHERE id = ${input.order.customerId}`
-    : await client.$queryRaw<{ id: string; email: string }[]>`SELECT id, lower(email) AS email FROM "Customer" WHERE lower(email) = ${email} LIMIT 1`;
+    ? await client.$queryRaw<
+        { id: string; email: string }[]
+      >`SELECT id, lower(email) AS email FROM "Customer" WHERE id = ${input.order.customerId}`
+    : await client.$queryRaw<
+        { id: string; email: string }[]
+      >`SELECT id, lower(email) AS email FROM "Customer" WHERE lower(email) = ${email} LIMIT 1`;
   const emails = [...new Set([email, ...(customer ? [customer.email] : [])])];
   const [earlierIds, refunds] = await Promise.all([
     client.$queryRaw<{ id: string; total: bigint }[]>`
@@ -66,7 +84,12 @@ export async function loadCustomerHistory(input: {
           approvals: {
             orderBy: { createdAt: "desc" },
             take: 1,
-            select: { kind: true, status: true, proposal: { select: { amountCents: true, currency: true } }, decisions: { orderBy: { seat: "asc" }, select: { automatic: true, decider: { select: { name: true } } } } },
+            select: {
+              kind: true,
+              status: true,
+              proposal: { select: { amountCents: true, currency: true } },
+              decisions: { orderBy: { seat: "asc" }, select: { automatic: true, decider: { select: { name: true } } } },
+            },
           },
         },
       })
@@ -78,7 +101,18 @@ export async function loadCustomerHistory(input: {
       return {
         ...t,
         outcome: a
-          ? { kind: a.kind, status: a.status, amountCents: a.proposal?.amountCents ?? null, currency: a.proposal?.currency ?? null, decidedBy: a.decisions.map((d) => d.decider?.name).filter(Boolean).join(" and ") || null, automatic: a.decisions[0]?.automatic ?? false }
+          ? {
+              kind: a.kind,
+              status: a.status,
+              amountCents: a.proposal?.amountCents ?? null,
+              currency: a.proposal?.currency ?? null,
+              decidedBy:
+                a.decisions
+                  .map((d) => d.decider?.name)
+                  .filter(Boolean)
+                  .join(" and ") || null,
+              automatic: a.decisions[0]?.automatic ?? false,
+            }
           : null,
       };
     }),
@@ -90,7 +124,12 @@ export async function loadCustomerHistory(input: {
           currency: input.order.currency,
           refundedCents,
           remainingCents: stillRefundableCents(input.order, refundedCents),
-          refunds: refunds.map((r) => ({ id: r.id, amountCents: r.amountCents, createdAt: r.createdAt, ticketNumber: r.approvalRequest?.ticket.number ?? null })),
+          refunds: refunds.map((r) => ({
+            id: r.id,
+            amountCents: r.amountCents,
+            createdAt: r.createdAt,
+            ticketNumber: r.approvalRequest?.ticket.number ?? null,
+          })),
         }
       : null,
   };

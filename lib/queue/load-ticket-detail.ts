@@ -8,7 +8,10 @@ export const RUNS_SHOWN = 10;
 
 export async function loadTicketDetail(input: { ticketId: string; client?: Db }) {
   const client = input.client ?? defaultDb();
-  const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, include: { assignee: { select: { id: true, name: true } } } });
+  const ticket = await client.ticket.findUnique({
+    where: { id: input.ticketId },
+    include: { assignee: { select: { id: true, name: true } } },
+  });
   if (!ticket) return null;
   const [runs, approvals, auditEvents, order] = await Promise.all([
     client.agentRun.findMany({
@@ -20,7 +23,14 @@ export async function loadTicketDetail(input: { ticketId: string; client?: Db })
     client.approvalRequest.findMany({
       where: { ticketId: ticket.id },
       orderBy: { createdAt: "desc" },
-      include: { decisions: { orderBy: { seat: "asc" }, include: { decider: { select: { name: true } } } }, proposal: true, ledgerEntries: true, outbox: { select: { body: true, createdAt: true, deliveredAt: true } }, editedBy: { select: { name: true } }, editedFrom: { include: { proposal: true } } },
+      include: {
+        decisions: { orderBy: { seat: "asc" }, include: { decider: { select: { name: true } } } },
+        proposal: true,
+        ledgerEntries: true,
+        outbox: { select: { body: true, createdAt: true, deliveredAt: true } },
+        editedBy: { select: { name: true } },
+        editedFrom: { include: { proposal: true } },
+      },
     }),
     client.auditEvent.findMany({ where: { ticketId: ticket.id }, orderBy: { seq: "asc" }, take: 500 }),
     ticket.orderRef ? orderNamed(client, ticket.orderRef) : null,
@@ -33,6 +43,8 @@ export type TTicketDetail = NonNullable<Awaited<ReturnType<typeof loadTicketDeta
 
 /** The order a reference names, as the agent reads it: case-insensitive through the upper(id) index, an exact match first. */
 async function orderNamed(client: Db, ref: string) {
-  const [hit] = await client.$queryRaw<{ id: string }[]>`SELECT id FROM "Order" WHERE upper(id) = upper(${ref.trim()}) ORDER BY id = ${ref.trim()} DESC, id LIMIT 1`;
+  const [hit] = await client.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM "Order" WHERE upper(id) = upper(${ref.trim()}) ORDER BY id = ${ref.trim()} DESC, id LIMIT 1`;
   return hit ? client.order.findUnique({ where: { id: hit.id }, include: { customer: true } }) : null;
 }

@@ -16,7 +16,12 @@ describe("slaOf", () => {
 
   it("holds a handed-off, blocked or bypassed ticket with nothing to approve to the hand-off target", () => {
     for (const status of ["needs_human", "blocked", "bypassed"]) {
-      expect(slaOf({ createdAt: arrived, status, pendingRole: null }, targets, after(5))).toEqual({ kind: "handoff", targetHours: 24, dueAt: after(24), state: "on_track" });
+      expect(slaOf({ createdAt: arrived, status, pendingRole: null }, targets, after(5))).toEqual({
+        kind: "handoff",
+        targetHours: 24,
+        dueAt: after(24),
+        state: "on_track",
+      });
     }
     expect(slaOf({ createdAt: arrived, status: "blocked", pendingRole: null }, targets, after(25))?.state).toBe("overdue");
   });

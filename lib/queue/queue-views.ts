@@ -21,7 +21,8 @@ export const VIEW_DESCRIPTIONS = {
   unassigned: "Open tickets nobody has claimed, oldest first.",
   specialist: "Requests waiting for a specialist's decision (refunds at or above the threshold), oldest first.",
   approval: "Tickets with a request waiting for a decision, oldest first.",
-  stale: "Requests made under a policy or agent that has changed since: they can no longer be approved, so run the agent again. Oldest first.",
+  stale:
+    "Requests made under a policy or agent that has changed since: they can no longer be approved, so run the agent again. Oldest first.",
   handoff: "Tickets the agent handed to a person or that were blocked, with nothing to approve, oldest first.",
   bypassed: "Tickets intake kept away from the agent, oldest first.",
   open: "Every ticket not yet resolved, oldest first.",
@@ -53,7 +54,11 @@ export function slaOf(
   targets: { approvalHours: number; handoffHours: number },
   now: Date,
 ): TSla | null {
-  const kind: TSlaKind | null = ticket.pendingRole ? "approval" : (HANDOFF_STATUSES as readonly string[]).includes(ticket.status) ? "handoff" : null;
+  const kind: TSlaKind | null = ticket.pendingRole
+    ? "approval"
+    : (HANDOFF_STATUSES as readonly string[]).includes(ticket.status)
+      ? "handoff"
+      : null;
   if (!kind) return null;
   const targetHours = kind === "approval" ? targets.approvalHours : targets.handoffHours;
   const targetMs = targetHours * 3_600_000;

@@ -26,7 +26,10 @@ export function searchTerms(text: string): TSearchTerms {
   const numeric = /^(#?)(\d{1,9})$/.exec(trimmed);
   // "#1042" names a ticket and nothing else; "1042" may also be part of an order id or an email.
   if (numeric?.[1]) return { number: Number(numeric[2]), words: [], compounds: [], fragment: null };
-  const compounds = [...new Set((trimmed.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []).filter((c) => /\p{N}/u.test(c)))].slice(0, MAX_WORDS);
+  const compounds = [...new Set((trimmed.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []).filter((c) => /\p{N}/u.test(c)))].slice(
+    0,
+    MAX_WORDS,
+  );
   const inCompounds = new Set(compounds.flatMap((c) => c.split("-")));
   const words = [...new Set(trimmed.match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => !inCompounds.has(w)).slice(0, MAX_WORDS);
   return {

@@ -36,7 +36,12 @@ beforeAll(async () => {
   await client.ticket.createMany({
     data: [
       ...Array.from({ length: 40 }, (_, i) => ticket(i)),
-      ticket(100, { subject: "Tablet arrived cracked", body: "The screen was scratched when I opened the box.", customerEmail: "Ana.Kowalski@Example.org", orderRef: "ORD-1042" }),
+      ticket(100, {
+        subject: "Tablet arrived cracked",
+        body: "The screen was scratched when I opened the box.",
+        customerEmail: "Ana.Kowalski@Example.org",
+        orderRef: "ORD-1042",
+      }),
       ticket(101, { subject: "Wrong colour", body: "I ordered blue and got green.", customerEmail: "bo_lind@example.org", orderRef: null }),
       ticket(102, { subject: "Percent sign", body: "A 100% refund please.", customerEmail: "boXlind@example.org", orderRef: "ORD-2077" }),
       // 23 tickets sharing a word, for paging.
@@ -98,7 +103,9 @@ describe("searchTickets", () => {
 
   it("finds an order id written in the body as one word, and not its parts apart", async () => {
     const { client } = testDb();
-    await client.ticket.create({ data: ticket(300, { subject: "Mentions an order", body: "About ORD-Z7731 and nothing else.", orderRef: null }) });
+    await client.ticket.create({
+      data: ticket(300, { subject: "Mentions an order", body: "About ORD-Z7731 and nothing else.", orderRef: null }),
+    });
     await client.ticket.create({ data: ticket(301, { subject: "Parts apart", body: "ORD is a word; z7731 is another.", orderRef: null }) });
     expect(subjects(await searchTickets({ q: "ORD-Z7731" }))).toEqual(["Mentions an order"]);
     expect(subjects(await searchTickets({ q: "ord-z77" }))).toEqual(["Mentions an order"]);
@@ -106,7 +113,9 @@ describe("searchTickets", () => {
 
   it("finds the fragments of a new or changed email and order id (the search keys follow the tickets)", async () => {
     const { client } = testDb();
-    const created = await client.ticket.create({ data: ticket(310, { subject: "New customer", customerEmail: "Zoe.Quill@Example.com", orderRef: "ORD-Q0310" }) });
+    const created = await client.ticket.create({
+      data: ticket(310, { subject: "New customer", customerEmail: "Zoe.Quill@Example.com", orderRef: "ORD-Q0310" }),
+    });
     expect(subjects(await searchTickets({ q: "zoe.qu" }))).toEqual(["New customer"]);
     expect(subjects(await searchTickets({ q: "q031" }))).toEqual(["New customer"]);
     await client.ticket.update({ where: { id: created.id }, data: { customerEmail: "zoe.moved@example.com", orderRef: "ORD-Q0999" } });

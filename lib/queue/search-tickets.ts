@@ -30,14 +30,19 @@ function matchCondition(text: string, keyTest: TKeyTest = "index"): Prisma.Sql |
   if (number !== null) branches.push(Prisma.sql`"number" = ${number}`);
   const tsquery = prefixTsQuery(words);
   const compound = compoundTsQuery(compounds);
-  const queries = [...(tsquery ? [Prisma.sql`to_tsquery('english'::regconfig, ${tsquery})`] : []), ...(compound ? [Prisma.sql`${compound}::tsquery`] : [])];
+  const queries = [
+    ...(tsquery ? [Prisma.sql`to_tsquery('english'::regconfig, ${tsquery})`] : []),
+    ...(compound ? [Prisma.sql`${compound}::tsquery`] : []),
+  ];
   if (queries.length) branches.push(Prisma.sql`"searchWords" @@ (${Prisma.join(queries, " && ")})`);
   if (fragment) {
     // The matched emails and order ids first (TicketSearchKey, a small trigram index), then the
     // tickets holding them by equality: an array the plan computes once and probes btree indexes with.
     const pattern = containsPattern(fragment);
-    const keys = (kind: "email" | "order") => Prisma.sql`SELECT "key" FROM "TicketSearchKey" WHERE "kind" = ${kind} AND "key" LIKE ${pattern}`;
-    const holds = (column: Prisma.Sql, kind: "email" | "order") => (keyTest === "index" ? Prisma.sql`${column} = ANY(ARRAY(${keys(kind)}))` : Prisma.sql`${column} IN (${keys(kind)})`);
+    const keys = (kind: "email" | "order") =>
+      Prisma.sql`SELECT "key" FROM "TicketSearchKey" WHERE "kind" = ${kind} AND "key" LIKE ${pattern}`;
+    const holds = (column: Prisma.Sql, kind: "email" | "order") =>
+      keyTest === "index" ? Prisma.sql`${column} = ANY(ARRAY(${keys(kind)}))` : Prisma.sql`${column} IN (${keys(kind)})`;
     branches.push(holds(Prisma.sql`lower("customerEmail")`, "email"), holds(Prisma.sql`lower("orderRef")`, "order"));
   }
   return branches.length ? Prisma.sql`(${Prisma.join(branches, " OR ")})` : null;
@@ -74,7 +79,15 @@ export const WALK_AT_MOST = 10_000;
  * plans above follow. At about half a microsecond a ticket, the walk costs a rare word a few
  * milliseconds before the gathering finds its matches.
  */
-async function matchingIds(client: Db, match: Record<TKeyTest, Prisma.Sql>, beyond: Prisma.Sql, order: Prisma.Sql, take: number, gatherAtMost: number, walkAtMost: number): Promise<{ id: string }[]> {
+async function matchingIds(
+  client: Db,
+  match: Record<TKeyTest, Prisma.Sql>,
+  beyond: Prisma.Sql,
+  order: Prisma.Sql,
+  take: number,
+  gatherAtMost: number,
+  walkAtMost: number,
+): Promise<{ id: string }[]> {
   if (walkAtMost > 0) {
     // The outer query reads the inner one lazily: it stops at the page's worth of matches.
     const newest = await client.$queryRaw<{ id: string }[]>`
@@ -112,7 +125,15 @@ export async function searchTickets(input: {
 
   const direction = input.cursor?.direction ?? "older";
   const order = direction === "older" ? Prisma.sql`"createdAt" DESC, "id" DESC` : Prisma.sql`"createdAt" ASC, "id" ASC`;
-  const hits = await matchingIds(client, { index: match, row: matchByRow }, beyondCursor(input.cursor), order, pageSize + 1, input.gatherAtMost ?? GATHER_AT_MOST, input.walkAtMost ?? (/\p{N}/u.test(input.q) ? 0 : WALK_AT_MOST));
+  const hits = await matchingIds(
+    client,
+    { index: match, row: matchByRow },
+    beyondCursor(input.cursor),
+    order,
+    pageSize + 1,
+    input.gatherAtMost ?? GATHER_AT_MOST,
+    input.walkAtMost ?? (/\p{N}/u.test(input.q) ? 0 : WALK_AT_MOST),
+  );
   const found = await client.ticket.findMany({ where: { id: { in: hits.map((h) => h.id) } }, select: { ...ROW_SELECT, body: true } });
   const byId = new Map(found.map((t) => [t.id, t]));
   const fetched = hits.flatMap((h) => byId.get(h.id) ?? []);
@@ -120,6 +141,10 @@ export async function searchTickets(input: {
   const page = keysetPage(fetched, pageSize, input.cursor);
   if (page.reachedNewest && input.cursor) return searchTickets({ ...input, cursor: undefined });
   const snippets = Object.fromEntries(page.rows.map((r) => [r.id, bodySnippet(r.body, highlight)]));
-  const rows = await completeRows(client, page.rows.map(({ body: _body, ...row }) => row), asOf);
+  const rows = await completeRows(
+    client,
+    page.rows.map(({ body: _body, ...row }) => row),
+    asOf,
+  );
   return { rows, newerCursor: page.newerCursor, olderCursor: page.olderCursor, asOf, highlight, snippets };
 }

@@ -13,7 +13,12 @@ export interface TSelection {
 }
 
 /** At most `limit` tickets: what one bulk action takes (lib/agent/batches.ts decides). */
-export async function selectTicketsInView(input: { query: Omit<TQueueQuery, "cursor">; userId: string; limit: number; client?: Db }): Promise<TSelection> {
+export async function selectTicketsInView(input: {
+  query: Omit<TQueueQuery, "cursor">;
+  userId: string;
+  limit: number;
+  client?: Db;
+}): Promise<TSelection> {
   const client = input.client ?? defaultDb();
   const pageSize = input.limit;
   const { q, view, status, reason } = input.query;

@@ -21,7 +21,12 @@ const shared = new WeakMap<Db, TKept<TShared>>();
 const mine = new WeakMap<Db, Map<string, TKept<number>>>();
 
 /** `read` again when the kept value is older than the limit (or from a clock set back); a failed read is not kept. */
-function remembered<T>(store: { get(): TKept<T> | undefined; set(kept: TKept<T>): void; drop(kept: TKept<T>): void }, now: number, maxAgeMs: number, read: () => Promise<T>): { value: Promise<T>; at: number } {
+function remembered<T>(
+  store: { get(): TKept<T> | undefined; set(kept: TKept<T>): void; drop(kept: TKept<T>): void },
+  now: number,
+  maxAgeMs: number,
+  read: () => Promise<T>,
+): { value: Promise<T>; at: number } {
   const kept = store.get();
   if (kept && now - kept.at >= 0 && now - kept.at < maxAgeMs) return kept;
   const fresh = { at: now, value: read() };
@@ -69,7 +74,11 @@ export async function viewCounts(input: { userId: string; now?: Date; client?: D
   if (!people) mine.set(client, (people = new Map()));
   const byPerson = people;
   const own = remembered(
-    { get: () => byPerson.get(input.userId), set: (k) => byPerson.set(input.userId, k), drop: (k) => byPerson.get(input.userId) === k && byPerson.delete(input.userId) },
+    {
+      get: () => byPerson.get(input.userId),
+      set: (k) => byPerson.set(input.userId, k),
+      drop: (k) => byPerson.get(input.userId) === k && byPerson.delete(input.userId),
+    },
     now,
     maxAge,
     () => client.ticket.count({ where: { assigneeId: input.userId, status: { not: "resolved" } } }),

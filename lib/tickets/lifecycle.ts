@@ -42,7 +42,6 @@ export const TICKET_MOVES = {
 
 export type TTicketMove = keyof typeof TICKET_MOVES;
 
-
 export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   run_interrupted: "The agent's run was interrupted (its process stopped)",
   approval_rejected: "A person rejected the agent's proposal",
@@ -54,7 +53,12 @@ export function isLifecycleReason(value: unknown): value is TLifecycleReason {
 }
 
 /** The codes a refused move carries (lib/contracts/app-error.ts). */
-export const MOVE_REFUSALS = ["not_found", "ticket_resolved", "ticket_busy", "invalid_ticket_state"] as const satisfies readonly TErrorCode[];
+export const MOVE_REFUSALS = [
+  "not_found",
+  "ticket_resolved",
+  "ticket_busy",
+  "invalid_ticket_state",
+] as const satisfies readonly TErrorCode[];
 export type TMoveRefusal = (typeof MOVE_REFUSALS)[number];
 
 /** A refused move, as a caller that handles it itself recognises it: an AppError with a move's code. */
@@ -65,9 +69,17 @@ export function isMoveRefusal(error: unknown): error is AppError<TMoveRefusal> {
 /** Why a move from a status was refused (null: no such ticket), in words a reviewer understands. */
 export function moveRefusal(move: TTicketMove, status: TicketStatus | null): AppError<TMoveRefusal> {
   if (status === null) return new AppError("not_found", "This ticket does not exist.");
-  if (status === "resolved") return new AppError("ticket_resolved", move === "start_run" ? "This ticket is resolved: run it in simulate mode to see what the agent would do." : "This ticket is already resolved.");
-  if (status === "running") return new AppError("ticket_busy", "The agent is working on this ticket right now: wait for its run to finish.");
-  if (status === "approved" || status === "auto_approved") return new AppError("ticket_busy", "An approved refund is being executed for this ticket: wait for its outcome.");
+  if (status === "resolved")
+    return new AppError(
+      "ticket_resolved",
+      move === "start_run"
+        ? "This ticket is resolved: run it in simulate mode to see what the agent would do."
+        : "This ticket is already resolved.",
+    );
+  if (status === "running")
+    return new AppError("ticket_busy", "The agent is working on this ticket right now: wait for its run to finish.");
+  if (status === "approved" || status === "auto_approved")
+    return new AppError("ticket_busy", "An approved refund is being executed for this ticket: wait for its outcome.");
   return new AppError("invalid_ticket_state", `A ticket that is ${status.replace("_", " ")} cannot ${move.replace("_", " ")}.`);
 }
 

@@ -27,7 +27,13 @@ export interface TTicketMoveSql {
  * `when`, a condition on the rest of the statement (the run still holds its lease), makes the move
  * conditional; a move whose condition is false is not made, and `result` reports it as refused.
  */
-export function ticketMoveSql(input: { ticketId: string; move: TTicketMove; to?: TicketStatus; reason?: string | null; when?: Prisma.Sql }): TTicketMoveSql {
+export function ticketMoveSql(input: {
+  ticketId: string;
+  move: TTicketMove;
+  to?: TicketStatus;
+  reason?: string | null;
+  when?: Prisma.Sql;
+}): TTicketMoveSql {
   const { to, from } = moveRule(input);
   // Locked first, then the update that is the check: whatever raced us first is what the locked
   // row shows, and what a refusal reports.

@@ -34,7 +34,11 @@ describe("demo seed", () => {
     ]);
     const byExternal = Object.fromEntries(s.tickets.map((t) => [t.externalId, t]));
     expect(byExternal["demo-cracked-tablet"]).toMatchObject({ admission: "admitted", status: "open" });
-    expect(byExternal["demo-chargeback-threat"]).toMatchObject({ route: "human_review_now", admission: "bypassed", reason: "classifier_human_review" });
+    expect(byExternal["demo-chargeback-threat"]).toMatchObject({
+      route: "human_review_now",
+      admission: "bypassed",
+      reason: "classifier_human_review",
+    });
     expect(byExternal["demo-stale-bundle"]).toMatchObject({ admission: "bypassed", reason: "stale_intake_bundle" });
     expect(byExternal["demo-missing-order"]).toMatchObject({ orderRef: "ORD-9999", admission: "admitted" });
     // Every ticket's creation is on the audit chain.

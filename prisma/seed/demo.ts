@@ -30,12 +30,44 @@ const CUSTOMERS = [
 ];
 
 const ORDERS = [
-  { id: "ORD-1001", customerId: "CUS-001", item: "Aurora 10-inch tablet", category: "electronics", amountCents: 7900, placed: 15, delivered: 12 },
+  {
+    id: "ORD-1001",
+    customerId: "CUS-001",
+    item: "Aurora 10-inch tablet",
+    category: "electronics",
+    amountCents: 7900,
+    placed: 15,
+    delivered: 12,
+  },
   { id: "ORD-1002", customerId: "CUS-002", item: "Nimbus 14 laptop", category: "electronics", amountCents: 65000, placed: 9, delivered: 6 },
-  { id: "ORD-1003", customerId: "CUS-003", item: "Pulse wireless headphones", category: "electronics", amountCents: 12900, placed: 10, delivered: 7 },
-  { id: "ORD-1004", customerId: "CUS-004", item: "Echo bookshelf speaker", category: "electronics", amountCents: 9500, placed: 49, delivered: 45 },
+  {
+    id: "ORD-1003",
+    customerId: "CUS-003",
+    item: "Pulse wireless headphones",
+    category: "electronics",
+    amountCents: 12900,
+    placed: 10,
+    delivered: 7,
+  },
+  {
+    id: "ORD-1004",
+    customerId: "CUS-004",
+    item: "Echo bookshelf speaker",
+    category: "electronics",
+    amountCents: 9500,
+    placed: 49,
+    delivered: 45,
+  },
   // Above the two-person threshold (1,000 USD): its refund needs two different approvers.
-  { id: "ORD-1005", customerId: "CUS-005", item: "Vista 65-inch OLED TV", category: "electronics", amountCents: 120000, placed: 8, delivered: 5 },
+  {
+    id: "ORD-1005",
+    customerId: "CUS-005",
+    item: "Vista 65-inch OLED TV",
+    category: "electronics",
+    amountCents: 120000,
+    placed: 8,
+    delivered: 5,
+  },
 ];
 
 /** Policy documents; body paragraphs (blank-line separated) become retrievable passages. */
@@ -168,7 +200,10 @@ export const TICKETS: SeedTicket[] = [
 ];
 
 export function passages(body: string): string[] {
-  return body.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  return body
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
 }
 
 /** Seeds what is missing; returns a one-line summary of what was created. */
@@ -194,13 +229,26 @@ export async function seedDemo(client: PrismaClient): Promise<string> {
   for (const o of ORDERS) {
     if (await client.order.findUnique({ where: { id: o.id }, select: { id: true } })) continue;
     await client.order.create({
-      data: { id: o.id, customerId: o.customerId, item: o.item, category: o.category, amountCents: o.amountCents, currency: "USD", region: "US", placedAt: daysAgo(o.placed), deliveredAt: daysAgo(o.delivered) },
+      data: {
+        id: o.id,
+        customerId: o.customerId,
+        item: o.item,
+        category: o.category,
+        amountCents: o.amountCents,
+        currency: "USD",
+        region: "US",
+        placedAt: daysAgo(o.placed),
+        deliveredAt: daysAgo(o.delivered),
+      },
     });
     created.orders!++;
   }
 
   for (const d of POLICY_DOCUMENTS) {
-    if (await client.policyDocument.findUnique({ where: { docKey_version: { docKey: d.docKey, version: d.version } }, select: { id: true } })) continue;
+    if (
+      await client.policyDocument.findUnique({ where: { docKey_version: { docKey: d.docKey, version: d.version } }, select: { id: true } })
+    )
+      continue;
     await client.policyDocument.create({
       data: { ...d, chunks: { create: passages(d.body).map((text, ordinal) => ({ ordinal, heading: `${d.title}: ${d.section}`, text })) } },
     });
@@ -214,7 +262,9 @@ export async function seedDemo(client: PrismaClient): Promise<string> {
   }
 
   const existingTickets = new Set(
-    (await client.ticket.findMany({ where: { externalId: { in: TICKETS.map((t) => t.externalId) } }, select: { externalId: true } })).map((t) => t.externalId),
+    (await client.ticket.findMany({ where: { externalId: { in: TICKETS.map((t) => t.externalId) } }, select: { externalId: true } })).map(
+      (t) => t.externalId,
+    ),
   );
   for (const { ageMinutes, staleBundle, ...ticket } of TICKETS) {
     if (existingTickets.has(ticket.externalId)) continue;
@@ -225,10 +275,16 @@ export async function seedDemo(client: PrismaClient): Promise<string> {
       routed = { route: claim.route, bundleVersion: claim.bundleVersion, signature: signRoute(claim, intakeBundleKey()) };
     }
     await client.$transaction((tx) =>
-      createTicket({ ...ticket, source: "seed", routed, createdAt: new Date(Date.now() - ageMinutes * 60_000) }, { type: "system", id: "demo-seed" }, tx),
+      createTicket(
+        { ...ticket, source: "seed", routed, createdAt: new Date(Date.now() - ageMinutes * 60_000) },
+        { type: "system", id: "demo-seed" },
+        tx,
+      ),
     );
     created.tickets!++;
   }
 
-  return Object.entries(created).map(([k, n]) => `${n} ${k}`).join(", ");
+  return Object.entries(created)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
 }

@@ -19,12 +19,30 @@ export const E2E_EVAL_DATASET = "e2e/fixtures/episodes-wrong-expectation.jsonl";
 /** Grades the fixture dataset and stores the run; does nothing when it is already stored. Returns the run id. */
 export async function seedE2eEvalRun(client: PrismaClient): Promise<string> {
   const dataset = await loadDataset(resolve(E2E_EVAL_DATASET));
-  const existing = await client.evalRun.findFirst({ where: { datasetVersion: dataset.version, datasetHash: dataset.hash }, select: { id: true } });
+  const existing = await client.evalRun.findFirst({
+    where: { datasetVersion: dataset.version, datasetHash: dataset.hash },
+    select: { id: true },
+  });
   if (existing) return existing.id;
   const { agentVersion } = agentManifest();
   const rows = await gradeEpisodes(dataset, { world: seedDemo });
-  const receipt = buildReceipt({ agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none (rule planner)", commit: "e2e-fixture", trials: 1, rows });
-  const pins = { agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, datasetEpisodes: dataset.episodes.length, graderVersion: GRADER_VERSION };
+  const receipt = buildReceipt({
+    agentVersion,
+    datasetVersion: dataset.version,
+    datasetHash: dataset.hash,
+    graderVersion: GRADER_VERSION,
+    modelId: "none (rule planner)",
+    commit: "e2e-fixture",
+    trials: 1,
+    rows,
+  });
+  const pins = {
+    agentVersion,
+    datasetVersion: dataset.version,
+    datasetHash: dataset.hash,
+    datasetEpisodes: dataset.episodes.length,
+    graderVersion: GRADER_VERSION,
+  };
   const decision = decideRelease(receipt, pins, { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
   const run = await storeEvalRun({ receipt, decision, client });
   return run.id;

@@ -25,7 +25,10 @@ WITH events AS (
 SELECT (SELECT count(*) FROM events)::int AS events`;
 
 /** Adds the audit events of every scale ticket that has none yet. Returns the number added. */
-export async function seedScaleAudit(client: PrismaClient, options: { batchTickets?: number; onProgress?: (line: string) => void } = {}): Promise<number> {
+export async function seedScaleAudit(
+  client: PrismaClient,
+  options: { batchTickets?: number; onProgress?: (line: string) => void } = {},
+): Promise<number> {
   const batchTickets = options.batchTickets ?? 2_000;
   const log = options.onProgress ?? (() => {});
   const tickets = await client.$queryRaw<{ id: string; createdAt: Date; seeded: boolean }[]>`
@@ -45,7 +48,10 @@ export async function seedScaleAudit(client: PrismaClient, options: { batchTicke
         const at = new Date(ticket.createdAt.getTime() + k * 60_000);
         const actorType = k === 0 ? ("api" as const) : ("agent" as const);
         const inputs = toJson({ step: k + 1 });
-        const hash = auditLinkHash(prevHash, auditContentHash({ at, actorType, action, subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs, stream }));
+        const hash = auditLinkHash(
+          prevHash,
+          auditContentHash({ at, actorType, action, subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id, inputs, stream }),
+        );
         events.push({ at: at.toISOString(), actorType, action, ticketId: ticket.id, inputs, stream, streamSeq: k + 1, prevHash, hash });
         last = prevHash;
         prevHash = hash;
@@ -54,7 +60,9 @@ export async function seedScaleAudit(client: PrismaClient, options: { batchTicke
     }
     const [row] = await client.$queryRawUnsafe<{ events: number }[]>(BATCH_SQL, JSON.stringify(events), JSON.stringify(heads));
     added += row!.events;
-    log(`  audit events +${added.toLocaleString("en-US")} (${Math.min(i + batchTickets, todo.length).toLocaleString("en-US")}/${todo.length.toLocaleString("en-US")} tickets) · ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `  audit events +${added.toLocaleString("en-US")} (${Math.min(i + batchTickets, todo.length).toLocaleString("en-US")}/${todo.length.toLocaleString("en-US")} tickets) · ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   if (added > 0) await client.$executeRawUnsafe(`ANALYZE "AuditEvent", "AuditStream"`);
   return added;

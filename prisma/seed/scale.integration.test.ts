@@ -28,9 +28,15 @@ describe(`scale seed (${onDatabase})`, () => {
 
   it("gives bypassed tickets no run, and routes the admission gate agrees with", async () => {
     const { client } = testDb();
-    const tickets = await client.ticket.findMany({ where: { externalId: { startsWith: "scale-" } }, include: { _count: { select: { runs: true } } } });
+    const tickets = await client.ticket.findMany({
+      where: { externalId: { startsWith: "scale-" } },
+      include: { _count: { select: { runs: true } } },
+    });
     for (const t of tickets) {
-      const admission = admitTicket({ ticketId: routeClaimId(t), route: t.route, bundleVersion: t.bundleVersion, signature: t.routeSignature }, { bundleVersion: BUILTIN_BUNDLE_VERSION, key: intakeBundleKey() });
+      const admission = admitTicket(
+        { ticketId: routeClaimId(t), route: t.route, bundleVersion: t.bundleVersion, signature: t.routeSignature },
+        { bundleVersion: BUILTIN_BUNDLE_VERSION, key: intakeBundleKey() },
+      );
       expect(admission.admission).toBe(t.admission);
       if (t.status === "bypassed") expect({ reason: t.reason, runs: t._count.runs }).toEqual({ reason: admission.reason, runs: 0 });
     }

@@ -199,7 +199,9 @@ export async function seedScale(
   const log = options.onProgress ?? (() => {});
   const manifest = agentManifest();
   const bundleKey = intakeBundleKey(log);
-  const assignees = (await client.user.findMany({ where: { role: { in: ["REVIEWER", "SPECIALIST"] } }, orderBy: { email: "asc" }, select: { id: true } })).map((u) => u.id);
+  const assignees = (
+    await client.user.findMany({ where: { role: { in: ["REVIEWER", "SPECIALIST"] } }, orderBy: { email: "asc" }, select: { id: true } })
+  ).map((u) => u.id);
 
   // The customers and orders the tickets refer to (proposals need a real order).
   await client.$executeRawUnsafe(
@@ -248,7 +250,9 @@ export async function seedScale(
     summary.events += counts!.events;
     summary.proposals += counts!.proposals;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    log(`  tickets ${end.toLocaleString("en-US")}/${total.toLocaleString("en-US")} · runs +${summary.runs.toLocaleString("en-US")} · trace events +${summary.events.toLocaleString("en-US")} · ${seconds} s`);
+    log(
+      `  tickets ${end.toLocaleString("en-US")}/${total.toLocaleString("en-US")} · runs +${summary.runs.toLocaleString("en-US")} · trace events +${summary.events.toLocaleString("en-US")} · ${seconds} s`,
+    );
   }
   if (summary.tickets > 0) {
     // PGlite runs no autovacuum: without fresh statistics the planner would guess at the new rows.

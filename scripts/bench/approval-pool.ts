@@ -66,7 +66,14 @@ async function columns(client: PrismaClient, table: string): Promise<string[]> {
 }
 
 /** INSERT … SELECT copying the template row once per clone, with some columns computed. */
-async function cloneRows(client: PrismaClient, table: string, templateId: string, overrides: Record<string, string>, args: unknown[], unnest: string): Promise<number> {
+async function cloneRows(
+  client: PrismaClient,
+  table: string,
+  templateId: string,
+  overrides: Record<string, string>,
+  args: unknown[],
+  unnest: string,
+): Promise<number> {
   const cols = await columns(client, table);
   for (const col of Object.keys(overrides)) if (!cols.includes(col)) throw new Error(`${table}.${col} is not a column`);
   const list = cols.map((c) => `"${c}"`).join(", ");
@@ -80,18 +87,34 @@ async function cloneRows(client: PrismaClient, table: string, templateId: string
  * (with their decision) for the executor, pending ones for decideApproval. Returns their approval ids
  * and digests (a person's decision names the digest they saw).
  */
-export async function clonePool(client: PrismaClient, templateId: string, pool: TPoolName, from: number, count: number): Promise<{ id: string; digest: string }[]> {
+export async function clonePool(
+  client: PrismaClient,
+  templateId: string,
+  pool: TPoolName,
+  from: number,
+  count: number,
+): Promise<{ id: string; digest: string }[]> {
   // In slices: a faster executor means a bigger pool, and one statement carrying a hundred thousand
   // operations held gigabytes in this process (the bench ran out of heap at ~100k).
   const cloned: { id: string; digest: string }[] = [];
-  for (let at = from; at < from + count; at += CLONE_SLICE) cloned.push(...(await cloneSlice(client, templateId, pool, at, Math.min(CLONE_SLICE, from + count - at))));
+  for (let at = from; at < from + count; at += CLONE_SLICE)
+    cloned.push(...(await cloneSlice(client, templateId, pool, at, Math.min(CLONE_SLICE, from + count - at))));
   return cloned;
 }
 
 const CLONE_SLICE = 10_000;
 
-async function cloneSlice(client: PrismaClient, templateId: string, pool: TPoolName, from: number, count: number): Promise<{ id: string; digest: string }[]> {
-  const template = await client.approvalRequest.findUniqueOrThrow({ where: { id: templateId }, include: { ticket: true, proposal: true, decisions: true } });
+async function cloneSlice(
+  client: PrismaClient,
+  templateId: string,
+  pool: TPoolName,
+  from: number,
+  count: number,
+): Promise<{ id: string; digest: string }[]> {
+  const template = await client.approvalRequest.findUniqueOrThrow({
+    where: { id: templateId },
+    include: { ticket: true, proposal: true, decisions: true },
+  });
   const templateDecision = template.decisions[0];
   if (!template.proposal) throw new Error("the template approval has no refund proposal");
   const approved = template.status === "approved";
@@ -118,7 +141,18 @@ async function cloneSlice(client: PrismaClient, templateId: string, pool: TPoolN
     ks.push(k);
     digests.push(approvalDigest(op));
     operations.push(JSON.stringify(op));
-    signatures.push(template.ticket.routeSignature === null ? null : signRoute({ ticketId: routeClaimId({ id: ids.ticket, externalId: null }), route: template.ticket.route, bundleVersion: template.ticket.bundleVersion }, key));
+    signatures.push(
+      template.ticket.routeSignature === null
+        ? null
+        : signRoute(
+            {
+              ticketId: routeClaimId({ id: ids.ticket, externalId: null }),
+              route: template.ticket.route,
+              bundleVersion: template.ticket.bundleVersion,
+            },
+            key,
+          ),
+    );
   }
   const unnest = `unnest($2::text[], $3::text[], $4::jsonb[], $5::text[]) AS c(k, digest, operation, signature)`;
   const args = [ks, digests, operations, signatures];
@@ -130,27 +164,79 @@ async function cloneSlice(client: PrismaClient, templateId: string, pool: TPoolN
     async (tx) => {
       const t = tx as unknown as PrismaClient;
       await cloneRows(t, "Order", templateOrder, { id: order, createdAt: now }, args, unnest);
-      await cloneRows(t, "Ticket", template.ticketId, { id: `('${ID_PREFIX.ticket}' || c.k)::uuid`, externalId: "NULL", payloadHash: "NULL", orderRef: order, body: swapOrder("body"), routeSignature: "c.signature", createdAt: now, updatedAt: now }, args, unnest);
-      await cloneRows(t, "RefundProposal", template.proposal!.id, { id: `('${ID_PREFIX.proposal}' || c.k)::uuid`, ticketId: `('${ID_PREFIX.ticket}' || c.k)::uuid`, orderId: order, createdAt: now }, args, unnest);
+      await cloneRows(
+        t,
+        "Ticket",
+        template.ticketId,
+        {
+          id: `('${ID_PREFIX.ticket}' || c.k)::uuid`,
+          externalId: "NULL",
+          payloadHash: "NULL",
+          orderRef: order,
+          body: swapOrder("body"),
+          routeSignature: "c.signature",
+          createdAt: now,
+          updatedAt: now,
+        },
+        args,
+        unnest,
+      );
+      await cloneRows(
+        t,
+        "RefundProposal",
+        template.proposal!.id,
+        { id: `('${ID_PREFIX.proposal}' || c.k)::uuid`, ticketId: `('${ID_PREFIX.ticket}' || c.k)::uuid`, orderId: order, createdAt: now },
+        args,
+        unnest,
+      );
       await cloneRows(
         t,
         "ApprovalRequest",
         template.id,
-        { id: `('${ID_PREFIX.approval}' || c.k)::uuid`, ticketId: `('${ID_PREFIX.ticket}' || c.k)::uuid`, proposalId: `('${ID_PREFIX.proposal}' || c.k)::uuid`, digest: "c.digest", operation: "c.operation", draft: swapOrder("draft"), createdAt: now },
+        {
+          id: `('${ID_PREFIX.approval}' || c.k)::uuid`,
+          ticketId: `('${ID_PREFIX.ticket}' || c.k)::uuid`,
+          proposalId: `('${ID_PREFIX.proposal}' || c.k)::uuid`,
+          digest: "c.digest",
+          operation: "c.operation",
+          draft: swapOrder("draft"),
+          createdAt: now,
+        },
         args,
         unnest,
       );
       if (approved) {
-        await cloneRows(t, "ApprovalDecision", templateDecision!.id, { id: `('${ID_PREFIX.decision}' || c.k)::uuid`, approvalRequestId: `('${ID_PREFIX.approval}' || c.k)::uuid`, digest: "c.digest", originalReply: swapOrder("originalReply"), createdAt: now }, args, unnest);
+        await cloneRows(
+          t,
+          "ApprovalDecision",
+          templateDecision!.id,
+          {
+            id: `('${ID_PREFIX.decision}' || c.k)::uuid`,
+            approvalRequestId: `('${ID_PREFIX.approval}' || c.k)::uuid`,
+            digest: "c.digest",
+            originalReply: swapOrder("originalReply"),
+            createdAt: now,
+          },
+          args,
+          unnest,
+        );
       }
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
 
   // The clones must be what the real code would have made: spot-check one against the digest rules.
-  const sample = await client.approvalRequest.findUniqueOrThrow({ where: { id: poolIds(ks[0]!).approval }, include: { decisions: true, proposal: true } });
+  const sample = await client.approvalRequest.findUniqueOrThrow({
+    where: { id: poolIds(ks[0]!).approval },
+    include: { decisions: true, proposal: true },
+  });
   const sampleOp = sample.operation as unknown as TApprovalOperation;
-  if (approvalDigest(sampleOp) !== sample.digest || sampleOp.draft !== sample.draft || sampleOp.proposal?.orderId !== sample.proposal?.orderId || (approved && sample.decisions[0]?.digest !== sample.digest)) {
+  if (
+    approvalDigest(sampleOp) !== sample.digest ||
+    sampleOp.draft !== sample.draft ||
+    sampleOp.proposal?.orderId !== sample.proposal?.orderId ||
+    (approved && sample.decisions[0]?.digest !== sample.digest)
+  ) {
     throw new Error("a cloned approval does not match its own digest");
   }
   return ks.map((k, i) => ({ id: poolIds(k).approval, digest: digests[i]! }));

@@ -70,6 +70,13 @@ export async function benchAuditAtScale(handle: DbHandle, report: Report, opts: 
     if (i >= 3) times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  report.limit(`/audit server work at ${(events / 1e6).toFixed(1)}M events, p95 (p50 ${percentile(times, 50).toFixed(1)} ms)`, percentile(times, 95), "ms", PAGE_BUDGET_MS);
-  report.note("/audit: the page's own calls in process (incremental verification from the last verified checkpoint, and the first page of events), after one full check.");
+  report.limit(
+    `/audit server work at ${(events / 1e6).toFixed(1)}M events, p95 (p50 ${percentile(times, 50).toFixed(1)} ms)`,
+    percentile(times, 95),
+    "ms",
+    PAGE_BUDGET_MS,
+  );
+  report.note(
+    "/audit: the page's own calls in process (incremental verification from the last verified checkpoint, and the first page of events), after one full check.",
+  );
 }

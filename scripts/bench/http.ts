@@ -49,7 +49,14 @@ async function queueLines(server: TServer, seconds: number, health: number, repo
     const target = { url: `${server.origin}${path}`, headers: { cookie }, connections: 1 };
     await load({ ...target, duration: WARMUP_SECONDS });
     const r = await load({ ...target, duration: seconds });
-    report.multiple({ measure: `${name}, ${label}`, value: r.meanMs, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    report.multiple({
+      measure: `${name}, ${label}`,
+      value: r.meanMs,
+      unit: "ms",
+      baseline: health,
+      baselineLabel: "GET /api/health ×1",
+      atMost: 5,
+    });
     report.limit(`${name} p97.5, ${label}`, r.p97_5Ms, "ms", 300);
   }
 }
@@ -78,7 +85,8 @@ async function runAgentLatency(dbs: TBenchDb[], runs: number): Promise<number[]>
         const started = performance.now();
         const run = await runAgent({ ticketId, client });
         const ms = performance.now() - started;
-        if (run.reason !== "draft_ready_for_review" || run.approval?.kind !== "refund") throw new Error(`runAgent stopped with ${run.status}/${run.reason} on the cracked-tablet path`);
+        if (run.reason !== "draft_ready_for_review" || run.approval?.kind !== "refund")
+          throw new Error(`runAgent stopped with ${run.status}/${run.reason} on the cracked-tablet path`);
         if (i >= 3) times[h]!.push(ms);
       }
     }
@@ -100,7 +108,8 @@ async function evalsPage(server: TServer, seconds: number): Promise<number> {
   const cookie = await signIn(server.origin, LEAD);
   const page = { url: `${server.origin}/evals`, headers: { cookie } };
   const probe = await fetch(page.url, { headers: page.headers, redirect: "manual" });
-  if (probe.status !== 200 || !(await probe.text()).includes("Evaluations")) throw new Error(`/evals answered ${probe.status} for a signed-in lead`);
+  if (probe.status !== 200 || !(await probe.text()).includes("Evaluations"))
+    throw new Error(`/evals answered ${probe.status} for a signed-in lead`);
   await load({ ...page, connections: 1, duration: WARMUP_SECONDS });
   return (await load({ ...page, connections: 1, duration: seconds })).meanMs;
 }
@@ -120,7 +129,10 @@ function intakeRequest(externalId: string): { body: string; headers: Record<stri
     routeSignature: signRoute({ ticketId: externalId, route, bundleVersion }, BENCH_SECRETS.INTAKE_BUNDLE_KEY),
   });
   // Signed when built, just before it is sent: the timestamp must be within the tolerance window.
-  return { body, headers: signWebhook({ secret: BENCH_SECRETS.INTAKE_SECRET, id: `msg_${externalId}`, timestamp: new Date(), payload: body }) };
+  return {
+    body,
+    headers: signWebhook({ secret: BENCH_SECRETS.INTAKE_SECRET, id: `msg_${externalId}`, timestamp: new Date(), payload: body }),
+  };
 }
 
 interface TPaced {
@@ -143,7 +155,13 @@ interface TPaced {
  * a quota per second, which the connections spend back to back at the start of each second, so the
  * server sees bursts of `connections` requests at a time, as in the closed loop.)
  */
-async function paced(options: { url: string; rate: number; seconds: number; connections: number; request: () => { method: string; body?: string; headers?: Record<string, string> } }): Promise<TPaced> {
+async function paced(options: {
+  url: string;
+  rate: number;
+  seconds: number;
+  connections: number;
+  request: () => { method: string; body?: string; headers?: Record<string, string> };
+}): Promise<TPaced> {
   const { rate, connections } = options;
   const total = Math.max(1, Math.round(rate * options.seconds));
   const interval = 1000 / rate;
@@ -157,7 +175,14 @@ async function paced(options: { url: string; rate: number; seconds: number; conn
   try {
     await new Promise<void>((done, fail) => {
       const start = performance.now();
-      const finish = () => (failures.length ? fail(new Error(`${options.url}: ${failures.length} of ${total} requests failed (${[...new Set(failures)].slice(0, 3).join(", ")})`)) : done());
+      const finish = () =>
+        failures.length
+          ? fail(
+              new Error(
+                `${options.url}: ${failures.length} of ${total} requests failed (${[...new Set(failures)].slice(0, 3).join(", ")})`,
+              ),
+            )
+          : done();
       const settle = (i: number, due: number, failure?: string) => {
         if (latencies[i] !== undefined) return; // a request that fails mid-answer reports it twice
         latencies[i] = performance.now() - due;
@@ -175,11 +200,22 @@ async function paced(options: { url: string; rate: number; seconds: number; conn
           const { method, body, headers } = options.request();
           inFlight++;
           maxInFlight = Math.max(maxInFlight, inFlight);
-          const request = httpRequest(options.url, { method, agent, headers: { ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) }, timeout: 30_000 }, (response) => {
-            response.resume();
-            response.on("end", () => settle(i, due, response.statusCode! >= 200 && response.statusCode! < 300 ? undefined : String(response.statusCode)));
-            response.on("error", (error) => settle(i, due, error.message));
-          });
+          const request = httpRequest(
+            options.url,
+            {
+              method,
+              agent,
+              headers: { ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) },
+              timeout: 30_000,
+            },
+            (response) => {
+              response.resume();
+              response.on("end", () =>
+                settle(i, due, response.statusCode! >= 200 && response.statusCode! < 300 ? undefined : String(response.statusCode)),
+              );
+              response.on("error", (error) => settle(i, due, error.message));
+            },
+          );
           request.on("timeout", () => request.destroy(new Error("timed out after 30 s")));
           request.on("error", (error) => settle(i, due, error.message));
           request.end(body);
@@ -193,7 +229,14 @@ async function paced(options: { url: string; rate: number; seconds: number; conn
   }
   const sorted = latencies.sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.min(total - 1, Math.max(0, Math.ceil((p / 100) * total) - 1))]!;
-  return { requests: total, offeredRate: rate, p50Ms: rank(50), p99Ms: rank(99), meanMs: sorted.reduce((a, b) => a + b, 0) / total, maxInFlight };
+  return {
+    requests: total,
+    offeredRate: rate,
+    p50Ms: rank(50),
+    p99Ms: rank(99),
+    meanMs: sorted.reduce((a, b) => a + b, 0) / total,
+    maxInFlight,
+  };
 }
 
 async function intakeVsHealth(server: TServer, report: Report, kind: TBenchDb["kind"], seconds: number): Promise<void> {
@@ -228,8 +271,18 @@ async function intakeVsHealth(server: TServer, report: Report, kind: TBenchDb["k
   await intake(WARMUP_SECONDS);
   const h = await health(seconds);
   const i = await intake(seconds);
-  progress(`intake: ${i.requests.toLocaleString("en-US")} tickets created (p99 ${fmt(i.p99Ms)} ms); health: ${h.requests.toLocaleString("en-US")} answers (p99 ${fmt(h.p99Ms)} ms)`);
-  report.share({ measure: `intake POST, ${connections} connections`, value: i.rate, unit: "tickets/s", baseline: h.rate, baselineLabel: `GET /api/health ×${connections}`, baselineUnit: "req/s", atLeastPercent });
+  progress(
+    `intake: ${i.requests.toLocaleString("en-US")} tickets created (p99 ${fmt(i.p99Ms)} ms); health: ${h.requests.toLocaleString("en-US")} answers (p99 ${fmt(h.p99Ms)} ms)`,
+  );
+  report.share({
+    measure: `intake POST, ${connections} connections`,
+    value: i.rate,
+    unit: "tickets/s",
+    baseline: h.rate,
+    baselineLabel: `GET /api/health ×${connections}`,
+    baselineUnit: "req/s",
+    atLeastPercent,
+  });
 
   // The latency target is held at the throughput target's load: intake offered its target rate (a share
   // of health's closed-loop rate just measured), open loop. In the closed loop every connection sends
@@ -241,12 +294,21 @@ async function intakeVsHealth(server: TServer, report: Report, kind: TBenchDb["k
   progress(`intake at a fixed ${fmt(rate)} requests/s (${atLeastPercent} % of health's rate), open loop, for ${seconds} s…`);
   await openLoop(WARMUP_SECONDS);
   const o = await openLoop(seconds);
-  progress(`intake at ${fmt(rate)}/s: ${o.requests.toLocaleString("en-US")} tickets created, p50 ${fmt(o.p50Ms)} ms, p99 ${fmt(o.p99Ms)} ms, at most ${o.maxInFlight} in flight`);
+  progress(
+    `intake at ${fmt(rate)}/s: ${o.requests.toLocaleString("en-US")} tickets created, p50 ${fmt(o.p50Ms)} ms, p99 ${fmt(o.p99Ms)} ms, at most ${o.maxInFlight} in flight`,
+  );
   const measure = `intake p99 at ${atLeastPercent} % of health's rate, open loop`;
   const offered = `${fmt(rate)} req/s offered, ≤ ${connections} connections`;
   if (kind === "postgres") report.limit(measure, o.p99Ms, "ms", 100, offered);
   else report.add({ measure, value: `${fmt(o.p99Ms)} ms`, baseline: offered, ratio: "", target: "(on PostgreSQL: < 100 ms)", verdict: "" });
-  report.add({ measure: `intake p99, ${connections} connections, closed loop`, value: `${fmt(i.p99Ms)} ms`, baseline: `health: ${fmt(h.p99Ms)} ms`, ratio: "", target: `(mean ${fmt(i.meanMs)} ms ≈ ${connections} / rate)`, verdict: "" });
+  report.add({
+    measure: `intake p99, ${connections} connections, closed loop`,
+    value: `${fmt(i.p99Ms)} ms`,
+    baseline: `health: ${fmt(h.p99Ms)} ms`,
+    ratio: "",
+    target: `(mean ${fmt(i.meanMs)} ms ≈ ${connections} / rate)`,
+    verdict: "",
+  });
 }
 
 /** Items 3–6 on the demo data. */
@@ -261,9 +323,23 @@ export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttp
     await intakeVsHealth(server, report, bench.kind, opts.seconds);
     progress(`health and /evals at one connection, ${opts.seconds} s each…`);
     const health = await healthAtOne(server, opts.seconds);
-    report.multiple({ measure: "runAgent, 1 caller, demo data", value: agentMs!, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 10 });
+    report.multiple({
+      measure: "runAgent, 1 caller, demo data",
+      value: agentMs!,
+      unit: "ms",
+      baseline: health,
+      baselineLabel: "GET /api/health ×1",
+      atMost: 10,
+    });
     const evals = await evalsPage(server, opts.seconds);
-    report.multiple({ measure: "/evals page, lead, demo data", value: evals, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    report.multiple({
+      measure: "/evals page, lead, demo data",
+      value: evals,
+      unit: "ms",
+      baseline: health,
+      baselineLabel: "GET /api/health ×1",
+      atMost: 5,
+    });
     await benchSignInFlood(server, report, opts.seconds);
   } finally {
     await server.stop();
@@ -295,7 +371,9 @@ export async function benchHttpScale(bench: TBenchDb, report: Report, opts: THtt
     // up for, minutes later, in the middle of the lines measured below: vacuum it now, as a database
     // that grew over months would be, so no line pays for it by chance.
     const vacuumed = performance.now();
-    await handle.client.$executeRawUnsafe(`VACUUM (ANALYZE) "Ticket", "TicketSearchKey", "AgentRun", "TraceEvent", "RefundProposal", "AuditEvent"`);
+    await handle.client.$executeRawUnsafe(
+      `VACUUM (ANALYZE) "Ticket", "TicketSearchKey", "AgentRun", "TraceEvent", "RefundProposal", "AuditEvent"`,
+    );
     progress(`bench database vacuumed in ${((performance.now() - vacuumed) / 1000).toFixed(0)} s`);
   } finally {
     await closeDb();
@@ -313,10 +391,31 @@ export async function benchHttpScale(bench: TBenchDb, report: Report, opts: THtt
   try {
     progress(`health and /evals at one connection, ${opts.seconds} s each…`);
     const health = await healthAtOne(server, opts.seconds);
-    report.multiple({ measure: "runAgent, 1 caller, 100k-ticket scale", value: agentMs, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 10 });
-    report.multiple({ measure: "runAgent, 100k-ticket scale vs demo (flat)", value: agentMs, unit: "ms", baseline: demoMs, baselineLabel: "demo-only database, by turns", atMost: 1.25 });
+    report.multiple({
+      measure: "runAgent, 1 caller, 100k-ticket scale",
+      value: agentMs,
+      unit: "ms",
+      baseline: health,
+      baselineLabel: "GET /api/health ×1",
+      atMost: 10,
+    });
+    report.multiple({
+      measure: "runAgent, 100k-ticket scale vs demo (flat)",
+      value: agentMs,
+      unit: "ms",
+      baseline: demoMs,
+      baselineLabel: "demo-only database, by turns",
+      atMost: 1.25,
+    });
     const evals = await evalsPage(server, opts.seconds);
-    report.multiple({ measure: "/evals page, lead, 100k-ticket scale", value: evals, unit: "ms", baseline: health, baselineLabel: "GET /api/health ×1", atMost: 5 });
+    report.multiple({
+      measure: "/evals page, lead, 100k-ticket scale",
+      value: evals,
+      unit: "ms",
+      baseline: health,
+      baselineLabel: "GET /api/health ×1",
+      atMost: 5,
+    });
     progress(`queue search and views at one connection, ${opts.seconds} s each…`);
     await queueLines(server, opts.seconds, health, report, "100k-ticket scale");
   } finally {

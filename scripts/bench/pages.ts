@@ -47,11 +47,20 @@ async function cursorAt(externalId: string, direction: TKeysetCursor["direction"
 export async function benchPages(report: Report, iterations: number): Promise<boolean> {
   const client = db();
   if (!(await client.ticket.findUnique({ where: { externalId: scaleExternalId(SCALE_TICKETS) }, select: { id: true } }))) {
-    report.skipped("page queries at 100k tickets", "the scale data is missing from the configured database: run `npm run db:seed -- --scale` first");
+    report.skipped(
+      "page queries at 100k tickets",
+      "the scale data is missing from the configured database: run `npm run db:seed -- --scale` first",
+    );
     return false;
   }
-  const counts = { tickets: await client.ticket.count(), runs: await client.agentRun.count(), traceEvents: await client.traceEvent.count() };
-  console.log(`Page queries on the configured ${dbKind() === "postgres" ? "PostgreSQL database" : "embedded database"}: ${counts.tickets.toLocaleString("en-US")} tickets, ${counts.runs.toLocaleString("en-US")} runs, ${counts.traceEvents.toLocaleString("en-US")} trace events.`);
+  const counts = {
+    tickets: await client.ticket.count(),
+    runs: await client.agentRun.count(),
+    traceEvents: await client.traceEvent.count(),
+  };
+  console.log(
+    `Page queries on the configured ${dbKind() === "postgres" ? "PostgreSQL database" : "embedded database"}: ${counts.tickets.toLocaleString("en-US")} tickets, ${counts.runs.toLocaleString("en-US")} runs, ${counts.traceEvents.toLocaleString("en-US")} trace events.`,
+  );
   console.log(`${iterations} iterations per scenario after ${WARMUP} warm-up runs; budget p95 < ${BUDGET_MS} ms.\n`);
 
   const page2 = decodeCursor((await listTickets({})).olderCursor!)!;
@@ -60,12 +69,15 @@ export async function benchPages(report: Report, iterations: number): Promise<bo
   const middleNewer = await cursorAt(scaleExternalId(SCALE_TICKETS / 2), "newer");
   // Ticket pages: needs_human tickets with two runs (16 trace events, proposals), spread over the table.
   const heavy = await client.ticket.findMany({
-    where: { externalId: { in: Array.from({ length: 40 }, (_, n) => scaleExternalId(20 * Math.floor((n * (SCALE_TICKETS / 20 - 1)) / 40) + 10)) } },
+    where: {
+      externalId: { in: Array.from({ length: 40 }, (_, n) => scaleExternalId(20 * Math.floor((n * (SCALE_TICKETS / 20 - 1)) / 40) + 10)) },
+    },
     select: { id: true },
   });
   if (heavy.length === 0) throw new Error("no scale tickets with runs found");
 
-  const reviewerId = (await client.user.findFirst({ where: { role: "REVIEWER" }, select: { id: true } }))?.id ?? "00000000-0000-4000-8000-000000000000";
+  const reviewerId =
+    (await client.user.findFirst({ where: { role: "REVIEWER" }, select: { id: true } }))?.id ?? "00000000-0000-4000-8000-000000000000";
 
   const scenarios: TScenario[] = [
     { name: "queue: default filter, first page", run: () => listTickets({}) },
@@ -85,7 +97,10 @@ export async function benchPages(report: Report, iterations: number): Promise<bo
     { name: "search: a ticket number", run: (i) => searchTickets({ q: `#${1 + ((i * 3331) % SCALE_TICKETS)}` }) },
     ...QUEUE_VIEWS.map((view) => ({ name: `view: ${view}, first page`, run: () => listView({ view, userId: reviewerId }) })),
     { name: "view counts, read afresh (no cache)", run: () => viewCounts({ userId: reviewerId, maxAgeMs: 0 }) },
-    { name: "ticket page: loadTicketDetail (2 runs, 16 trace events)", run: (i) => loadTicketDetail({ ticketId: heavy[i % heavy.length]!.id }) },
+    {
+      name: "ticket page: loadTicketDetail (2 runs, 16 trace events)",
+      run: (i) => loadTicketDetail({ ticketId: heavy[i % heavy.length]!.id }),
+    },
   ];
 
   let worst = { name: "", p95: 0 };
@@ -94,7 +109,9 @@ export async function benchPages(report: Report, iterations: number): Promise<bo
   for (const scenario of scenarios) {
     const { p50, p95, max } = await measure(scenario, iterations);
     if (p95 > worst.p95) worst = { name: scenario.name, p95 };
-    console.log(`${scenario.name.padEnd(width)} ${p50.toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${max.toFixed(1).padStart(8)}${p95 >= BUDGET_MS ? "   OVER BUDGET" : ""}`);
+    console.log(
+      `${scenario.name.padEnd(width)} ${p50.toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${max.toFixed(1).padStart(8)}${p95 >= BUDGET_MS ? "   OVER BUDGET" : ""}`,
+    );
   }
   report.limit(`page queries, worst p95 of ${scenarios.length} (${worst.name.split(":")[0]})`, worst.p95, "ms", BUDGET_MS);
   return true;

@@ -42,12 +42,27 @@ export type TProtocol = "simple" | "prepared";
 
 /** Runs pgbench with a script: -n (no vacuum), -M simple (or prepared), `clients` clients on 2 threads
  * for `seconds` (or `transactions` per client). */
-export async function runPgbench(url: string, script: string, opts: { clients: number; seconds?: number; transactions?: number; defines?: Record<string, string | number>; protocol?: TProtocol }): Promise<TPgbenchResult> {
+export async function runPgbench(
+  url: string,
+  script: string,
+  opts: { clients: number; seconds?: number; transactions?: number; defines?: Record<string, string | number>; protocol?: TProtocol },
+): Promise<TPgbenchResult> {
   const dir = mkdtempSync(join(tmpdir(), "countersign-pgbench-"));
   const file = join(dir, "script.sql");
   writeFileSync(file, script);
   const u = new URL(url);
-  const args = ["-n", "-M", opts.protocol ?? "simple", "-c", String(opts.clients), "-j", "2", ...(opts.transactions ? ["-t", String(opts.transactions)] : ["-T", String(opts.seconds)]), "-f", file];
+  const args = [
+    "-n",
+    "-M",
+    opts.protocol ?? "simple",
+    "-c",
+    String(opts.clients),
+    "-j",
+    "2",
+    ...(opts.transactions ? ["-t", String(opts.transactions)] : ["-T", String(opts.seconds)]),
+    "-f",
+    file,
+  ];
   for (const [k, v] of Object.entries(opts.defines ?? {})) args.push("-D", `${k}=${v}`);
   args.push("-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), u.pathname.slice(1));
   const env = { ...process.env, ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) };
@@ -69,7 +84,8 @@ export async function runPgbench(url: string, script: string, opts: { clients: n
       aborted: code !== 0 || /aborted/.test(output),
       output,
     };
-    if (!Number.isFinite(result.tps)) throw new Error(`pgbench gave no figure (exit ${code}): ${output.trim().split("\n").slice(-3).join(" / ")}`);
+    if (!Number.isFinite(result.tps))
+      throw new Error(`pgbench gave no figure (exit ${code}): ${output.trim().split("\n").slice(-3).join(" / ")}`);
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -81,7 +97,8 @@ export function insertScript(table: string): string {
   return `INSERT INTO ${table} (note) VALUES ('one row');\n`;
 }
 
-export const SCRATCH_TABLE_SQL = (table: string) => `CREATE TABLE ${table} (id bigserial PRIMARY KEY, note text NOT NULL, at timestamptz NOT NULL DEFAULT now())`;
+export const SCRATCH_TABLE_SQL = (table: string) =>
+  `CREATE TABLE ${table} (id bigserial PRIMARY KEY, note text NOT NULL, at timestamptz NOT NULL DEFAULT now())`;
 
 // ───────────────────────── the executor's statements as a script ─────────────────────────
 
@@ -168,12 +185,19 @@ export interface TExecutorScript {
  * The pgbench script for the recorded calls `a` and `b` (the same executor, clones ka and kb). Throws
  * when the two calls differ in a way the script cannot follow.
  */
-export function executorScript(a: { statements: TStatement[]; known: TKnownValue[] }, b: { statements: TStatement[]; known: TKnownValue[] }): TExecutorScript {
-  if (a.statements.length !== b.statements.length) throw new Error(`two executions sent ${a.statements.length} and ${b.statements.length} statements: the executor's work varies between calls`);
+export function executorScript(
+  a: { statements: TStatement[]; known: TKnownValue[] },
+  b: { statements: TStatement[]; known: TKnownValue[] },
+): TExecutorScript {
+  if (a.statements.length !== b.statements.length)
+    throw new Error(
+      `two executions sent ${a.statements.length} and ${b.statements.length} statements: the executor's work varies between calls`,
+    );
   // BEGIN and COMMIT carry no plan; the statements that do decide the protocol, all alike.
   const planned = a.statements.filter((s) => !/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(s.text));
   const protocol: TProtocol = planned.length > 0 && planned.every((s) => s.prepared) ? "prepared" : "simple";
-  if (protocol === "simple" && planned.some((s) => s.prepared)) throw new Error("the executor prepares some of its statements and not others: pgbench runs a script one way");
+  if (protocol === "simple" && planned.some((s) => s.prepared))
+    throw new Error("the executor prepares some of its statements and not others: pgbench runs a script one way");
   if (a.known.length !== b.known.length) throw new Error("the two clones are described differently");
   const lines: string[] = [];
   let uuidCount = 0;
@@ -189,7 +213,9 @@ export function executorScript(a: { statements: TStatement[]; known: TKnownValue
     const ta = tokenise(sqlA, a.known);
     const tb = tokenise(sqlB, b.known);
     if (ta.text !== tb.text) {
-      throw new Error(`statement ${s + 1} of the executor differs between two calls in a way the bench cannot template: ${firstDifference(ta.text, tb.text)}`);
+      throw new Error(
+        `statement ${s + 1} of the executor differs between two calls in a way the bench cannot template: ${firstDifference(ta.text, tb.text)}`,
+      );
     }
     // A uuid or digest equal in both calls is a constant (the reviewer's id, a setting's hash); one that
     // differs is made by the call and must be unique per transaction.
@@ -214,9 +240,11 @@ export function executorScript(a: { statements: TStatement[]; known: TKnownValue
       return `${String(n + 1).padStart(52, "f")}:${K_VAR}`;
     });
     text = text.replace(/\u0000K(\d+)\u0000/g, (_, i: string) => a.known[Number(i)]!.render);
-    if (new RegExp(`:${K_VAR}[A-Za-z0-9_]`).test(text)) throw new Error(`statement ${s + 1}: a clone's value runs into the text after it; pgbench would misread :${K_VAR}`);
+    if (new RegExp(`:${K_VAR}[A-Za-z0-9_]`).test(text))
+      throw new Error(`statement ${s + 1}: a clone's value runs into the text after it; pgbench would misread :${K_VAR}`);
     const stray = /:(client_id|scale|nclients|random_seed|default_seed|bench_\w+)\b/g;
-    for (const m of text.matchAll(stray)) if (m[1] !== K_VAR) throw new Error(`statement ${s + 1} contains :${m[1]}, which pgbench would replace`);
+    for (const m of text.matchAll(stray))
+      if (m[1] !== K_VAR) throw new Error(`statement ${s + 1} contains :${m[1]}, which pgbench would replace`);
     if (protocol === "prepared") text = splitAroundClone(text);
     lines.push(`${text.trim().replace(/;\s*$/, "")};`);
   }
@@ -234,7 +262,12 @@ export function splitAroundClone(text: string): string {
   return text.replace(/'(?:[^']|'')*'/g, (quoted) => {
     const body = quoted.slice(1, -1);
     if (!/:[A-Za-z_]/.test(body)) return quoted;
-    const parts = body.split(variable).map((part) => part.split(/(?<=:)(?=[A-Za-z_])/).map((piece) => `'${piece}'`).join(" || "));
+    const parts = body.split(variable).map((part) =>
+      part
+        .split(/(?<=:)(?=[A-Za-z_])/)
+        .map((piece) => `'${piece}'`)
+        .join(" || "),
+    );
     return `(${parts.join(` || ${variable}::text || `)})`;
   });
 }

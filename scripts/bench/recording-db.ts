@@ -32,7 +32,10 @@ export function openRecordingDb(url: string, max: number): TRecordingHandle {
       counter.count++;
       if (recording) {
         const [first, second] = args;
-        const config = typeof first === "string" ? { text: first, values: Array.isArray(second) ? second : [] } : (first as { text: string; values?: unknown[]; name?: string });
+        const config =
+          typeof first === "string"
+            ? { text: first, values: Array.isArray(second) ? second : [] }
+            : (first as { text: string; values?: unknown[]; name?: string });
         recording.push({ text: config.text, values: [...(config.values ?? [])], prepared: "name" in config && Boolean(config.name) });
       }
       return query(...args);

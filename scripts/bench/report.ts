@@ -34,7 +34,15 @@ export class Report {
   }
 
   /** A rate compared with a baseline rate: the ratio as a percentage of the baseline (higher is better). */
-  share(m: { measure: string; value: number; unit: string; baseline: number; baselineLabel: string; baselineUnit?: string; atLeastPercent: number }): void {
+  share(m: {
+    measure: string;
+    value: number;
+    unit: string;
+    baseline: number;
+    baselineLabel: string;
+    baselineUnit?: string;
+    atLeastPercent: number;
+  }): void {
     const percent = (100 * m.value) / m.baseline;
     this.add({
       measure: m.measure,
@@ -61,7 +69,14 @@ export class Report {
 
   /** A value held to an absolute limit (lower is better); `baseline` may say what it was measured under. */
   limit(measure: string, value: number, unit: string, below: number, baseline = ""): void {
-    this.add({ measure, value: `${fmt(value)} ${unit}`, baseline, ratio: "", target: `< ${below} ${unit}`, verdict: value < below ? "PASS" : "MISS" });
+    this.add({
+      measure,
+      value: `${fmt(value)} ${unit}`,
+      baseline,
+      ratio: "",
+      target: `< ${below} ${unit}`,
+      verdict: value < below ? "PASS" : "MISS",
+    });
   }
 
   skipped(measure: string, why: string): void {
@@ -70,7 +85,10 @@ export class Report {
 
   error(measure: string, error: unknown): void {
     // Prisma's messages start with the call ("Invalid `prisma.x()` invocation:") and end with the cause.
-    const lines = (error instanceof Error ? error.message : String(error)).split("\n").map((l) => l.trim()).filter(Boolean);
+    const lines = (error instanceof Error ? error.message : String(error))
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
     const message = lines.length > 1 && /^Invalid `.*` invocation/.test(lines[0]!) ? lines.at(-1)! : (lines[0] ?? "unknown error");
     this.add({ measure, value: `error: ${message}`, baseline: "", ratio: "", target: "", verdict: "error" });
   }
@@ -81,8 +99,21 @@ export class Report {
     const keys = ["measure", "value", "baseline", "ratio", "target"] as const;
     // Skipped and error rows carry a sentence in the value column: it may run past the table.
     const tabular = this.rows.filter((r) => r.verdict !== "skipped" && r.verdict !== "error");
-    const width = Object.fromEntries(keys.map((k) => [k, Math.max(head[k].length, ...tabular.map((r) => r[k].length), k === "measure" ? Math.max(...this.rows.map((r) => r.measure.length)) : 0)])) as Record<(typeof keys)[number], number>;
-    const line = (r: TRow) => (r.verdict === "skipped" || r.verdict === "error" ? `${r.measure.padEnd(width.measure)}  ${r.value}` : `${keys.map((k) => r[k].padEnd(width[k])).join("  ")}  ${r.verdict}`).trimEnd();
+    const width = Object.fromEntries(
+      keys.map((k) => [
+        k,
+        Math.max(
+          head[k].length,
+          ...tabular.map((r) => r[k].length),
+          k === "measure" ? Math.max(...this.rows.map((r) => r.measure.length)) : 0,
+        ),
+      ]),
+    ) as Record<(typeof keys)[number], number>;
+    const line = (r: TRow) =>
+      (r.verdict === "skipped" || r.verdict === "error"
+        ? `${r.measure.padEnd(width.measure)}  ${r.value}`
+        : `${keys.map((k) => r[k].padEnd(width[k])).join("  ")}  ${r.verdict}`
+      ).trimEnd();
     console.log(`\n${title}\n`);
     console.log(line(head));
     console.log(keys.map((k) => "-".repeat(width[k])).join("  ") + "  -------");

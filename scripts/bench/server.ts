@@ -38,7 +38,16 @@ export interface TServer {
 export async function startServer(bench: TBenchDb, settings: Record<string, string> = {}): Promise<TServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "countersign-bench-server-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, ...BENCH_SECRETS, ...settings, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: DIST, DATA_DIR: dataDir, DEMO_SEED: "false", NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...BENCH_SECRETS,
+    ...settings,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_DIST_DIR: DIST,
+    DATA_DIR: dataDir,
+    DEMO_SEED: "false",
+    NODE_ENV: "production",
+  };
   if (bench.kind === "postgres") {
     env.DATABASE_URL = bench.url;
     // The refund jobs the write path's decisions enqueued must not be worked off during the figures.
@@ -48,7 +57,11 @@ export async function startServer(bench: TBenchDb, settings: Record<string, stri
     env.PGLITE_DATA_DIR = bench.dir;
     env.WORKER = "on"; // the embedded database has its worker in the server (README)
   }
-  const child: ChildProcess = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    { env, stdio: ["ignore", "ignore", "pipe"] },
+  );
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
@@ -65,7 +78,8 @@ export async function startServer(bench: TBenchDb, settings: Record<string, stri
     let last = "no answer";
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr.trim().split("\n").slice(-3).join(" / ")}`);
+      if (child.exitCode !== null)
+        throw new Error(`the server exited with ${child.exitCode}: ${stderr.trim().split("\n").slice(-3).join(" / ")}`);
       try {
         const answer = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(5_000) });
         if (answer.ok) break;
@@ -74,7 +88,10 @@ export async function startServer(bench: TBenchDb, settings: Record<string, stri
         // not listening yet, or no answer within 5 s
         last = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       }
-      if (Date.now() > deadline) throw new Error(`the server did not answer /api/health within 60 s (last: ${last}; its stderr: ${stderr.trim().split("\n").slice(-3).join(" / ") || "empty"})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the server did not answer /api/health within 60 s (last: ${last}; its stderr: ${stderr.trim().split("\n").slice(-3).join(" / ") || "empty"})`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch (error) {
@@ -98,10 +115,18 @@ export interface TLoad {
 export async function load(options: autocannon.Options): Promise<TLoad> {
   const result = await autocannon({ ...options, timeout: 30 });
   if (result.non2xx || result.errors) {
-    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code}×${s.count ?? 0}`).join(", ");
+    const codes = Object.entries(result.statusCodeStats ?? {})
+      .map(([code, s]) => `${code}×${s.count ?? 0}`)
+      .join(", ");
     throw new Error(`${options.url}: ${result.non2xx} non-2xx answers (${codes}), ${result.errors} errors`);
   }
-  return { rate: result["2xx"] / result.duration, meanMs: result.latency.mean, p99Ms: result.latency.p99, p97_5Ms: result.latency.p97_5, requests: result["2xx"] };
+  return {
+    rate: result["2xx"] / result.duration,
+    meanMs: result.latency.mean,
+    p99Ms: result.latency.p99,
+    p97_5Ms: result.latency.p97_5,
+    requests: result["2xx"],
+  };
 }
 
 export { signIn } from "../../testing/sign-in";

@@ -75,7 +75,9 @@ export async function benchSignInFlood(server: TServer, report: Report, seconds:
   const answers = await flooding;
   const total = [...answers.values()].reduce((a, b) => a + b, 0);
   const byCode = [...answers.entries()].map(([code, count]) => `${code} ${count.toLocaleString("en-US")}`).join(", ");
-  progress(`/api/queue p95: ${fmt(p95(rest))} ms at rest (${rest.length} requests), ${fmt(p95(under))} ms under the flood (${under.length} requests); the flood's ${total.toLocaleString("en-US")} sign-ins: ${byCode} (busy: refused by the bound on password checks, each held for its Retry-After second)`);
+  progress(
+    `/api/queue p95: ${fmt(p95(rest))} ms at rest (${rest.length} requests), ${fmt(p95(under))} ms under the flood (${under.length} requests); the flood's ${total.toLocaleString("en-US")} sign-ins: ${byCode} (busy: refused by the bound on password checks, each held for its Retry-After second)`,
+  );
   report.multiple({
     measure: `/api/queue p95, reviewer, while ${FLOOD_CONNECTIONS} connections send bogus sign-ins`,
     value: p95(under),

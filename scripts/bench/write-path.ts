@@ -59,7 +59,15 @@ async function callers<T>(db: TRecordingHandle, items: T[], seconds: number, cal
   const elapsed = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const calls = Math.max(1, done + failed);
-  return { done, failed, seconds: elapsed, statements: (db.statements.count - statementsBefore) / calls, cpuMs: (cpu.user + cpu.system) / 1000 / calls, exhausted: next >= items.length && elapsed < seconds, firstError };
+  return {
+    done,
+    failed,
+    seconds: elapsed,
+    statements: (db.statements.count - statementsBefore) / calls,
+    cpuMs: (cpu.user + cpu.system) / 1000 / calls,
+    exhausted: next >= items.length && elapsed < seconds,
+    firstError,
+  };
 }
 
 /** How a recorded execution's clone appears in its statements, and how pgbench names clone k instead. */
@@ -107,11 +115,20 @@ function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
 const poolSize = (perSecond: number, seconds: number, margin: number) => Math.ceil(perSecond * seconds * margin) + 2 * CALLERS;
 
 /** `bench` is a PostgreSQL bench database, or null on the embedded database (the figures are skipped). */
-export async function benchWritePath(bench: TBenchDb | null, report: Report, opts: { seconds: number; printScript?: boolean }): Promise<void> {
+export async function benchWritePath(
+  bench: TBenchDb | null,
+  report: Report,
+  opts: { seconds: number; printScript?: boolean },
+): Promise<void> {
   const seconds = opts.seconds;
   if (!bench || bench.kind !== "postgres" || !bench.url) {
     const why = "needs PostgreSQL (set DATABASE_URL): pgbench and 16 concurrent callers";
-    for (const m of ["executor, 16 callers vs pgbench INSERT", "executor, 16 callers vs pgbench executor script", "decideApproval, 16 callers vs pgbench INSERT"]) report.skipped(m, why);
+    for (const m of [
+      "executor, 16 callers vs pgbench INSERT",
+      "executor, 16 callers vs pgbench executor script",
+      "decideApproval, 16 callers vs pgbench INSERT",
+    ])
+      report.skipped(m, why);
     return;
   }
   const url = bench.url;
@@ -133,21 +150,33 @@ export async function benchWritePath(bench: TBenchDb | null, report: Report, opt
       const k = kOf("executor", i);
       const digest = (await setup.client.approvalRequest.findUniqueOrThrow({ where: { id: first[i]! }, select: { digest: true } })).digest;
       const call = await db.record(() => executeApprovedRefund({ approvalId: first[i]!, actor: REFUND_ACTOR, client: db.client }));
-      if (call.result.outcome !== "refund_created") throw new Error(`the executor answered ${call.result.outcome} (${call.result.detail}) on a cloned approval`);
+      if (call.result.outcome !== "refund_created")
+        throw new Error(`the executor answered ${call.result.outcome} (${call.result.detail}) on a cloned approval`);
       recorded.push({ statements: call.statements, known: knownValues(k, digest, call.result) });
     }
     const script = executorScript(recorded[0]!, recorded[1]!);
-    progress(`executor: ${script.statements} statements per refund${script.protocol === "prepared" ? ", prepared" : ""}; the pgbench script replays them with -M ${script.protocol} (${script.fresh.uuids} fresh uuid(s), ${script.fresh.hashes} fresh digest(s) per transaction)`);
-    if (opts.printScript) console.log(`\n-- the executor's statements as a pgbench script (pgbench -M ${script.protocol})\n${cloneCounter(POOL_RANGES.pgbenchExecutor * 100_000_000_000, CALLERS).preamble}${script.script}`);
+    progress(
+      `executor: ${script.statements} statements per refund${script.protocol === "prepared" ? ", prepared" : ""}; the pgbench script replays them with -M ${script.protocol} (${script.fresh.uuids} fresh uuid(s), ${script.fresh.hashes} fresh digest(s) per transaction)`,
+    );
+    if (opts.printScript)
+      console.log(
+        `\n-- the executor's statements as a pgbench script (pgbench -M ${script.protocol})\n${cloneCounter(POOL_RANGES.pgbenchExecutor * 100_000_000_000, CALLERS).preamble}${script.script}`,
+      );
 
-    const refund = async (id: string) => (await executeApprovedRefund({ approvalId: id, actor: REFUND_ACTOR, client: db.client })).outcome === "refund_created";
+    const refund = async (id: string) =>
+      (await executeApprovedRefund({ approvalId: id, actor: REFUND_ACTOR, client: db.client })).outcome === "refund_created";
     const calibration = await callers(db, first.slice(used), 1, refund);
     if (calibration.failed) throw new Error(`calibration: ${calibration.failed} executions failed: ${describe(calibration.firstError)}`);
     const base = POOL_RANGES.pgbenchExecutor * 100_000_000_000;
     const perClient = 200;
     await clonePool(setup.client, templates.approved, "pgbenchExecutor", 0, CALLERS * perClient);
     const calibrate = cloneCounter(base, CALLERS);
-    const cal = await runPgbench(url, calibrate.preamble + script.script, { clients: CALLERS, transactions: perClient, defines: calibrate.defines, protocol: script.protocol });
+    const cal = await runPgbench(url, calibrate.preamble + script.script, {
+      clients: CALLERS,
+      transactions: perClient,
+      defines: calibrate.defines,
+      protocol: script.protocol,
+    });
     if (cal.aborted || cal.failed) throw new Error(`pgbench could not run the executor's statements: ${pgbenchError(cal.output)}`);
 
     // The executor and its two references take turns, ROUNDS times, and each ratio is taken within a
@@ -162,35 +191,51 @@ export async function benchWritePath(bench: TBenchDb | null, report: Report, opt
       const of = `round ${round} of ${ROUNDS}`;
       // Each pool is sized from the fastest rate seen so far: calibration runs cold and slow.
       const execCount = poolSize(execRate, seconds, 2.5);
-      progress(`${of}: cloning ${execCount.toLocaleString("en-US")} approved approvals, then the executor at ${CALLERS} callers for ${seconds} s…`);
+      progress(
+        `${of}: cloning ${execCount.toLocaleString("en-US")} approved approvals, then the executor at ${CALLERS} callers for ${seconds} s…`,
+      );
       const execIds = (await clonePool(setup.client, templates.approved, "executor", execFrom, execCount)).map((a) => a.id);
       execFrom += execCount;
       await checkpoint(db);
       const exec = await callers(db, execIds, seconds, refund);
       if (exec.failed) throw new Error(`${exec.failed} executions did not create their refund: ${describe(exec.firstError)}`);
       execRate = Math.max(execRate, exec.done / exec.seconds);
-      progress(`${of}: executor ${exec.done.toLocaleString("en-US")} refunds in ${exec.seconds.toFixed(1)} s, ${fmt(exec.statements)} statements each${exec.exhausted ? " (the pool ran out early: the rate is over the time it lasted)" : ""}`);
+      progress(
+        `${of}: executor ${exec.done.toLocaleString("en-US")} refunds in ${exec.seconds.toFixed(1)} s, ${fmt(exec.statements)} statements each${exec.exhausted ? " (the pool ran out early: the rate is over the time it lasted)" : ""}`,
+      );
 
       await checkpoint(db);
       progress(`${of}: pgbench single-row INSERTs, ${CALLERS} clients, ${seconds} s…`);
       const inserts = await runPgbench(url, insertScript("bench_insert"), { clients: CALLERS, seconds });
-      if (inserts.aborted || inserts.failed) throw new Error(`pgbench INSERT run failed: ${inserts.output.trim().split("\n").slice(-3).join(" / ")}`);
+      if (inserts.aborted || inserts.failed)
+        throw new Error(`pgbench INSERT run failed: ${inserts.output.trim().split("\n").slice(-3).join(" / ")}`);
 
       const pgCount = poolSize(replayRate, seconds, 2.5);
-      progress(`${of}: cloning ${pgCount.toLocaleString("en-US")} approved approvals, then pgbench running the executor's ${script.statements} statements, ${CALLERS} clients, ${seconds} s…`);
+      progress(
+        `${of}: cloning ${pgCount.toLocaleString("en-US")} approved approvals, then pgbench running the executor's ${script.statements} statements, ${CALLERS} clients, ${seconds} s…`,
+      );
       await clonePool(setup.client, templates.approved, "pgbenchExecutor", replayFrom, pgCount);
       await checkpoint(db);
       const timed = cloneCounter(base + replayFrom, CALLERS);
       replayFrom += pgCount;
-      const replay = await runPgbench(url, timed.preamble + script.script, { clients: CALLERS, seconds, defines: timed.defines, protocol: script.protocol });
+      const replay = await runPgbench(url, timed.preamble + script.script, {
+        clients: CALLERS,
+        seconds,
+        defines: timed.defines,
+        protocol: script.protocol,
+      });
       if (replay.aborted || replay.failed) {
         const ranOut = replay.transactions >= pgCount - CALLERS || /foreign key|null value/.test(replay.output);
-        throw new Error(`pgbench executor script failed${ranOut ? " (its pool of approvals ran out: the replay ran far faster than calibrated)" : ""}: ${pgbenchError(replay.output)}`);
+        throw new Error(
+          `pgbench executor script failed${ranOut ? " (its pool of approvals ran out: the replay ran far faster than calibrated)" : ""}: ${pgbenchError(replay.output)}`,
+        );
       }
       replayRate = Math.max(replayRate, replay.tps);
       const r: TRound = { exec, rate: exec.done / exec.seconds, inserts: inserts.tps, replay: replay.tps };
       rounds.push(r);
-      progress(`${of}: executor ${fmt(r.rate)} refunds/s = ${percent(r.rate, r.inserts)} of ${fmt(r.inserts)} INSERTs/s, ${percent(r.rate, r.replay)} of its statements' ${fmt(r.replay)} tx/s`);
+      progress(
+        `${of}: executor ${fmt(r.rate)} refunds/s = ${percent(r.rate, r.inserts)} of ${fmt(r.inserts)} INSERTs/s, ${percent(r.rate, r.replay)} of its statements' ${fmt(r.replay)} tx/s`,
+      );
     }
 
     // Each target's row is the round with the median ratio for it, so the row's figures are one
@@ -198,30 +243,64 @@ export async function benchWritePath(bench: TBenchDb | null, report: Report, opt
     const insertsRound = medianBy(rounds, (r) => r.rate / r.inserts);
     const replayRound = medianBy(rounds, (r) => r.rate / r.replay);
     const median = `median of ${ROUNDS} rounds`;
-    report.share({ measure: `executor, ${CALLERS} callers (${median})`, value: insertsRound.rate, unit: "refunds/s", baseline: insertsRound.inserts, baselineLabel: `pgbench 1-row INSERT ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 10 });
-    report.share({ measure: `executor, ${CALLERS} callers (${median})`, value: replayRound.rate, unit: "refunds/s", baseline: replayRound.replay, baselineLabel: `pgbench executor's ${script.statements} stmts (-M ${script.protocol}) ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 50 });
-    report.note(`executor by round (of INSERTs; of its own statements): ${rounds.map((r) => `${percent(r.rate, r.inserts)}; ${percent(r.rate, r.replay)}`).join(" | ")}`);
+    report.share({
+      measure: `executor, ${CALLERS} callers (${median})`,
+      value: insertsRound.rate,
+      unit: "refunds/s",
+      baseline: insertsRound.inserts,
+      baselineLabel: `pgbench 1-row INSERT ×${CALLERS}`,
+      baselineUnit: "tx/s",
+      atLeastPercent: 10,
+    });
+    report.share({
+      measure: `executor, ${CALLERS} callers (${median})`,
+      value: replayRound.rate,
+      unit: "refunds/s",
+      baseline: replayRound.replay,
+      baselineLabel: `pgbench executor's ${script.statements} stmts (-M ${script.protocol}) ×${CALLERS}`,
+      baselineUnit: "tx/s",
+      atLeastPercent: 50,
+    });
+    report.note(
+      `executor by round (of INSERTs; of its own statements): ${rounds.map((r) => `${percent(r.rate, r.inserts)}; ${percent(r.rate, r.replay)}`).join(" | ")}`,
+    );
     const exec = { ...insertsRound.exec, statements: rounds.reduce((n, r) => n + r.exec.statements, 0) / rounds.length };
     const inserts = { tps: medianBy(rounds, (r) => r.inserts).inserts };
 
     // ── decideApproval: a reviewer approves pending refund requests
-    const approve = async (a: { id: string; digest: string }) => (await decideApproval({ approvalId: a.id, decision: "approve", digest: a.digest, actor: templates.reviewer, client: db.client })).decision === "approve";
+    const approve = async (a: { id: string; digest: string }) =>
+      (await decideApproval({ approvalId: a.id, decision: "approve", digest: a.digest, actor: templates.reviewer, client: db.client }))
+        .decision === "approve";
     const decideFirst = await clonePool(setup.client, templates.pending, "decide", 0, 2000);
     const decideCal = await callers(db, decideFirst, 1, approve);
     if (decideCal.failed) throw new Error(`calibration: ${decideCal.failed} decisions failed: ${describe(decideCal.firstError)}`);
     const decideCount = poolSize(decideCal.done / decideCal.seconds, seconds, 2.5);
-    progress(`decideApproval: calibrated at ${fmt(decideCal.done / decideCal.seconds)} decisions/s; cloning ${decideCount.toLocaleString("en-US")} pending approvals…`);
+    progress(
+      `decideApproval: calibrated at ${fmt(decideCal.done / decideCal.seconds)} decisions/s; cloning ${decideCount.toLocaleString("en-US")} pending approvals…`,
+    );
     const decidePool = await clonePool(setup.client, templates.pending, "decide", 2000, decideCount);
     await checkpoint(db);
     progress(`decideApproval: ${CALLERS} callers for ${seconds} s…`);
     const decide = await callers(db, decidePool, seconds, approve);
     if (decide.failed) throw new Error(`${decide.failed} decisions failed: ${describe(decide.firstError)}`);
-    progress(`decideApproval: ${decide.done.toLocaleString("en-US")} approvals in ${decide.seconds.toFixed(1)} s, ${fmt(decide.statements)} statements each${decide.exhausted ? " (the pool ran out early: the rate is over the time it lasted)" : ""}`);
-    report.share({ measure: `decideApproval (approve), ${CALLERS} callers`, value: decide.done / decide.seconds, unit: "decisions/s", baseline: inserts.tps, baselineLabel: `pgbench 1-row INSERT ×${CALLERS}`, baselineUnit: "tx/s", atLeastPercent: 5 });
+    progress(
+      `decideApproval: ${decide.done.toLocaleString("en-US")} approvals in ${decide.seconds.toFixed(1)} s, ${fmt(decide.statements)} statements each${decide.exhausted ? " (the pool ran out early: the rate is over the time it lasted)" : ""}`,
+    );
+    report.share({
+      measure: `decideApproval (approve), ${CALLERS} callers`,
+      value: decide.done / decide.seconds,
+      unit: "decisions/s",
+      baseline: inserts.tps,
+      baselineLabel: `pgbench 1-row INSERT ×${CALLERS}`,
+      baselineUnit: "tx/s",
+      atLeastPercent: 5,
+    });
     // CPU per call × calls per second: how much of a core the callers' process used. Well under one
     // means the calls wait (on locks, or on round trips while holding one) rather than compute.
     const cores = (r: TCallersResult) => `${((r.cpuMs * r.done) / 1000 / r.seconds).toFixed(2)} of a core`;
-    report.note(`executor: ${fmt(exec.statements)} statements (round trips) and ${fmt(exec.cpuMs)} ms of this process's CPU per refund (${cores(exec)})`);
+    report.note(
+      `executor: ${fmt(exec.statements)} statements (round trips) and ${fmt(exec.cpuMs)} ms of this process's CPU per refund (${cores(exec)})`,
+    );
     report.note(`decideApproval: ${fmt(decide.statements)} statements and ${fmt(decide.cpuMs)} ms of CPU per approval (${cores(decide)})`);
   } finally {
     await db.close();

@@ -19,7 +19,13 @@ function files(dir: string): string[] {
 const fixtures = files(fixturesDir).map((file) => {
   const text = readFileSync(file, "utf8");
   const header = /^\/\/ fixture: (?:breaks (\S+)|(allowed))$/m.exec(text.split("\n")[0] ?? "");
-  return { name: relative(fixturesDir, file), lintAs: relative(fixturesDir, file).replace(/\.txt$/, ""), text, breaks: header?.[1] ?? null, allowed: !!header?.[2] };
+  return {
+    name: relative(fixturesDir, file),
+    lintAs: relative(fixturesDir, file).replace(/\.txt$/, ""),
+    text,
+    breaks: header?.[1] ?? null,
+    allowed: !!header?.[2],
+  };
 });
 
 type TPart = { paths: string[]; except?: string[]; may: string[] | "any" };
@@ -28,7 +34,10 @@ let forbiddenEdges: () => { from: string; to: string }[];
 let eslint: ESLint;
 beforeAll(async () => {
   eslint = new ESLint({ cwd: root });
-  ({ PARTS, forbiddenEdges } = (await import(join(root, "eslint.config.mjs"))) as { PARTS: Record<string, TPart>; forbiddenEdges: () => { from: string; to: string }[] });
+  ({ PARTS, forbiddenEdges } = (await import(join(root, "eslint.config.mjs"))) as {
+    PARTS: Record<string, TPart>;
+    forbiddenEdges: () => { from: string; to: string }[];
+  });
 });
 
 async function ourRules(text: string, filePath: string): Promise<{ ruleId: string; message: string }[]> {
@@ -84,11 +93,15 @@ describe("import rules", () => {
     const moduleOf = (name: string) => {
       const dir = PARTS[name]!.paths[0]!;
       if (dir.endsWith(".ts")) return dir;
-      const file = readdirSync(join(root, dir)).filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f) && !PARTS[name]!.except?.includes(`${dir}/${f}`)).sort()[0]!;
+      const file = readdirSync(join(root, dir))
+        .filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f) && !PARTS[name]!.except?.includes(`${dir}/${f}`))
+        .sort()[0]!;
       return `${dir}/${file}`;
     };
-    const fixtureIn = (name: string) => (PARTS[name]!.paths[0]!.endsWith(".ts") ? PARTS[name]!.paths[0]! : `${PARTS[name]!.paths[0]}/edge-fixture.ts`);
-    const importing = (from: string, to: string) => `import * as other from "@/${moduleOf(to).replace(/\.ts$/, "")}";\nexport const used = other;\n`;
+    const fixtureIn = (name: string) =>
+      PARTS[name]!.paths[0]!.endsWith(".ts") ? PARTS[name]!.paths[0]! : `${PARTS[name]!.paths[0]}/edge-fixture.ts`;
+    const importing = (from: string, to: string) =>
+      `import * as other from "@/${moduleOf(to).replace(/\.ts$/, "")}";\nexport const used = other;\n`;
     const unrefused: string[] = [];
     for (const { from, to } of forbiddenEdges()) {
       const found = await ourRules(importing(from, to), fixtureIn(from));
@@ -98,7 +111,8 @@ describe("import rules", () => {
     const refused: string[] = [];
     for (const [from, part] of Object.entries(PARTS)) {
       for (const to of part.may === "any" ? [] : part.may) {
-        if ((await ourRules(importing(from, to), fixtureIn(from))).some((m) => m.ruleId === "countersign/layers")) refused.push(`${from} → ${to}`);
+        if ((await ourRules(importing(from, to), fixtureIn(from))).some((m) => m.ruleId === "countersign/layers"))
+          refused.push(`${from} → ${to}`);
       }
     }
     expect(refused).toEqual([]);
@@ -106,7 +120,9 @@ describe("import rules", () => {
 
   it("passes on the real tree", { timeout: 240_000 }, async () => {
     const results = await eslint.lintFiles(["lib"]);
-    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId?.startsWith("countersign/")).map((m) => `${relative(root, r.filePath)}:${m.line} ${m.ruleId}`));
+    const broken = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId?.startsWith("countersign/")).map((m) => `${relative(root, r.filePath)}:${m.line} ${m.ruleId}`),
+    );
     expect(broken).toEqual([]);
   });
 });

@@ -32,6 +32,8 @@ describe("no try/catch in server actions", () => {
   it("passes every real action in the tree", async () => {
     const results = await eslint.lintFiles(["app/**/actions.ts"]);
     expect(results.length).toBeGreaterThan(4);
-    expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => `${r.filePath}:${m.line}`))).toEqual([]);
+    expect(
+      results.flatMap((r) => r.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => `${r.filePath}:${m.line}`)),
+    ).toEqual([]);
   });
 });

@@ -23,13 +23,15 @@ describe("the database only through lib/", () => {
     expect(await messages(code, "app/(app)/fixture/page.tsx")).toHaveLength(1);
   });
 
-  it.each(Object.entries(FORBIDDEN).filter(([name]) => !name.includes("client itself")))("refuses %s in an action and a script", async (_name, code) => {
-    expect(await messages(code, "app/(app)/fixture/actions.ts")).toHaveLength(1);
-    expect(await messages(code, "scripts/fixture.ts")).toHaveLength(1);
-  });
+  it.each(Object.entries(FORBIDDEN).filter(([name]) => !name.includes("client itself")))(
+    "refuses %s in an action and a script",
+    async (_name, code) => {
+      expect(await messages(code, "app/(app)/fixture/actions.ts")).toHaveLength(1);
+      expect(await messages(code, "scripts/fixture.ts")).toHaveLength(1);
+    },
+  );
 
   it("allows the same calls in lib/, which owns the tables", async () => {
     for (const code of Object.values(FORBIDDEN)) expect(await messages(code, "lib/tickets/fixture.ts")).toEqual([]);
   });
-
 });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { scoresByFile } from "./scores-by-file";
 
-const mutants = (counts: Record<string, number>) => Object.entries(counts).flatMap(([status, n]) => Array.from({ length: n }, () => ({ status })));
+const mutants = (counts: Record<string, number>) =>
+  Object.entries(counts).flatMap(([status, n]) => Array.from({ length: n }, () => ({ status })));
 
 describe("scoresByFile", () => {
   it("counts killed and timed-out mutants against survivors and uncovered ones, never ignored ones or errors", () => {

@@ -30,7 +30,12 @@ export function scoresByFile(report: TMutationReport): TFileScore[] {
     const detected = count("Killed", "Timeout");
     const undetected = count("Survived", "NoCoverage");
     const valid = detected + undetected;
-    return { file: report.projectRoot ? relative(report.projectRoot, file) || file : file, detected, undetected, score: valid ? (100 * detected) / valid : 100 };
+    return {
+      file: report.projectRoot ? relative(report.projectRoot, file) || file : file,
+      detected,
+      undetected,
+      score: valid ? (100 * detected) / valid : 100,
+    };
   });
 }
 
@@ -50,7 +55,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exit(2);
     }
     for (const s of scoresByFile(report)) {
-      console.log(`${s.score.toFixed(2).padStart(6)} %  ${String(s.detected).padStart(4)} of ${String(s.detected + s.undetected).padEnd(4)} ${s.file}`);
+      console.log(
+        `${s.score.toFixed(2).padStart(6)} %  ${String(s.detected).padStart(4)} of ${String(s.detected + s.undetected).padEnd(4)} ${s.file}`,
+      );
       if (s.score < FLOOR) below.push(s);
     }
   }

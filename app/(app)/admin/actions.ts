@@ -21,11 +21,18 @@ export const updatePolicySettingsAction = authedAction({ area: "admin", input: Z
     modelPlanner: llmAvailability(),
   });
   if (result.changed.length) revalidatePath("/admin");
-  return { policyVersion: result.policyVersion, changed: result.changed as string[], versionChanged: result.policyVersion !== result.policyVersionBefore };
+  return {
+    policyVersion: result.policyVersion,
+    changed: result.changed as string[],
+    versionChanged: result.policyVersion !== result.policyVersionBefore,
+  };
 });
 
-export const updateNotificationSettingsAction = authedAction({ area: "admin", input: ZNotificationSettingsForm }, async ({ input, user }) => {
-  const result = await updateNotificationSettings({ changes: input, actor: { id: user.id, role: user.role } });
-  if (result.changed.length) revalidatePath("/admin");
-  return { changed: result.changed as string[] };
-});
+export const updateNotificationSettingsAction = authedAction(
+  { area: "admin", input: ZNotificationSettingsForm },
+  async ({ input, user }) => {
+    const result = await updateNotificationSettings({ changes: input, actor: { id: user.id, role: user.role } });
+    if (result.changed.length) revalidatePath("/admin");
+    return { changed: result.changed as string[] };
+  },
+);

@@ -19,7 +19,10 @@ export const ZNotificationSettingsForm = z
       .string()
       .trim()
       .max(2000, "At most 2000 characters.")
-      .refine((v) => v === "" || (/^https?:\/\//i.test(v) && URL.canParse(v)), "Enter an http(s) URL, like https://hooks.slack.com/services/…"),
+      .refine(
+        (v) => v === "" || (/^https?:\/\//i.test(v) && URL.canParse(v)),
+        "Enter an http(s) URL, like https://hooks.slack.com/services/…",
+      ),
     stopNotifications: z.literal("on").optional(),
     webhookSecret: z
       .string()

@@ -41,7 +41,12 @@ export function NotificationForm({ current, lastChanged }: { current: TNotificat
   const shown = formMessage(
     state,
     (ok) => ({ tone: "ok", text: ok.changed.length ? `Saved: ${ok.changed.map((k) => WORDS[k] ?? k).join(", ")}.` : "Nothing changed." }),
-    { forbidden: "Your role may not change the notification settings.", invalid: "Nothing was saved: check the fields marked above.", fieldsShownBeside: true, signedOut: "Nothing was saved." },
+    {
+      forbidden: "Your role may not change the notification settings.",
+      invalid: "Nothing was saved: check the fields marked above.",
+      fieldsShownBeside: true,
+      signedOut: "Nothing was saved.",
+    },
   );
   const described = (id: string, help: string) => [help, errors[id]?.length ? `${id}-error` : null].filter(Boolean).join(" ");
   const error = (id: string) =>
@@ -60,7 +65,8 @@ export function NotificationForm({ current, lastChanged }: { current: TNotificat
         <p id="notify-webhookUrl-help" className="text-[12px] text-slate-500">
           {current.webhook ? (
             <>
-              Sending to <span className="font-mono text-slate-700">{current.webhook.origin}</span> (URL fingerprint <code className="font-mono">{current.webhook.fingerprint}</code>). Leave empty to keep it.
+              Sending to <span className="font-mono text-slate-700">{current.webhook.origin}</span> (URL fingerprint{" "}
+              <code className="font-mono">{current.webhook.fingerprint}</code>). Leave empty to keep it.
             </>
           ) : (
             "Off: no URL set, nothing is sent. A Slack incoming webhook, or any receiver of the same JSON."
@@ -97,7 +103,8 @@ export function NotificationForm({ current, lastChanged }: { current: TNotificat
         <p id="notify-webhookSecret-help" className="text-[12px] text-slate-500">
           {current.secret ? (
             <>
-              Set (fingerprint <code className="font-mono">{current.secret.fingerprint}</code>); it is never shown again. Leave empty to keep it.
+              Set (fingerprint <code className="font-mono">{current.secret.fingerprint}</code>); it is never shown again. Leave empty to
+              keep it.
             </>
           ) : (
             "Not set. Needed with a URL: every message is signed with it (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)."
@@ -124,7 +131,8 @@ export function NotificationForm({ current, lastChanged }: { current: TNotificat
           Reminder before expiry, in minutes
         </label>
         <p id="notify-reminderLeadMinutes-help" className="text-[12px] text-slate-500">
-          A request still waiting this long before it expires is announced once more. <code className="font-mono text-[11px] text-slate-400">notify.reminderLeadMinutes</code>
+          A request still waiting this long before it expires is announced once more.{" "}
+          <code className="font-mono text-[11px] text-slate-400">notify.reminderLeadMinutes</code>
         </p>
         <input
           id="notify-reminderLeadMinutes"
@@ -140,7 +148,13 @@ export function NotificationForm({ current, lastChanged }: { current: TNotificat
         {error("reminderLeadMinutes")}
       </div>
 
-      <SubmitRow pending={pending} label="Save notifications" busyLabel="Saving…" testId="notification-message" tone={shown?.tone === "error" ? "error" : "ok"}>
+      <SubmitRow
+        pending={pending}
+        label="Save notifications"
+        busyLabel="Saving…"
+        testId="notification-message"
+        tone={shown?.tone === "error" ? "error" : "ok"}
+      >
         {shown?.text}
       </SubmitRow>
     </form>

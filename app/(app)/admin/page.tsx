@@ -26,9 +26,16 @@ function modelPlannerState(): TModelPlannerState {
 
 export default async function AdminPage() {
   await requireRole("admin");
-  const [settings, notifications, changes, users] = await Promise.all([loadPolicySettings(), loadNotificationSettings(), loadSettingChanges(), listUsers()]);
+  const [settings, notifications, changes, users] = await Promise.all([
+    loadPolicySettings(),
+    loadNotificationSettings(),
+    loadSettingChanges(),
+    listUsers(),
+  ]);
   const version = policyVersion(settings);
-  const lastChanged = Object.fromEntries(Object.entries(changes).map(([key, c]) => [key, `Last changed ${formatUtc(c.at, "minute")}${c.by ? ` by ${c.by.name}` : ""}.`]));
+  const lastChanged = Object.fromEntries(
+    Object.entries(changes).map(([key, c]) => [key, `Last changed ${formatUtc(c.at, "minute")}${c.by ? ` by ${c.by.name}` : ""}.`]),
+  );
 
   return (
     <>
@@ -41,11 +48,14 @@ export default async function AdminPage() {
           description={
             <>
               <p>
-                Policy version in force: <code data-testid="policy-version" className="font-mono text-slate-800">{version}</code>
+                Policy version in force:{" "}
+                <code data-testid="policy-version" className="font-mono text-slate-800">
+                  {version}
+                </code>
               </p>
               <p>
-                Saving a change to a setting that decides refunds makes a new version; approvals waiting under the previous one go stale and must be run
-                again. A setting marked as deciding no refund keeps the version.
+                Saving a change to a setting that decides refunds makes a new version; approvals waiting under the previous one go stale and
+                must be run again. A setting marked as deciding no refund keeps the version.
               </p>
             </>
           }

@@ -11,7 +11,12 @@ describe("admin settings form", () => {
     const parsed = ZPolicySettingsForm.parse(form());
     const { "autonomy.autoApproveLimitCents": _dial, ...editable } = DEFAULT_SETTINGS;
     expect(parsed).toEqual({ expectedPolicyVersion: "v", settings: editable });
-    for (const [text, cents] of [["0.29", 29], ["1,250.5", 125_050], ["$ 19.99", 1999], ["650", 65_000]] as const) {
+    for (const [text, cents] of [
+      ["0.29", 29],
+      ["1,250.5", 125_050],
+      ["$ 19.99", 1999],
+      ["650", 65_000],
+    ] as const) {
       expect(ZPolicySettingsForm.parse(form({ dailyCapUsd: text })).settings["policy.dailyCapCents"]).toBe(cents);
     }
   });
@@ -22,7 +27,9 @@ describe("admin settings form", () => {
   });
 
   it("names the field of every bad value", () => {
-    const result = ZPolicySettingsForm.safeParse(form({ dailyCapUsd: "12.345", specialistThresholdUsd: "0", customerRefundsPerDay: "1.5", defaultPlanner: "gpt" }));
+    const result = ZPolicySettingsForm.safeParse(
+      form({ dailyCapUsd: "12.345", specialistThresholdUsd: "0", customerRefundsPerDay: "1.5", defaultPlanner: "gpt" }),
+    );
     expect(result.success).toBe(false);
     const fields = result.error!.issues.map((i) => i.path[0]).sort();
     expect(fields).toEqual(["customerRefundsPerDay", "dailyCapUsd", "defaultPlanner", "specialistThresholdUsd"]);

@@ -6,7 +6,14 @@ import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
 import { formMessage, type TFormMessage } from "@/components/action-message";
 import { updatePolicySettingsAction } from "./actions";
-import { PLANNER_LABELS, plannerOptionLabel, SETTING_FIELDS, type TModelPlannerState, type TSettingName, type TSettingValues } from "./settings-fields";
+import {
+  PLANNER_LABELS,
+  plannerOptionLabel,
+  SETTING_FIELDS,
+  type TModelPlannerState,
+  type TSettingName,
+  type TSettingValues,
+} from "./settings-fields";
 
 type TState = TActionResult<{ policyVersion: string; changed: string[]; versionChanged: boolean }> | null;
 
@@ -31,17 +38,22 @@ function saved(ok: { policyVersion: string; changed: string[]; versionChanged: b
   if (!ok.changed.length) return { tone: "ok", text: "Nothing changed: the settings already had these values." };
   const what = `Saved: ${ok.changed.map((k) => inSentence(LABEL_OF[k] ?? k)).join(", ")}.`;
   return ok.versionChanged
-    ? { tone: "ok", text: `${what} Policy version ${ok.policyVersion} is in force; approvals waiting under the previous version have gone stale.` }
+    ? {
+        tone: "ok",
+        text: `${what} Policy version ${ok.policyVersion} is in force; approvals waiting under the previous version have gone stale.`,
+      }
     : { tone: "ok", text: `${what} Policy version ${ok.policyVersion} stays in force: no waiting approval went stale.` };
 }
 
 function message(state: TState): TFormMessage | null {
-  if (state?.status === "error" && FIELD_OF_REFUSAL[state.code]) return { tone: "error", text: "Nothing was saved: check the settings marked above." };
-  return formMessage(
-    state,
-    saved,
-    { forbidden: "Your role may not change policy settings.", invalid: "Nothing was saved: check the settings marked above.", fieldsShownBeside: true, signedOut: "Nothing was saved." },
-  );
+  if (state?.status === "error" && FIELD_OF_REFUSAL[state.code])
+    return { tone: "error", text: "Nothing was saved: check the settings marked above." };
+  return formMessage(state, saved, {
+    forbidden: "Your role may not change policy settings.",
+    invalid: "Nothing was saved: check the settings marked above.",
+    fieldsShownBeside: true,
+    signedOut: "Nothing was saved.",
+  });
 }
 
 function PlannerSelect({ common, model }: { common: React.ComponentProps<"select">; model: TModelPlannerState }) {
@@ -77,7 +89,8 @@ export function SettingsForm(props: {
   const [values, setValues] = useState(initial);
   const errors = fieldErrors(state);
   const shown = message(state);
-  const set = (name: TSettingName) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setValues((v) => ({ ...v, [name]: e.target.value }));
+  const set = (name: TSettingName) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setValues((v) => ({ ...v, [name]: e.target.value }));
 
   return (
     <form action={action} noValidate aria-label="Policy settings" className="space-y-3">
@@ -89,8 +102,17 @@ export function SettingsForm(props: {
           const error = errors[field.name];
           // Why the model planner cannot run here, until a refusal says it beside the field instead.
           const unavailable = field.kind === "planner" && !model.available && !error?.length ? model.reason : null;
-          const described = [`${id}-help`, error?.length ? `${id}-error` : null, unavailable ? `${id}-unavailable` : null].filter(Boolean).join(" ");
-          const common = { id, name: field.name, value: values[field.name], onChange: set(field.name), "aria-invalid": error?.length ? true : undefined, "aria-describedby": described };
+          const described = [`${id}-help`, error?.length ? `${id}-error` : null, unavailable ? `${id}-unavailable` : null]
+            .filter(Boolean)
+            .join(" ");
+          const common = {
+            id,
+            name: field.name,
+            value: values[field.name],
+            onChange: set(field.name),
+            "aria-invalid": error?.length ? true : undefined,
+            "aria-describedby": described,
+          };
           return (
             <div key={field.key} className="grid grid-cols-1 gap-x-6 gap-y-1 py-3 sm:grid-cols-[minmax(0,1fr)_14rem]">
               <div className="min-w-0">
@@ -108,8 +130,17 @@ export function SettingsForm(props: {
                 {"readOnly" in field && field.readOnly ? (
                   <div className="relative">
                     {/* No name: shown for context, never submitted. */}
-                    <input id={id} value={values[field.name]} readOnly aria-describedby={described} className={`${INPUT} bg-slate-50 pr-12 text-right tabular-nums text-slate-600`} />
-                    <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 right-2.5 flex items-center text-[12px] text-slate-500">
+                    <input
+                      id={id}
+                      value={values[field.name]}
+                      readOnly
+                      aria-describedby={described}
+                      className={`${INPUT} bg-slate-50 pr-12 text-right tabular-nums text-slate-600`}
+                    />
+                    <span
+                      aria-hidden="true"
+                      className="pointer-events-none absolute inset-y-0 right-2.5 flex items-center text-[12px] text-slate-500"
+                    >
                       USD
                     </span>
                     <Link href="/autonomy" className="mt-1 inline-block text-[12px] font-medium text-indigo-700 hover:underline">
@@ -120,8 +151,17 @@ export function SettingsForm(props: {
                   <PlannerSelect common={common} model={model} />
                 ) : field.kind === "usd" ? (
                   <div className="relative">
-                    <input {...common} inputMode="decimal" autoComplete="off" spellCheck={false} className={`${INPUT} pr-12 text-right tabular-nums`} />
-                    <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 right-2.5 flex items-center text-[12px] text-slate-500">
+                    <input
+                      {...common}
+                      inputMode="decimal"
+                      autoComplete="off"
+                      spellCheck={false}
+                      className={`${INPUT} pr-12 text-right tabular-nums`}
+                    />
+                    <span
+                      aria-hidden="true"
+                      className="pointer-events-none absolute inset-y-0 right-2.5 flex items-center text-[12px] text-slate-500"
+                    >
                       USD
                     </span>
                   </div>
@@ -143,7 +183,13 @@ export function SettingsForm(props: {
           );
         })}
       </div>
-      <SubmitRow pending={pending} label="Save settings" busyLabel="Saving…" testId="settings-message" tone={shown?.tone === "error" ? "error" : "ok"}>
+      <SubmitRow
+        pending={pending}
+        label="Save settings"
+        busyLabel="Saving…"
+        testId="settings-message"
+        tone={shown?.tone === "error" ? "error" : "ok"}
+      >
         {shown?.text}
       </SubmitRow>
     </form>

@@ -9,12 +9,14 @@ export async function AuditPublicKey() {
   const { publicKey, keyId } = await listCheckpoints({ limit: 1 });
   return (
     <details className="mb-4 text-[13px] text-slate-600">
-      <summary className="cursor-pointer font-medium text-indigo-700 hover:underline">The audit public key, to check exports and checkpoints with</summary>
+      <summary className="cursor-pointer font-medium text-indigo-700 hover:underline">
+        The audit public key, to check exports and checkpoints with
+      </summary>
       {publicKey ? (
         <div className="mt-2 max-w-xl space-y-1">
           <p>
-            Key id <code className="font-mono text-[12px]">{keyId}</code>. Keep your own copy, taken once: a check against the key on this machine only proves what
-            this machine says.
+            Key id <code className="font-mono text-[12px]">{keyId}</code>. Keep your own copy, taken once: a check against the key on this
+            machine only proves what this machine says.
           </p>
           <label htmlFor="audit-public-key" className="sr-only">
             Audit public key (PEM)

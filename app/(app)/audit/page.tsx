@@ -22,18 +22,27 @@ export const metadata: Metadata = { title: "Audit" };
 type TSearchParams = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-const FIELD = "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
+const FIELD =
+  "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
 const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
 const FILTERS = ["ticket", "actor", "action", "from", "to"] as const;
 
 function ChainBanner({ verified }: { verified: TIncrementalReport }) {
   const { report, lastFull } = verified;
-  const full = lastFull ? `Last verified in full ${formatUtc(lastFull.at)}${lastFull.ok ? "" : " (it failed)"}.` : "Not yet verified in full (npm run audit:verify).";
+  const full = lastFull
+    ? `Last verified in full ${formatUtc(lastFull.at)}${lastFull.ok ? "" : " (it failed)"}.`
+    : "Not yet verified in full (npm run audit:verify).";
   const n = report.unverifiedTail;
-  const tail = n === 0 ? "Every event is covered by a signed checkpoint." : `${n.toLocaleString("en-US")} recent ${n === 1 ? "event is" : "events are"} not yet covered by a signed checkpoint.`;
+  const tail =
+    n === 0
+      ? "Every event is covered by a signed checkpoint."
+      : `${n.toLocaleString("en-US")} recent ${n === 1 ? "event is" : "events are"} not yet covered by a signed checkpoint.`;
   if (report.ok) {
     return (
-      <section aria-labelledby="chain-status" className="mb-4 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
+      <section
+        aria-labelledby="chain-status"
+        className="mb-4 flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3"
+      >
         <span aria-hidden="true" className="mt-0.5 text-emerald-700">
           ✓
         </span>
@@ -43,7 +52,8 @@ function ChainBanner({ verified }: { verified: TIncrementalReport }) {
           </h2>
           <p className="text-[13px] text-emerald-800">
             {report.checkpoints ? `Through signed checkpoint ${report.position}; ` : "No signed checkpoint yet; "}
-            every event since {verified.fromPosition ? `checkpoint ${verified.fromPosition}` : "the start"} matches its hash and its stream, and the ledger matches the audit. {tail} {full}
+            every event since {verified.fromPosition ? `checkpoint ${verified.fromPosition}` : "the start"} matches its hash and its stream,
+            and the ledger matches the audit. {tail} {full}
           </p>
         </div>
       </section>
@@ -63,7 +73,9 @@ function ChainBanner({ verified }: { verified: TIncrementalReport }) {
             <li key={i}>{describeProblem(p)}</li>
           ))}
         </ul>
-        {report.problems.length > 10 ? <p className="text-[13px] text-red-800">… and {report.problems.length - 10} more: run npm run audit:verify for the full list.</p> : null}
+        {report.problems.length > 10 ? (
+          <p className="text-[13px] text-red-800">… and {report.problems.length - 10} more: run npm run audit:verify for the full list.</p>
+        ) : null}
         <p className="text-[13px] text-red-800">
           {tail} {full}
         </p>
@@ -98,7 +110,12 @@ function Filters({ values, errors }: { values: Record<string, string>; errors: R
       </p>
     ) : null;
   return (
-    <Form action="/audit" role="search" aria-label="Search the audit trail" className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap">
+    <Form
+      action="/audit"
+      role="search"
+      aria-label="Search the audit trail"
+      className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap"
+    >
       <div className="lg:w-40">
         <label htmlFor="audit-ticket" className={LABEL}>
           Ticket
@@ -159,7 +176,15 @@ function decisionWord(value: unknown): string | null {
   return typeof word === "string" ? word : null;
 }
 
-function EventsTable({ events, brokenSeq, currencies }: { events: TAuditRow[]; brokenSeq: bigint | null; currencies: ReadonlyMap<string, string> }) {
+function EventsTable({
+  events,
+  brokenSeq,
+  currencies,
+}: {
+  events: TAuditRow[];
+  brokenSeq: bigint | null;
+  currencies: ReadonlyMap<string, string>;
+}) {
   const columns = ["#", "Time", "What happened", "Raw event"];
   return (
     <ResponsiveTable caption="Audit events, newest first" columns={columns}>
@@ -169,7 +194,9 @@ function EventsTable({ events, brokenSeq, currencies }: { events: TAuditRow[]; b
           <CardRow key={e.seq.toString()} className={`align-top ${e.seq === brokenSeq ? "bg-red-50" : "hover:bg-slate-50"}`}>
             <Cell label="Event" className="min-w-0 font-mono text-[12px] text-slate-500 tabular-nums">
               #{e.seq.toString()}
-              {e.seq === brokenSeq ? <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Broken here</span> : null}
+              {e.seq === brokenSeq ? (
+                <span className="mt-0.5 block font-sans text-[11px] font-semibold text-red-700">Broken here</span>
+              ) : null}
             </Cell>
             <Cell label="Time" className="min-w-0 tabular-nums text-slate-700 md:whitespace-nowrap">
               <time dateTime={e.at.toISOString()}>{formatUtc(e.at)}</time>
@@ -182,7 +209,11 @@ function EventsTable({ events, brokenSeq, currencies }: { events: TAuditRow[]; b
                 <code className="font-mono font-medium text-slate-700">{e.action}</code>
                 {decision ? <span>policy: {decision}</span> : null}
                 {e.ticket ? (
-                  <Link href={`/tickets/${e.ticket.id}`} prefetch={false} className="inline-flex min-h-6 items-center text-indigo-700 hover:underline">
+                  <Link
+                    href={`/tickets/${e.ticket.id}`}
+                    prefetch={false}
+                    className="inline-flex min-h-6 items-center text-indigo-700 hover:underline"
+                  >
                     Ticket #{e.ticket.number}
                   </Link>
                 ) : null}
@@ -244,7 +275,8 @@ function ExportLink({ from, to }: { from?: string; to?: string }) {
       <a href={hrefWith("/api/audit/export", { from, to })} download className="font-medium text-indigo-700 hover:underline">
         {ranged ? "Export this time range" : "Export the whole trail"} (JSON Lines, signed)
       </a>{" "}
-      · anyone can check it without the app: <code className="font-mono text-[12px] wrap-anywhere">npm run audit:verify -- --file FILE --pubkey KEY</code>, with the public key
+      · anyone can check it without the app:{" "}
+      <code className="font-mono text-[12px] wrap-anywhere">npm run audit:verify -- --file FILE --pubkey KEY</code>, with the public key
       below. The export is recorded in the trail.
     </p>
   );
@@ -265,13 +297,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
   return (
     <>
-      <PageHeader title="Audit" description="The append-only audit trail, newest first: who or what did what, to what and why, with the raw event behind each." />
+      <PageHeader
+        title="Audit"
+        description="The append-only audit trail, newest first: who or what did what, to what and why, with the raw event behind each."
+      />
       <ChainBanner verified={chain} />
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
       <ExportLink from={parsed.success ? parsed.data.from : undefined} to={parsed.success ? parsed.data.to : undefined} />
       <AuditPublicKey />
       {!result ? (
-        <EmptyState title="Check the search">{errors.after || errors.before ? "The page address is not valid. " : "Correct the highlighted field to search."}</EmptyState>
+        <EmptyState title="Check the search">
+          {errors.after || errors.before ? "The page address is not valid. " : "Correct the highlighted field to search."}
+        </EmptyState>
       ) : result.unresolved.ticket ? (
         <EmptyState title="No such ticket">No ticket has the number, id or external id “{result.unresolved.ticket}”.</EmptyState>
       ) : result.unresolved.actor ? (

@@ -25,7 +25,11 @@ export const setAutonomyLimitAction = authedAction({ area: "autonomy", input: ZS
 
 const ZShadowPass = z.object({
   /** How many of the most recent tickets waiting for a refund decision to shadow. */
-  limit: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(500, "must be at most 500"),
+  limit: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(500, "must be at most 500"),
 });
 
 export const runShadowPassAction = authedAction({ area: "autonomy", input: ZShadowPass }, async ({ input, user }) => {
@@ -33,4 +37,3 @@ export const runShadowPassAction = authedAction({ area: "autonomy", input: ZShad
   revalidatePath("/autonomy");
   return { ...pass };
 });
-

@@ -43,11 +43,20 @@ export function DialForm({ currentCents, positions }: { currentCents: number; po
             </option>
           ))}
         </select>
-        <button type="submit" disabled={pending} className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
+        >
           {pending ? "Setting…" : "Set limit"}
         </button>
       </div>
-      <p id="dial-message" role="status" data-testid="dial-message" className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+      <p
+        id="dial-message"
+        role="status"
+        data-testid="dial-message"
+        className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
+      >
         {shown?.text}
       </p>
     </form>

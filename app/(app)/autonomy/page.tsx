@@ -40,7 +40,14 @@ function Verdict({ c, required }: { c: TDialCandidate; required: number }) {
 
 function EvidenceTable({ candidates, required }: { candidates: TDialCandidate[]; required: number }) {
   const right = (label: string): TColumn => ({ label, align: "right" });
-  const columns: TColumn[] = ["Candidate limit", right("Would auto-approve"), right("Agreed"), right("Disagreed"), right("Awaiting a person"), "Raise allowed?"];
+  const columns: TColumn[] = [
+    "Candidate limit",
+    right("Would auto-approve"),
+    right("Agreed"),
+    right("Disagreed"),
+    right("Awaiting a person"),
+    "Raise allowed?",
+  ];
   const numeric = "tabular-nums md:text-right";
   return (
     <ResponsiveTable caption="Shadow evidence for each candidate limit" columns={columns} wrapHeaders>
@@ -84,7 +91,10 @@ export default async function AutonomyPage() {
 
   return (
     <div className="space-y-5">
-      <PageHeader title="Autonomy" description="How large a refund the agent may approve on its own, and the shadow evidence for raising it." />
+      <PageHeader
+        title="Autonomy"
+        description="How large a refund the agent may approve on its own, and the shadow evidence for raising it."
+      />
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="lg:col-span-2">
@@ -95,11 +105,13 @@ export default async function AutonomyPage() {
                 {usd(status.limitCents)}
               </p>
               <p className="mt-1 text-[12px] text-slate-600">
-                {status.limitCents === 0 ? "Every refund needs a person." : `Refunds up to ${usd(status.limitCents)} may be approved without a person, under the daily cap and never on flagged accounts.`}
+                {status.limitCents === 0
+                  ? "Every refund needs a person."
+                  : `Refunds up to ${usd(status.limitCents)} may be approved without a person, under the daily cap and never on flagged accounts.`}
               </p>
               <p className="mt-2 text-[12px] text-slate-600">
-                Raising it needs <strong className="text-slate-900">{status.requiredAgreements.toLocaleString("en-US")}</strong> agreeing shadow decisions at the new limit and none disagreeing. Lowering it needs no
-                evidence. Every change is audited.
+                Raising it needs <strong className="text-slate-900">{status.requiredAgreements.toLocaleString("en-US")}</strong> agreeing
+                shadow decisions at the new limit and none disagreeing. Lowering it needs no evidence. Every change is audited.
               </p>
               <p className="mt-1 text-[11px] text-slate-400">
                 Policy <code className="font-mono">{status.policyVersion}</code>
@@ -111,13 +123,15 @@ export default async function AutonomyPage() {
 
         <Card id="shadow-heading" title="Shadow pass" bodyClassName="space-y-2 px-4 py-3">
           <p className="text-[12px] text-slate-600">
-            Runs the agent in simulate mode over the {SHADOW_PASS_TICKETS} most recent tickets waiting for a refund decision and records what the policy would auto-approve at each candidate limit. When a person then
-            decides, their decision counts as agreement or disagreement. Nothing is refunded.
+            Runs the agent in simulate mode over the {SHADOW_PASS_TICKETS} most recent tickets waiting for a refund decision and records
+            what the policy would auto-approve at each candidate limit. When a person then decides, their decision counts as agreement or
+            disagreement. Nothing is refunded.
           </p>
           <ShadowPassButton limit={SHADOW_PASS_TICKETS} />
           {pass ? (
             <p data-testid="shadow-progress" className="text-[12px] text-slate-600">
-              {pass.finished ? "Last pass finished" : "Pass in progress"}: {pass.done + pass.refused + pass.failed} of {pass.total} tickets run
+              {pass.finished ? "Last pass finished" : "Pass in progress"}: {pass.done + pass.refused + pass.failed} of {pass.total} tickets
+              run
               {pass.failed ? `, ${pass.failed} failed (see Jobs)` : ""}.
             </p>
           ) : null}
@@ -131,8 +145,9 @@ export default async function AutonomyPage() {
             Evidence per candidate limit
           </h2>
           <p className="text-[12px] text-slate-500">
-            {status.shadowedProposals.toLocaleString("en-US")} refund {status.shadowedProposals === 1 ? "proposal" : "proposals"} shadowed so far. “Would auto-approve” counts the shadow decisions where the policy would
-            have approved the refund on its own at that limit; a person approving the same refund agrees, rejecting it disagrees.
+            {status.shadowedProposals.toLocaleString("en-US")} refund {status.shadowedProposals === 1 ? "proposal" : "proposals"} shadowed
+            so far. “Would auto-approve” counts the shadow decisions where the policy would have approved the refund on its own at that
+            limit; a person approving the same refund agrees, rejecting it disagrees.
           </p>
         </div>
         <EvidenceTable candidates={status.candidates} required={status.requiredAgreements} />

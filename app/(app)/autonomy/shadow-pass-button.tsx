@@ -13,7 +13,10 @@ function message(state: TState): TFormMessage | null {
     (ok) =>
       ok.ticketsConsidered === 0
         ? { tone: "ok", text: "No ticket is waiting for a refund decision: there was nothing to shadow." }
-        : { tone: "ok", text: `Shadow pass started: ${ok.ticketsConsidered} ${ok.ticketsConsidered === 1 ? "ticket" : "tickets"} without shadow evidence, each run in simulate mode by the job queue.` },
+        : {
+            tone: "ok",
+            text: `Shadow pass started: ${ok.ticketsConsidered} ${ok.ticketsConsidered === 1 ? "ticket" : "tickets"} without shadow evidence, each run in simulate mode by the job queue.`,
+          },
     { forbidden: "Your role may not run a shadow pass.", invalid: "Could not start the pass." },
   );
 }
@@ -30,10 +33,18 @@ export function ShadowPassButton({ limit }: { limit: number }) {
   return (
     <form action={action} aria-label="Shadow pass" className="space-y-2">
       <input type="hidden" name="limit" value={limit} />
-      <button type="submit" disabled={pending} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60"
+      >
         {pending ? "Running shadow pass…" : "Run shadow pass"}
       </button>
-      <p role="status" data-testid="shadow-message" className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-slate-700"}`}>
+      <p
+        role="status"
+        data-testid="shadow-message"
+        className={`min-h-5 text-[13px] ${shown?.tone === "error" ? "text-red-700" : "text-slate-700"}`}
+      >
         {shown?.text}
       </p>
     </form>

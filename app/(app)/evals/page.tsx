@@ -23,7 +23,17 @@ const shortHash = (hash: string) => hash.replace(/^sha256:/, "").slice(0, 8);
 const shortCommit = (commit: string) => (/^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 7) : commit);
 
 function RunsTable({ rows }: { rows: TEvalRunRow[] }) {
-  const columns: TColumn[] = ["Run", "Agent", "Dataset", "Grader", "Model", "Commit", { label: "Trials", align: "right" }, { label: "Rows", align: "right" }, "Release decision"];
+  const columns: TColumn[] = [
+    "Run",
+    "Agent",
+    "Dataset",
+    "Grader",
+    "Model",
+    "Commit",
+    { label: "Trials", align: "right" },
+    { label: "Rows", align: "right" },
+    "Release decision",
+  ];
   return (
     <ResponsiveTable caption="Eval runs, newest first" columns={columns}>
       {rows.map((r) => (
@@ -59,7 +69,9 @@ function RunsTable({ rows }: { rows: TEvalRunRow[] }) {
           </Cell>
           <Cell label="Rows" className="whitespace-nowrap tabular-nums md:text-right">
             <span className="text-emerald-700">{r.passed.toLocaleString("en-US")} passed</span>
-            <span className={`block ${r.failed ? "font-medium text-red-700" : "text-slate-500"}`}>{r.failed.toLocaleString("en-US")} failed</span>
+            <span className={`block ${r.failed ? "font-medium text-red-700" : "text-slate-500"}`}>
+              {r.failed.toLocaleString("en-US")} failed
+            </span>
           </Cell>
           <Cell label="Release decision" className="col-span-2 min-w-0 md:col-span-1 md:max-w-80">
             <ReleaseBadge outcome={r.decision?.outcome} />
@@ -86,12 +98,16 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Evaluations" description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets." />
+      <PageHeader
+        title="Evaluations"
+        description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets."
+      />
 
       <div className="space-y-2">
         <EvalCharts stats={{ passRates: stats.passRates, budget: stats.budget, handoffs: stats.handoffs }} />
         <p className="text-[12px] text-slate-500">
-          Charts as of <time dateTime={stats.asOf.toISOString()}>{formatUtc(stats.asOf)}</time>: their numbers are read at most once every {DASHBOARD_MAX_AGE_MS / 1000} seconds, so they may be up to that much behind.
+          Charts as of <time dateTime={stats.asOf.toISOString()}>{formatUtc(stats.asOf)}</time>: their numbers are read at most once every{" "}
+          {DASHBOARD_MAX_AGE_MS / 1000} seconds, so they may be up to that much behind.
         </p>
       </div>
 
@@ -103,7 +119,11 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
           <>
             <RunsTable rows={runs.rows} />
             {runs.newerCursor || runs.olderCursor ? (
-              <Pager label="Eval run pages" previous={runs.newerCursor ? hrefWith("/evals", { cursor: runs.newerCursor }) : null} next={runs.olderCursor ? hrefWith("/evals", { cursor: runs.olderCursor }) : null} />
+              <Pager
+                label="Eval run pages"
+                previous={runs.newerCursor ? hrefWith("/evals", { cursor: runs.newerCursor }) : null}
+                next={runs.olderCursor ? hrefWith("/evals", { cursor: runs.olderCursor }) : null}
+              />
             ) : null}
           </>
         ) : cursor ? (
@@ -114,7 +134,8 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
           </EmptyState>
         ) : (
           <EmptyState title="No eval runs yet">
-            Grade the dataset with <code className="font-mono">npm run eval -- --dataset eval/episodes.jsonl</code>; each run is stored here with its release decision.
+            Grade the dataset with <code className="font-mono">npm run eval -- --dataset eval/episodes.jsonl</code>; each run is stored here
+            with its release decision.
           </EmptyState>
         )}
       </section>
@@ -122,7 +143,11 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
       <section aria-labelledby="decisions-heading">
         <h2 id="decisions-heading" className="mb-2 text-[13px] font-semibold text-slate-900">
           Release decision history{" "}
-          <span className="font-normal text-slate-500">{decisions.total > decisions.rows.length ? `(latest ${decisions.rows.length} of ${decisions.total.toLocaleString("en-US")})` : `(${decisions.total})`}</span>
+          <span className="font-normal text-slate-500">
+            {decisions.total > decisions.rows.length
+              ? `(latest ${decisions.rows.length} of ${decisions.total.toLocaleString("en-US")})`
+              : `(${decisions.total})`}
+          </span>
         </h2>
         {decisions.rows.length ? (
           <ol className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">

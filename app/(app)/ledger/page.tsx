@@ -9,14 +9,22 @@ import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/respo
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
 import { decodeCursor } from "@/lib/db/keyset";
-import { listLedger, listLedgerActors, POLICY_APPROVER, ZLedgerFilters, type TLedgerFilters, type TLedgerRow } from "@/lib/ledger/list-ledger";
+import {
+  listLedger,
+  listLedgerActors,
+  POLICY_APPROVER,
+  ZLedgerFilters,
+  type TLedgerFilters,
+  type TLedgerRow,
+} from "@/lib/ledger/list-ledger";
 
 export const metadata: Metadata = { title: "Ledger" };
 
 type TSearchParams = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-const FIELD = "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
+const FIELD =
+  "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
 const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
 
 function FieldError({ id, messages }: { id: string; messages?: string[] }) {
@@ -28,16 +36,38 @@ function FieldError({ id, messages }: { id: string; messages?: string[] }) {
   );
 }
 
-function Filters({ values, errors, actors }: { values: Record<string, string>; errors: Record<string, string[] | undefined>; actors: { id: string; name: string; email: string }[] }) {
+function Filters({
+  values,
+  errors,
+  actors,
+}: {
+  values: Record<string, string>;
+  errors: Record<string, string[] | undefined>;
+  actors: { id: string; name: string; email: string }[];
+}) {
   const filtered = Object.values(values).some(Boolean);
   const invalid = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `ledger-${name}-error` } : {});
   return (
-    <Form action="/ledger" role="search" aria-label="Filter the ledger" className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+    <Form
+      action="/ledger"
+      role="search"
+      aria-label="Filter the ledger"
+      className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap"
+    >
       <div className="col-span-2 sm:w-44">
         <label htmlFor="ledger-orderId" className={LABEL}>
           Order id
         </label>
-        <input id="ledger-orderId" name="orderId" defaultValue={values.orderId} placeholder="ORD-1001" autoComplete="off" spellCheck={false} className={FIELD} {...invalid("orderId")} />
+        <input
+          id="ledger-orderId"
+          name="orderId"
+          defaultValue={values.orderId}
+          placeholder="ORD-1001"
+          autoComplete="off"
+          spellCheck={false}
+          className={FIELD}
+          {...invalid("orderId")}
+        />
         <FieldError id="ledger-orderId-error" messages={errors.orderId} />
       </div>
       <div className="sm:w-40">
@@ -118,7 +148,12 @@ function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
             <time dateTime={r.createdAt.toISOString()}>{formatUtc(r.createdAt, "minute")}</time>
           </Cell>
           <Cell label="Order" className="order-first col-span-2 md:order-none md:col-span-1">
-            <Link href={hrefWith("/ledger", { orderId: r.orderId })} prefetch={false} className="font-mono text-[12px] break-all text-indigo-700 hover:underline" title={`Only entries of ${r.orderId}`}>
+            <Link
+              href={hrefWith("/ledger", { orderId: r.orderId })}
+              prefetch={false}
+              className="font-mono text-[12px] break-all text-indigo-700 hover:underline"
+              title={`Only entries of ${r.orderId}`}
+            >
               {r.orderId}
             </Link>
           </Cell>
@@ -155,7 +190,12 @@ function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("ledger");
   const params = await searchParams;
-  const values = { orderId: first(params.orderId) ?? "", from: first(params.from) ?? "", to: first(params.to) ?? "", actor: first(params.actor) ?? "" };
+  const values = {
+    orderId: first(params.orderId) ?? "",
+    from: first(params.from) ?? "",
+    to: first(params.to) ?? "",
+    actor: first(params.actor) ?? "",
+  };
   const parsed = ZLedgerFilters.safeParse(values);
   const cursorToken = first(params.cursor);
   const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
@@ -188,11 +228,13 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
       ) : (
         <>
           <p className="mb-2 text-[13px] text-slate-600">
-            <span className="font-medium text-slate-900">{ledger.totals.count.toLocaleString("en-US")}</span> {ledger.totals.count === 1 ? "entry" : "entries"}
+            <span className="font-medium text-slate-900">{ledger.totals.count.toLocaleString("en-US")}</span>{" "}
+            {ledger.totals.count === 1 ? "entry" : "entries"}
             {filtered ? " match these filters" : ""}
             {ledger.totals.byCurrency.length ? (
               <>
-                {" "}· total{" "}
+                {" "}
+                · total{" "}
                 {ledger.totals.byCurrency.map((g, i) => (
                   <span key={g.currency} className="font-medium text-slate-900 tabular-nums">
                     {i > 0 ? " + " : ""}
@@ -218,7 +260,9 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
                 .
               </EmptyState>
             ) : (
-              <EmptyState title="No refunds yet">A row appears here only after a person approves a refund (or the autonomy dial allows one) and the executor writes it.</EmptyState>
+              <EmptyState title="No refunds yet">
+                A row appears here only after a person approves a refund (or the autonomy dial allows one) and the executor writes it.
+              </EmptyState>
             )
           ) : (
             <>

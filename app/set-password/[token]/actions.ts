@@ -9,14 +9,20 @@ export type TSetPasswordState = { status: "idle" } | { status: "error"; message:
 const ZSetPasswordForm = z.object({ token: z.string().max(100), password: z.string().max(1024), confirm: z.string().max(1024) });
 
 const REFUSED = {
-  link_unusable: "This link no longer works: it was used already, replaced by a newer one, or its person was deactivated. Ask an admin for a new link.",
+  link_unusable:
+    "This link no longer works: it was used already, replaced by a newer one, or its person was deactivated. Ask an admin for a new link.",
   link_expired: "This link has expired (links work for 24 hours). Ask an admin for a new one.",
 } as const;
 
 export async function setPasswordAction(_previous: TSetPasswordState, form: FormData): Promise<TSetPasswordState> {
-  const parsed = ZSetPasswordForm.safeParse({ token: form.get("token") ?? "", password: form.get("password") ?? "", confirm: form.get("confirm") ?? "" });
+  const parsed = ZSetPasswordForm.safeParse({
+    token: form.get("token") ?? "",
+    password: form.get("password") ?? "",
+    confirm: form.get("confirm") ?? "",
+  });
   if (!parsed.success) return { status: "error", message: "Enter the password twice." };
-  if (parsed.data.password !== parsed.data.confirm) return { status: "error", message: "The two passwords differ: type the same password twice." };
+  if (parsed.data.password !== parsed.data.confirm)
+    return { status: "error", message: "The two passwords differ: type the same password twice." };
   const outcome = await setPasswordWithLink({ token: parsed.data.token, password: parsed.data.password, now: new Date() });
   if (outcome.status === "ok") return { status: "done", email: outcome.email };
   return { status: "error", message: outcome.status === "invalid_password" ? outcome.message : REFUSED[outcome.status] };

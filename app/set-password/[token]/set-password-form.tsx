@@ -30,7 +30,16 @@ export function SetPasswordForm({ token, email, minLength }: { token: string; em
         <label htmlFor="password" className="block text-[13px] font-medium text-slate-700">
           New password
         </label>
-        <input id="password" name="password" type="password" autoComplete="new-password" required minLength={minLength} aria-describedby="password-help set-password-error" className={INPUT} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={minLength}
+          aria-describedby="password-help set-password-error"
+          className={INPUT}
+        />
         <p id="password-help" className="text-[12px] text-slate-600">
           At least {minLength} characters.
         </p>
@@ -39,7 +48,15 @@ export function SetPasswordForm({ token, email, minLength }: { token: string; em
         <label htmlFor="confirm" className="block text-[13px] font-medium text-slate-700">
           The same password again
         </label>
-        <input id="confirm" name="confirm" type="password" autoComplete="new-password" required aria-describedby="set-password-error" className={INPUT} />
+        <input
+          id="confirm"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          aria-describedby="set-password-error"
+          className={INPUT}
+        />
       </div>
       <p id="set-password-error" aria-live="polite" className="min-h-5 text-[13px] text-red-700">
         {error}

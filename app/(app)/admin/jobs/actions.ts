@@ -5,8 +5,11 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/authed";
 import { retryFailedJob } from "@/lib/jobs/retry-job";
 
-export const retryJobAction = authedAction({ area: "admin", input: z.object({ queue: z.string().min(1).max(100), jobId: z.uuid() }) }, async ({ input, user }) => {
-  await retryFailedJob({ queue: input.queue, jobId: input.jobId, actor: { id: user.id, role: user.role } });
-  revalidatePath("/admin/jobs");
-  return { retried: input.jobId };
-});
+export const retryJobAction = authedAction(
+  { area: "admin", input: z.object({ queue: z.string().min(1).max(100), jobId: z.uuid() }) },
+  async ({ input, user }) => {
+    await retryFailedJob({ queue: input.queue, jobId: input.jobId, actor: { id: user.id, role: user.role } });
+    revalidatePath("/admin/jobs");
+    return { retried: input.jobId };
+  },
+);

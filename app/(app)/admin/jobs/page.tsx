@@ -16,7 +16,8 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   const requested = (await searchParams).view;
   const view: TJobView = requested && requested in JOB_VIEWS ? (requested as TJobView) : "failed";
   const [counts, jobs] = await Promise.all([jobCounts(), listJobs({ view })]);
-  const countOf = (v: TJobView) => counts.filter((c) => (JOB_VIEWS[v] as readonly string[]).includes(c.state)).reduce((n, c) => n + c.count, 0);
+  const countOf = (v: TJobView) =>
+    counts.filter((c) => (JOB_VIEWS[v] as readonly string[]).includes(c.state)).reduce((n, c) => n + c.count, 0);
 
   return (
     <>

@@ -31,17 +31,23 @@ export const reissuePasswordLinkAction = authedAction({ area: "admin", input: ZU
   return { email: link.email, linkPath: `${SET_PASSWORD_PATH}/${link.token}`, expiresAt: link.expiresAt.toISOString() };
 });
 
-export const changeUserRoleAction = authedAction({ area: "admin", input: ZUserId.extend({ role: z.enum(ROLES) }) }, async ({ input, user }) => {
-  const result = await changeUserRole({ userId: input.userId, role: input.role, actor: user });
-  revalidatePath(USERS_PATH);
-  return result;
-});
+export const changeUserRoleAction = authedAction(
+  { area: "admin", input: ZUserId.extend({ role: z.enum(ROLES) }) },
+  async ({ input, user }) => {
+    const result = await changeUserRole({ userId: input.userId, role: input.role, actor: user });
+    revalidatePath(USERS_PATH);
+    return result;
+  },
+);
 
-export const setUserActiveAction = authedAction({ area: "admin", input: ZUserId.extend({ active: z.enum(["true", "false"]).transform((v) => v === "true") }) }, async ({ input, user }) => {
-  const result = await setUserActive({ userId: input.userId, active: input.active, actor: user, now: new Date() });
-  revalidatePath(USERS_PATH);
-  return result;
-});
+export const setUserActiveAction = authedAction(
+  { area: "admin", input: ZUserId.extend({ active: z.enum(["true", "false"]).transform((v) => v === "true") }) },
+  async ({ input, user }) => {
+    const result = await setUserActive({ userId: input.userId, active: input.active, actor: user, now: new Date() });
+    revalidatePath(USERS_PATH);
+    return result;
+  },
+);
 
 /** Signs a user out everywhere: every live session revoked, audited with the admin's id. */
 export const revokeUserSessionsAction = authedAction({ area: "admin", input: ZUserId }, async ({ input, user }) => {

@@ -20,8 +20,16 @@ export function InviteUserForm() {
     if (result.status === "ok") setFields({ email: "", name: "", role: "REVIEWER" });
     return result;
   }, null);
-  const bind = (name: keyof typeof fields) => ({ name, value: fields[name], onChange: (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value })) });
-  const shown = formMessage(state, () => null, { forbidden: "Only an admin may add people.", invalid: "Check the email, name and role.", signedOut: "Nobody was added." });
+  const bind = (name: keyof typeof fields) => ({
+    name,
+    value: fields[name],
+    onChange: (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value })),
+  });
+  const shown = formMessage(state, () => null, {
+    forbidden: "Only an admin may add people.",
+    invalid: "Check the email, name and role.",
+    signedOut: "Nobody was added.",
+  });
   return (
     <>
       <form action={action} aria-label="Add a person" className="space-y-3 text-[13px]">
@@ -54,11 +62,17 @@ export function InviteUserForm() {
             {shown.text}
           </p>
         ) : null}
-        <button type="submit" disabled={pending} className="h-8 rounded-md bg-slate-900 px-3 text-[13px] font-medium text-white hover:bg-slate-800 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="h-8 rounded-md bg-slate-900 px-3 text-[13px] font-medium text-white hover:bg-slate-800 disabled:opacity-60"
+        >
           {pending ? "Adding…" : "Add person"}
         </button>
       </form>
-      {state?.status === "ok" ? <PasswordLinkShown key={state.linkPath} email={state.email} linkPath={state.linkPath} expiresAt={state.expiresAt} /> : null}
+      {state?.status === "ok" ? (
+        <PasswordLinkShown key={state.linkPath} email={state.email} linkPath={state.linkPath} expiresAt={state.expiresAt} />
+      ) : null}
     </>
   );
 }

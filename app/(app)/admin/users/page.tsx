@@ -56,7 +56,16 @@ export default async function UsersPage() {
                 </Cell>
                 <Cell label="Actions" className="col-span-2 md:col-span-1">
                   <div className="flex flex-wrap items-start gap-2">
-                    <UserControls user={{ id: u.id, email: u.email, role: u.role, active: u.active }} cannotDeactivate={u.id === me.id ? "You cannot deactivate yourself: ask another admin" : u.active && u.role === "ADMIN" && activeAdmins <= 1 ? "The only active admin cannot be deactivated" : null} />
+                    <UserControls
+                      user={{ id: u.id, email: u.email, role: u.role, active: u.active }}
+                      cannotDeactivate={
+                        u.id === me.id
+                          ? "You cannot deactivate yourself: ask another admin"
+                          : u.active && u.role === "ADMIN" && activeAdmins <= 1
+                            ? "The only active admin cannot be deactivated"
+                            : null
+                      }
+                    />
                     <RevokeSessionsForm userId={u.id} email={u.email} liveSessions={u.liveSessions} />
                   </div>
                 </Cell>

@@ -12,10 +12,21 @@ export function PasswordLinkShown({ email, linkPath, expiresAt }: { email: strin
         {new Date(expiresAt).toISOString().slice(0, 16).replace("T", " ")} UTC. It is shown only now.
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <input aria-label={`Set-password link for ${email}`} readOnly value={url} onFocus={(e) => e.currentTarget.select()} className="h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 font-mono text-[12px]" />
+        <input
+          aria-label={`Set-password link for ${email}`}
+          readOnly
+          value={url}
+          onFocus={(e) => e.currentTarget.select()}
+          className="h-8 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 font-mono text-[12px]"
+        />
         <button
           type="button"
-          onClick={() => navigator.clipboard?.writeText(url).then(() => setCopied(true), () => setCopied(false))}
+          onClick={() =>
+            navigator.clipboard?.writeText(url).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
           className="h-8 rounded-md border border-slate-300 bg-white px-3 text-[12px] font-medium text-slate-800 hover:bg-slate-50"
         >
           {copied ? "Copied" : "Copy link"}

@@ -9,7 +9,8 @@ import { ROLE_LABELS, ROLES, type Role } from "@/lib/contracts/roles";
 import { changeUserRoleAction, reissuePasswordLinkAction, setUserActiveAction } from "./actions";
 import { PasswordLinkShown } from "./password-link-shown";
 
-const BUTTON = "h-7 rounded-md border border-slate-300 bg-white px-2 text-[12px] font-medium whitespace-nowrap text-slate-800 shadow-xs hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50";
+const BUTTON =
+  "h-7 rounded-md border border-slate-300 bg-white px-2 text-[12px] font-medium whitespace-nowrap text-slate-800 shadow-xs hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50";
 const WORDS = { forbidden: "Only an admin may change people.", invalid: "That change could not be read." };
 
 function Said({ message }: { message: TFormMessage | null }) {
@@ -21,20 +22,44 @@ function Said({ message }: { message: TFormMessage | null }) {
   );
 }
 
-export function UserControls({ user, cannotDeactivate }: { user: { id: string; email: string; role: Role; active: boolean }; cannotDeactivate: string | null }) {
+export function UserControls({
+  user,
+  cannotDeactivate,
+}: {
+  user: { id: string; email: string; role: Role; active: boolean };
+  cannotDeactivate: string | null;
+}) {
   const [role, setRole] = useState<Role>(user.role);
   const [confirming, setConfirming] = useState(false);
-  const [roleState, roleAction, rolePending] = useActionState((_p: TActionResult<{ from: Role; to: Role }> | null, form: FormData) => changeUserRoleAction(form), null);
+  const [roleState, roleAction, rolePending] = useActionState(
+    (_p: TActionResult<{ from: Role; to: Role }> | null, form: FormData) => changeUserRoleAction(form),
+    null,
+  );
   const [activeState, activeAction, activePending] = useActionState(async (_p: TActionResult<TUserActiveChange> | null, form: FormData) => {
     setConfirming(false);
     return setUserActiveAction(form);
   }, null);
-  const [linkState, linkAction, linkPending] = useActionState((_p: TActionResult<{ email: string; linkPath: string; expiresAt: string }> | null, form: FormData) => reissuePasswordLinkAction(form), null);
+  const [linkState, linkAction, linkPending] = useActionState(
+    (_p: TActionResult<{ email: string; linkPath: string; expiresAt: string }> | null, form: FormData) => reissuePasswordLinkAction(form),
+    null,
+  );
 
-  const roleSaid = formMessage(roleState, (ok) => ({ tone: "ok", text: ok.from === ok.to ? "Role unchanged." : `Now ${ROLE_LABELS[ok.to]}.` }), WORDS);
+  const roleSaid = formMessage(
+    roleState,
+    (ok) => ({ tone: "ok", text: ok.from === ok.to ? "Role unchanged." : `Now ${ROLE_LABELS[ok.to]}.` }),
+    WORDS,
+  );
   const activeSaid = formMessage<TUserActiveChange>(
     activeState,
-    (ok) => (ok.changed ? { tone: "ok", text: user.active ? "Reactivated." : `Deactivated${ok.ticketsUnassigned ? `; ${ok.ticketsUnassigned} ticket(s) unassigned` : ""}.` } : null),
+    (ok) =>
+      ok.changed
+        ? {
+            tone: "ok",
+            text: user.active
+              ? "Reactivated."
+              : `Deactivated${ok.ticketsUnassigned ? `; ${ok.ticketsUnassigned} ticket(s) unassigned` : ""}.`,
+          }
+        : null,
     WORDS,
   );
   const linkSaid = formMessage(linkState, () => null, WORDS);
@@ -90,7 +115,12 @@ export function UserControls({ user, cannotDeactivate }: { user: { id: string; e
           </button>
         ) : user.active ? (
           <>
-            <button type="submit" disabled={activePending} aria-label={`Confirm deactivate ${user.email}`} className={`${BUTTON} border-red-700 bg-red-700 text-white hover:bg-red-800`}>
+            <button
+              type="submit"
+              disabled={activePending}
+              aria-label={`Confirm deactivate ${user.email}`}
+              className={`${BUTTON} border-red-700 bg-red-700 text-white hover:bg-red-800`}
+            >
               {activePending ? "Deactivating…" : "Confirm deactivate"}
             </button>
             <button type="button" onClick={() => setConfirming(false)} className={BUTTON}>
@@ -106,7 +136,12 @@ export function UserControls({ user, cannotDeactivate }: { user: { id: string; e
       <Said message={roleSaid ?? activeSaid ?? linkSaid} />
       {linkState?.status === "ok" ? (
         <div className="basis-full">
-          <PasswordLinkShown key={linkState.linkPath} email={linkState.email} linkPath={linkState.linkPath} expiresAt={linkState.expiresAt} />
+          <PasswordLinkShown
+            key={linkState.linkPath}
+            email={linkState.email}
+            linkPath={linkState.linkPath}
+            expiresAt={linkState.expiresAt}
+          />
         </div>
       ) : null}
     </div>

@@ -8,7 +8,10 @@ import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
 
 const ZBatch = z.object({
-  items: z.array(z.object({ approvalId: z.uuid(), digest: z.string().regex(/^[0-9a-f]{64}$/, "is not a digest") })).min(1, "Select at least one request.").max(MAX_BATCH_DECISIONS),
+  items: z
+    .array(z.object({ approvalId: z.uuid(), digest: z.string().regex(/^[0-9a-f]{64}$/, "is not a digest") }))
+    .min(1, "Select at least one request.")
+    .max(MAX_BATCH_DECISIONS),
   decision: z.enum(["approve", "reject"]),
   note: z.string().max(2000).optional(),
 });

@@ -29,21 +29,35 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
       setError(null);
       const items = rows.filter((r) => selected.has(r.approvalId)).map((r) => ({ approvalId: r.approvalId, digest: r.digest }));
       const result = await decideBatchAction({ items, decision, note: note.trim() || undefined });
-      if (result.status !== "ok") return setError(failureText(result, { forbidden: "Your role may not approve or reject requests.", invalid: "Check the selection." }));
+      if (result.status !== "ok")
+        return setError(
+          failureText(result, { forbidden: "Your role may not approve or reject requests.", invalid: "Check the selection." }),
+        );
       setOutcomes(new Map(result.outcomes.map((o) => [o.approvalId, o])));
     });
-  const counts = outcomes ? [...outcomes.values()].reduce<Record<string, number>>((c, o) => ({ ...c, [o.outcome]: (c[o.outcome] ?? 0) + 1 }), {}) : null;
+  const counts = outcomes
+    ? [...outcomes.values()].reduce<Record<string, number>>((c, o) => ({ ...c, [o.outcome]: (c[o.outcome] ?? 0) + 1 }), {})
+    : null;
 
   return (
     <div className="space-y-3">
-      <ResponsiveTable caption="Requests to decide" columns={["Decide", "Ticket", "Proposal", "Evidence", "Who may approve", decided ? "Outcome" : "Expires"]}>
+      <ResponsiveTable
+        caption="Requests to decide"
+        columns={["Decide", "Ticket", "Proposal", "Evidence", "Who may approve", decided ? "Outcome" : "Expires"]}
+      >
         {rows.map((r) => {
           const outcome = outcomes?.get(r.approvalId);
           return (
             <CardRow key={r.approvalId} className="align-top">
               <Cell className="col-span-2 md:w-10">
                 <label className="inline-flex items-center gap-2 text-[12px] text-slate-600">
-                  <input type="checkbox" className="size-4" checked={selected.has(r.approvalId)} disabled={decided || !r.mayDecide} onChange={(e) => toggle(r.approvalId, e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    className="size-4"
+                    checked={selected.has(r.approvalId)}
+                    disabled={decided || !r.mayDecide}
+                    onChange={(e) => toggle(r.approvalId, e.target.checked)}
+                  />
                   <span className="sr-only">Decide ticket #{r.ticket.number}</span>
                   <span aria-hidden="true" className="md:hidden">
                     Decide
@@ -51,14 +65,20 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
                 </label>
               </Cell>
               <Cell label="Ticket" className="col-span-2 min-w-0 md:col-span-1">
-                <Link href={`/tickets/${r.ticket.id}`} prefetch={false} className="wrap-anywhere text-slate-900 hover:text-indigo-700 hover:underline">
+                <Link
+                  href={`/tickets/${r.ticket.id}`}
+                  prefetch={false}
+                  className="wrap-anywhere text-slate-900 hover:text-indigo-700 hover:underline"
+                >
                   <span className="font-mono text-[12px] text-slate-500">#{r.ticket.number}</span> {r.ticket.subject}
                 </Link>
               </Cell>
               <Cell label="Proposal" className="min-w-0">
                 {r.proposal ? (
                   <>
-                    <span className="block font-medium text-slate-900 tabular-nums">Refund {formatAmount(r.proposal.amountCents, r.proposal.currency)}</span>
+                    <span className="block font-medium text-slate-900 tabular-nums">
+                      Refund {formatAmount(r.proposal.amountCents, r.proposal.currency)}
+                    </span>
                     <span className="block text-[12px] text-slate-500">
                       {r.proposal.orderId} · policy <code className="font-mono">{r.proposal.decision}</code>
                     </span>
@@ -72,7 +92,15 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
                 </p>
               </Cell>
               <Cell label="Evidence" className="min-w-0">
-                {r.citations.length ? r.citations.map((c) => <code key={c} className="block font-mono text-[12px] text-slate-700">{c}</code>) : <span className="text-slate-500">None cited</span>}
+                {r.citations.length ? (
+                  r.citations.map((c) => (
+                    <code key={c} className="block font-mono text-[12px] text-slate-700">
+                      {c}
+                    </code>
+                  ))
+                ) : (
+                  <span className="text-slate-500">None cited</span>
+                )}
               </Cell>
               <Cell label="Who may approve" className="min-w-0">
                 <span className="block text-slate-700">A {r.requiredRole.toLowerCase()} or above</span>
@@ -99,7 +127,14 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
       </ResponsiveTable>
       {decided ? (
         <p role="status" data-testid="batch-result" className="text-[13px] font-medium text-slate-900">
-          {[counts?.approved ? `${counts.approved} approved` : null, counts?.rejected ? `${counts.rejected} rejected` : null, counts?.refused ? `${counts.refused} refused` : null].filter(Boolean).join(" · ")}.{" "}
+          {[
+            counts?.approved ? `${counts.approved} approved` : null,
+            counts?.rejected ? `${counts.rejected} rejected` : null,
+            counts?.refused ? `${counts.refused} refused` : null,
+          ]
+            .filter(Boolean)
+            .join(" · ")}
+          .{" "}
           <Link href="/?view=approval" className="font-normal text-indigo-700 hover:underline">
             Back to the approvals
           </Link>
@@ -109,12 +144,28 @@ export function BatchDecisionForm({ rows }: { rows: TRow[] }) {
           <label htmlFor="batch-note" className="block text-[12px] font-medium text-slate-700">
             Note for every selected request <span className="font-normal text-slate-500">(required to reject)</span>
           </label>
-          <input id="batch-note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} className="block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px]" />
+          <input
+            id="batch-note"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            maxLength={2000}
+            className="block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px]"
+          />
           <div className="flex flex-wrap items-center gap-2">
-            <button type="button" disabled={pending || selected.size === 0} onClick={() => decide("approve")} className={`${BUTTON} bg-emerald-600 text-white hover:bg-emerald-700`}>
+            <button
+              type="button"
+              disabled={pending || selected.size === 0}
+              onClick={() => decide("approve")}
+              className={`${BUTTON} bg-emerald-600 text-white hover:bg-emerald-700`}
+            >
               Approve {selected.size} selected
             </button>
-            <button type="button" disabled={pending || selected.size === 0} onClick={() => decide("reject")} className={`${BUTTON} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+            <button
+              type="button"
+              disabled={pending || selected.size === 0}
+              onClick={() => decide("reject")}
+              className={`${BUTTON} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
+            >
               Reject {selected.size} selected
             </button>
             {pending ? <span className="text-[12px] text-slate-500">Deciding…</span> : null}

@@ -12,7 +12,11 @@ export const metadata: Metadata = { title: "Decide a batch" };
 const ZTicketIds = z.array(z.uuid()).max(MAX_BATCH_DECISIONS);
 
 /** /approvals/batch?t=<ticket id>&t=…: the waiting approvals of the tickets selected in the queue. */
-export default async function BatchDecisionPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function BatchDecisionPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requireRole("approve");
   const raw = (await searchParams).t;
   const parsed = ZTicketIds.safeParse(raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]);
@@ -25,11 +29,16 @@ export default async function BatchDecisionPage({ searchParams }: { searchParams
       />
       {!parsed.success ? (
         <EmptyState title="The selection is not valid">
-          Select at most {MAX_BATCH_DECISIONS} tickets in the queue. <Link href="/?view=approval" className="font-medium text-indigo-700 hover:underline">Back to the approvals</Link>
+          Select at most {MAX_BATCH_DECISIONS} tickets in the queue.{" "}
+          <Link href="/?view=approval" className="font-medium text-indigo-700 hover:underline">
+            Back to the approvals
+          </Link>
         </EmptyState>
       ) : rows.length === 0 ? (
         <EmptyState title="Nothing waits for a decision among these tickets">
-          <Link href="/?view=approval" className="font-medium text-indigo-700 hover:underline">Back to the approvals</Link>
+          <Link href="/?view=approval" className="font-medium text-indigo-700 hover:underline">
+            Back to the approvals
+          </Link>
         </EmptyState>
       ) : (
         <BatchDecisionForm rows={rows.map((r) => ({ ...r, expiresAt: r.expiresAt.toISOString() }))} />

@@ -9,7 +9,10 @@ function Comparison({ row, label }: { row: TEpisodeResultRow; label: string }) {
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <div className="min-w-0">
         <h4 className="mb-1 text-[12px] font-medium text-slate-700">Action path</h4>
-        <PathDiff diff={diffPaths(expected.path, actual?.path ?? null)} caption={`${label}: expected and actual action paths, step by step`} />
+        <PathDiff
+          diff={diffPaths(expected.path, actual?.path ?? null)}
+          caption={`${label}: expected and actual action paths, step by step`}
+        />
       </div>
       <div className="min-w-0">
         <h4 className="mb-1 text-[12px] font-medium text-slate-700">Outcome</h4>
@@ -54,7 +57,9 @@ export function PassedEpisode({ row, showTrial }: { row: TEpisodeResultRow; show
         <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-90">
           ▸
         </span>
-        <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800 ring-1 ring-emerald-200 ring-inset">Passed</span>
+        <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800 ring-1 ring-emerald-200 ring-inset">
+          Passed
+        </span>
         <span className="min-w-0 font-mono text-[13px] break-all text-slate-900">{row.episodeId}</span>
         {showTrial ? <span className="text-[12px] text-slate-500">trial {row.trial}</span> : null}
       </summary>

@@ -19,7 +19,13 @@ const FILTERS: readonly TEpisodeFilter[] = ["all", "failed", "passed"];
 type TSearchParams = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-export default async function EvalRunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<TSearchParams> }) {
+export default async function EvalRunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<TSearchParams>;
+}) {
   await requireRole("evals");
   const { id } = await params;
   if (!UUID.test(id)) notFound();
@@ -46,7 +52,8 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
           Eval run of <time dateTime={run.createdAt.toISOString()}>{formatUtc(run.createdAt, "minute")}</time>
         </h1>
         <p className="mt-0.5 text-[13px] text-slate-500">
-          <code className="font-mono">{run.agentVersion}</code> graded on <code className="font-mono">{run.datasetVersion}</code>: {run.passed.toLocaleString("en-US")} of {counts.all.toLocaleString("en-US")} rows passed
+          <code className="font-mono">{run.agentVersion}</code> graded on <code className="font-mono">{run.datasetVersion}</code>:{" "}
+          {run.passed.toLocaleString("en-US")} of {counts.all.toLocaleString("en-US")} rows passed
           {run.failedEpisodes ? `, ${run.failedEpisodes} of ${run.episodes} episodes failed` : ""}.
         </p>
       </div>
@@ -89,8 +96,9 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
                 <HoldReason reason={decision.reason} />
               </div>
               <p className="text-[12px] text-slate-500">
-                Decided {formatUtc(decision.createdAt)} {decision.decidedBy ? `by ${decision.decidedBy}` : "by the eval command"}. A run is eligible for shadow only when its receipt matches the pinned agent, dataset and grader, every
-                episode appears exactly once per trial, nothing extra is padded in, and every row passed.
+                Decided {formatUtc(decision.createdAt)} {decision.decidedBy ? `by ${decision.decidedBy}` : "by the eval command"}. A run is
+                eligible for shadow only when its receipt matches the pinned agent, dataset and grader, every episode appears exactly once
+                per trial, nothing extra is padded in, and every row passed.
               </p>
               {run.decisions.length > 1 ? (
                 <ol className="mt-2 space-y-1 border-t border-slate-100 pt-2 text-[12px] text-slate-600">
@@ -122,7 +130,8 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
                 aria-current={f === filter ? "page" : undefined}
                 className={`rounded px-2.5 py-1 font-medium ${f === filter ? "bg-white text-slate-900 shadow-xs" : "text-slate-600 hover:text-slate-900"}`}
               >
-                {f === "all" ? "All" : f === "failed" ? "Failed" : "Passed"} <span className="tabular-nums text-slate-500">{counts[f].toLocaleString("en-US")}</span>
+                {f === "all" ? "All" : f === "failed" ? "Failed" : "Passed"}{" "}
+                <span className="tabular-nums text-slate-500">{counts[f].toLocaleString("en-US")}</span>
               </Link>
             ))}
           </nav>
@@ -135,13 +144,26 @@ export default async function EvalRunPage({ params, searchParams }: { params: Pr
         ) : (
           <>
             <p className="text-[12px] text-slate-500">
-              Rows {firstRow.toLocaleString("en-US")}–{(firstRow + episodes.rows.length - 1).toLocaleString("en-US")} of {episodes.total.toLocaleString("en-US")}. Passing rows are folded: open one to see its paths.
+              Rows {firstRow.toLocaleString("en-US")}–{(firstRow + episodes.rows.length - 1).toLocaleString("en-US")} of{" "}
+              {episodes.total.toLocaleString("en-US")}. Passing rows are folded: open one to see its paths.
             </p>
             <div className="space-y-2">
-              {episodes.rows.map((row) => (row.passed ? <PassedEpisode key={row.id} row={row} showTrial={showTrial} /> : <FailedEpisode key={row.id} row={row} showTrial={showTrial} />))}
+              {episodes.rows.map((row) =>
+                row.passed ? (
+                  <PassedEpisode key={row.id} row={row} showTrial={showTrial} />
+                ) : (
+                  <FailedEpisode key={row.id} row={row} showTrial={showTrial} />
+                ),
+              )}
             </div>
             {episodes.pageCount > 1 ? (
-              <Pager label="Episode row pages" previous={episodes.page > 1 ? pageHref(episodes.page - 1) : null} next={episodes.page < episodes.pageCount ? pageHref(episodes.page + 1) : null} previousText="Previous" nextText="Next">
+              <Pager
+                label="Episode row pages"
+                previous={episodes.page > 1 ? pageHref(episodes.page - 1) : null}
+                next={episodes.page < episodes.pageCount ? pageHref(episodes.page + 1) : null}
+                previousText="Previous"
+                nextText="Next"
+              >
                 Page {episodes.page} of {episodes.pageCount}
               </Pager>
             ) : null}

@@ -14,7 +14,11 @@ import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
 import { findTicket } from "@/lib/tickets/find-ticket";
 
-const ZRunAgent = z.object({ ticketId: z.uuid(), mode: z.enum(["live", "simulate"]), planner: z.enum(["rule", "model", "default"]).default("default") });
+const ZRunAgent = z.object({
+  ticketId: z.uuid(),
+  mode: z.enum(["live", "simulate"]),
+  planner: z.enum(["rule", "model", "default"]).default("default"),
+});
 
 export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
   const ticket = await findTicket(input.ticketId);
@@ -22,7 +26,14 @@ export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent 
   // planner_unavailable, and the lifecycle's refusals (a resolved ticket, a ticket another run or a
   // refund holds), reach the page as their codes.
   const setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice() : input.planner);
-  const run = await runAgent({ ticketId: ticket.id, mode: input.mode, startedBy: user.id, planner: setup.planner, tools: setup.tools, model: setup.model });
+  const run = await runAgent({
+    ticketId: ticket.id,
+    mode: input.mode,
+    startedBy: user.id,
+    planner: setup.planner,
+    tools: setup.tools,
+    model: setup.model,
+  });
   revalidatePath(`/tickets/${ticket.id}`);
   return { runId: run.runId, runStatus: run.status, reason: run.reason };
 });
@@ -42,7 +53,10 @@ const ZDecide = z
       .transform((v) => Math.round(Number(v) * 100))
       .optional(),
   })
-  .refine((v) => v.decision === "approve" || (v.note ?? "").trim().length > 0, { path: ["note"], message: "Say why you reject it: a note is required." });
+  .refine((v) => v.decision === "approve" || (v.note ?? "").trim().length > 0, {
+    path: ["note"],
+    message: "Say why you reject it: a note is required.",
+  });
 
 // A refused decision (stale, expired, already decided, …) reaches the page as its code: the page
 // offers a fresh run where one would help.
@@ -57,10 +71,20 @@ export const decideApprovalAction = authedAction({ area: "approve", input: ZDeci
     execution = await awaitRefundOutcome(result.approvalId, 3_000);
   }
   revalidatePath(`/tickets/${result.ticketId}`);
-  return { decision: result.decision, execution, refund: result.refundJobEnqueued, approvals: result.approvals, approvalsRequired: result.approvalsRequired };
+  return {
+    decision: result.decision,
+    execution,
+    refund: result.refundJobEnqueued,
+    approvals: result.approvals,
+    approvalsRequired: result.approvalsRequired,
+  };
 });
 
-const ZResolve = z.object({ ticketId: z.uuid(), reply: z.string().trim().min(1, "Write the reply the customer will receive.").max(8000), note: z.string().max(2000).optional() });
+const ZResolve = z.object({
+  ticketId: z.uuid(),
+  reply: z.string().trim().min(1, "Write the reply the customer will receive.").max(8000),
+  note: z.string().max(2000).optional(),
+});
 
 export const resolveByHandAction = authedAction({ area: "approve", input: ZResolve }, async ({ input, user }) => {
   const result = await resolveByHand({ ...input, actor: { id: user.id, role: user.role } });

@@ -6,7 +6,8 @@ import { assignTicketAction } from "./actions";
 
 type TState = TActionResult<{ assigneeId: string | null; changed: boolean }> | null;
 
-const BUTTON = "inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-700 shadow-xs hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60";
+const BUTTON =
+  "inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-700 shadow-xs hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60";
 
 /** Who works the ticket: claim it, give it to someone, or give it back. One form, the button says which. */
 export function AssignForm(props: {
@@ -41,7 +42,8 @@ export function AssignForm(props: {
       </p>
       {heldByOther && !props.resolved ? (
         <p className="text-[12px] text-slate-600" data-testid="held-by">
-          {props.assignee!.name} holds this ticket, so it cannot be claimed. {props.mayClaim ? "To take it over or hand it on" : "To hand it on"}, assign it below.
+          {props.assignee!.name} holds this ticket, so it cannot be claimed.{" "}
+          {props.mayClaim ? "To take it over or hand it on" : "To hand it on"}, assign it below.
         </p>
       ) : null}
       <div className="flex flex-wrap gap-2">
@@ -62,7 +64,12 @@ export function AssignForm(props: {
             <label htmlFor="assign-to" className="block text-[12px] font-medium text-slate-700">
               Assign to
             </label>
-            <select id="assign-to" name="assigneeId" defaultValue="" className="mt-1 block h-8 rounded-md border border-slate-300 bg-white px-2 text-[13px]">
+            <select
+              id="assign-to"
+              name="assigneeId"
+              defaultValue=""
+              className="mt-1 block h-8 rounded-md border border-slate-300 bg-white px-2 text-[13px]"
+            >
               <option value="" disabled>
                 Choose a person
               </option>

@@ -10,7 +10,10 @@ import type { TCustomerHistory } from "@/lib/queue/load-customer-history";
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
 function outcomeText(outcome: NonNullable<TCustomerHistory["earlier"][number]["outcome"]>): string {
-  const what = outcome.kind === "refund" && outcome.amountCents !== null ? `refund of ${formatMoney(outcome.amountCents, outcome.currency ?? "USD")}` : "reply";
+  const what =
+    outcome.kind === "refund" && outcome.amountCents !== null
+      ? `refund of ${formatMoney(outcome.amountCents, outcome.currency ?? "USD")}`
+      : "reply";
   switch (outcome.status) {
     case "approved":
       return `${what} approved ${outcome.automatic ? "within the autonomy dial" : `by ${outcome.decidedBy ?? "a person"}`}`;
@@ -52,7 +55,8 @@ export function CustomerHistory({ history }: { history: TCustomerHistory }) {
               <p className="mt-1 text-slate-600">None yet.</p>
             )}
             <p className="mt-1 text-slate-800" data-testid="remaining-refundable">
-              <span className="font-medium">{formatMoney(order.remainingCents, order.currency)}</span> of {formatMoney(order.amountCents, order.currency)} remains refundable.
+              <span className="font-medium">{formatMoney(order.remainingCents, order.currency)}</span> of{" "}
+              {formatMoney(order.amountCents, order.currency)} remains refundable.
             </p>
           </div>
         ) : null}

@@ -24,7 +24,9 @@ function verdict(request: TRequest): string {
 
 function DecidedRequest({ request, latest }: { request: TRequest; latest: boolean }) {
   const last = request.decisions.at(-1)!;
-  const who = last.automatic ? "the policy, within the autonomy dial" : request.decisions.map((d) => `${d.decider?.name ?? "?"} (${ROLE_LABELS[d.deciderRole]})`).join(" and ");
+  const who = last.automatic
+    ? "the policy, within the autonomy dial"
+    : request.decisions.map((d) => `${d.decider?.name ?? "?"} (${ROLE_LABELS[d.deciderRole]})`).join(" and ");
   const notes = request.decisions.filter((d) => d.note);
   return (
     <li data-testid="decided-request" className="space-y-1.5 py-2 first:pt-0 last:pb-0">
@@ -34,21 +36,28 @@ function DecidedRequest({ request, latest }: { request: TRequest; latest: boolea
       </p>
       {request.editedFrom?.proposal && request.proposal ? (
         <p data-testid="edited-proposal" className="text-slate-700">
-          The agent proposed {formatMoney(request.editedFrom.proposal.amountCents, request.editedFrom.proposal.currency)}; {request.editedBy?.name ?? "a person"} lowered it to{" "}
-          {formatMoney(request.proposal.amountCents, request.proposal.currency)} before approving.
+          The agent proposed {formatMoney(request.editedFrom.proposal.amountCents, request.editedFrom.proposal.currency)};{" "}
+          {request.editedBy?.name ?? "a person"} lowered it to {formatMoney(request.proposal.amountCents, request.proposal.currency)} before
+          approving.
         </p>
       ) : null}
-      {request.decisions.some((d) => d.editedReply) ? <p className="text-slate-600">The reply was edited before approval; the original is kept.</p> : null}
+      {request.decisions.some((d) => d.editedReply) ? (
+        <p className="text-slate-600">The reply was edited before approval; the original is kept.</p>
+      ) : null}
       {latest && request.kind === "refund" && request.status === "approved" ? <ExecutionStatus outcome={request.executionOutcome} /> : null}
       {request.ledgerEntries.map((l) => (
         <p key={l.id} className="text-slate-600">
-          Ledger: {formatMoney(l.amountCents, l.currency)} refunded on {l.orderId} (key <code className="font-mono text-[11px]">{l.idempotencyKey.slice(0, 20)}…</code>)
+          Ledger: {formatMoney(l.amountCents, l.currency)} refunded on {l.orderId} (key{" "}
+          <code className="font-mono text-[11px]">{l.idempotencyKey.slice(0, 20)}…</code>)
         </p>
       ))}
       {request.outbox ? (
         <figure className="rounded-md border border-slate-200 bg-slate-50 p-2">
           <figcaption className="text-[12px] text-slate-500">
-            Reply sent to the customer · {request.outbox.deliveredAt ? `delivered ${formatUtc(request.outbox.deliveredAt, "minute")}` : `in the outbox since ${formatUtc(request.outbox.createdAt, "minute")}`}
+            Reply sent to the customer ·{" "}
+            {request.outbox.deliveredAt
+              ? `delivered ${formatUtc(request.outbox.deliveredAt, "minute")}`
+              : `in the outbox since ${formatUtc(request.outbox.createdAt, "minute")}`}
           </figcaption>
           <blockquote data-testid="reply-sent" className="mt-1 whitespace-pre-wrap wrap-anywhere text-slate-800">
             {request.outbox.body}

@@ -23,7 +23,12 @@ type TRequest = { id: string; digest: string; ticketId: string };
 
 async function people() {
   const { client } = testDb();
-  return { reviewer: await user(client, "REVIEWER"), specialist: await user(client, "SPECIALIST"), lead: await user(client, "LEAD"), admin: await user(client, "ADMIN") };
+  return {
+    reviewer: await user(client, "REVIEWER"),
+    specialist: await user(client, "SPECIALIST"),
+    lead: await user(client, "LEAD"),
+    admin: await user(client, "ADMIN"),
+  };
 }
 
 /** A pending request on `order` (a fresh one unless given), from a run `starter` started. */
@@ -43,10 +48,22 @@ async function paid(request: TRequest, by: TPerson, amountCents?: number) {
 type TCase = { name: string; make: () => Promise<{ request: TRequest; viewer: TPerson }> };
 
 const CASES: TCase[] = [
-  { name: "a reviewer, a reviewer's refund", make: async () => ({ request: await requestOn(await freshOrder(testDb().client)), viewer: (await people()).reviewer }) },
-  { name: "a reviewer, a specialist's refund", make: async () => ({ request: await requestOn(await freshOrder(testDb().client, 65_000)), viewer: (await people()).reviewer }) },
-  { name: "a specialist, a specialist's refund", make: async () => ({ request: await requestOn(await freshOrder(testDb().client, 65_000)), viewer: (await people()).specialist }) },
-  { name: "a lead, any refund", make: async () => ({ request: await requestOn(await freshOrder(testDb().client)), viewer: (await people()).lead }) },
+  {
+    name: "a reviewer, a reviewer's refund",
+    make: async () => ({ request: await requestOn(await freshOrder(testDb().client)), viewer: (await people()).reviewer }),
+  },
+  {
+    name: "a reviewer, a specialist's refund",
+    make: async () => ({ request: await requestOn(await freshOrder(testDb().client, 65_000)), viewer: (await people()).reviewer }),
+  },
+  {
+    name: "a specialist, a specialist's refund",
+    make: async () => ({ request: await requestOn(await freshOrder(testDb().client, 65_000)), viewer: (await people()).specialist }),
+  },
+  {
+    name: "a lead, any refund",
+    make: async () => ({ request: await requestOn(await freshOrder(testDb().client)), viewer: (await people()).lead }),
+  },
   {
     name: "an admin, a request made under another policy",
     make: async () => {
@@ -54,7 +71,10 @@ const CASES: TCase[] = [
       const row = await testDb().client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } });
       const operation = { ...(row.operation as unknown as TApprovalOperation), policyVersion: "refund-policy-v1+0000000000" };
       const digest = approvalDigest(operation);
-      await testDb().client.approvalRequest.update({ where: { id: request.id }, data: { operation: operation as object, policyVersion: operation.policyVersion, digest } });
+      await testDb().client.approvalRequest.update({
+        where: { id: request.id },
+        data: { operation: operation as object, policyVersion: operation.policyVersion, digest },
+      });
       return { request: { ...request, digest }, viewer: (await people()).admin };
     },
   },
@@ -99,7 +119,13 @@ const CASES: TCase[] = [
       return { request: await requestOn(await freshOrder(testDb().client, 120_000), specialist), viewer: specialist };
     },
   },
-  { name: "a specialist, a two-person refund someone else started", make: async () => ({ request: await requestOn(await freshOrder(testDb().client, 120_000), (await people()).reviewer), viewer: (await people()).specialist }) },
+  {
+    name: "a specialist, a two-person refund someone else started",
+    make: async () => ({
+      request: await requestOn(await freshOrder(testDb().client, 120_000), (await people()).reviewer),
+      viewer: (await people()).specialist,
+    }),
+  },
   {
     name: "a reviewer, a refund its order can no longer pay",
     make: async () => {
@@ -125,7 +151,13 @@ const CASES: TCase[] = [
 /** The domain's answer to a decision: taken, or the refusal's code and words. */
 async function domainAnswer(request: TRequest, viewer: TPerson, decision: "approve" | "reject") {
   try {
-    await decideApproval({ approvalId: request.id, decision, digest: request.digest, note: decision === "reject" ? "Checked." : undefined, actor: viewer });
+    await decideApproval({
+      approvalId: request.id,
+      decision,
+      digest: request.digest,
+      note: decision === "reject" ? "Checked." : undefined,
+      actor: viewer,
+    });
     return { taken: true, code: null, message: null };
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -140,7 +172,11 @@ describe("the ticket page and decideApproval", () => {
     const answer = await domainAnswer(request, viewer, "approve");
     // Approve at the proposed amount is offered exactly when the domain takes it; otherwise the page
     // shows the refusal the domain answers, in its words.
-    expect({ offered: view.refusalCode === null && view.canApprove, code: view.refusalCode, message: view.whyNot ?? view.blocked ?? null }).toEqual({ offered: answer.taken, code: answer.code, message: answer.message });
+    expect({
+      offered: view.refusalCode === null && view.canApprove,
+      code: view.refusalCode,
+      message: view.whyNot ?? view.blocked ?? null,
+    }).toEqual({ offered: answer.taken, code: answer.code, message: answer.message });
   });
 
   it.each(CASES)("agree on rejecting: $name", async ({ make }) => {
@@ -154,7 +190,11 @@ describe("the ticket page and decideApproval", () => {
     const { request, viewer } = await CASES.find((c) => c.name.includes("only in part"))!.make();
     const view = decisionView((await loadDecisionFacts(request.id, testDb().client))!, viewer, new Date());
     expect(view).toMatchObject({ canApprove: true, maxApproveCents: 2_900, refusalCode: "exceeds_refundable" });
-    await expect(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, amountCents: 2_901, actor: viewer })).rejects.toMatchObject({ code: "exceeds_refundable" });
-    await expect(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, amountCents: 2_900, actor: viewer })).resolves.toMatchObject({ decision: "approve" });
+    await expect(
+      decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, amountCents: 2_901, actor: viewer }),
+    ).rejects.toMatchObject({ code: "exceeds_refundable" });
+    await expect(
+      decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, amountCents: 2_900, actor: viewer }),
+    ).resolves.toMatchObject({ decision: "approve" });
   });
 });

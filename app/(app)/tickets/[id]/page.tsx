@@ -46,16 +46,24 @@ function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
   return (
     <article aria-label={`Run of ${run.startedAt.toISOString()}`} className="rounded-lg border border-slate-200 bg-white">
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
-        {run.mode === "simulate" ? <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-violet-800">Simulated</span> : null}
+        {run.mode === "simulate" ? (
+          <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-violet-800">
+            Simulated
+          </span>
+        ) : null}
         <StatusBadge status={run.status} />
         <ReasonText reason={run.reason} />
         <span className="ml-auto text-[12px] text-slate-500">
-          {run.planner} planner · {run.agentVersion} · {run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC{run.startedBy ? ` · by ${run.startedBy.name}` : ""}
+          {run.planner} planner · {run.agentVersion} · {run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC
+          {run.startedBy ? ` · by ${run.startedBy.name}` : ""}
         </span>
       </header>
       <RunBudgets run={run} />
       <div className="px-4 pb-3">
-        <TraceTimeline steps={run.traceEvents} label={`Trace of the run of ${run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC, one card per step`} />
+        <TraceTimeline
+          steps={run.traceEvents}
+          label={`Trace of the run of ${run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC, one card per step`}
+        />
         {previous ? (
           <p className="mt-2 text-[12px]">
             <Link href={`/tickets/${run.ticketId}/compare?a=${previous.id}&b=${run.id}`} className="text-indigo-700 hover:underline">
@@ -111,7 +119,9 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             <StatusBadge status={ticket.status} />
             <ReasonText reason={ticket.reason} />
             <span className="text-slate-500">·</span>
-            <span className={ticket.assignee ? "text-slate-800" : "text-slate-500"}>{ticket.assignee ? `Assigned to ${ticket.assignee.name}` : "Unassigned"}</span>
+            <span className={ticket.assignee ? "text-slate-800" : "text-slate-500"}>
+              {ticket.assignee ? `Assigned to ${ticket.assignee.name}` : "Unassigned"}
+            </span>
           </div>
         </div>
         {mayUse(user.role, "runAgent") ? <RunButtons ticketId={ticket.id} modes={listRunModes(ticket)} model={modelChoice} /> : null}
@@ -121,13 +131,23 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
         <div className="min-w-0 space-y-4 lg:col-span-2">
           <Card title={view ? view.heading : "Decision"} id="decision-heading">
             {pending ? (
-              <PendingRequest pending={pending} view={view} passages={passages} policy={policy} ticketId={ticket.id} mayRunAgent={mayUse(user.role, "runAgent")} now={now} />
+              <PendingRequest
+                pending={pending}
+                view={view}
+                passages={passages}
+                policy={policy}
+                ticketId={ticket.id}
+                mayRunAgent={mayUse(user.role, "runAgent")}
+                now={now}
+              />
             ) : decided.length ? (
               <div className="space-y-2 text-[13px]">
                 <DecidedRequests requests={decided} />
                 {ticket.status === "needs_human" && mayUse(user.role, "approve") ? (
                   <div className="border-t border-slate-100 pt-3">
-                    <p className="mb-2 text-slate-600">The customer has not been answered yet: write the reply yourself, or run the agent again.</p>
+                    <p className="mb-2 text-slate-600">
+                      The customer has not been answered yet: write the reply yourself, or run the agent again.
+                    </p>
                     <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} />
                   </div>
                 ) : null}
@@ -135,9 +155,15 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             ) : (
               <div className="space-y-3">
                 <p className="text-[13px] text-slate-600">
-                  {ticket.admission === "bypassed" ? "This ticket bypassed the agent: a person handles it from the start." : runs.length ? "No decision is waiting: the latest run did not end with a draft to approve." : "The agent has not run on this ticket yet."}
+                  {ticket.admission === "bypassed"
+                    ? "This ticket bypassed the agent: a person handles it from the start."
+                    : runs.length
+                      ? "No decision is waiting: the latest run did not end with a draft to approve."
+                      : "The agent has not run on this ticket yet."}
                 </p>
-                {ticket.status !== "resolved" && mayUse(user.role, "approve") ? <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} /> : null}
+                {ticket.status !== "resolved" && mayUse(user.role, "approve") ? (
+                  <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} />
+                ) : null}
               </div>
             )}
           </Card>
@@ -162,7 +188,14 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
         <div className="min-w-0 space-y-4">
           <Card title="Assignee" id="assignee-heading">
             {mayAssign ? (
-              <AssignForm ticketId={ticket.id} assignee={ticket.assignee} me={user.id} mayClaim={mayHoldTickets(user.role)} resolved={ticket.status === "resolved"} people={people} />
+              <AssignForm
+                ticketId={ticket.id}
+                assignee={ticket.assignee}
+                me={user.id}
+                mayClaim={mayHoldTickets(user.role)}
+                resolved={ticket.status === "resolved"}
+                people={people}
+              />
             ) : (
               <p className="text-[13px] text-slate-800">{ticket.assignee?.name ?? "Unassigned"}</p>
             )}
@@ -171,7 +204,13 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             <p className="whitespace-pre-wrap wrap-anywhere text-[13px] text-slate-800">{ticket.body}</p>
             <dl className="mt-3 divide-y divide-slate-100 border-t border-slate-100">
               <Fact label="Customer">{ticket.customerEmail}</Fact>
-              <Fact label="Order">{order ? `${order.id} · ${order.item} · ${formatMoney(order.amountCents, order.currency)}` : ticket.orderRef ? `${ticket.orderRef} (not found)` : "–"}</Fact>
+              <Fact label="Order">
+                {order
+                  ? `${order.id} · ${order.item} · ${formatMoney(order.amountCents, order.currency)}`
+                  : ticket.orderRef
+                    ? `${ticket.orderRef} (not found)`
+                    : "–"}
+              </Fact>
               {order?.customer.flagged ? <Fact label="Account">Flagged</Fact> : null}
               <Fact label="Source">{ticket.source}</Fact>
               <Fact label="Received">{ticket.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC</Fact>
@@ -208,7 +247,11 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
             </Link>
           ) : null}
         </div>
-        {runs.length ? runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} />) : <p className="text-[13px] text-slate-500">No runs yet.</p>}
+        {runs.length ? (
+          runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} />)
+        ) : (
+          <p className="text-[13px] text-slate-500">No runs yet.</p>
+        )}
       </section>
 
       <AuditEvents events={auditEvents} ticket={ticket} />

@@ -34,7 +34,9 @@ export function PendingRequest(props: {
             <dl data-testid="edited-proposal" className="grid grid-cols-2 gap-2">
               <div>
                 <dt className="text-[12px] text-slate-500">The agent proposed</dt>
-                <dd className="text-[15px] font-semibold text-slate-500 line-through decoration-slate-400">{formatMoney(original.amountCents, original.currency)}</dd>
+                <dd className="text-[15px] font-semibold text-slate-500 line-through decoration-slate-400">
+                  {formatMoney(original.amountCents, original.currency)}
+                </dd>
               </div>
               <div>
                 <dt className="text-[12px] text-slate-500">Lowered by {pending.editedBy?.name ?? "a person"} to</dt>
@@ -44,28 +46,44 @@ export function PendingRequest(props: {
           ) : (
             <>
               <p className="text-[12px] text-slate-500">The agent proposes</p>
-              <p className="text-[15px] font-semibold text-slate-900">{proposal ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId}` : "Send this reply (no refund)"}</p>
+              <p className="text-[15px] font-semibold text-slate-900">
+                {proposal
+                  ? `Refund ${formatMoney(proposal.amountCents, proposal.currency)} on ${proposal.orderId}`
+                  : "Send this reply (no refund)"}
+              </p>
             </>
           )}
           {proposal ? (
             <p className="mt-1 text-[12px] text-slate-600">
-              Policy: <code className="font-mono">{proposal.decision}</code> ({proposal.decisionReasons.join(", ")}) · needs {pending.approvalsRequired > 1 ? `two different people, each a ${ROLE_LABELS[pending.requiredRole].toLowerCase()} or above` : `a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}`}
+              Policy: <code className="font-mono">{proposal.decision}</code> ({proposal.decisionReasons.join(", ")}) · needs{" "}
+              {pending.approvalsRequired > 1
+                ? `two different people, each a ${ROLE_LABELS[pending.requiredRole].toLowerCase()} or above`
+                : `a ${ROLE_LABELS[pending.requiredRole].toLowerCase()}`}
             </p>
           ) : null}
           {pending.approvalsRequired > 1 ? (
             <p data-testid="approvals-count" className="mt-1 text-[13px] font-medium text-amber-900">
               {pending.decisions.length} of {pending.approvalsRequired} approvals
-              {firstApproval ? ` · first given by ${firstApproval.decider?.name ?? "?"} (${ROLE_LABELS[firstApproval.deciderRole]}) at ${formatUtc(firstApproval.createdAt, "minute")}` : ""}
+              {firstApproval
+                ? ` · first given by ${firstApproval.decider?.name ?? "?"} (${ROLE_LABELS[firstApproval.deciderRole]}) at ${formatUtc(firstApproval.createdAt, "minute")}`
+                : ""}
             </p>
           ) : null}
         </div>
         <div className="rounded-md bg-slate-50 p-3 text-[12px] text-slate-600">
           <p className="text-slate-500">If you approve</p>
           <p className="text-slate-800">
-            The reply goes to the outbox{proposal ? ` and ${formatMoney(proposal.amountCents, proposal.currency)} is refunded to the original payment method: one ledger row` : ""}.
+            The reply goes to the outbox
+            {proposal
+              ? ` and ${formatMoney(proposal.amountCents, proposal.currency)} is refunded to the original payment method: one ledger row`
+              : ""}
+            .
           </p>
           <p className="mt-1" data-testid="expires">
-            {pending.expiresAt > now ? `Expires in ${formatAge(now, pending.expiresAt)}, at ${formatUtc(pending.expiresAt, "minute")}` : `Expired at ${formatUtc(pending.expiresAt, "minute")}`} · policy {pending.policyVersion}
+            {pending.expiresAt > now
+              ? `Expires in ${formatAge(now, pending.expiresAt)}, at ${formatUtc(pending.expiresAt, "minute")}`
+              : `Expired at ${formatUtc(pending.expiresAt, "minute")}`}{" "}
+            · policy {pending.policyVersion}
           </p>
         </div>
       </div>

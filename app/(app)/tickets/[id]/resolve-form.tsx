@@ -21,7 +21,8 @@ export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: stri
     setShownDraft(draft);
     if (reply === customerReply(shownDraft)) setReply(customerReply(draft));
   }
-  const error = formMessage(state, () => null, { forbidden: "Your role may not resolve tickets.", invalid: "Check the form." })?.text ?? null;
+  const error =
+    formMessage(state, () => null, { forbidden: "Your role may not resolve tickets.", invalid: "Check the form." })?.text ?? null;
   return (
     <form action={action} className="space-y-3" aria-label="Resolve by hand">
       <input type="hidden" name="ticketId" value={ticketId} />
@@ -29,16 +30,33 @@ export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: stri
         <label htmlFor="reply" className="block text-[12px] font-medium text-slate-700">
           Your reply to the customer
         </label>
-        <textarea id="reply" name="reply" rows={5} value={reply} onChange={(e) => setReply(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <textarea
+          id="reply"
+          name="reply"
+          rows={5}
+          value={reply}
+          onChange={(e) => setReply(e.target.value)}
+          className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
+        />
       </div>
       <CustomerPreview reply={reply} when="sent when you resolve" />
       <div>
         <label htmlFor="resolve-note" className="block text-[12px] font-medium text-slate-700">
           Internal note <span className="font-normal text-slate-500">(optional)</span>
         </label>
-        <input id="resolve-note" name="note" type="text" maxLength={2000} className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <input
+          id="resolve-note"
+          name="note"
+          type="text"
+          maxLength={2000}
+          className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
+        />
       </div>
-      <button type="submit" disabled={pending} className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
+      >
         Send reply and resolve
       </button>
       <p aria-live="polite" className="min-h-5 text-[13px] text-red-700">

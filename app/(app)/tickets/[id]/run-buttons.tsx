@@ -6,9 +6,22 @@ import { runAgentAction } from "./actions";
 
 type TState = TActionResult<{ runId: string; runStatus: string; reason: string }> | null;
 
-export function RunButton({ ticketId, mode, label, primary, planner }: { ticketId: string; mode: "live" | "simulate"; label: string; primary?: boolean; planner: string }) {
+export function RunButton({
+  ticketId,
+  mode,
+  label,
+  primary,
+  planner,
+}: {
+  ticketId: string;
+  mode: "live" | "simulate";
+  label: string;
+  primary?: boolean;
+  planner: string;
+}) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runAgentAction(form), null);
-  const error = formMessage(state, () => null, { forbidden: "Your role may not run the agent.", invalid: "Could not start the run." })?.text ?? null;
+  const error =
+    formMessage(state, () => null, { forbidden: "Your role may not run the agent.", invalid: "Could not start the run." })?.text ?? null;
   return (
     <form action={action} className="flex flex-col items-start sm:items-end">
       <input type="hidden" name="ticketId" value={ticketId} />
@@ -31,7 +44,15 @@ export function RunButton({ ticketId, mode, label, primary, planner }: { ticketI
 }
 
 /** The planner and the runs this ticket offers (listRunModes): none at all renders nothing. */
-export function RunButtons({ ticketId, modes, model }: { ticketId: string; modes: readonly ("live" | "simulate")[]; model: { available: boolean; reason?: string; name?: string } }) {
+export function RunButtons({
+  ticketId,
+  modes,
+  model,
+}: {
+  ticketId: string;
+  modes: readonly ("live" | "simulate")[];
+  model: { available: boolean; reason?: string; name?: string };
+}) {
   const [planner, setPlanner] = useState("default");
   if (!modes.length) return null;
   return (
@@ -40,7 +61,13 @@ export function RunButtons({ ticketId, modes, model }: { ticketId: string; modes
         <label htmlFor="planner" className="sr-only">
           Planner
         </label>
-        <select id="planner" value={planner} onChange={(e) => setPlanner(e.target.value)} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-[13px]" aria-describedby={model.available ? undefined : "model-unavailable"}>
+        <select
+          id="planner"
+          value={planner}
+          onChange={(e) => setPlanner(e.target.value)}
+          className="h-8 rounded-md border border-slate-300 bg-white px-2 text-[13px]"
+          aria-describedby={model.available ? undefined : "model-unavailable"}
+        >
           <option value="default">Default planner</option>
           <option value="rule">Rule planner</option>
           <option value="model" disabled={!model.available}>
@@ -53,7 +80,9 @@ export function RunButtons({ ticketId, modes, model }: { ticketId: string; modes
           </p>
         ) : null}
       </div>
-      {modes.includes("simulate") ? <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" primary={!modes.includes("live")} planner={planner} /> : null}
+      {modes.includes("simulate") ? (
+        <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" primary={!modes.includes("live")} planner={planner} />
+      ) : null}
       {modes.includes("live") ? <RunButton ticketId={ticketId} mode="live" label="Run agent" primary planner={planner} /> : null}
     </div>
   );

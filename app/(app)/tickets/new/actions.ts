@@ -21,11 +21,14 @@ const ZNewTicketForm = z.object({
     .transform((v) => v || null),
 });
 
-export const createTicketAction = authedAction({ area: "newTicket", input: ZNewTicketForm }, async ({ input, user }): Promise<{ ticketId: string }> => {
-  const ticket = await createTicket(
-    { subject: input.subject, body: input.message, customerEmail: input.customerEmail, orderRef: input.orderRef, source: "form" },
-    { type: "user", id: user.id },
-  );
-  // The ticket page shows the admission result: admitted, or bypassed with its reason.
-  redirect(`/tickets/${ticket.id}`);
-});
+export const createTicketAction = authedAction(
+  { area: "newTicket", input: ZNewTicketForm },
+  async ({ input, user }): Promise<{ ticketId: string }> => {
+    const ticket = await createTicket(
+      { subject: input.subject, body: input.message, customerEmail: input.customerEmail, orderRef: input.orderRef, source: "form" },
+      { type: "user", id: user.id },
+    );
+    // The ticket page shows the admission result: admitted, or bypassed with its reason.
+    redirect(`/tickets/${ticket.id}`);
+  },
+);

@@ -12,7 +12,14 @@ const INPUT =
 const LABEL = "block text-[12px] font-medium text-slate-700";
 
 function formError(state: TState): string | null {
-  return formMessage(state, () => null, { forbidden: "Your role may not create tickets.", invalid: "Check the fields marked above.", fieldsShownBeside: true, signedOut: "(Copy your text first.)" })?.text ?? null;
+  return (
+    formMessage(state, () => null, {
+      forbidden: "Your role may not create tickets.",
+      invalid: "Check the fields marked above.",
+      fieldsShownBeside: true,
+      signedOut: "(Copy your text first.)",
+    })?.text ?? null
+  );
 }
 
 export function NewTicketForm() {
@@ -39,13 +46,25 @@ export function NewTicketForm() {
     ) : null;
 
   return (
-    <form action={action} noValidate aria-label="New ticket" className="max-w-2xl space-y-4 rounded-lg border border-slate-200 bg-white p-4">
+    <form
+      action={action}
+      noValidate
+      aria-label="New ticket"
+      className="max-w-2xl space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor="ticket-customerEmail" className={LABEL}>
             Customer email
           </label>
-          <input {...field("customerEmail")} type="email" autoComplete="off" spellCheck={false} placeholder="name@example.com" className={`${INPUT} h-8`} />
+          <input
+            {...field("customerEmail")}
+            type="email"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="name@example.com"
+            className={`${INPUT} h-8`}
+          />
           <p id="ticket-customerEmail-hint" className="sr-only">
             The address the customer wrote from.
           </p>
@@ -78,7 +97,8 @@ export function NewTicketForm() {
         </label>
         <textarea {...field("message")} rows={8} className={`${INPUT} py-2 leading-relaxed`} />
         <p id="ticket-message-hint" className="mt-1 text-[12px] text-slate-500">
-          The customer&apos;s words. The intake classifier reads them: threats of a chargeback or legal action, account access and address changes go straight to a person.
+          The customer&apos;s words. The intake classifier reads them: threats of a chargeback or legal action, account access and address
+          changes go straight to a person.
         </p>
         {fieldError("message")}
       </div>

@@ -9,7 +9,10 @@ export default async function NewTicketPage() {
   await requireRole("newTicket");
   return (
     <>
-      <PageHeader title="New ticket" description="Type in a customer's request; the built-in intake classifier routes and signs it, and the ticket page shows whether it was admitted." />
+      <PageHeader
+        title="New ticket"
+        description="Type in a customer's request; the built-in intake classifier routes and signs it, and the ticket page shows whether it was admitted."
+      />
       <NewTicketForm />
     </>
   );

@@ -20,5 +20,10 @@ export const GET = authedRoute({ area: "audit", input: ZExportRange }, async ({ 
   // so a failure there is an error answer rather than a broken download.
   const first = await lines.next();
   const day = new Date().toISOString().slice(0, 10);
-  return streamedDownload(lines, { contentType: "application/jsonl; charset=utf-8", filename: `countersign-audit-${day}.jsonl`, what: "audit export", first: first.done ? undefined : first.value });
+  return streamedDownload(lines, {
+    contentType: "application/jsonl; charset=utf-8",
+    filename: `countersign-audit-${day}.jsonl`,
+    what: "audit export",
+    first: first.done ? undefined : first.value,
+  });
 });

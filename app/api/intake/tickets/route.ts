@@ -9,11 +9,18 @@ import { logger } from "@/lib/observability/logger";
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request) {
-  const result = await receiveIntake({ rawBody: await readCappedBody(request), headers: request.headers, address: clientAddress(request.headers) });
+  const result = await receiveIntake({
+    rawBody: await readCappedBody(request),
+    headers: request.headers,
+    address: clientAddress(request.headers),
+  });
   // The answer's own fields, never the body or its signature: what the helpdesk's delivery came to.
   const body = result.body as { ticketId?: unknown; externalId?: unknown; admission?: unknown; reason?: unknown; error?: unknown };
   annotateContext({ ticketId: typeof body.ticketId === "string" ? body.ticketId : undefined });
   const webhookId = request.headers.get(WEBHOOK_ID_HEADER)?.slice(0, 200);
-  logger[result.status >= 400 ? "warn" : "info"]({ status: result.status, externalId: body.externalId, webhookId, admission: body.admission, reason: body.reason, error: body.error }, "intake delivery");
+  logger[result.status >= 400 ? "warn" : "info"](
+    { status: result.status, externalId: body.externalId, webhookId, admission: body.admission, reason: body.reason, error: body.error },
+    "intake delivery",
+  );
   return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store", ...result.headers } });
 }

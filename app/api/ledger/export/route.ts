@@ -8,5 +8,9 @@ export const dynamic = "force-dynamic";
 
 export const GET = authedRoute({ area: "ledger", input: ZLedgerFilters }, async ({ input }) => {
   const day = new Date().toISOString().slice(0, 10);
-  return streamedDownload(exportLedgerCsv({ filters: input }), { contentType: "text/csv; charset=utf-8", filename: `countersign-ledger-${day}.csv`, what: "ledger export" });
+  return streamedDownload(exportLedgerCsv({ filters: input }), {
+    contentType: "text/csv; charset=utf-8",
+    filename: `countersign-ledger-${day}.csv`,
+    what: "ledger export",
+  });
 });

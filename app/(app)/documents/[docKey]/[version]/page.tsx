@@ -7,7 +7,11 @@ import { loadPolicyDocument } from "@/lib/evidence/load-document";
 
 export const metadata: Metadata = { title: "Policy document" };
 
-const STATUS_TONE: Readonly<Record<string, string>> = { approved: "bg-emerald-50 text-emerald-800", retired: "bg-slate-100 text-slate-700", draft: "bg-amber-50 text-amber-800" } satisfies Record<DocumentStatus, string>;
+const STATUS_TONE: Readonly<Record<string, string>> = {
+  approved: "bg-emerald-50 text-emerald-800",
+  retired: "bg-slate-100 text-slate-700",
+  draft: "bg-amber-50 text-amber-800",
+} satisfies Record<DocumentStatus, string>;
 
 /** The page a citation opens: one version of a policy document, its passages addressable by anchor. */
 export default async function DocumentPage({ params }: { params: Promise<{ docKey: string; version: string }> }) {
@@ -30,11 +34,19 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
           <span className="text-slate-400">·</span>
           <span>{doc.source}</span>
         </p>
-        {doc.status !== "approved" ? <p className="mt-2 rounded-md bg-amber-50 p-2 text-[13px] text-amber-900">This version is not approved: the agent never uses it as evidence.</p> : null}
+        {doc.status !== "approved" ? (
+          <p className="mt-2 rounded-md bg-amber-50 p-2 text-[13px] text-amber-900">
+            This version is not approved: the agent never uses it as evidence.
+          </p>
+        ) : null}
       </header>
       <ol className="space-y-2">
         {doc.chunks.map((c) => (
-          <li key={c.id} id={`passage-${c.id}`} className="scroll-mt-16 rounded-md border border-slate-200 bg-white p-3 text-[13px] leading-relaxed text-slate-800 target:border-indigo-400 target:bg-indigo-50 target:ring-2 target:ring-indigo-200">
+          <li
+            key={c.id}
+            id={`passage-${c.id}`}
+            className="scroll-mt-16 rounded-md border border-slate-200 bg-white p-3 text-[13px] leading-relaxed text-slate-800 target:border-indigo-400 target:bg-indigo-50 target:ring-2 target:ring-indigo-200"
+          >
             <span className="mr-2 font-mono text-[11px] text-slate-400">§{c.ordinal + 1}</span>
             {c.text}
           </li>
@@ -50,7 +62,10 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
                 v{v.version} ({v.status})
               </strong>
             ) : (
-              <Link className="text-indigo-700 underline hover:no-underline" href={`/documents/${encodeURIComponent(doc.docKey)}/${v.version}`}>
+              <Link
+                className="text-indigo-700 underline hover:no-underline"
+                href={`/documents/${encodeURIComponent(doc.docKey)}/${v.version}`}
+              >
                 v{v.version} ({v.status})
               </Link>
             )}

@@ -31,7 +31,11 @@ function RunCard({ run, side }: { run: TComparedRun; side: "A" | "B" }) {
     <section aria-label={`Run ${side}`} className="min-w-0 rounded-lg border border-slate-200 bg-white">
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
         <span className="font-semibold text-slate-900">Run {side}</span>
-        {run.mode === "simulate" ? <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold tracking-wide text-violet-800 uppercase">Simulated</span> : null}
+        {run.mode === "simulate" ? (
+          <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold tracking-wide text-violet-800 uppercase">
+            Simulated
+          </span>
+        ) : null}
         <StatusBadge status={run.status} />
         <ReasonText reason={run.reason} />
       </header>
@@ -57,13 +61,19 @@ function starts(run: TComparedRun): { start: Map<number, number>; total: number 
 
 function RunChooser({ page, a, b }: { page: TRunComparisonPage; a?: string; b?: string }) {
   // What tells runs apart first: when, then who planned it; short enough for a phone's select.
-  const option = (r: TRunComparisonPage["offered"][number]) => `${r.startedAt.toISOString().replace("T", " ").slice(0, 19)} · ${r.planner} · ${r.mode} · ${r.status}`;
+  const option = (r: TRunComparisonPage["offered"][number]) =>
+    `${r.startedAt.toISOString().replace("T", " ").slice(0, 19)} · ${r.planner} · ${r.mode} · ${r.status}`;
   const select = (name: "a" | "b", value: string | undefined) => (
     <div className="min-w-0 flex-1">
       <label htmlFor={`run-${name}`} className="block text-[12px] font-medium text-slate-700">
         {name === "a" ? "First run (A)" : "Second run (B)"}
       </label>
-      <select id={`run-${name}`} name={name} defaultValue={value} className="mt-1 h-8 w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 text-[12px]">
+      <select
+        id={`run-${name}`}
+        name={name}
+        defaultValue={value}
+        className="mt-1 h-8 w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 text-[12px]"
+      >
         {page.offered.map((r) => (
           <option key={r.id} value={r.id}>
             {option(r)}
@@ -73,10 +83,17 @@ function RunChooser({ page, a, b }: { page: TRunComparisonPage; a?: string; b?: 
     </div>
   );
   return (
-    <form method="get" aria-label="Choose the runs" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:flex-row sm:items-end">
+    <form
+      method="get"
+      aria-label="Choose the runs"
+      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:flex-row sm:items-end"
+    >
       {select("a", a)}
       {select("b", b)}
-      <button type="submit" className="inline-flex h-8 shrink-0 items-center justify-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50">
+      <button
+        type="submit"
+        className="inline-flex h-8 shrink-0 items-center justify-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50"
+      >
         Compare
       </button>
     </form>
@@ -84,7 +101,13 @@ function RunChooser({ page, a, b }: { page: TRunComparisonPage; a?: string; b?: 
 }
 
 /** /tickets/<id>/compare?a=<run>&b=<run>: two runs of one ticket, step by step (by default its two newest). */
-export default async function CompareRunsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<TSearchParams> }) {
+export default async function CompareRunsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<TSearchParams>;
+}) {
   await requireRole("tickets");
   const { id } = await params;
   const query = await searchParams;
@@ -159,7 +182,12 @@ function Steps({ comparison }: { comparison: NonNullable<TRunComparisonPage["com
           const c = CHANGE[s.change];
           const first = s.step === firstDifference;
           return (
-            <li key={s.step} aria-label={`Step ${s.step}: ${c.label.toLowerCase()}`} data-change={s.change} className={`min-w-0 rounded-lg border-l-4 bg-white ring-1 ring-slate-200 ${c.border}`}>
+            <li
+              key={s.step}
+              aria-label={`Step ${s.step}: ${c.label.toLowerCase()}`}
+              data-change={s.change}
+              className={`min-w-0 rounded-lg border-l-4 bg-white ring-1 ring-slate-200 ${c.border}`}
+            >
               <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-3 py-1.5 text-[12px]">
                 <span className="font-semibold text-slate-900 tabular-nums">Step {s.step}</span>
                 <span className={`rounded-full px-2 py-0.5 text-[11px] font-medium ring-1 ring-inset ${c.badge}`}>{c.label}</span>
@@ -174,9 +202,17 @@ function Steps({ comparison }: { comparison: NonNullable<TRunComparisonPage["com
                     <div key={side} className="min-w-0 space-y-2 px-3 py-2.5">
                       <p className="text-[11px] font-medium tracking-wide text-slate-500 uppercase">Run {side}</p>
                       {step ? (
-                        <TraceStepCard step={step} startMs={time.start.get(step.step) ?? 0} totalMs={time.total} differs={s.differs} numbered={false} />
+                        <TraceStepCard
+                          step={step}
+                          startMs={time.start.get(step.step) ?? 0}
+                          totalMs={time.total}
+                          differs={s.differs}
+                          numbered={false}
+                        />
                       ) : (
-                        <p className="text-[12px] text-slate-500 italic">No step {s.step}: run {side} had ended.</p>
+                        <p className="text-[12px] text-slate-500 italic">
+                          No step {s.step}: run {side} had ended.
+                        </p>
                       )}
                     </div>
                   );
