@@ -13,7 +13,10 @@ const booleanFlag = z
 
 const positiveInt = z.coerce.number({ message: "must be a whole number" }).int("must be a whole number").positive("must be positive");
 
-const rateLimit = z.coerce.number({ message: "must be a whole number (0: no limit)" }).int("must be a whole number (0: no limit)").min(0, "must be 0 (no limit) or more");
+const rateLimit = z.coerce
+  .number({ message: "must be a whole number (0: no limit)" })
+  .int("must be a whole number (0: no limit)")
+  .min(0, "must be 0 (no limit) or more");
 
 /** Until when the deprecated X-Countersign-Signature on intake bodies is accepted by default. */
 export const LEGACY_SIGNATURE_DEFAULT_UNTIL = "2027-03-01";
@@ -27,12 +30,15 @@ export const ZEnv = z.object({
     .optional(),
   /**
    * PostgreSQL: the role that owns the tables, for migrations and grants. The app itself connects
-   * with DATABASE_URL, which should name a role of its own (README, "Database roles"). Unused on
+   * with DATABASE_URL, which should name a role of its own (docs/operations.md, "Database roles"). Unused on
    * the embedded database.
    */
   MIGRATION_DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\/.+/, "must be a postgres:// or postgresql:// URL (the owner of the tables, on the same database as DATABASE_URL)")
+    .regex(
+      /^postgres(ql)?:\/\/.+/,
+      "must be a postgres:// or postgresql:// URL (the owner of the tables, on the same database as DATABASE_URL)",
+    )
     .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   PGLITE_DATA_DIR: z.string().min(1).optional(),
@@ -48,16 +54,25 @@ export const ZEnv = z.object({
   INTAKE_SECRETS: z
     .string()
     .transform((value) => value.split(",").map((s) => s.trim()))
-    .pipe(z.array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)")).min(1).max(5, "at most 5 secrets at once"))
+    .pipe(
+      z
+        .array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)"))
+        .min(1)
+        .max(5, "at most 5 secrets at once"),
+    )
     .optional(),
   /** How far a Standard Webhooks delivery's timestamp may be from the server's clock, in seconds. */
-  INTAKE_SIGNATURE_TOLERANCE_SECONDS: positiveInt.max(300, "must be at most 300 (the Standard Webhooks window the library enforces)").default(300),
+  INTAKE_SIGNATURE_TOLERANCE_SECONDS: positiveInt
+    .max(300, "must be at most 300 (the Standard Webhooks window the library enforces)")
+    .default(300),
   /**
    * The last day the deprecated X-Countersign-Signature body signature is accepted on intake: a date
    * (YYYY-MM-DD, accepted until that day begins, UTC), or `off` to refuse it now.
    */
   INTAKE_LEGACY_SIGNATURE_UNTIL: z
-    .union([z.literal("off"), z.iso.date({ message: "must be a date (YYYY-MM-DD) or off" })], { message: "must be a date (YYYY-MM-DD) or off" })
+    .union([z.literal("off"), z.iso.date({ message: "must be a date (YYYY-MM-DD) or off" })], {
+      message: "must be a date (YYYY-MM-DD) or off",
+    })
     .default(LEGACY_SIGNATURE_DEFAULT_UNTIL)
     .transform((value) => (value === "off" ? null : new Date(`${value}T00:00:00Z`))),
   /** Requests per rate window on the intake API per signing key, and per client address (0: no limit). */
@@ -68,25 +83,41 @@ export const ZEnv = z.object({
   OUTBOX_RATE_LIMIT_PER_ADDRESS: rateLimit.default(120),
   /** The window the helpdesk's rate limits count over. */
   HELPDESK_RATE_WINDOW_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(60),
-  PORT: z.coerce.number({ message: "must be a port number" }).int().min(1, "must be a port number").max(65535, "must be a port number").default(3000),
+  PORT: z.coerce
+    .number({ message: "must be a port number" })
+    .int()
+    .min(1, "must be a port number")
+    .max(65535, "must be a port number")
+    .default(3000),
   HOSTNAME: z.string().min(1).optional(),
   /**
    * How many reverse proxies stand in front of the app (lib/http/forwarded.ts). 0, the default: the
    * socket's address is the client and X-Forwarded-* headers are ignored.
    */
-  TRUST_PROXY: z.coerce.number({ message: "must be a whole number of proxy hops (0 when clients connect directly)" }).int("must be a whole number of proxy hops").min(0, "must be 0 or more").max(10, "must be at most 10").default(0),
+  TRUST_PROXY: z.coerce
+    .number({ message: "must be a whole number of proxy hops (0 when clients connect directly)" })
+    .int("must be a whole number of proxy hops")
+    .min(0, "must be 0 or more")
+    .max(10, "must be at most 10")
+    .default(0),
   /**
    * The address people reach the app at (https://countersign.example.com): only pages from its
    * origin may call server actions, and an https one turns on HSTS. Unset: the host each request
    * was addressed to (lib/http/action-origin.ts).
    */
-  APP_URL: z.url({ message: "must be the app's public http(s) URL, e.g. https://countersign.example.com" }).regex(/^https?:\/\//i, "must be the app's public http(s) URL, e.g. https://countersign.example.com").optional(),
+  APP_URL: z
+    .url({ message: "must be the app's public http(s) URL, e.g. https://countersign.example.com" })
+    .regex(/^https?:\/\//i, "must be the app's public http(s) URL, e.g. https://countersign.example.com")
+    .optional(),
   /** More origins whose pages may call server actions, comma-separated (another name of the same app). */
   ALLOWED_ORIGINS: z
     .string()
     .transform((value, ctx) => {
       const origins: string[] = [];
-      for (const entry of value.split(",").map((s) => s.trim()).filter(Boolean)) {
+      for (const entry of value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         // An origin is scheme, host and port: a path or a query would never match a browser's Origin.
         const origin = parseOriginSetting(entry);
         if (!origin) {
@@ -111,9 +142,17 @@ export const ZEnv = z.object({
   /** Password checks (scrypt, 32 MiB each) one process runs at once; the rest wait in a short queue. */
   SIGNIN_HASH_CONCURRENCY: positiveInt.max(64, "must be at most 64").default(1),
   /** Password checks that may wait for a turn; beyond them a sign-in is refused at once ("try again"). */
-  SIGNIN_HASH_QUEUE: z.coerce.number({ message: "must be a whole number" }).int("must be a whole number").min(0, "must be 0 or more").max(1000, "must be at most 1000").default(8),
+  SIGNIN_HASH_QUEUE: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(1000, "must be at most 1000")
+    .default(8),
   /** Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server). */
-  LLM_BASE_URL: z.url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:11434/v1" }).regex(/^https?:\/\//, "must be an http(s) URL").optional(),
+  LLM_BASE_URL: z
+    .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:11434/v1" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_TIMEOUT_MS: positiveInt.max(600_000, "must be at most 600000").default(20_000),
@@ -122,7 +161,10 @@ export const ZEnv = z.object({
   /** How long a job may stay taken before another worker may take it again (a killed worker's jobs). */
   JOB_LOCK_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
   /** The Ed25519 private key (PKCS#8 PEM) that signs audit checkpoints; by default a key file in DATA_DIR. */
-  AUDIT_SIGNING_KEY: z.string().includes("PRIVATE KEY", { message: "must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)" }).optional(),
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .includes("PRIVATE KEY", { message: "must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)" })
+    .optional(),
   /** Where signed checkpoints are appended, outside the database; by default DATA_DIR/audit-checkpoints.jsonl. */
   AUDIT_CHECKPOINT_FILE: z.string().min(1).optional(),
   /** A live run's lease: renewed every third of it while the run works; expired means interrupted. */
@@ -130,7 +172,10 @@ export const ZEnv = z.object({
   /** The lowest level of the JSON log lines written (lib/observability/logger.ts reads it too, before this check runs). */
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   /** Traces and metrics go over OTLP/HTTP to this URL; unset, no OpenTelemetry SDK is even loaded (lib/observability/telemetry.ts). */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:4318" }).regex(/^https?:\/\//, "must be an http(s) URL, e.g. http://127.0.0.1:4318").optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:4318" })
+    .regex(/^https?:\/\//, "must be an http(s) URL, e.g. http://127.0.0.1:4318")
+    .optional(),
 });
 
 export type TEnv = z.infer<typeof ZEnv> & {
@@ -144,7 +189,10 @@ export type TEnv = z.infer<typeof ZEnv> & {
 };
 
 export class EnvError extends Error {
-  constructor(readonly variable: string, readonly problem: string) {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
     super(`Invalid setting ${variable}: ${problem}`);
     this.name = "EnvError";
   }
@@ -160,7 +208,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(String(issue.path[0] ?? "environment"), issue.message);
   }
   const env = parsed.data;
-  if (env.INTAKE_SECRET && env.INTAKE_SECRETS) throw new EnvError("INTAKE_SECRETS", "set INTAKE_SECRETS or INTAKE_SECRET, not both (put the old INTAKE_SECRET last in INTAKE_SECRETS to rotate it out)");
+  if (env.INTAKE_SECRET && env.INTAKE_SECRETS)
+    throw new EnvError(
+      "INTAKE_SECRETS",
+      "set INTAKE_SECRETS or INTAKE_SECRET, not both (put the old INTAKE_SECRET last in INTAKE_SECRETS to rotate it out)",
+    );
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,
@@ -183,7 +235,11 @@ export function env(): TEnv {
  * directory, so the embedded demo works with no settings and survives a restart. Several instances
  * on one PostgreSQL must be given the same value through the variable.
  */
-function generatedSecret(variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET", purpose: string, log: (line: string) => void): string {
+function generatedSecret(
+  variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET",
+  purpose: string,
+  log: (line: string) => void,
+): string {
   const cached = cache.__countersignSecrets?.[variable];
   if (cached) return cached;
   const e = env();
@@ -210,7 +266,8 @@ function generatedSecret(variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE
 /** Signs and verifies session tokens. */
 export const authSecret = (log: (line: string) => void = logLine) => generatedSecret("AUTH_SECRET", "a session secret", log);
 /** The built-in intake classifier bundle's key: it signs the routes the bundle assigns. */
-export const intakeBundleKey = (log: (line: string) => void = logLine) => generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
+export const intakeBundleKey = (log: (line: string) => void = logLine) =>
+  generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
 /**
  * Shared with the helpdesk: the secrets in rotation, newest first (INTAKE_SECRETS; otherwise
  * INTAKE_SECRET or the generated one alone). A signed request is accepted with any of them.

@@ -101,7 +101,10 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
       [appRole, APP_SCHEMAS],
     );
     const { owner, exists, superuser, owns } = facts[0]!;
-    if (!exists) throw new Error(`The role "${appRole}" named in DATABASE_URL does not exist: create it first (README, "Database roles").`);
+    if (!exists)
+      throw new Error(
+        `The role "${appRole}" named in DATABASE_URL does not exist: create it first (docs/operations.md, "Database roles").`,
+      );
     const { rows: present } = await client.query<{ name: string }>(
       "SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(format('public.%I', name)) IS NOT NULL",
       [[...appendOnlyNames]],
@@ -115,7 +118,7 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
       return unprotected(
         `PostgreSQL: the app connects as "${appRole}", ${superuser ? "a superuser" : "the owner of its tables"}, so the append-only triggers can be disabled ` +
           `and the audit trail, approval decisions and ledger truncated by anyone with its credentials; set MIGRATION_DATABASE_URL to the owner ` +
-          `and DATABASE_URL to a role of the app's own (README, "Database roles").`,
+          `and DATABASE_URL to a role of the app's own (docs/operations.md, "Database roles").`,
       );
     }
 
@@ -128,9 +131,14 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
         [APP_SCHEMAS],
       );
       if (notOwned.length) {
-        throw new Error(`MIGRATION_DATABASE_URL connects as "${owner}", which does not own ${notOwned.map((r) => r.name).join(", ")}: it cannot grant the app's role what it needs.`);
+        throw new Error(
+          `MIGRATION_DATABASE_URL connects as "${owner}", which does not own ${notOwned.map((r) => r.name).join(", ")}: it cannot grant the app's role what it needs.`,
+        );
       }
-      const { rows: schemaRows } = await client.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname = ANY($1) ORDER BY nspname DESC", [APP_SCHEMAS]);
+      const { rows: schemaRows } = await client.query<{ name: string }>(
+        "SELECT nspname AS name FROM pg_namespace WHERE nspname = ANY($1) ORDER BY nspname DESC",
+        [APP_SCHEMAS],
+      );
       const schemas = schemaRows.map((r) => q(r.name)).join(", ");
       const queueSchema = schemaRows.some((r) => r.name === "pgboss");
       const role = q(appRole);
@@ -170,7 +178,7 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
     if (leaks.length) {
       return unprotected(
         `PostgreSQL: the app's role "${appRole}" may still UPDATE, DELETE or TRUNCATE ${leaks.map((r) => `"${r.name}"`).join(", ")} ` +
-          `(granted to PUBLIC or to a role it belongs to): revoke it (README, "Database roles").`,
+          `(granted to PUBLIC or to a role it belongs to): revoke it (docs/operations.md, "Database roles").`,
       );
     }
     return { appRole, ownerRole: owner, protected: true, appendOnly, missing };

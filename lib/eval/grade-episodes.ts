@@ -93,7 +93,7 @@ export function defaultWorkers(units: number): number {
  * segments: by default (max_wal_size 1 GB) a checkpoint comes so rarely that grading a few hundred
  * episodes grows the log by a segment or more, each kept; at 32 MB a checkpoint recycles them.
  * Together, with `npm run eval`'s smaller young generation (package.json), about 100 MB less at the
- * command's peak, at the same speed (README, "Grading").
+ * command's peak, at the same speed (docs/performance.md, "Grading").
  */
 const GRADING_START = withSettings({ shared_buffers: "8MB", max_wal_size: "32MB", min_wal_size: "32MB" });
 

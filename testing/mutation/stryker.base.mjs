@@ -1,7 +1,7 @@
 // What the two mutation runs share (`npm run test:mutation`; not part of `npm test`). Stryker
 // changes one thing at a time in the files a run mutates (a condition, a comparison, a string) and
 // runs the tests that reach that line; a change no test notices is a rule no test holds. A run fails
-// below its `thresholds.break`. README, "Mutation testing", has the scores and the time.
+// below its `thresholds.break`. docs/testing.md, "Mutation testing", has the scores and the time.
 /** @param {{ name: string, mutate: string[], vitestConfig: string, timeoutMS: number, breakAt: number }} part */
 export function mutationConfig(part) {
   /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
