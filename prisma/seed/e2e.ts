@@ -6,13 +6,40 @@ import { scriptedPlanner } from "../../lib/agent/planner";
 import { evidenceQuestion, rulePlanner } from "../../lib/agent/rule-planner";
 import { runAgent } from "../../lib/agent/run-agent";
 
-export const E2E_SCENARIOS = ["approve", "double", "resubmit", "reject", "stale", "simulate", "lead", "signed-out", "laptop", "history", "keyboard", "a11y", "layout", "batch-1", "batch-2", "batch-3", "batch-4", "batch-5", "edit", "raise", "two-person", "trace",
+export const E2E_SCENARIOS = [
+  "approve",
+  "double",
+  "resubmit",
+  "reject",
+  "stale",
+  "simulate",
+  "lead",
+  "signed-out",
+  "laptop",
+  "history",
+  "keyboard",
+  "a11y",
+  "layout",
+  "batch-1",
+  "batch-2",
+  "batch-3",
+  "batch-4",
+  "batch-5",
+  "edit",
+  "raise",
+  "two-person",
+  "trace",
   // The people a ledger row names as its approvers (e2e/ledger-approvers.spec.ts).
   "ledger",
   // What the customer reads and where citations lead (e2e/replies-and-citations.spec.ts).
-  "lowered-reply", "two-citations", "hand-reply", "claimed",
+  "lowered-reply",
+  "two-citations",
+  "hand-reply",
+  "claimed",
   // What the decision rules offer and what a decided ticket shows (e2e/decision-rules.spec.ts).
-  "unpayable", "rejected-by-hand"] as const;
+  "unpayable",
+  "rejected-by-hand",
+] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
 const ORDER_OF: Partial<Record<(typeof E2E_SCENARIOS)[number], { item: string; noun: string; amountCents: number }>> = {
@@ -27,7 +54,9 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
     if (await client.ticket.findUnique({ where: { externalId }, select: { id: true } })) continue;
     const what = ORDER_OF[scenario] ?? { item: "Aurora 10-inch tablet", noun: "Tablet", amountCents: 7900 };
     const n = String(i + 1).padStart(2, "0");
-    const customer = await client.customer.create({ data: { id: `CUS-E2E-${n}`, email: `e2e-${scenario}@example.net`, name: `Casey ${scenario}` } });
+    const customer = await client.customer.create({
+      data: { id: `CUS-E2E-${n}`, email: `e2e-${scenario}@example.net`, name: `Casey ${scenario}` },
+    });
     const order = await client.order.create({
       data: {
         id: `ORD-E2E-${n}`,
@@ -56,30 +85,39 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
     created++;
   }
   // The "history" order's second ticket, from the same customer: its page shows what the first one got.
-  if (!(await client.ticket.findUnique({ where: { externalId: "e2e-history-followup" }, select: { id: true } }))) {
-    const order = await client.order.findFirstOrThrow({ where: { customer: { email: "e2e-history@example.net" } } });
-    await client.$transaction((tx) =>
-      createTicket(
-        { externalId: "e2e-history-followup", subject: "Following up on my tablet", body: `Any news about order ${order.id}?`, customerEmail: "e2e-history@example.net", orderRef: order.id, source: "seed" },
-        { type: "system", id: "e2e-fixtures" },
-        tx,
-      ),
-    );
-    created++;
-  }
+  created += await secondTicket(client, "history", {
+    externalId: "e2e-history-followup",
+    subject: "Following up on my tablet",
+    body: (order) => `Any news about order ${order}?`,
+  });
   // The "unpayable" order's second ticket: once the first is refunded in full, nothing remains for it.
-  if (!(await client.ticket.findUnique({ where: { externalId: "e2e-unpayable-second" }, select: { id: true } }))) {
-    const order = await client.order.findFirstOrThrow({ where: { customer: { email: "e2e-unpayable@example.net" } } });
-    await client.$transaction((tx) =>
-      createTicket(
-        { externalId: "e2e-unpayable-second", subject: "Tablet screen cracked, asking again (unpayable)", body: `My order ${order.id} arrived with a cracked screen. Can I get a refund?`, customerEmail: "e2e-unpayable@example.net", orderRef: order.id, source: "seed" },
-        { type: "system", id: "e2e-fixtures" },
-        tx,
-      ),
-    );
-    created++;
-  }
+  created += await secondTicket(client, "unpayable", {
+    externalId: "e2e-unpayable-second",
+    subject: "Tablet screen cracked, asking again (unpayable)",
+    body: (order) => `My order ${order} arrived with a cracked screen. Can I get a refund?`,
+  });
   return created;
+}
+
+/** A second ticket from a scenario's customer about the same order: 1 if it was made, 0 if it was there. */
+async function secondTicket(
+  client: PrismaClient,
+  scenario: string,
+  ticket: { externalId: string; subject: string; body: (orderId: string) => string },
+): Promise<number> {
+  if (await client.ticket.findUnique({ where: { externalId: ticket.externalId }, select: { id: true } })) return 0;
+  const email = `e2e-${scenario}@example.net`;
+  const order = await client.order.findFirstOrThrow({ where: { customer: { email } } });
+  const input = {
+    externalId: ticket.externalId,
+    subject: ticket.subject,
+    body: ticket.body(order.id),
+    customerEmail: email,
+    orderRef: order.id,
+    source: "seed",
+  } as const;
+  await client.$transaction((tx) => createTicket(input, { type: "system", id: "e2e-fixtures" }, tx));
+  return 1;
 }
 
 /**
@@ -97,7 +135,10 @@ export async function seedE2eTraceRuns(client: PrismaClient, externalId = "e2e-t
       { decision: { action: "get_policy_evidence", args: { question: evidenceQuestion(ticket) } }, ...usage(812, 46) },
       { decision: { action: "lookup_order", args: { order_id: "ORD-1001" } }, ...usage(1240, 38) },
       { decision: { action: "draft_reply", args: {} }, ...usage(1310, 22) },
-      { decision: { action: "request_human_approval", args: { reason: "Not sure a refund applies: a person should decide." } }, ...usage(1502, 41) },
+      {
+        decision: { action: "request_human_approval", args: { reason: "Not sure a refund applies: a person should decide." } },
+        ...usage(1502, 41),
+      },
     ],
     { wrapped: true },
   );
