@@ -1,6 +1,8 @@
 // Pages for everyone: axe-core on every page of app/, signed in as each role (and signed out where a
 // page is for that), with its menus, disclosures and error states open. A serious or critical
 // violation fails the page's test (e2e/axe.ts says what is scanned and how axe gets into the page).
+// Then the same page and states on a 390 px phone, where nothing may make the page scroll sideways
+// (e2e/sideways.ts names what sticks out).
 //
 // The list of pages is read from app/ itself: every page.tsx, and the not-found and forbidden pages.
 // A page with no entry in SCANS (e2e/scans.ts) fails "every page in app/ is scanned", so a new page
@@ -10,6 +12,10 @@ import { join, relative, sep } from "node:path";
 import { expect, test } from "./fixtures";
 import { scanPage, seriousOrCritical } from "./axe";
 import { SCANS, signIn } from "./scans";
+import { PHONE, sidewaysCulprits } from "./sideways";
+
+/** The viewport every scan starts at (Playwright's Desktop Chrome). */
+const DESKTOP = { width: 1280, height: 720 } as const;
 
 /** The special files Next renders as pages of their own, wherever they sit in app/. */
 const SPECIAL_FILES = new Set(["not-found.tsx", "forbidden.tsx", "unauthorized.tsx", "error.tsx", "global-error.tsx"]);
@@ -82,6 +88,17 @@ test.describe("axe-core finds no serious or critical violation", () => {
             const opened = await state.open(page);
             if (opened) problems.push(...seriousOrCritical(await scanPage(page, opened)).map((p) => `${path} (${state.name}): ${p}`));
           }
+          // The same page and states on a 390 px phone: nothing may make it scroll sideways.
+          await page.setViewportSize(PHONE);
+          await page.goto(path);
+          await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
+          const sideways = async (where: string) => problems.push(...(await sidewaysCulprits(page)).map((c) => `${where} at 390 px: ${c}`));
+          await sideways(path);
+          for (const state of scan.states ?? []) {
+            if (state.who && !state.who.includes(visitor)) continue;
+            if (await state.open(page)) await sideways(`${path} (${state.name})`);
+          }
+          await page.setViewportSize(DESKTOP);
         }
         expect(problems).toEqual([]);
       });

@@ -5,7 +5,7 @@
 import type { Page } from "@playwright/test";
 import { navItemsFor } from "../lib/auth/nav";
 import { ACCOUNTS, DEMO_PASSWORD, deliverTicket, expect, test, type DemoRole } from "./fixtures";
-import { ROLES, SCANS, signIn, type TVisitor } from "./scans";
+import { ROLES } from "./scans";
 
 const WIDTHS = [320, 390, 1440] as const;
 /** A word no line can hold: a pasted token, a URL without spaces. */
@@ -155,63 +155,6 @@ test.describe("a ticket offers only the actions that apply to it", () => {
     await expect(page.getByRole("button", { name: "Run in simulate mode" })).toBeVisible();
   });
 });
-
-/** What makes the page scroll sideways: each element that sticks out past the viewport's right edge
- * while its parent does not (the one that spills), named by tag, id, classes and its first words.
- * Elements inside a box that clips or scrolls sideways do not widen the page, and are left out. */
-async function sidewaysCulprits(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const root = document.documentElement;
-    if (root.scrollWidth <= root.clientWidth) return [];
-    const edge = root.clientWidth + 1;
-    const clipped = (el: Element) => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
-        if (getComputedStyle(a).overflowX !== "visible") return true;
-      return false;
-    };
-    const name = (el: Element) => {
-      const classes = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).slice(0, 4).join(".")}` : "";
-      return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${classes}> “${(el.textContent ?? "").trim().slice(0, 40)}”`;
-    };
-    const culprits = [...document.body.querySelectorAll("*")].filter((el) => {
-      if (el.getBoundingClientRect().right <= edge || clipped(el)) return false;
-      const parent = el.parentElement;
-      return !parent || parent === document.body || parent.getBoundingClientRect().right <= edge;
-    });
-    return [`scrollWidth ${root.scrollWidth} > clientWidth ${root.clientWidth}`, ...culprits.slice(0, 5).map(name)];
-  });
-}
-
-/** Every page a visitor may open (e2e/scans.ts), with its menus, disclosures and error states open:
- * none may scroll sideways on a 390 px phone. */
-for (const visitor of [...ROLES, "SIGNED_OUT"] as const satisfies readonly TVisitor[]) {
-  test(`at 390 px no page ${visitor === "SIGNED_OUT" ? "a signed-out visitor" : `the ${visitor.toLowerCase()}`} may open scrolls sideways`, async ({
-    page,
-  }) => {
-    test.setTimeout(240_000);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page, visitor);
-    const problems: string[] = [];
-    const check = async (where: string) => {
-      const culprits = await sidewaysCulprits(page);
-      if (culprits.length) problems.push(`${where}: ${culprits.join("; ")}`);
-    };
-    for (const [route, scan] of Object.entries(SCANS)) {
-      if ("unreachable" in scan || !scan.who.includes(visitor)) continue;
-      for (const path of await scan.paths(page)) {
-        await page.goto(path);
-        await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
-        await check(`${route} ${path}`);
-        await screenshot(page, `390-${visitor.toLowerCase()}-${path.replace(/[^a-z0-9]+/gi, "-")}`);
-        for (const state of scan.states ?? []) {
-          if (state.who && !state.who.includes(visitor)) continue;
-          if (await state.open(page)) await check(`${route} ${path} (${state.name})`);
-        }
-      }
-    }
-    expect(problems, problems.join("\n")).toEqual([]);
-  });
-}
 
 /** The areas the navigation offers: links wholly on screen inside the bar, and the entries of its
  * menu (opened, read and closed again). `shot` saves the bar closed and open, when asked. */
