@@ -46,6 +46,8 @@ test("a rejected ticket answered by hand shows the rejection, its note and the r
   await decision(page).getByRole("button", { name: "Reject" }).click();
   await expect(page.getByText(/^Rejected by Riley Reviewer/)).toBeVisible();
 
+  // The rejected draft promised a refund that no one will make: a hand reply does not start from it.
+  await expect(page.getByLabel("Your reply to the customer")).toHaveValue("");
   await page.getByLabel("Your reply to the customer").fill("Could you send us a photo of the damage, please?");
   await page.getByRole("button", { name: "Send reply and resolve" }).click();
   await expect(page.getByText(/Resolved/).first()).toBeVisible();

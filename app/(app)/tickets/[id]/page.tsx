@@ -99,6 +99,9 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const decided = decidedRequests(approvals);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
+  // A hand reply starts from the agent's draft only when that draft promised no refund: a reply
+  // written by hand moves no money, so "we have refunded …" would be a promise nobody keeps.
+  const handReplyStart = focusRun && !focusRun.proposals.some((p) => !p.simulated) ? (focusRun.draft ?? "") : "";
   // What this person may do with the waiting request: the decision rules' answer, read the way a
   // decision reads it (decision-view.ts), so the page offers exactly what would be taken.
   const now = new Date();
@@ -148,7 +151,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                     <p className="mb-2 text-slate-600">
                       The customer has not been answered yet: write the reply yourself, or run the agent again.
                     </p>
-                    <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} />
+                    <ResolveForm ticketId={ticket.id} draft={handReplyStart} />
                   </div>
                 ) : null}
               </div>
@@ -162,7 +165,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                       : "The agent has not run on this ticket yet."}
                 </p>
                 {ticket.status !== "resolved" && mayUse(user.role, "approve") ? (
-                  <ResolveForm ticketId={ticket.id} draft={focusRun?.draft ?? ""} />
+                  <ResolveForm ticketId={ticket.id} draft={handReplyStart} />
                 ) : null}
               </div>
             )}
