@@ -36,6 +36,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type TRun = TTicketDetail["runs"][number];
 type TPassage = { citation: string; chunkId: string; text: string; heading: string };
 
+/** A hand reply starts from the agent's draft only when that draft promised no refund: a reply
+ * written by hand moves no money, so "we have refunded …" would be a promise nobody keeps. */
+function handReplyStartOf(run: TRun | undefined): string {
+  return run && !run.proposals.some((p) => !p.simulated) ? (run.draft ?? "") : "";
+}
+
 function passagesOf(run: TRun | undefined): TPassage[] {
   const evidence = run?.evidence as { passages?: TPassage[] } | null | undefined;
   return evidence?.passages ?? [];
@@ -99,9 +105,6 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
   const decided = decidedRequests(approvals);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const passages = passagesOf(focusRun);
-  // A hand reply starts from the agent's draft only when that draft promised no refund: a reply
-  // written by hand moves no money, so "we have refunded …" would be a promise nobody keeps.
-  const handReplyStart = focusRun && !focusRun.proposals.some((p) => !p.simulated) ? (focusRun.draft ?? "") : "";
   // What this person may do with the waiting request: the decision rules' answer, read the way a
   // decision reads it (decision-view.ts), so the page offers exactly what would be taken.
   const now = new Date();
@@ -151,7 +154,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                     <p className="mb-2 text-slate-600">
                       The customer has not been answered yet: write the reply yourself, or run the agent again.
                     </p>
-                    <ResolveForm ticketId={ticket.id} draft={handReplyStart} />
+                    <ResolveForm ticketId={ticket.id} draft={handReplyStartOf(focusRun)} />
                   </div>
                 ) : null}
               </div>
@@ -165,7 +168,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
                       : "The agent has not run on this ticket yet."}
                 </p>
                 {ticket.status !== "resolved" && mayUse(user.role, "approve") ? (
-                  <ResolveForm ticketId={ticket.id} draft={handReplyStart} />
+                  <ResolveForm ticketId={ticket.id} draft={handReplyStartOf(focusRun)} />
                 ) : null}
               </div>
             )}
