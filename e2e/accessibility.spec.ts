@@ -11,7 +11,7 @@ import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { expect, test } from "./fixtures";
 import { scanPage, seriousOrCritical } from "./axe";
-import { SCANS, signIn } from "./scans";
+import { SCANS, signIn, signInOnce } from "./scans";
 import { PHONE, sidewaysCulprits } from "./sideways";
 
 /** The viewport every scan starts at (Playwright's Desktop Chrome). */
@@ -72,7 +72,7 @@ test.describe("axe-core finds no serious or critical violation", () => {
       test(`${route} as ${visitor === "SIGNED_OUT" ? "a visitor signed out" : visitor.toLowerCase()}`, async ({ page }) => {
         // A long page (the audit trail after the whole suite) takes axe a while on a busy machine.
         test.setTimeout(120_000);
-        await signIn(page, visitor);
+        await signInOnce(page, visitor);
         const problems: string[] = [];
         const paths = await scan.paths(page);
         expect(paths.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // Every page of app/, who may open it, its addresses and the states to open on it (menus,
 // disclosures, error states): the list the accessibility scan and the layout checks walk. A page
 // with no entry here fails "every page in app/ is scanned" (e2e/accessibility.spec.ts).
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, SignInPage, expect, type DemoRole } from "./fixtures";
 
 export type TVisitor = DemoRole | "SIGNED_OUT";
@@ -221,4 +221,16 @@ export async function signIn(page: Page, visitor: TVisitor) {
   await new SignInPage(page).goto();
   await new SignInPage(page).signIn(ACCOUNTS[visitor].email, DEMO_PASSWORD);
   await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+}
+
+/** Each role's session, signed in through the form once per worker and reused by the scans (a
+ * session ends only when it is signed out or revoked, which no scan does). */
+const sessions = new Map<TVisitor, Awaited<ReturnType<BrowserContext["cookies"]>>>();
+
+/** Signs in as `signIn` does, the first time for a role; after that, with the same session. */
+export async function signInOnce(page: Page, visitor: TVisitor) {
+  const kept = sessions.get(visitor);
+  if (kept) return page.context().addCookies(kept);
+  await signIn(page, visitor);
+  if (visitor !== "SIGNED_OUT") sessions.set(visitor, await page.context().cookies());
 }
