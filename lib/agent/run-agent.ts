@@ -29,7 +29,7 @@ import { db as defaultDb, driverOf, Prisma, sqlRows } from "../db";
 import { env, intakeBundleKey } from "../env";
 import { enqueue, QUEUES, sendingJobCte } from "../jobs/queue";
 import { moveRefusal } from "../tickets/lifecycle";
-import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
+import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/store/ticket-move-sql";
 import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
 import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";

@@ -9,12 +9,14 @@ import type { Role, TicketStatus } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
 import { preparedSql, statementRefusal } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
+import { appendAuditSql } from "../audit/store/audit-store";
 import { QUEUES, sendingJobCte } from "../jobs/queue";
 import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
-import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
+import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/store/ticket-move-sql";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
 import { decisionRefused, loadDecidable } from "./load-decidable";
 import { editRefundAmount } from "./edit-approval";
+import { decisionCtes } from "./store/approval-store";
 
 export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal } from "./load-decidable";
 
@@ -112,27 +114,24 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   // meet the (request, seat) unique index.
   const write = (job: Prisma.Sql) => {
     const statement = Prisma.sql`
-    WITH audited AS (SELECT countersign_append_audit(${audit}::jsonb)),
-    decided AS (
-      UPDATE "ApprovalRequest" SET "status" = ${status}::"ApprovalStatus"
-      WHERE "id" = ${request.id}::uuid AND "status" = 'pending' AND EXISTS (SELECT FROM audited) RETURNING "id"
-    ),
-    decision AS (
-      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest", "seat")
-      SELECT gen_random_uuid(), decided."id", ${input.decision}::"DecisionKind", ${note}, ${request.draft}, ${edited}, ${input.actor.id}::uuid, ${input.actor.role}::"Role", ${request.digest}, ${seat}::smallint
-      FROM decided RETURNING "id"::text
-    )${
+    WITH audited AS (${appendAuditSql(audit)}),
+    ${decisionCtes({
+      after: "audited",
+      requestId: request.id,
+      ticketId: request.ticketId,
+      status,
+      decision: input.decision,
+      note,
+      originalReply: request.draft,
+      editedReply: edited,
+      decider: input.actor,
+      digest: request.digest,
+      seat,
+      reply,
+    })}${
       move
         ? Prisma.sql`,
     ${move.ctes}`
-        : Prisma.empty
-    }${
-      reply
-        ? Prisma.sql`,
-    released AS (
-      INSERT INTO "OutboxMessage" ("id", "ticketId", "approvalRequestId", "body")
-      SELECT gen_random_uuid(), ${request.ticketId}::uuid, decided."id", ${reply} FROM decided
-    )`
         : Prisma.empty
     }${job}
     SELECT (SELECT "id" FROM decision) AS "decisionId"${move ? Prisma.sql`, ${move.columns}` : Prisma.empty},

@@ -5,7 +5,7 @@
 // no longer count: they were given to another digest. The executor then executes exactly the new
 // request, and the page shows the agent's proposal beside the person's edit.
 import type { Role } from "../../generated/prisma/enums";
-import { db as defaultDb, isUniqueViolation, Prisma, type Db } from "../db";
+import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { approvalDigest, approvalOperation } from "../contracts/approval-operation";
 import { normaliseLineEndings, replyWithAmount } from "../contracts/customer-reply";
@@ -13,6 +13,7 @@ import { approvalGate } from "../policy/evaluate-refund";
 import { REFUND_POLICY_REASONS, type TRefundPolicyReason } from "../contracts/reason-codes";
 import { policyVersion } from "../policy/settings";
 import { decisionRefused, loadDecidable } from "./load-decidable";
+import { insertLoweredRequest, supersedePending } from "./store/approval-store";
 
 export interface TEditRefundInput {
   approvalId: string;
@@ -79,46 +80,19 @@ export async function editRefundAmount(input: TEditRefundInput): Promise<{ appro
         },
       });
       // Superseded only if still pending: a decision that slipped in first wins, and the edit is refused.
-      const replaced = await tx.approvalRequest.updateMany({
-        where: { id: request.id, status: "pending" },
-        data: { status: "superseded" },
-      });
-      if (replaced.count !== 1) throw decisionRefused("already_decided", "This request was decided while you edited it.");
-      const p = original.proposal!;
-      const newProposal = await tx.refundProposal.create({
-        data: {
-          runId: p.runId,
-          ticketId: p.ticketId,
-          orderId: p.orderId,
-          amountCents: input.amountCents,
-          currency: p.currency,
-          reason: p.reason,
-          decision: "needs_human",
-          decisionReasons: reasons,
-          policyVersion: edited.policyVersion,
-          requiredRole: gate.requiredRole,
-          simulated: false,
-        },
-      });
-      const created = await tx.approvalRequest.create({
-        data: {
-          ticketId: request.ticketId,
-          runId: original.runId,
-          proposalId: newProposal.id,
-          kind: "refund",
-          digest,
-          operation: edited as unknown as Prisma.InputJsonObject,
-          draft,
-          policyVersion: edited.policyVersion,
-          bundleVersion: edited.bundleVersion,
-          agentVersion: edited.agentVersion,
-          requiredRole: gate.requiredRole,
-          approvalsRequired: gate.approvalsRequired,
-          // The edit does not buy time: the original's expiry stands.
-          expiresAt: original.expiresAt,
-          editedFromId: request.id,
-          editedById: input.actor.id,
-        },
+      if (!(await supersedePending(tx, request.id)))
+        throw decisionRefused("already_decided", "This request was decided while you edited it.");
+      const created = await insertLoweredRequest(tx, {
+        original: { id: request.id, runId: original.runId, ticketId: request.ticketId, expiresAt: original.expiresAt },
+        proposal: original.proposal!,
+        amountCents: input.amountCents,
+        reasons,
+        operation: edited,
+        digest,
+        draft,
+        requiredRole: gate.requiredRole,
+        approvalsRequired: gate.approvalsRequired,
+        editedById: input.actor.id,
       });
       return { approvalId: created.id, digest };
     });

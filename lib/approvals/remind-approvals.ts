@@ -6,6 +6,7 @@
 import { db as defaultDb, type Db } from "../db";
 import { QUEUES, sendingJobCte } from "../jobs/queue";
 import { APPROVAL_NOTIFICATIONS, notificationJobId } from "../contracts/approval-notification";
+import { remindedCte } from "./store/approval-store";
 import { loadNotificationSettings, NOTIFY_LEAD_KEY, NOTIFY_URL_KEY } from "../policy/notification-settings";
 
 export async function remindExpiringApprovals(input: { client?: Db; now?: Date } = {}): Promise<{ reminded: number }> {
@@ -36,11 +37,7 @@ export async function remindExpiringApprovals(input: { client?: Db; now?: Date }
       },
       (job) =>
         client.$queryRaw<{ n: number }[]>`
-        WITH reminded AS (
-          UPDATE "ApprovalRequest" SET "remindedAt" = ${at}::timestamp(3)
-          WHERE "id" = ${request.id}::uuid AND "status" = 'pending' AND "remindedAt" IS NULL AND "expiresAt" > ${at}::timestamp(3)
-          RETURNING "id"
-        ), ${job}
+        WITH ${remindedCte(request.id, at)}, ${job}
         SELECT count(*)::int AS n FROM reminded`,
     );
     reminded += row!.n;

@@ -2,7 +2,7 @@
 // a person writes the reply and resolves it. Recorded like any decision: an approval request for the
 // person's own reply and their decision on it, with the audit event, in one transaction.
 import type { Role } from "../../generated/prisma/enums";
-import { db as defaultDb, isUniqueViolation, toJson, type Db } from "../db";
+import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { loadPolicySettings, policyVersion } from "../policy/settings";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS } from "../contracts/approval-operation";
@@ -10,6 +10,7 @@ import { decisionRefused } from "./decide-approval";
 import { mayUse } from "../contracts/roles";
 import { customerReply, normaliseLineEndings } from "../contracts/customer-reply";
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
+import { insertHandReply, releaseReply } from "./store/approval-store";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
@@ -54,31 +55,14 @@ export async function resolveByHand(input: {
         ticketId: ticket.id,
         inputs: { digest, role: input.actor.role, note: input.note?.trim() || null, replyLength: reply.length },
       });
-      const request = await tx.approvalRequest.create({
-        data: {
-          ticketId: ticket.id,
-          kind: "reply",
-          digest,
-          operation: toJson(operation),
-          draft: reply,
-          policyVersion: operation.policyVersion,
-          bundleVersion: operation.bundleVersion,
-          agentVersion: operation.agentVersion,
-          requiredRole: "REVIEWER",
-          status: "approved",
-          expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
-        },
-      });
-      await tx.approvalDecision.create({
-        data: {
-          approvalRequestId: request.id,
-          decision: "approve",
-          note: input.note?.trim() || null,
-          originalReply: reply,
-          deciderId: input.actor.id,
-          deciderRole: input.actor.role,
-          digest,
-        },
+      const request = await insertHandReply(tx, {
+        ticketId: ticket.id,
+        operation,
+        digest,
+        reply,
+        note: input.note?.trim() || null,
+        decider: input.actor,
+        expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
       });
       // A compare-and-set under the ticket's row lock: two people resolving at once, or a live run
       // starting meanwhile – one wins. Once it holds the lock, a run that finished in between is
@@ -86,7 +70,7 @@ export async function resolveByHand(input: {
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
       if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } }))
         throw decisionRefused("operation_changed", PENDING_REQUEST);
-      await tx.outboxMessage.create({ data: { ticketId: ticket.id, approvalRequestId: request.id, body: sent } });
+      await releaseReply(tx, { ticketId: ticket.id, approvalRequestId: request.id, body: sent });
       return { approvalId: request.id };
     });
   } catch (error) {

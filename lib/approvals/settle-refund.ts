@@ -11,6 +11,7 @@ import type { TExecutionOutcome } from "../contracts/reason-codes";
 import { moveTicket } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
+import { recordExecutionOutcome, releaseReply } from "./store/approval-store";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
 
@@ -44,11 +45,7 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
         // refusal is audited, but nothing is settled – the request stays decidable and its ticket
         // where it is, and the second approval's own job settles it.
         if (locked[0]!.status === "pending") return { outcome: result.outcome, settledNow: false, replyReleased: false };
-        const request = await tx.approvalRequest.update({
-          where: { id: input.approvalId },
-          data: { executionOutcome: result.outcome, executedAt: new Date() },
-          include: { decisions: { orderBy: { seat: "desc" } }, outbox: { select: { id: true } } },
-        });
+        const request = await recordExecutionOutcome(tx, input.approvalId, result.outcome, new Date());
 
         let replyReleased = false;
         if (refundHappened(result.outcome)) {
@@ -66,7 +63,7 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
               ticketId: request.ticketId,
               inputs: { outcome: result.outcome, replyLength: reply.length },
             });
-            await tx.outboxMessage.create({ data: { ticketId: request.ticketId, approvalRequestId: request.id, body: reply } });
+            await releaseReply(tx, { ticketId: request.ticketId, approvalRequestId: request.id, body: reply });
             replyReleased = true;
           }
           await settleTicket(() => moveTicket(tx, { ticketId: request.ticketId, move: "refund_executed" }));

@@ -2,7 +2,9 @@
 // sees at once that the agent must run again. The decision itself refuses an expired request too:
 // this sweep only makes the state visible.
 import { db as defaultDb, type Db } from "../db";
+import { prismaSqlTx } from "../db/driver";
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { markExpired } from "./store/approval-store";
 
 export async function expirePendingApprovals(input: { client?: Db; now?: Date } = {}): Promise<{ expired: number }> {
   const client = input.client ?? defaultDb();
@@ -15,8 +17,7 @@ export async function expirePendingApprovals(input: { client?: Db; now?: Date } 
   let expired = 0;
   for (const request of due) {
     await client.$transaction(async (tx) => {
-      const changed = await tx.approvalRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
-      if (changed.count !== 1) return;
+      if (!(await markExpired(prismaSqlTx(tx), request.id))) return;
       await recordAuditEvent(tx, {
         actorType: "system",
         actorId: "approval-sweeper",

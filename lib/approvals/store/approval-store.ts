@@ -1,0 +1,189 @@
+// The approvals store: the only code that writes ApprovalRequest, ApprovalDecision, RefundProposal
+// and OutboxMessage (testing/lint/table-writers.test.ts holds every other file to it). It decides
+// nothing: the rules are asked before (decision-options.ts, the policy gate), and each function here
+// writes what was decided, guarded by the row's status where two writers could race. Statements that
+// must be one round trip with other tables' writes are given as CTEs the caller composes.
+import type { Role } from "../../../generated/prisma/enums";
+import { Prisma, toJson, type DbTx } from "../../db";
+import { runTyped, typed } from "../../db/typed-sql";
+import type { TSqlTx } from "../../db/driver";
+import type { TApprovalOperation } from "../../contracts/approval-operation";
+
+type TRequestStatus = "pending" | "approved" | "rejected";
+
+/**
+ * A decision as CTEs (`decided`, `decision`, and `released` when a reply goes out with it): the
+ * request's new status, guarded by its status (a concurrent decision that slipped past the checks
+ * updates nothing, so `decision` is empty), then the decision row in its seat. `after` names a CTE
+ * the status update waits for (the audit event).
+ */
+export function decisionCtes(d: {
+  after: string;
+  requestId: string;
+  ticketId: string;
+  status: TRequestStatus;
+  decision: "approve" | "reject";
+  note: string | null;
+  originalReply: string | null;
+  editedReply: string | null;
+  decider: { id: string; role: Role };
+  digest: string;
+  seat: number;
+  reply: string | null;
+}): Prisma.Sql {
+  const decided = Prisma.sql`decided AS (
+      UPDATE "ApprovalRequest" SET "status" = ${d.status}::"ApprovalStatus"
+      WHERE "id" = ${d.requestId}::uuid AND "status" = 'pending' AND EXISTS (SELECT FROM ${Prisma.raw(d.after)}) RETURNING "id"
+    ),
+    decision AS (
+      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest", "seat")
+      SELECT gen_random_uuid(), decided."id", ${d.decision}::"DecisionKind", ${d.note}, ${d.originalReply}, ${d.editedReply}, ${d.decider.id}::uuid, ${d.decider.role}::"Role", ${d.digest}, ${d.seat}::smallint
+      FROM decided RETURNING "id"::text
+    )`;
+  if (d.reply === null) return decided;
+  return Prisma.sql`${decided},
+    released AS (
+      INSERT INTO "OutboxMessage" ("id", "ticketId", "approvalRequestId", "body")
+      SELECT gen_random_uuid(), ${d.ticketId}::uuid, decided."id", ${d.reply} FROM decided
+    )`;
+}
+
+/** Marks a pending request expired; false when it was decided or expired meanwhile. */
+export async function markExpired(tx: TSqlTx, requestId: string): Promise<boolean> {
+  const rows = await runTyped(
+    tx,
+    typed
+      .updateTable("ApprovalRequest")
+      .set({ status: "expired" })
+      .where("id", "=", requestId)
+      .where("status", "=", "pending")
+      .returning("id"),
+  );
+  return rows.length === 1;
+}
+
+/** The reminder's record (CTE `reminded`): once per request, only while it is pending and unexpired. */
+export function remindedCte(requestId: string, at: string): Prisma.Sql {
+  return Prisma.sql`reminded AS (
+          UPDATE "ApprovalRequest" SET "remindedAt" = ${at}::timestamp(3)
+          WHERE "id" = ${requestId}::uuid AND "status" = 'pending' AND "remindedAt" IS NULL AND "expiresAt" > ${at}::timestamp(3)
+          RETURNING "id"
+        )`;
+}
+
+/** Supersedes a pending request (a person lowered it); false when a decision came first. */
+export async function supersedePending(tx: DbTx, requestId: string): Promise<boolean> {
+  const replaced = await tx.approvalRequest.updateMany({ where: { id: requestId, status: "pending" }, data: { status: "superseded" } });
+  return replaced.count === 1;
+}
+
+/** The lowered refund: a new proposal beside the agent's, and a new request bound to its digest. */
+export async function insertLoweredRequest(
+  tx: DbTx,
+  l: {
+    original: { id: string; runId: string | null; ticketId: string; expiresAt: Date };
+    proposal: { runId: string; ticketId: string; orderId: string; currency: string; reason: string };
+    amountCents: number;
+    reasons: string[];
+    operation: TApprovalOperation;
+    digest: string;
+    draft: string;
+    requiredRole: Role;
+    approvalsRequired: number;
+    editedById: string;
+  },
+): Promise<{ id: string }> {
+  const proposal = await tx.refundProposal.create({
+    data: {
+      runId: l.proposal.runId,
+      ticketId: l.proposal.ticketId,
+      orderId: l.proposal.orderId,
+      amountCents: l.amountCents,
+      currency: l.proposal.currency,
+      reason: l.proposal.reason,
+      decision: "needs_human",
+      decisionReasons: l.reasons,
+      policyVersion: l.operation.policyVersion,
+      requiredRole: l.requiredRole,
+      simulated: false,
+    },
+  });
+  return tx.approvalRequest.create({
+    select: { id: true },
+    data: {
+      ticketId: l.original.ticketId,
+      runId: l.original.runId,
+      proposalId: proposal.id,
+      kind: "refund",
+      digest: l.digest,
+      operation: toJson(l.operation),
+      draft: l.draft,
+      policyVersion: l.operation.policyVersion,
+      bundleVersion: l.operation.bundleVersion,
+      agentVersion: l.operation.agentVersion,
+      requiredRole: l.requiredRole,
+      approvalsRequired: l.approvalsRequired,
+      // The edit does not buy time: the original's expiry stands.
+      expiresAt: l.original.expiresAt,
+      editedFromId: l.original.id,
+      editedById: l.editedById,
+    },
+  });
+}
+
+/** A person's own reply, approved by its writer: the request and its one decision. */
+export async function insertHandReply(
+  tx: DbTx,
+  h: {
+    ticketId: string;
+    operation: TApprovalOperation;
+    digest: string;
+    reply: string;
+    note: string | null;
+    decider: { id: string; role: Role };
+    expiresAt: Date;
+  },
+): Promise<{ id: string }> {
+  const request = await tx.approvalRequest.create({
+    select: { id: true },
+    data: {
+      ticketId: h.ticketId,
+      kind: "reply",
+      digest: h.digest,
+      operation: toJson(h.operation),
+      draft: h.reply,
+      policyVersion: h.operation.policyVersion,
+      bundleVersion: h.operation.bundleVersion,
+      agentVersion: h.operation.agentVersion,
+      requiredRole: "REVIEWER",
+      status: "approved",
+      expiresAt: h.expiresAt,
+    },
+  });
+  await tx.approvalDecision.create({
+    data: {
+      approvalRequestId: request.id,
+      decision: "approve",
+      note: h.note,
+      originalReply: h.reply,
+      deciderId: h.decider.id,
+      deciderRole: h.decider.role,
+      digest: h.digest,
+    },
+  });
+  return request;
+}
+
+/** The executor's final answer on its request, with what settling it needs: its decisions and whether a reply went out. */
+export function recordExecutionOutcome(tx: DbTx, requestId: string, outcome: string, at: Date) {
+  return tx.approvalRequest.update({
+    where: { id: requestId },
+    data: { executionOutcome: outcome, executedAt: at },
+    include: { decisions: { orderBy: { seat: "desc" } }, outbox: { select: { id: true } } },
+  });
+}
+
+/** The reply the customer is sent, after the decision or the refund it waited for. */
+export async function releaseReply(tx: DbTx, r: { ticketId: string; approvalRequestId: string; body: string }): Promise<void> {
+  await tx.outboxMessage.create({ data: r });
+}
