@@ -2,6 +2,7 @@
 // anything does not (each problem named), with the unsigned tail always reported as unverified.
 import type { Db } from "../db";
 import { checkpointFile, verifyingKey } from "./checkpoint";
+import { recordVerification } from "./store/audit-store";
 import { verifyAuditChain, type TAuditProblem, type TAuditReport } from "./verify-audit-chain";
 
 export function describeProblem(p: TAuditProblem): string {
@@ -55,7 +56,7 @@ export async function auditVerifyReport(
     file: options.file ?? checkpointFile(),
     onProgress: (n) => n && n % 100_000 === 0 && log(`… ${n} events checked`),
   });
-  await client.auditVerification.create({ data: { full: true, ok: report.ok, position: report.position, events: BigInt(report.events) } });
+  await recordVerification(client, { full: true, ok: report.ok, position: report.position, events: report.events });
   if (report.ok) {
     log(
       `Audit chain verifies: ${report.covered} events covered by ${report.checkpoints} signed checkpoint(s); the ledger matches the audit.`,

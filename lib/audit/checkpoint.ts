@@ -18,6 +18,7 @@ import { env } from "../env";
 import { logLine } from "../observability/logger";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { GENESIS_HASH } from "./record-audit-event";
+import { insertCheckpoint } from "./store/audit-store";
 
 /** What a checkpoint signs. Big numbers travel as decimal strings. */
 export interface TCheckpointBody {
@@ -199,14 +200,12 @@ export async function takeCheckpoint(
       };
       const hash = checkpointHash(body);
       const signed: TCheckpoint = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
-      await tx.auditCheckpoint.create({
-        data: {
-          ...signed,
-          signedAt: new Date(signed.signedAt),
-          horizon,
-          events: BigInt(signed.events),
-          ledgerCents: BigInt(signed.ledgerCents),
-        },
+      await insertCheckpoint(tx, {
+        ...signed,
+        signedAt: new Date(signed.signedAt),
+        horizon,
+        events: BigInt(signed.events),
+        ledgerCents: BigInt(signed.ledgerCents),
       });
       return { signed };
     },

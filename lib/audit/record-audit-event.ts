@@ -8,7 +8,8 @@
 // streams together (checkpoint.ts).
 import type { DbTx } from "../db";
 import { toJson } from "../db";
-import { isSqlTx, preparedSql, type TSqlTx } from "../db/driver";
+import type { TSqlTx } from "../db/driver";
+import { appendAudit } from "./store/audit-store";
 import type { TAuditAction } from "../contracts/audit-actions";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 
@@ -88,15 +89,10 @@ export function auditAppendArgument(inputs: readonly TAuditInput[]): string {
   return JSON.stringify(events);
 }
 
-/** Appends the events of one argument (auditAppendArgument), in order. */
-export const APPEND_AUDIT_SQL = preparedSql("SELECT countersign_append_audit($1::jsonb)::text");
-
 /** Appends events, in order, in one round trip: through Prisma, or straight on the driver. */
 export async function recordAuditEvents(tx: DbTx | TSqlTx, inputs: readonly TAuditInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  const argument = auditAppendArgument(inputs);
-  if (isSqlTx(tx)) await tx.rows(APPEND_AUDIT_SQL, [argument]);
-  else await tx.$executeRaw`SELECT countersign_append_audit(${argument}::jsonb)`;
+  await appendAudit(tx, auditAppendArgument(inputs));
 }
 
 export function recordAuditEvent(tx: DbTx | TSqlTx, input: TAuditInput): Promise<void> {

@@ -3,6 +3,7 @@
 import type { KeyObject } from "node:crypto";
 import { db as defaultDb, type Db } from "../db";
 import { verifyingKey } from "./checkpoint";
+import { recordVerification } from "./store/audit-store";
 import { verifyAuditChain, type TAuditReport } from "./verify-audit-chain";
 
 export interface TIncrementalReport {
@@ -26,9 +27,7 @@ export async function verifyIncrementally(
     fromPosition: fromPosition || undefined,
   });
   if (!report.ok || report.position > fromPosition) {
-    await client.auditVerification.create({
-      data: { full: fromPosition === 0, ok: report.ok, position: report.position, events: BigInt(report.events) },
-    });
+    await recordVerification(client, { full: fromPosition === 0, ok: report.ok, position: report.position, events: report.events });
   }
   return { report, fromPosition, lastFull };
 }

@@ -4,6 +4,7 @@
 // waits in the worklist of someone who has left. Nothing is deleted: their decisions and audit events
 // keep naming them.
 import "server-only";
+import { unassignTickets } from "../tickets/store/ticket-store";
 import { recordAuditEvents } from "../audit/record-audit-event";
 import { AppError } from "../contracts/app-error";
 import { mayUse, type Role } from "../contracts/roles";
@@ -65,7 +66,10 @@ export async function setUserActive(input: {
         inputs: { previousAssigneeId: input.userId, why: "user_deactivated" },
       })),
     ]);
-    if (held.length) await tx.ticket.updateMany({ where: { id: { in: held.map((t) => t.id) } }, data: { assigneeId: null } });
+    await unassignTickets(
+      tx,
+      held.map((t) => t.id),
+    );
     await tx.user.update({ where: { id: input.userId }, data: { active: false } });
     await tx.userSession.updateMany({ where: { userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     await tx.passwordLink.updateMany({ where: { userId: input.userId, usedAt: null }, data: { usedAt: input.now } });

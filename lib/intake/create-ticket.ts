@@ -5,6 +5,8 @@ import { db, driverOf, type Db, type DbTx } from "../db";
 import { preparedSql } from "../db/driver";
 import { intakeBundleKey } from "../env";
 import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput } from "../audit/record-audit-event";
+import { appendAuditCte } from "../audit/store/audit-store";
+import { insertTicketRow, insertTicketWithAuditSql } from "../tickets/store/ticket-store";
 import { admitTicket, type TAdmission } from "./admit-ticket";
 import { BUILTIN_BUNDLE_VERSION, classifyTicket } from "./builtin-bundle";
 import { routeClaimId, signRoute } from "./route-signature";
@@ -70,25 +72,23 @@ export async function createTicket(input: TNewTicket, actor: TActor, tx?: DbTx) 
   const run = async (t: DbTx) => {
     const { id, routed, admission, status, event } = admitNew(input, actor);
     await recordAuditEvent(t, event);
-    return t.ticket.create({
-      data: {
-        id,
-        externalId: input.externalId ?? null,
-        payloadHash: input.payloadHash ?? null,
-        source: input.source,
-        subject: input.subject,
-        body: input.body,
-        customerEmail: input.customerEmail,
-        orderRef: input.orderRef ?? null,
-        route: routed.route,
-        bundleVersion: routed.bundleVersion,
-        routeSignature: routed.signature,
-        admission: admission.admission,
-        admissionReason: admission.reason,
-        status,
-        reason: admission.reason,
-        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
-      },
+    return insertTicketRow(t, {
+      id,
+      externalId: input.externalId ?? null,
+      payloadHash: input.payloadHash ?? null,
+      source: input.source,
+      subject: input.subject,
+      body: input.body,
+      customerEmail: input.customerEmail,
+      orderRef: input.orderRef ?? null,
+      route: routed.route,
+      bundleVersion: routed.bundleVersion,
+      routeSignature: routed.signature,
+      admission: admission.admission,
+      admissionReason: admission.reason,
+      status,
+      reason: admission.reason,
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
     });
   };
   return tx ? run(tx) : db().$transaction(run);
@@ -107,12 +107,7 @@ export interface TInsertedTicket {
 // The audit event is appended first (the materialized CTE runs before the row it feeds is inserted),
 // and as one statement both commit or neither does: a repeated externalId's unique violation takes the
 // event back with it. Timestamps are sent as UTC ISO text, as the audit function reads its `at`.
-const INSERT_TICKET_SQL = preparedSql(`WITH audit AS MATERIALIZED (SELECT countersign_append_audit($1::jsonb))
-INSERT INTO "Ticket" ("id", "externalId", "payloadHash", "source", "subject", "body", "customerEmail", "orderRef", "route", "bundleVersion",
-  "routeSignature", "admission", "admissionReason", "status", "reason", "createdAt", "updatedAt")
-SELECT $2::uuid, $3, $4, $5::"TicketSource", $6, $7, $8, $9, $10::"TicketRoute", $11, $12, $13::"Admission", $14, $15::"TicketStatus", $14, $16::timestamp(3), $16::timestamp(3)
-FROM audit
-RETURNING "id", "number", "externalId", "admission", "admissionReason", "status"`);
+const INSERT_TICKET_SQL = preparedSql(insertTicketWithAuditSql(appendAuditCte("$1")));
 
 /**
  * createTicket's ticket and audit event as one statement straight on the driver: one round trip and

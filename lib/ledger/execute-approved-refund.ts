@@ -13,6 +13,7 @@ import { approvalDigest, type TApprovalOperation } from "../contracts/approval-o
 import { roleRefusal, seatRefusal } from "../policy/approver-rules";
 import { fitsRefundable } from "../orders/refund-facts";
 import type { TExecutionOutcome } from "../contracts/reason-codes";
+import { writeRefundIfRoom } from "./store/ledger-store";
 
 export interface TExecutionResult {
   outcome: TExecutionOutcome;
@@ -117,13 +118,6 @@ const READ_APPROVAL = preparedSql(`
   LEFT JOIN "RefundProposal" p ON p."id" = r."proposalId"
   LEFT JOIN "Order" o ON o."id" = p."orderId"
   WHERE r."id" = $1::uuid`);
-
-// countersign_write_refund (migration 20261124060000): locks the order, then, in a fresh snapshot, the
-// refunds so far and, when nothing stands in the way ($5), the audit event and then the ledger row.
-// Whether a row was written, and what stood in the way if not, comes back with the ledger's state.
-const WRITE_IF_ROOM = preparedSql(`
-  SELECT "existing", "refunded"::text, "created"
-  FROM countersign_write_refund($1::text, $2::text, $3::int, $4::int, $5::boolean, $6::jsonb, $7::uuid, $8::text, $9::text, $10::text)`);
 
 /**
  * The executor on a statement runner: the driver itself (each statement its own transaction) or a
@@ -234,25 +228,24 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
     detail: "refund written to the ledger",
   };
 
-  const [ledger] = await tx.rows<{ existing: string | null; refunded: string; created: string | null }>(WRITE_IF_ROOM, [
+  const ledger = await writeRefundIfRoom(tx, {
     idempotencyKey,
-    request.orderId,
+    orderId: request.orderId,
     amountCents,
     orderCents,
-    !simulated && !expired && sameCurrency,
-    auditAppendArgument([auditOf(input, created, request.ticketId)]),
-    request.id,
-    request.currency,
-    input.actor.type,
-    input.actor.id,
-  ]);
-  if (ledger!.created) return { ...created, ledgerEntryId: ledger!.created };
+    allowed: !simulated && !expired && sameCurrency,
+    audit: auditAppendArgument([auditOf(input, created, request.ticketId)]),
+    approvalRequestId: request.id,
+    currency: request.currency,
+    actor: input.actor,
+  });
+  if (ledger.created) return { ...created, ledgerEntryId: ledger.created };
 
   // Nothing was written: say why, in the order the rules are kept.
-  if (ledger!.existing)
-    return answer("duplicate_ignored", "this approved operation was already executed", { ...facts, ledgerEntryId: ledger!.existing });
+  if (ledger.existing)
+    return answer("duplicate_ignored", "this approved operation was already executed", { ...facts, ledgerEntryId: ledger.existing });
   if (expired) return answer("blocked:approval_expired", `the approval expired at ${expiresAt.toISOString()}`, facts);
-  const refunded = Number(ledger!.refunded);
+  const refunded = Number(ledger.refunded);
   if (!fitsRefundable(amountCents, { amountCents: orderCents }, refunded))
     return answer("blocked:exceeds_refundable", `${refunded} of ${orderCents} cents already refunded`, facts);
   if (!sameCurrency) return answer("blocked:approval_mismatch", "currency differs from the order's", facts);

@@ -6,6 +6,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { AppError } from "../contracts/app-error";
 import { mayUse } from "../contracts/roles";
 import { db as defaultDb, type Db } from "../db";
+import { setAssignee } from "../tickets/store/ticket-store";
 
 export type TAssignmentChange = { kind: "claim" } | { kind: "assign"; assigneeId: string } | { kind: "unassign" };
 
@@ -47,7 +48,7 @@ export async function assignTicket(input: {
         ticketId: input.ticketId,
         inputs: { previousAssigneeId: previous, why: "by_hand" },
       });
-      await tx.ticket.update({ where: { id: input.ticketId }, data: { assigneeId: null } });
+      await setAssignee(tx, input.ticketId, null);
       return { assigneeId: null, changed: true };
     }
 
@@ -76,7 +77,7 @@ export async function assignTicket(input: {
       ticketId: input.ticketId,
       inputs: { assigneeId: target, previousAssigneeId: previous, how: change.kind },
     });
-    await tx.ticket.update({ where: { id: input.ticketId }, data: { assigneeId: target } });
+    await setAssignee(tx, input.ticketId, target);
     return { assigneeId: target, changed: true };
   });
 }

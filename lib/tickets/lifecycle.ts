@@ -18,11 +18,12 @@
 // Nothing leaves `resolved`: live runs on a resolved ticket are refused, whoever asks.
 //
 // Client components import this file (the status badge's words), so it imports no runtime code;
-// ticketMoveSql, which builds SQL, is in ticket-move-sql.ts.
+// ticketMoveSql, which builds SQL, is in store/ticket-move-sql.ts; the rows are written by store/ticket-store.ts.
 import { AppError, isAppError, type TErrorCode } from "../contracts/app-error";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import type { DbTx } from "../db";
 import { LIFECYCLE_REASONS, type TLifecycleReason } from "../contracts/reason-codes";
+import { moveTicketRow } from "./store/ticket-store";
 
 /** Statuses a person or a new live run may take a ticket from: nothing is in flight. */
 const SETTLED = ["open", "bypassed", "blocked", "needs_human", "completed"] as const satisfies readonly TicketStatus[];
@@ -101,13 +102,8 @@ export async function moveTicket(
   input: { ticketId: string; move: TTicketMove; to?: TicketStatus; reason?: string | null },
 ): Promise<{ from: TicketStatus; to: TicketStatus }> {
   const { to, from } = moveRule(input);
-  // One statement: read the status the row had and set the new one, under the row's lock.
-  const rows = await tx.$queryRaw<{ previous: TicketStatus }[]>`
-    UPDATE "Ticket" t SET "status" = ${to}::"TicketStatus", "reason" = ${input.reason ?? null}, "updatedAt" = now()
-    FROM (SELECT id, status AS previous FROM "Ticket" WHERE id = ${input.ticketId}::uuid FOR UPDATE) old
-    WHERE t.id = old.id AND old.previous::text = ANY(${[...from]}::text[])
-    RETURNING old.previous`;
-  if (rows.length === 1) return { from: rows[0]!.previous, to };
+  const previous = await moveTicketRow(tx, { ticketId: input.ticketId, to, from, reason: input.reason ?? null });
+  if (previous) return { from: previous, to };
   const current = await tx.ticket.findUnique({ where: { id: input.ticketId }, select: { status: true } });
   throw moveRefusal(input.move, current?.status ?? null);
 }

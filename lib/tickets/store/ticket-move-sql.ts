@@ -2,9 +2,9 @@
 // with the rows that go with the move (a run, its approval request) in one round trip. The move is
 // the same compare-and-set as moveTicket's, by the same rules (lifecycle.ts): the row is locked, and
 // the update matches only while the locked row's status is one the move starts from.
-import type { TicketStatus } from "../../generated/prisma/enums";
-import { Prisma } from "../db";
-import { moveRefusal, moveRule, type TTicketMove } from "./lifecycle";
+import type { TicketStatus } from "../../../generated/prisma/enums";
+import { Prisma } from "../../db";
+import { moveRefusal, moveRule, type TTicketMove } from "../lifecycle";
 
 /** What a statement with a move in it reports about the move (the select-list items of `columns`). */
 export interface TTicketMoveColumns {
