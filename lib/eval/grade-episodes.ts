@@ -23,6 +23,7 @@ import { isAppError } from "../contracts/app-error";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 import { settleApprovedRefund } from "../approvals/settle-refund";
 import type { TDataset, TEpisode } from "./episode";
+import { explainDifference } from "./episode-diff";
 
 /** This grader's own identity; the manifest's graderVersion must name it (lib/contracts/pins.test.ts). */
 export const GRADER_VERSION = "trajectory-gate-v1";
@@ -338,33 +339,6 @@ async function play(g: TGradingDb, episode: TEpisode, tag: string, models: TMode
   }
   actual.refunds = world.orderId ? counted.refunds : 0;
   return actual;
-}
-
-/** What differs between expected and actual, in words; null when nothing does. */
-export function explainDifference(expected: TEpisode["expect"], actual: TActualOutcome): string | null {
-  const problems: string[] = [];
-  const p = (field: string, want: unknown, got: unknown) => problems.push(`${field}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
-  if (expected.status !== actual.status) p("status", expected.status, actual.status);
-  if (expected.reason !== actual.reason) p("reason", expected.reason, actual.reason);
-  const len = Math.max(expected.path.length, actual.path.length);
-  for (let i = 0; i < len; i++) {
-    if (expected.path[i] !== actual.path[i]) {
-      problems.push(
-        `path differs at step ${i + 1}: expected ${expected.path[i] ?? "(end)"}, got ${actual.path[i] ?? "(end)"} — expected [${expected.path.join(" → ")}], actual [${actual.path.join(" → ")}]`,
-      );
-      break;
-    }
-  }
-  if (JSON.stringify([...expected.citations].sort()) !== JSON.stringify([...actual.citations].sort())) p("citations", expected.citations, actual.citations);
-  if (expected.refunds !== actual.refunds) p("refunds", expected.refunds, actual.refunds);
-  if (expected.proposal !== undefined) {
-    const want = expected.proposal;
-    const got = actual.proposal;
-    if ((want === null) !== (got === null) || (want && got && (want.decision !== got.decision || (want.requiredRole !== undefined && want.requiredRole !== got.requiredRole)))) p("proposal", want, got);
-  }
-  if (expected.approval !== undefined && expected.approval !== actual.approval) p("approval", expected.approval, actual.approval);
-  if (expected.executions !== undefined && JSON.stringify(expected.executions) !== JSON.stringify(actual.executions)) p("executions", expected.executions, actual.executions);
-  return problems.length ? problems.join("; ") : null;
 }
 
 /** One episode and trial to grade, and its tag: from its place in the dataset, never from who grades it. */
