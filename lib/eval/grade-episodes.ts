@@ -7,6 +7,7 @@ import { newPglite, withSettings } from "../db/pglite";
 import { migratedPglite } from "../db/migrated-template";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { driverRows, openDb, type DbHandle } from "../db";
+import { insertCustomerWithOrderCopy, readOrderTemplate, type TOrderTemplate } from "../orders/order-store";
 import { intakeBundleKey } from "../env";
 import { insertTicket } from "../intake/create-ticket";
 import { classifyTicket, BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
@@ -141,7 +142,7 @@ export async function openGradingImage(image: SharedArrayBuffer): Promise<DbHand
 export interface TGradingDb {
   client: PrismaClient;
   seeded: Map<string, { subject: string; body: string; route: "guarded_agent" | "human_review_now" | null; bundleVersion: string | null; orderRef: string | null }>;
-  templates: Map<string, { columns: string[]; customerId: string }>;
+  templates: Map<string, TOrderTemplate>;
   users: Map<string, { id: string; role: string }>;
 }
 
@@ -154,37 +155,15 @@ interface TWorld {
   orderId: string | null;
 }
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** The episode's customer and its copy of the template order, in one statement. */
+/** The episode's customer and its copy of the template order (lib/orders/order-store.ts). */
 async function copyOrder(g: TGradingDb, templateId: string, tag: string): Promise<string> {
   let template = g.templates.get(templateId);
   if (!template) {
-    const row = await g.client.order.findUniqueOrThrow({ where: { id: templateId } });
-    // Every column of the template but its identity, its customer and its creation time, so a column
-    // added to Order is copied without a change here.
-    const columns = Object.keys(row).filter((c) => c !== "id" && c !== "customerId" && c !== "createdAt");
-    template = { columns, customerId: row.customerId };
+    template = await readOrderTemplate(g.client, templateId);
     g.templates.set(templateId, template);
   }
   const orderId = `ORD-${tag}`;
-  const columns = template.columns.map(quoteIdent).join(", ");
-  // The customer is inserted first within the statement (the order selects from it), so the order's
-  // foreign key finds it.
-  await driverRows(
-    g.client,
-    `WITH customer AS (
-       INSERT INTO "Customer" ("id", "email", "name", "flagged")
-       SELECT $1, $2, "name", "flagged" FROM "Customer" WHERE "id" = $3
-       RETURNING "id")
-     INSERT INTO "Order" ("id", "customerId", ${columns})
-     SELECT $4, customer."id", ${template.columns.map((c) => `t.${quoteIdent(c)}`).join(", ")}
-     FROM "Order" t, customer WHERE t."id" = $5
-     RETURNING "id"`,
-    [`CUS-${tag}`, `${tag.toLowerCase()}@eval.example`, template.customerId, orderId, templateId],
-  ).then((rows) => {
-    if (rows.length !== 1) throw new Error(`template order ${templateId} could not be copied`);
-  });
+  await insertCustomerWithOrderCopy(g.client, { template, customerId: `CUS-${tag}`, email: `${tag.toLowerCase()}@eval.example`, orderId });
   return orderId;
 }
 
