@@ -11,7 +11,8 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { loadDataset } from "../lib/eval/load-dataset";
-import { gradeEpisodes, usesModel } from "../lib/eval/grade-episodes";
+import { gradeEpisodes } from "../lib/eval/grade-episodes";
+import { usesModel } from "../lib/eval/play-episode";
 import type { TDataset } from "../lib/eval/episode";
 import { seedDemo } from "../prisma/seed/demo";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareOutcomeFields, diffPaths, readOutcome } from "./episode-diff";
-import { explainDifference, type TActualOutcome } from "./grade-episodes";
+import { compareOutcomeFields, diffPaths, explainDifference, readOutcome } from "./episode-diff";
+import type { TActualOutcome } from "./play-episode";
 import type { TEpisode } from "./episode";
 
 const expected: TEpisode["expect"] = {

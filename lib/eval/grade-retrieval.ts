@@ -13,7 +13,7 @@ import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { datasetHash } from "./load-dataset";
 import { parseJsonLines } from "./episode";
 import type { DbHandle } from "../db";
-import { openGradingDatabase, type TGradingWorld } from "./grade-episodes";
+import { openGradingDatabase, type TGradingWorld } from "./episode-images";
 
 const ZQuestion = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),

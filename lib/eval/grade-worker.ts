@@ -4,10 +4,12 @@
 import { once } from "node:events";
 import { parentPort, workerData } from "node:worker_threads";
 import { useDb as installDb } from "../db";
-import { gradeUnits, gradingDb, openGradingImage, type TWorkerImage, type TWorkerInput, type TWorkerMessage } from "./grade-episodes";
+import { gradeUnits, type TEpisodeRow, type TWorkerInput } from "./grade-episodes";
+import { gradingDb, openGradingImage } from "./episode-images";
+import type { TWorkerImage, TWorkerMessage } from "./schedule-grading";
 
 const input = workerData as TWorkerInput;
-const post = (message: TWorkerMessage) => parentPort!.postMessage(message);
+const post = (message: TWorkerMessage<TEpisodeRow>) => parentPort!.postMessage(message);
 const [{ image }] = (await once(parentPort!, "message")) as [TWorkerImage];
 const handle = await openGradingImage(image);
 // The thread's process-wide client is its grading database: code that reaches for db() without a

@@ -1,22 +1,18 @@
 import { OutcomeFields, PathDiff } from "@/components/eval-path-diff";
-import { compareOutcomeFields, diffPaths, readOutcome } from "@/lib/eval/episode-diff";
+import { episodeComparison } from "@/lib/eval/episode-diff";
 import type { TEpisodeResultRow } from "@/lib/eval/list-eval-runs";
 
 function Comparison({ row, label }: { row: TEpisodeResultRow; label: string }) {
-  const expected = readOutcome(row.expected) ?? { path: [] };
-  const actual = readOutcome(row.actual);
+  const { path, fields } = episodeComparison(row);
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <div className="min-w-0">
         <h4 className="mb-1 text-[12px] font-medium text-slate-700">Action path</h4>
-        <PathDiff
-          diff={diffPaths(expected.path, actual?.path ?? null)}
-          caption={`${label}: expected and actual action paths, step by step`}
-        />
+        <PathDiff diff={path} caption={`${label}: expected and actual action paths, step by step`} />
       </div>
       <div className="min-w-0">
         <h4 className="mb-1 text-[12px] font-medium text-slate-700">Outcome</h4>
-        <OutcomeFields fields={compareOutcomeFields(expected, actual)} caption={`${label}: expected and actual outcome`} />
+        <OutcomeFields fields={fields} caption={`${label}: expected and actual outcome`} />
       </div>
     </div>
   );
