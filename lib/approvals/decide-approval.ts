@@ -9,7 +9,8 @@ import type { Role, TicketStatus } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
 import { preparedSql, statementRefusal } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
-import { QUEUES, sendingJobCte } from "../jobs/queue";
+import { sendingJobCte } from "../jobs/queue";
+import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
 import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
@@ -149,7 +150,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   try {
     const [row] = refund
       ? await sendingJobCte(
-          { name: "job", source: "decided", queue: QUEUES.refundExecute, data: { approvalId: request.id }, id: request.id },
+          { name: "job", source: "decided", job: REFUND_EXECUTE_JOB, data: { approvalId: request.id }, id: request.id },
           (job) => write(Prisma.sql`,\n    ${job}`),
         )
       : await write(Prisma.empty);

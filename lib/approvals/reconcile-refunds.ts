@@ -5,6 +5,7 @@
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { enqueue, QUEUES, QUEUE_SCHEMA } from "../jobs/queue";
+import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
 
 class JobAlreadyThere extends Error {}
 
@@ -34,7 +35,7 @@ export async function reconcileApprovedRefunds(input: { client?: Db; olderThanMs
           ticketId: orphan.ticketId,
           inputs: { reason: "approved refund with no recorded outcome and no job" },
         });
-        if (!(await enqueue(tx, QUEUES.refundExecute, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
+        if (!(await enqueue(tx, REFUND_EXECUTE_JOB, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
         return true;
       })
       .catch((error) => {

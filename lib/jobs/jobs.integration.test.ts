@@ -6,7 +6,8 @@ import { startTestWorker } from "../../testing/queue";
 import { user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { driverOf, Prisma } from "../db";
-import { enqueue, QUEUE_SCHEMA, QUEUES, sendingJobCte } from "./queue";
+import { enqueue, QUEUE_SCHEMA, sendingJobCte } from "./queue";
+import { AGENT_RUN_JOB, AUDIT_CHECKPOINT_JOB, REFUND_EXECUTE_JOB, SWEEP_SESSIONS_JOB } from "./definitions";
 import { jobCounts, listJobs } from "./list-jobs";
 import { retryFailedJob } from "./retry-job";
 import { refusalCode } from "../../testing/refusals";
@@ -19,7 +20,7 @@ describe("failed jobs", () => {
     const db = testDb();
     const approvalId = "0e2e0000-0000-4000-8000-0000000b0001";
     // A refund job whose approval does not exist fails on every attempt; with no retries left it stays failed.
-    const jobId = await db.client.$transaction((tx) => enqueue(tx, QUEUES.refundExecute, { approvalId }, { id: approvalId }));
+    const jobId = await db.client.$transaction((tx) => enqueue(tx, REFUND_EXECUTE_JOB, { approvalId }, { id: approvalId }));
     await db.client.$executeRawUnsafe(`UPDATE pgboss.job SET retry_limit = 0 WHERE id = $1::uuid`, jobId);
     const worker = await startTestWorker(db);
     try {
@@ -59,11 +60,19 @@ describe("a job written by a CTE of the caller's statement", () => {
     const db = testDb();
     const driver = driverOf(db.client);
     const columns = `name, data, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_key, singleton_on, expire_in::text, (keep_until - start_after)::text AS kept, (start_after <= now()) AS due, dead_letter, policy`;
-    for (const [i, queue] of [QUEUES.refundExecute, QUEUES.agentRun, QUEUES.auditCheckpoint, QUEUES.sweepSessions].entries()) {
+    const id = "0e2e0000-0000-4000-8000-0000000c0000";
+    const sends = [
+      { job: REFUND_EXECUTE_JOB, data: { approvalId: id } },
+      { job: AGENT_RUN_JOB, data: { batchId: id, ticketId: id } },
+      { job: AUDIT_CHECKPOINT_JOB, data: {} },
+      { job: SWEEP_SESSIONS_JOB, data: {} },
+    ] as const;
+    for (const [i, { job: definition, data }] of sends.entries()) {
+      const queue = definition.queue;
       const [sentId, cteId] = [`0e2e0000-0000-4000-8000-0000000c${i}001`, `0e2e0000-0000-4000-8000-0000000c${i}002`];
-      await db.client.$transaction((tx) => enqueue(tx, queue, { n: i }, { id: sentId }));
+      await db.client.$transaction((tx) => enqueue(tx, definition, data, { id: sentId }));
       const write = () =>
-        sendingJobCte({ name: "job", source: "one", queue, data: { n: i }, id: cteId }, (job) => {
+        sendingJobCte({ name: "job", source: "one", job: definition, data, id: cteId }, (job) => {
           const statement = Prisma.sql`WITH one AS (SELECT 1), ${job} SELECT 1 AS "done"`;
           return driver.rows(statement.text, statement.values);
         });
@@ -78,7 +87,7 @@ describe("a job written by a CTE of the caller's statement", () => {
   it("is not written when its source has no row", async () => {
     const db = testDb();
     const id = "0e2e0000-0000-4000-8000-0000000d0001";
-    await sendingJobCte({ name: "job", source: "none", queue: QUEUES.refundExecute, data: {}, id }, (job) => {
+    await sendingJobCte({ name: "job", source: "none", job: REFUND_EXECUTE_JOB, data: { approvalId: id }, id }, (job) => {
       const statement = Prisma.sql`WITH none AS (SELECT 1 WHERE false), ${job} SELECT 1 AS "done"`;
       return driverOf(db.client).rows(statement.text, statement.values);
     });
