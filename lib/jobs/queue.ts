@@ -164,6 +164,17 @@ export function sendingJobCte<T, D extends TJobDefinition>(
   );
 }
 
+/**
+ * An SQL condition, true while the job of `job`'s queue with the id `idSql` (an expression of the
+ * caller's query) is kept: waiting, running, finished or archived. pg-boss's tables stay lib/jobs's
+ * own; a caller that must not add a job beside a kept one asks in its own statement.
+ */
+export function jobKeptSql(job: TJobDefinition, idSql: string): string {
+  const queue = `'${job.queue}'`; // a queue name from QUEUES: letters and dashes
+  return `(EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job j WHERE j.name = ${queue} AND j.id = ${idSql})
+        OR EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.archive j WHERE j.name = ${queue} AND j.id = ${idSql}))`;
+}
+
 /** Several jobs of one queue in the caller's transaction. */
 export async function enqueueMany<D extends TJobDefinition>(
   tx: DbTx,
