@@ -7,7 +7,9 @@ import { user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { driverOf, Prisma } from "../db";
 import { enqueue, QUEUE_SCHEMA, sendingJobCte } from "./queue";
-import { AGENT_RUN_JOB, AUDIT_CHECKPOINT_JOB, REFUND_EXECUTE_JOB, SWEEP_SESSIONS_JOB } from "./definitions";
+import { AGENT_RUN_JOB, AUDIT_CHECKPOINT_JOB, REFUND_EXECUTE_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB } from "./definitions";
+import { countOpenJobs } from "./count-open-jobs";
+import { recordFailedJob } from "./record-failed-job";
 import { jobCounts, listJobs } from "./list-jobs";
 import { retryFailedJob } from "./retry-job";
 import { refusalCode } from "../../testing/refusals";
@@ -52,6 +54,23 @@ describe("failed jobs", () => {
     // Twice is refused: it is no longer failed.
     expect(await refusalCode(retryFailedJob({ queue: "refund-execute", jobId: jobId!, actor: admin }))).toBe("not_failed");
     expect(await db.client.auditEvent.count({ where: { action: "job.retried", subjectId: jobId!, actorId: admin.id } })).toBe(1);
+  });
+});
+
+describe("a failed job recorded for the jobs page's fixtures", () => {
+  it("is listed as failed with its error, once per id, and an admin's retry sends it back", async () => {
+    const db = testDb();
+    const id = "0e2e0000-0000-4000-8000-0000000f0001";
+    const record = () =>
+      recordFailedJob({ job: SWEEP_RUNS_JOB, data: {}, id, error: "Connection terminated unexpectedly", client: db.client });
+    expect([await record(), await record()]).toEqual([true, false]);
+    const failed = (await listJobs({ view: "failed", client: db.client })).filter((j) => j.id === id);
+    expect(failed).toEqual([
+      expect.objectContaining({ queue: "sweep-runs", state: "failed", error: "Connection terminated unexpectedly" }),
+    ]);
+    expect(await refusalCode(retryFailedJob({ queue: "sweep-runs", jobId: id, actor: await user(db.client, "ADMIN") }))).toBe("accepted");
+    expect((await listJobs({ view: "waiting", client: db.client })).map((j) => j.id)).toContain(id);
+    expect(await countOpenJobs({ client: db.client, queues: [SWEEP_RUNS_JOB.queue] })).toBe(1);
   });
 });
 
