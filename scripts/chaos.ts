@@ -22,7 +22,8 @@ import { updatePolicySettings } from "../lib/policy/update-settings";
 import { interruptExpiredRuns } from "../lib/agent/sweep-runs";
 import { reconcileApprovedRefunds } from "../lib/approvals/reconcile-refunds";
 import { verifyAuditChain } from "../lib/audit/verify-audit-chain";
-import { QUEUES, QUEUE_SCHEMA } from "../lib/jobs/queue";
+import { QUEUES } from "../lib/jobs/queue";
+import { countOpenJobs } from "../lib/jobs/count-open-jobs";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 import { freshOrder, tabletTicket } from "../testing/runs";
 import { inSpan } from "../lib/observability/tracing";
@@ -201,15 +202,12 @@ async function chaos(url: string): Promise<number> {
     for (;;) {
       await interruptExpiredRuns({ client });
       await reconcileApprovedRefunds({ client, olderThanMs: 10_000 });
-      const [jobs] = await client.$queryRawUnsafe<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) AND state < 'completed'`,
-        [QUEUES.refundExecute, QUEUES.agentRun],
-      );
+      const jobs = await countOpenJobs({ client, queues: [QUEUES.refundExecute, QUEUES.agentRun] });
       const running = await client.agentRun.count({ where: { status: "running" } });
       const unsettled = await client.approvalRequest.count({ where: { kind: "refund", status: "approved", executionOutcome: null } });
-      if (jobs!.n === 0 && running === 0 && unsettled === 0) break;
+      if (jobs === 0 && running === 0 && unsettled === 0) break;
       if (Date.now() > deadline) {
-        log(`not drained after 180 s: ${jobs!.n} jobs, ${running} runs running, ${unsettled} approved refunds without an outcome`);
+        log(`not drained after 180 s: ${jobs} jobs, ${running} runs running, ${unsettled} approved refunds without an outcome`);
         break;
       }
       await sleep(1_000);

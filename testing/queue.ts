@@ -1,14 +1,11 @@
 // Runs the real job worker (pg-boss) on a test database until the queue has nothing left to do.
 import { startWorker } from "../lib/jobs/worker";
-import { QUEUE_SCHEMA } from "../lib/jobs/queue";
+import { countOpenJobs } from "../lib/jobs/count-open-jobs";
 import type { TestDb } from "./db";
 
 /** Jobs still to be done (queued, waiting to retry, or taken), the scheduler's own queue aside. */
 export async function openJobs(db: Pick<TestDb, "client">): Promise<number> {
-  const rows = await db.client.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE state < 'completed' AND name NOT LIKE '\\_\\_pgboss%'`,
-  );
-  return rows[0]!.n;
+  return countOpenJobs({ client: db.client });
 }
 
 export async function startTestWorker(db: TestDb, options: { concurrency?: number } = {}) {

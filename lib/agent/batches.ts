@@ -8,7 +8,8 @@ import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { AppError, isAppError } from "../contracts/app-error";
 import { mayUse, type Area } from "../contracts/roles";
-import { enqueueMany, QUEUES } from "../jobs/queue";
+import { enqueueMany } from "../jobs/queue";
+import { AGENT_RUN_JOB, BULK_ASSIGN_JOB } from "../jobs/definitions";
 import { assignTicket } from "../queue/assign-ticket";
 import { isMoveRefusal } from "../tickets/lifecycle";
 import { runAgent, type TRunAgentInput, type TRunResult } from "./run-agent";
@@ -60,7 +61,7 @@ export async function startBatch(input: {
     await tx.agentBatchItem.createMany({ data: ticketIds.map((ticketId) => ({ batchId: batch.id, ticketId })) });
     await enqueueMany(
       tx,
-      work.kind === "assign" ? QUEUES.bulkAssign : QUEUES.agentRun,
+      work.kind === "assign" ? BULK_ASSIGN_JOB : AGENT_RUN_JOB,
       ticketIds.map((ticketId) => ({ data: { batchId: batch.id, ticketId } })),
     );
     return { batchId: batch.id, total: ticketIds.length };

@@ -27,7 +27,8 @@ import { hostname } from "node:os";
 import type { Db } from "../db";
 import { db as defaultDb, driverOf, Prisma, sqlRows } from "../db";
 import { env, intakeBundleKey } from "../env";
-import { enqueue, QUEUES, sendingJobCte } from "../jobs/queue";
+import { enqueue, sendingJobCte } from "../jobs/queue";
+import { APPROVAL_NOTIFY_JOB, REFUND_EXECUTE_JOB } from "../jobs/definitions";
 import { moveRefusal } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/store/ticket-move-sql";
 import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
@@ -715,7 +716,7 @@ async function finish(ctx: {
             {
               name: "notify_job",
               source: "notify_source",
-              queue: QUEUES.approvalNotify,
+              job: APPROVAL_NOTIFY_JOB,
               data: { approvalId: personRequest.id, event },
               id: notificationJobId(event, personRequest.id),
             },
@@ -725,7 +726,7 @@ async function finish(ctx: {
     // The sweep took the run: nothing of its ending is written (the transaction rolls back).
     if (Number(result!.ended) !== 1) throw new RunInterrupted(runId);
     move?.result(result!);
-    if (systemRequest) await enqueue(tx, QUEUES.refundExecute, { approvalId: systemRequest.id }, { id: systemRequest.id });
+    if (systemRequest) await enqueue(tx, REFUND_EXECUTE_JOB, { approvalId: systemRequest.id }, { id: systemRequest.id });
   });
   journal.written(upTo);
   if (approval && live) approval.id = personRequest!.id;

@@ -10,7 +10,8 @@ import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from ".
 import { preparedSql, statementRefusal } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
 import { appendAuditSql } from "../audit/store/audit-store";
-import { QUEUES, sendingJobCte } from "../jobs/queue";
+import { sendingJobCte } from "../jobs/queue";
+import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
 import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/store/ticket-move-sql";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
@@ -148,7 +149,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   try {
     const [row] = refund
       ? await sendingJobCte(
-          { name: "job", source: "decided", queue: QUEUES.refundExecute, data: { approvalId: request.id }, id: request.id },
+          { name: "job", source: "decided", job: REFUND_EXECUTE_JOB, data: { approvalId: request.id }, id: request.id },
           (job) => write(Prisma.sql`,\n    ${job}`),
         )
       : await write(Prisma.empty);

@@ -16,7 +16,7 @@
 // address nobody configured), and no answer within NOTIFY_TIMEOUT_MS, fail the attempt. A 4xx is
 // retried like a 5xx: an incoming webhook's usual 4xx (404 or 410 for a mistyped or revoked URL) is
 // mended by correcting the setting, and each attempt reads the settings afresh; the attempts are
-// bounded (jobOptions), and a job that fails for good stays on Admin → Jobs with its error.
+// bounded (its definition, lib/jobs/definitions/approval-notify.ts), and a job that fails for good stays on Admin → Jobs with its error.
 import type { Db } from "../db";
 import { db as defaultDb } from "../db";
 import { appBaseUrl } from "../env";

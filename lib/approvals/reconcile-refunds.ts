@@ -4,7 +4,8 @@
 // failed for good is kept for an admin to retry and is left alone here.
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { enqueue, QUEUES, QUEUE_SCHEMA } from "../jobs/queue";
+import { enqueue, jobKeptSql } from "../jobs/queue";
+import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
 
 class JobAlreadyThere extends Error {}
 
@@ -14,11 +15,9 @@ export async function reconcileApprovedRefunds(input: { client?: Db; olderThanMs
   const orphans = await client.$queryRawUnsafe<{ id: string; ticketId: string }[]>(
     `SELECT a.id::text, a."ticketId"::text FROM "ApprovalRequest" a
       WHERE a.kind = 'refund' AND a.status = 'approved' AND a."executionOutcome" IS NULL AND a."createdAt" < $1
-        AND NOT EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job j WHERE j.name = $2 AND j.id = a.id)
-        AND NOT EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.archive j WHERE j.name = $2 AND j.id = a.id)
+        AND NOT ${jobKeptSql(REFUND_EXECUTE_JOB, "a.id")}
       ORDER BY a."createdAt" LIMIT 500`,
     before,
-    QUEUES.refundExecute,
   );
   const reenqueued: string[] = [];
   for (const orphan of orphans) {
@@ -34,7 +33,7 @@ export async function reconcileApprovedRefunds(input: { client?: Db; olderThanMs
           ticketId: orphan.ticketId,
           inputs: { reason: "approved refund with no recorded outcome and no job" },
         });
-        if (!(await enqueue(tx, QUEUES.refundExecute, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
+        if (!(await enqueue(tx, REFUND_EXECUTE_JOB, { approvalId: orphan.id }, { id: orphan.id }))) throw new JobAlreadyThere();
         return true;
       })
       .catch((error) => {

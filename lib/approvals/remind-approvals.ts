@@ -4,7 +4,8 @@
 // at once (the row's update lets one through), and a recorded reminder always has its job. Nothing is
 // recorded while no webhook is configured: a request still pending when one is set is reminded then.
 import { db as defaultDb, type Db } from "../db";
-import { QUEUES, sendingJobCte } from "../jobs/queue";
+import { sendingJobCte } from "../jobs/queue";
+import { APPROVAL_NOTIFY_JOB } from "../jobs/definitions";
 import { APPROVAL_NOTIFICATIONS, notificationJobId } from "../contracts/approval-notification";
 import { remindedCte } from "./store/approval-store";
 import { loadNotificationSettings, NOTIFY_LEAD_KEY, NOTIFY_URL_KEY } from "../policy/notification-settings";
@@ -31,7 +32,7 @@ export async function remindExpiringApprovals(input: { client?: Db; now?: Date }
       {
         name: "job",
         source: "reminded",
-        queue: QUEUES.approvalNotify,
+        job: APPROVAL_NOTIFY_JOB,
         data: { approvalId: request.id, event },
         id: notificationJobId(event, request.id),
       },

@@ -9,7 +9,8 @@ import { drainQueue } from "../../testing/queue";
 import { refusalCode } from "../../testing/refusals";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { db, openDb } from "../db";
-import { enqueue, QUEUES } from "../jobs/queue";
+import { enqueue } from "../jobs/queue";
+import { SWEEP_SESSIONS_JOB } from "../jobs/definitions";
 import { verifySignIn } from "./credentials";
 import { endSession } from "./end-session";
 import { loadSessionUser, type TSessionClaims } from "./load-session-user";
@@ -213,7 +214,7 @@ describe("the sweep", () => {
 describe("the sweep, as the worker runs it", () => {
   it("deletes an idle session when a sweep-sessions job is worked", async () => {
     const idle = await signIn("reviewer", new Date(Date.now() - (SESSION_MAX_AGE_SECONDS + 600) * 1000));
-    await db().$transaction((tx) => enqueue(tx, QUEUES.sweepSessions, {}));
+    await db().$transaction((tx) => enqueue(tx, SWEEP_SESSIONS_JOB, {}));
     await drainQueue(testDb());
     expect(await db().userSession.findUnique({ where: { id: idle.sessionId } })).toBeNull();
   });

@@ -13,6 +13,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { checkpointFile, readCheckpointFile } from "../audit/checkpoint";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { enqueue, QUEUES, QUEUE_SCHEMA } from "./queue";
+import { AUDIT_CHECKPOINT_JOB } from "./definitions";
 import { signLastCheckpoint, startWorker } from "./worker";
 
 // Read once by env(), which nothing has called yet.
@@ -54,7 +55,7 @@ describe("the audit-checkpoint job", { timeout: 120_000 }, () => {
       log: (line) => lines.push(line),
     });
     try {
-      await db.client.$transaction((tx) => enqueue(tx, QUEUES.auditCheckpoint, {}));
+      await db.client.$transaction((tx) => enqueue(tx, AUDIT_CHECKPOINT_JOB, {}));
       for (let i = 0; i < 200 && (await openJobs(db)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
     } finally {
       await worker.stop(5_000);

@@ -6,7 +6,10 @@ import { startTestWorker } from "../../testing/queue";
 import { user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { driverOf, Prisma } from "../db";
-import { enqueue, QUEUE_SCHEMA, QUEUES, sendingJobCte } from "./queue";
+import { enqueue, QUEUE_SCHEMA, sendingJobCte } from "./queue";
+import { AGENT_RUN_JOB, AUDIT_CHECKPOINT_JOB, REFUND_EXECUTE_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB } from "./definitions";
+import { countOpenJobs } from "./count-open-jobs";
+import { recordFailedJob } from "./record-failed-job";
 import { jobCounts, listJobs } from "./list-jobs";
 import { retryFailedJob } from "./retry-job";
 import { refusalCode } from "../../testing/refusals";
@@ -19,7 +22,7 @@ describe("failed jobs", () => {
     const db = testDb();
     const approvalId = "0e2e0000-0000-4000-8000-0000000b0001";
     // A refund job whose approval does not exist fails on every attempt; with no retries left it stays failed.
-    const jobId = await db.client.$transaction((tx) => enqueue(tx, QUEUES.refundExecute, { approvalId }, { id: approvalId }));
+    const jobId = await db.client.$transaction((tx) => enqueue(tx, REFUND_EXECUTE_JOB, { approvalId }, { id: approvalId }));
     await db.client.$executeRawUnsafe(`UPDATE pgboss.job SET retry_limit = 0 WHERE id = $1::uuid`, jobId);
     const worker = await startTestWorker(db);
     try {
@@ -54,16 +57,41 @@ describe("failed jobs", () => {
   });
 });
 
+describe("a failed job recorded for the jobs page's fixtures", () => {
+  it("is listed as failed with its error, once per id, and an admin's retry sends it back", async () => {
+    const db = testDb();
+    const id = "0e2e0000-0000-4000-8000-0000000f0001";
+    const record = () =>
+      recordFailedJob({ job: SWEEP_RUNS_JOB, data: {}, id, error: "Connection terminated unexpectedly", client: db.client });
+    expect([await record(), await record()]).toEqual([true, false]);
+    const failed = (await listJobs({ view: "failed", client: db.client })).filter((j) => j.id === id);
+    expect(failed).toEqual([
+      expect.objectContaining({ queue: "sweep-runs", state: "failed", error: "Connection terminated unexpectedly" }),
+    ]);
+    expect(await refusalCode(retryFailedJob({ queue: "sweep-runs", jobId: id, actor: await user(db.client, "ADMIN") }))).toBe("accepted");
+    expect((await listJobs({ view: "waiting", client: db.client })).map((j) => j.id)).toContain(id);
+    expect(await countOpenJobs({ client: db.client, queues: [SWEEP_RUNS_JOB.queue] })).toBe(1);
+  });
+});
+
 describe("a job written by a CTE of the caller's statement", () => {
   it("is the row pg-boss's send writes, for every queue that has no schedule of its own, and is written once per id", async () => {
     const db = testDb();
     const driver = driverOf(db.client);
     const columns = `name, data, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_key, singleton_on, expire_in::text, (keep_until - start_after)::text AS kept, (start_after <= now()) AS due, dead_letter, policy`;
-    for (const [i, queue] of [QUEUES.refundExecute, QUEUES.agentRun, QUEUES.auditCheckpoint, QUEUES.sweepSessions].entries()) {
+    const id = "0e2e0000-0000-4000-8000-0000000c0000";
+    const sends = [
+      { job: REFUND_EXECUTE_JOB, data: { approvalId: id } },
+      { job: AGENT_RUN_JOB, data: { batchId: id, ticketId: id } },
+      { job: AUDIT_CHECKPOINT_JOB, data: {} },
+      { job: SWEEP_SESSIONS_JOB, data: {} },
+    ] as const;
+    for (const [i, { job: definition, data }] of sends.entries()) {
+      const queue = definition.queue;
       const [sentId, cteId] = [`0e2e0000-0000-4000-8000-0000000c${i}001`, `0e2e0000-0000-4000-8000-0000000c${i}002`];
-      await db.client.$transaction((tx) => enqueue(tx, queue, { n: i }, { id: sentId }));
+      await db.client.$transaction((tx) => enqueue(tx, definition, data, { id: sentId }));
       const write = () =>
-        sendingJobCte({ name: "job", source: "one", queue, data: { n: i }, id: cteId }, (job) => {
+        sendingJobCte({ name: "job", source: "one", job: definition, data, id: cteId }, (job) => {
           const statement = Prisma.sql`WITH one AS (SELECT 1), ${job} SELECT 1 AS "done"`;
           return driver.rows(statement.text, statement.values);
         });
@@ -78,7 +106,7 @@ describe("a job written by a CTE of the caller's statement", () => {
   it("is not written when its source has no row", async () => {
     const db = testDb();
     const id = "0e2e0000-0000-4000-8000-0000000d0001";
-    await sendingJobCte({ name: "job", source: "none", queue: QUEUES.refundExecute, data: {}, id }, (job) => {
+    await sendingJobCte({ name: "job", source: "none", job: REFUND_EXECUTE_JOB, data: { approvalId: id }, id }, (job) => {
       const statement = Prisma.sql`WITH none AS (SELECT 1 WHERE false), ${job} SELECT 1 AS "done"`;
       return driverOf(db.client).rows(statement.text, statement.values);
     });

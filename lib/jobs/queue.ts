@@ -9,10 +9,14 @@ import { db as defaultDb, Prisma, type Db, type DbTx } from "../db";
 import { isSqlTx, type TSqlTx } from "../db/driver";
 import { env } from "../env";
 import { inSpan, SpanKind, traceCarrier } from "../observability/tracing";
+import type { TJobDefinition, TJobOptions, TJobPayload } from "./define-job";
 
 export const QUEUE_SCHEMA = "pgboss";
 
-/** Every queue the app uses; each is created by a migration. */
+/**
+ * Every queue the app uses; each is created by a migration (queue-definitions.integration.test.ts
+ * holds the two together) and defined in lib/jobs/definitions/, its handler in lib/jobs/handlers/.
+ */
 export const QUEUES = {
   /** Execute an approved refund, record its outcome, release the customer's reply. Data: { approvalId }. */
   refundExecute: "refund-execute",
@@ -56,29 +60,13 @@ function publishing<T>(queue: TQueueName, count: number, send: (carrier: Record<
   return inSpan(`send ${queue}`, { kind: SpanKind.PRODUCER, attributes }, () => send(traceCarrier()));
 }
 
-const withTrace = (data: object, carrier: Record<string, string>): object =>
-  Object.keys(carrier).length ? { ...data, [TRACE_FIELD]: carrier } : data;
+// pg-boss stores a job without data as null, whatever its types say.
+const withTrace = (data: object | null | undefined, carrier: Record<string, string>): object =>
+  Object.keys(carrier).length ? { ...data, [TRACE_FIELD]: carrier } : (data as object);
 
-/** Retries back off exponentially from retryDelay seconds; the lock time releases a dead worker's job. */
-export function jobOptions(queue: TQueueName): PgBoss.SendOptions {
-  const lock = env().JOB_LOCK_SECONDS;
-  switch (queue) {
-    case QUEUES.refundExecute:
-      return { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: lock };
-    case QUEUES.agentRun:
-      return { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: Math.max(lock, 300) };
-    case QUEUES.auditCheckpoint:
-      // Not retried: the next minute's job signs whatever a failed one would have, and a failure shows
-      // on Admin → Jobs at once. The lock time matches the signer's transaction timeout, so a slow
-      // signature over a long window is not handed to a second worker (which would only find it busy).
-      return { retryLimit: 0, expireInSeconds: Math.max(lock, 120) };
-    case QUEUES.approvalNotify:
-      // Eight attempts over 20 to 40 minutes (10 s, doubling, with jitter), inside the reminder's
-      // default hour. The lock time outlasts one attempt's timeout (NOTIFY_TIMEOUT_MS).
-      return { retryLimit: 7, retryDelay: 10, retryBackoff: true, expireInSeconds: Math.max(lock, 30) };
-    default:
-      return { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: lock };
-  }
+/** What a job is sent with: its definition's options under the configured lock time. */
+export function sendOptions(job: TJobDefinition): TJobOptions {
+  return job.options(env().JOB_LOCK_SECONDS);
 }
 
 /** A job's parameter as the drivers take it: objects (a job's data) as JSON. */
@@ -126,19 +114,19 @@ export function queueClient(client: Db = defaultDb()): PgBoss {
  * Adds a job inside the caller's transaction. `id` makes it idempotent: a second enqueue of the
  * same id while the first is kept adds nothing.
  */
-export async function enqueue(
+export async function enqueue<D extends TJobDefinition>(
   tx: DbTx | TSqlTx,
-  queue: TQueueName,
-  data: object,
+  job: D,
+  data: TJobPayload<D>,
   options: { id?: string; startAfter?: number } = {},
 ): Promise<string | null> {
   const db = isSqlTx(tx) ? sqlTxRunner(tx) : prismaRunner(tx);
-  return publishing(queue, 1, (carrier) =>
-    queueClient().send(queue, withTrace(data, carrier), { ...jobOptions(queue), ...options, db } as PgBoss.SendOptions),
+  return publishing(job.queue, 1, (carrier) =>
+    queueClient().send(job.queue, withTrace(data, carrier), { ...sendOptions(job), ...options, db } as PgBoss.SendOptions),
   );
 }
 
-/** The options of jobOptions that sendingJobCte writes as pg-boss's send would. */
+/** The options of a definition that sendingJobCte writes as pg-boss's send would. */
 const CTE_OPTIONS = new Set(["retryLimit", "retryDelay", "retryBackoff", "expireInSeconds"]);
 
 /**
@@ -146,21 +134,22 @@ const CTE_OPTIONS = new Set(["retryLimit", "retryDelay", "retryBackoff", "expire
  * take one round trip: `send` gets the CTE (`<name> AS (INSERT …)`, for its WITH clause), runs the
  * statement inside the producer span whose trace the job carries, and returns what it returns. One job
  * per row of `source` (a CTE of the same statement): it exists exactly when the rows it follows do. The
- * row is the one `enqueue` writes through pg-boss's send, with the options of jobOptions and the rest
- * from the queue's row (queue.integration.test.ts compares the two), and as idempotent by `id`: a job
+ * row is the one `enqueue` writes through pg-boss's send, with the definition's options and the rest
+ * from the queue's row (jobs.integration.test.ts compares the two), and as idempotent by `id`: a job
  * kept with that id is left as it is.
  */
-export function sendingJobCte<T>(
-  input: { name: string; source: string; queue: TQueueName; data: object; id: string },
+export function sendingJobCte<T, D extends TJobDefinition>(
+  input: { name: string; source: string; job: D; data: TJobPayload<D>; id: string },
   send: (cte: Prisma.Sql) => Promise<T>,
 ): Promise<T> {
-  const o = jobOptions(input.queue);
+  const { queue } = input.job;
+  const o = sendOptions(input.job);
   const unwritten = Object.keys(o).filter((key) => !CTE_OPTIONS.has(key));
-  if (unwritten.length) throw new Error(`sendingJobCte does not write ${unwritten.join(", ")} (the options of ${input.queue})`);
+  if (unwritten.length) throw new Error(`sendingJobCte does not write ${unwritten.join(", ")} (the options of ${queue})`);
   // pg-boss's precedence: the job's option, then the queue's setting, then its default.
   const backoff = Prisma.sql`coalesce(${o.retryBackoff ?? null}::boolean, q."retry_backoff", false)`;
   const delay = Prisma.sql`coalesce(${o.retryDelay ?? null}::int, q."retry_delay")`;
-  return publishing(input.queue, 1, (carrier) =>
+  return publishing(queue, 1, (carrier) =>
     send(Prisma.sql`${Prisma.raw(input.name)} AS (
       INSERT INTO ${Prisma.raw(QUEUE_SCHEMA)}.job ("id", "name", "data", "priority", "start_after", "singleton_key", "singleton_on", "dead_letter", "expire_in", "keep_until", "retry_limit", "retry_delay", "retry_backoff", "policy")
       SELECT ${input.id}::uuid, q."name", ${JSON.stringify(withTrace(input.data, carrier))}::jsonb, 0, now(), NULL, NULL, q."dead_letter",
@@ -169,25 +158,37 @@ export function sendingJobCte<T>(
              coalesce(${o.retryLimit ?? null}::int, q."retry_limit", 2),
              CASE WHEN ${backoff} THEN greatest(${delay}, 1) ELSE coalesce(${delay}, 0) END,
              ${backoff}, q."policy"
-      FROM ${Prisma.raw(input.source)} JOIN ${Prisma.raw(QUEUE_SCHEMA)}.queue q ON q."name" = ${input.queue}
+      FROM ${Prisma.raw(input.source)} JOIN ${Prisma.raw(QUEUE_SCHEMA)}.queue q ON q."name" = ${queue}
       ON CONFLICT DO NOTHING
     )`),
   );
 }
 
+/**
+ * An SQL condition, true while the job of `job`'s queue with the id `idSql` (an expression of the
+ * caller's query) is kept: waiting, running, finished or archived. pg-boss's tables stay lib/jobs's
+ * own; a caller that must not add a job beside a kept one asks in its own statement.
+ */
+export function jobKeptSql(job: TJobDefinition, idSql: string): string {
+  const queue = `'${job.queue}'`; // a queue name from QUEUES: letters and dashes
+  return `(EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job j WHERE j.name = ${queue} AND j.id = ${idSql})
+        OR EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.archive j WHERE j.name = ${queue} AND j.id = ${idSql}))`;
+}
+
 /** Several jobs of one queue in the caller's transaction. */
-export async function enqueueMany(tx: DbTx, queue: TQueueName, items: { data: object; id?: string }[]): Promise<void> {
-  const o = jobOptions(queue);
-  await publishing(queue, items.length, (carrier) =>
+export async function enqueueMany<D extends TJobDefinition>(
+  tx: DbTx,
+  job: D,
+  items: { data: TJobPayload<D>; id?: string }[],
+): Promise<void> {
+  const o = sendOptions(job);
+  await publishing(job.queue, items.length, (carrier) =>
     queueClient().insert(
       items.map((i) => ({
-        name: queue,
+        name: job.queue,
         data: withTrace(i.data, carrier),
         id: i.id,
-        retryLimit: o.retryLimit,
-        retryDelay: o.retryDelay,
-        retryBackoff: o.retryBackoff,
-        expireInSeconds: o.expireInSeconds,
+        ...o,
       })),
       { db: prismaRunner(tx) } as PgBoss.InsertOptions,
     ),

@@ -1,39 +1,24 @@
 // The job worker: pg-boss takes jobs off the queues (SKIP LOCKED, so any number of workers on any
-// number of machines share them) and hands each to the domain function that owns the effect. Every
-// handler is idempotent: a job retried after a crash finds its work done and does nothing.
-//   refund-execute    settleApprovedRefund: execute, record the outcome, release or withhold the reply
-//   agent-run         one ticket of a batch (bulk run or shadow pass)
-//   bulk-assign       one ticket of an assignment batch
-//   sweep-runs        runs whose lease ran out → interrupted, ticket back to a person   (every minute)
-//   sweep-approvals   pending requests past their expiry → expired                     (every minute)
-//   reconcile-refunds approved refunds with no outcome and no job → a job again, audited (every minute)
-//   audit-checkpoint  sign the audit chain's state with the key outside the database    (every minute)
-//   sweep-sessions    sessions idle past their lifetime → deleted (refused already)      (every hour)
-//   approval-notify   one approval notification posted to the configured webhook, signed
-//   remind-approvals  pending requests expiring within the lead time → a reminder, once   (every minute)
+// number of machines share them), checks each job's payload against its definition, and hands it to
+// its handler (lib/jobs/handlers/), which calls the domain function that owns the effect. Every
+// handler is idempotent: a job retried after a crash finds its work done and does nothing. What each
+// job is – payload, options, schedule – is its definition in lib/jobs/definitions/.
 // On PostgreSQL the worker has its own connection pool; on the embedded database it shares the
 // server's one PGlite (one process), through pgliteRunner.
 import PgBoss from "pg-boss";
 import type { PGlite } from "@electric-sql/pglite";
+import type { z } from "zod";
 import type { Db } from "../db";
 import { env } from "../env";
-import { settleApprovedRefund } from "../approvals/settle-refund";
-import { expirePendingApprovals } from "../approvals/sweep-approvals";
-import { deliverApprovalNotification } from "../approvals/notify-approval";
-import { remindExpiringApprovals } from "../approvals/remind-approvals";
-import { isApprovalNotification, type TApprovalNotification } from "../contracts/approval-notification";
-import { reconcileApprovedRefunds } from "../approvals/reconcile-refunds";
-import { interruptExpiredRuns } from "../agent/sweep-runs";
-import { assignBatchItem, failBatchItem, runBatchItem } from "../agent/batches";
-import { defaultPlannerChoice, plannerSetup } from "../llm/choose-planner";
-import { recordShadowDecisions } from "../eval/shadow";
 import { takeCheckpoint } from "../audit/checkpoint";
-import { deleteExpiredSessions } from "../auth/sweep-sessions";
 import { subjectFields, withContext } from "../observability/context";
 import { errorFields, logger, logLine } from "../observability/logger";
-import { activeSpan, contextFromCarrier, inSpan, SpanKind } from "../observability/tracing";
-import { countJobFailure, countRefundExecution } from "./metrics";
-import { jobOptions, pgliteRunner, QUEUES, QUEUE_SCHEMA, TRACE_FIELD, type TQueueName } from "./queue";
+import { contextFromCarrier, inSpan, SpanKind } from "../observability/tracing";
+import type { TJobDefinition } from "./define-job";
+import { WORKED_JOBS } from "./handlers";
+import type { TJobHandler } from "./handlers/job-input";
+import { countJobFailure } from "./metrics";
+import { pgliteRunner, QUEUE_SCHEMA, sendOptions, TRACE_FIELD, type TQueueName } from "./queue";
 
 export interface TWorker {
   boss: PgBoss;
@@ -51,33 +36,29 @@ export interface TWorkerOptions {
   url?: string;
   /** Jobs of each queue worked on at once by this process. */
   concurrency?: number;
-  /** Schedules the sweeps (every minute). Tests call the sweeps directly. */
+  /** Schedules the routine jobs (their definitions' crons). Tests call the sweeps directly. */
   schedule?: boolean;
   /** Where the worker's lines go instead of the logger (tests collect or silence them). */
   log?: (line: string) => void;
 }
 
-type TJob<T> = PgBoss.JobWithMetadata<T>;
+type TJob = PgBoss.JobWithMetadata<unknown>;
 
-// Every minute, and done in an instant: their lines are at debug.
-const ROUTINE_QUEUES: ReadonlySet<TQueueName> = new Set([
-  QUEUES.sweepRuns,
-  QUEUES.sweepApprovals,
-  QUEUES.reconcileRefunds,
-  QUEUES.auditCheckpoint,
-  QUEUES.sweepSessions,
-  QUEUES.remindApprovals,
-]);
+/** A payload its definition's schema refuses: failed for good, as no retry would change it. */
+class MalformedPayload extends Error {}
 
-export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
-  const { client } = options;
-  const log = options.log ?? logLine;
-  // A failure: its line at warn with the error and the attempt, or the same words to options.log.
-  const warn = (fields: Record<string, unknown>, line: string) => (options.log ? options.log(line) : logger.warn(fields, line));
+/** One line naming the queue and every zod issue, for the log and Admin → Jobs. */
+function malformedPayload(queue: TQueueName, error: z.ZodError): MalformedPayload {
+  const issues = error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "the payload"}: ${issue.message}`);
+  return new MalformedPayload(`${queue}: the job's payload does not match its definition (${issues.join("; ")})`);
+}
+
+/** The pg-boss the worker runs on: its own pool on PostgreSQL, the server's PGlite otherwise. */
+function openBoss(options: TWorkerOptions): PgBoss {
   const connection = options.pglite
     ? { db: pgliteRunner(options.pglite) }
     : { connectionString: options.url, max: 4, application_name: process.env.PGAPPNAME ?? "countersign-worker" };
-  const boss = new PgBoss({
+  return new PgBoss({
     ...connection,
     schema: QUEUE_SCHEMA,
     migrate: false,
@@ -91,138 +72,99 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
     archiveFailedAfterSeconds: 14 * 24 * 3600,
     deleteAfterDays: 7,
   });
+}
+
+type TWorking = {
+  boss: PgBoss;
+  options: TWorkerOptions;
+  /** A failure: its line at warn with the error and the attempt, or the same words to options.log. */
+  warn: (fields: Record<string, unknown>, line: string) => void;
+};
+
+/**
+ * One job, in a context and a span of its own: its lines carry the job's id and the ids its data
+ * names (approval, ticket); its span continues the trace that enqueued it. A failure fails the job
+ * alone (retried with backoff while attempts are left); a malformed payload never reaches the handler.
+ */
+async function processJob(w: TWorking, definition: TJobDefinition, handle: TJobHandler, job: TJob): Promise<void> {
+  const { queue } = definition;
+  await withContext({ ...subjectFields(job.data), jobId: job.id, queue }, async () => {
+    try {
+      const attributes = {
+        "messaging.system": "pg-boss",
+        "messaging.operation.type": "process",
+        "messaging.destination.name": queue,
+        "messaging.message.id": job.id,
+        "countersign.job.attempt": job.retryCount + 1,
+      };
+      const parent = contextFromCarrier((job.data as Record<string, unknown> | null)?.[TRACE_FIELD]);
+      const result = await inSpan(`process ${queue}`, { kind: SpanKind.CONSUMER, parent, attributes }, () => {
+        const payload = definition.payload.safeParse(job.data);
+        if (!payload.success) throw malformedPayload(queue, payload.error);
+        const log = w.options.log ?? logLine;
+        return handle({ data: payload.data, client: w.options.client, log, lastAttempt: job.retryCount >= job.retryLimit });
+      });
+      if (w.options.log === undefined)
+        logger[definition.schedule ? "debug" : "info"]({ result: typeof result === "string" ? result : undefined }, `job ${queue} done`);
+    } catch (error) {
+      await failJob(w, queue, job, error);
+    }
+  });
+}
+
+async function failJob(w: TWorking, queue: TQueueName, job: TJob, error: unknown): Promise<void> {
+  const malformed = error instanceof MalformedPayload;
+  // No attempt is left for a payload no retry would mend: pg-boss fails a job for good when its
+  // retry count has reached its limit.
+  if (malformed)
+    await w.boss
+      .getDb()
+      .executeSql(`UPDATE ${QUEUE_SCHEMA}.job SET retry_limit = retry_count WHERE name = $1 AND id = $2::uuid`, [queue, job.id]);
+  const final = malformed || job.retryCount >= job.retryLimit;
+  const attempts = malformed ? job.retryCount + 1 : job.retryLimit + 1;
+  countJobFailure(queue, final);
+  const message = error instanceof Error ? error.message : String(error);
+  w.warn(
+    { ...errorFields(error), attempt: job.retryCount + 1, attempts, final },
+    `job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${attempts}): ${message}`,
+  );
+  await w.boss.fail(queue, job.id, error instanceof Error ? { message: error.message, stack: error.stack } : { message });
+}
+
+/**
+ * `concurrency` workers on one queue, each taking up to its definition's batch at a time and settling
+ * each job on its own: a failing job is failed without failing the others, which pg-boss then completes.
+ */
+async function workQueue(w: TWorking, definition: TJobDefinition, handle: TJobHandler, concurrency: number): Promise<string[]> {
+  const { batchSize = 1, pollingIntervalSeconds = 0.5 } = definition.work ?? {};
+  const ids: string[] = [];
+  for (let i = 0; i < concurrency; i++) {
+    ids.push(
+      await w.boss.work(definition.queue, { batchSize, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+        for (const job of jobs) {
+          await processJob(w, definition, handle, job);
+          // On the embedded database every query resolves without leaving the event loop: let
+          // requests, timers and I/O have their turn between jobs, or a bulk batch starves the server.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
+  }
+  return ids;
+}
+
+export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
+  const warn = (fields: Record<string, unknown>, line: string) => (options.log ? options.log(line) : logger.warn(fields, line));
+  const boss = openBoss(options);
   boss.on("error", (error: Error) => warn(errorFields(error), `job queue: ${error.message}`));
   await boss.start();
 
-  const concurrency = options.concurrency ?? 2;
+  const working: TWorking = { boss, options, warn };
   const workerIds = new Map<TQueueName, string[]>();
-  // Each worker takes up to `batchSize` jobs at a time and settles each on its own: a failing job is
-  // failed (and retried with backoff) without failing the others, which pg-boss then completes.
-  const work = async <T extends object>(
-    queue: TQueueName,
-    handler: (job: TJob<T>) => Promise<unknown>,
-    { batchSize = 1, pollingIntervalSeconds = 0.5 } = {},
-  ) => {
-    const ids: string[] = [];
-    for (let i = 0; i < concurrency; i++) {
-      ids.push(
-        await boss.work<T>(queue, { batchSize, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
-          for (const job of jobs) {
-            // Each job in a context and a span of its own: its lines carry the job's id and the ids
-            // its data names (approval, ticket); its span continues the trace that enqueued it.
-            await withContext({ ...subjectFields(job.data), jobId: job.id, queue }, async () => {
-              try {
-                const attributes = {
-                  "messaging.system": "pg-boss",
-                  "messaging.operation.type": "process",
-                  "messaging.destination.name": queue,
-                  "messaging.message.id": job.id,
-                  "countersign.job.attempt": job.retryCount + 1,
-                };
-                const parent = contextFromCarrier((job.data as Record<string, unknown> | null)?.[TRACE_FIELD]);
-                const result = await inSpan(`process ${queue}`, { kind: SpanKind.CONSUMER, parent, attributes }, () => handler(job));
-                if (options.log === undefined)
-                  logger[ROUTINE_QUEUES.has(queue) ? "debug" : "info"](
-                    { result: typeof result === "string" ? result : undefined },
-                    `job ${queue} done`,
-                  );
-              } catch (error) {
-                const final = job.retryCount >= job.retryLimit;
-                countJobFailure(queue, final);
-                warn(
-                  { ...errorFields(error), attempt: job.retryCount + 1, attempts: job.retryLimit + 1, final },
-                  `job ${queue} ${job.id} failed (attempt ${job.retryCount + 1} of ${job.retryLimit + 1}): ${error instanceof Error ? error.message : String(error)}`,
-                );
-                await boss.fail(
-                  queue,
-                  job.id,
-                  error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) },
-                );
-              }
-            });
-            // On the embedded database every query resolves without leaving the event loop: let
-            // requests, timers and I/O have their turn between jobs, or a bulk batch starves the server.
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-        }),
-      );
-    }
-    workerIds.set(queue, ids);
-  };
-
-  await work<{ approvalId: string }>(
-    QUEUES.refundExecute,
-    async (job) => {
-      const settlement = await settleApprovedRefund({ approvalId: job.data.approvalId, client });
-      activeSpan()?.setAttributes({
-        "countersign.refund.outcome": settlement.outcome,
-        "countersign.refund.settled_now": settlement.settledNow,
-      });
-      if (settlement.settledNow) countRefundExecution(settlement.outcome);
-      return settlement.outcome;
-    },
-    { batchSize: 4 },
-  );
-
-  await work<{ batchId: string; ticketId: string }>(
-    QUEUES.agentRun,
-    async (job) => {
-      const batch = await client.agentBatch.findUnique({ where: { id: job.data.batchId }, select: { kind: true, createdById: true } });
-      if (!batch) return "skipped";
-      try {
-        if (batch.kind === "shadow") {
-          return await runBatchItem({
-            ...job.data,
-            client,
-            then: async (run, c) => void (await recordShadowDecisions(run, batch.createdById, c)),
-          });
-        }
-        const setup = plannerSetup(await defaultPlannerChoice(client));
-        return await runBatchItem({ ...job.data, client, run: { planner: setup.planner, tools: setup.tools, model: setup.model } });
-      } catch (error) {
-        // The last attempt: the item is marked failed so the batch still finishes; the job keeps the error.
-        if (job.retryCount >= job.retryLimit)
-          await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
-        throw error;
-      }
-    },
-    { batchSize: 4 },
-  );
-
-  await work<{ batchId: string; ticketId: string }>(
-    QUEUES.bulkAssign,
-    async (job) => {
-      try {
-        return await assignBatchItem({ ...job.data, client });
-      } catch (error) {
-        if (job.retryCount >= job.retryLimit)
-          await failBatchItem({ ...job.data, detail: error instanceof Error ? error.message : String(error), client });
-        throw error;
-      }
-    },
-    { batchSize: 8 },
-  );
-
-  await work(QUEUES.sweepRuns, async () => interruptExpiredRuns({ client }), { pollingIntervalSeconds: 5 });
-  await work(QUEUES.sweepApprovals, async () => expirePendingApprovals({ client }), { pollingIntervalSeconds: 5 });
-  await work(QUEUES.reconcileRefunds, async () => reconcileApprovedRefunds({ client }), { pollingIntervalSeconds: 5 });
-  await work(QUEUES.auditCheckpoint, async () => takeCheckpoint(client, { log }), { pollingIntervalSeconds: 5 });
-  await work(QUEUES.sweepSessions, async () => deleteExpiredSessions({ client }), { pollingIntervalSeconds: 30 });
-  await work<{ approvalId: string; event: TApprovalNotification }>(
-    QUEUES.approvalNotify,
-    async (job) => {
-      if (!isApprovalNotification(job.data.event)) throw new Error(`approval-notify: unknown event ${String(job.data.event)}`);
-      return deliverApprovalNotification({ approvalId: job.data.approvalId, event: job.data.event, client });
-    },
-    { batchSize: 4 },
-  );
-  await work(QUEUES.remindApprovals, async () => remindExpiringApprovals({ client }), { pollingIntervalSeconds: 5 });
+  for (const { job, handle } of WORKED_JOBS) workerIds.set(job.queue, await workQueue(working, job, handle, options.concurrency ?? 2));
   if (options.schedule ?? true) {
-    for (const queue of [QUEUES.sweepRuns, QUEUES.sweepApprovals, QUEUES.reconcileRefunds, QUEUES.remindApprovals])
-      await boss.schedule(queue, "* * * * *");
-    await boss.schedule(QUEUES.auditCheckpoint, "* * * * *", {}, jobOptions(QUEUES.auditCheckpoint));
-    // Hourly: a swept row changes no answer (an idle session is refused either way), it only frees space.
-    await boss.schedule(QUEUES.sweepSessions, "17 * * * *");
+    // The cron sends each routine job with its definition's options, as any producer would.
+    for (const { job } of WORKED_JOBS) if (job.schedule) await boss.schedule(job.queue, job.schedule.cron, {}, sendOptions(job));
   }
 
   let stopping: Promise<void> | undefined;

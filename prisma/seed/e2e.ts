@@ -5,6 +5,8 @@ import { createTicket } from "../../lib/intake/create-ticket";
 import { scriptedPlanner } from "../../lib/agent/planner";
 import { evidenceQuestion, rulePlanner } from "../../lib/agent/rule-planner";
 import { runAgent } from "../../lib/agent/run-agent";
+import { JOBS } from "../../lib/jobs/definitions";
+import { recordFailedJob } from "../../lib/jobs/record-failed-job";
 
 export const E2E_SCENARIOS = [
   "approve",
@@ -156,14 +158,7 @@ export const E2E_FAILED_JOBS = [
 
 export async function seedE2eFailedJobs(client: PrismaClient): Promise<number> {
   let created = 0;
-  for (const job of E2E_FAILED_JOBS) {
-    created += await client.$executeRawUnsafe(
-      `INSERT INTO pgboss.job (id, name, data, state, retry_limit, retry_count, retry_delay, retry_backoff, started_on, completed_on, output, policy)
-       VALUES ($1::uuid, $2, '{}'::jsonb, 'failed', 2, 2, 10, true, now(), now(), $3::jsonb, 'standard') ON CONFLICT DO NOTHING`,
-      job.id,
-      job.queue,
-      JSON.stringify({ message: job.error }),
-    );
-  }
+  for (const job of E2E_FAILED_JOBS)
+    if (await recordFailedJob({ job: JOBS[job.queue], data: {}, id: job.id, error: job.error, client })) created++;
   return created;
 }

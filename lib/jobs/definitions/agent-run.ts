@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { defineJob } from "../define-job";
+
+/** One agent run of a batch: a bulk run or a shadow pass (lib/agent/batches.ts). */
+export const AGENT_RUN_JOB = defineJob({
+  queue: "agent-run",
+  payload: z.object({ batchId: z.uuid(), ticketId: z.uuid() }),
+  // A run may call a model for minutes: its lock time is at least five.
+  options: (lock) => ({ retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: Math.max(lock, 300) }),
+  work: { batchSize: 4 },
+});

@@ -1,0 +1,29 @@
+// Every job's definition, by queue: a queue in QUEUES fails the typecheck until it has one here.
+import type { TJobDefinition } from "../define-job";
+import type { TQueueName } from "../queue";
+import { AGENT_RUN_JOB } from "./agent-run";
+import { APPROVAL_NOTIFY_JOB } from "./approval-notify";
+import { AUDIT_CHECKPOINT_JOB } from "./audit-checkpoint";
+import { BULK_ASSIGN_JOB } from "./bulk-assign";
+import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
+import { REFUND_EXECUTE_JOB } from "./refund-execute";
+import { REMIND_APPROVALS_JOB } from "./remind-approvals";
+import { SWEEP_APPROVALS_JOB } from "./sweep-approvals";
+import { SWEEP_RUNS_JOB } from "./sweep-runs";
+import { SWEEP_SESSIONS_JOB } from "./sweep-sessions";
+
+export { AGENT_RUN_JOB, APPROVAL_NOTIFY_JOB, AUDIT_CHECKPOINT_JOB, BULK_ASSIGN_JOB, RECONCILE_REFUNDS_JOB, REFUND_EXECUTE_JOB };
+export { REMIND_APPROVALS_JOB, SWEEP_APPROVALS_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB };
+
+export const JOBS = {
+  "refund-execute": REFUND_EXECUTE_JOB,
+  "agent-run": AGENT_RUN_JOB,
+  "bulk-assign": BULK_ASSIGN_JOB,
+  "sweep-runs": SWEEP_RUNS_JOB,
+  "sweep-approvals": SWEEP_APPROVALS_JOB,
+  "reconcile-refunds": RECONCILE_REFUNDS_JOB,
+  "audit-checkpoint": AUDIT_CHECKPOINT_JOB,
+  "sweep-sessions": SWEEP_SESSIONS_JOB,
+  "approval-notify": APPROVAL_NOTIFY_JOB,
+  "remind-approvals": REMIND_APPROVALS_JOB,
+} satisfies { [Q in TQueueName]: TJobDefinition<Q> };

@@ -1,0 +1,35 @@
+// Every job's handler, by queue, beside its definition: a queue in QUEUES fails the typecheck until
+// it has both, and a handler that reads what its definition's payload does not carry fails it too.
+import { JOBS } from "../definitions";
+import type { TJobDefinition } from "../define-job";
+import { QUEUES, type TQueueName } from "../queue";
+import { runBatchTicket } from "./agent-run";
+import { notifyApprovalJob } from "./approval-notify";
+import { signCheckpointJob } from "./audit-checkpoint";
+import { assignBatchTicket } from "./bulk-assign";
+import type { TJobHandler } from "./job-input";
+import { reconcileRefundsJob } from "./reconcile-refunds";
+import { settleRefundJob } from "./refund-execute";
+import { remindApprovalsJob } from "./remind-approvals";
+import { sweepApprovalsJob } from "./sweep-approvals";
+import { sweepRunsJob } from "./sweep-runs";
+import { sweepSessionsJob } from "./sweep-sessions";
+
+export const HANDLERS = {
+  "refund-execute": settleRefundJob,
+  "agent-run": runBatchTicket,
+  "bulk-assign": assignBatchTicket,
+  "sweep-runs": sweepRunsJob,
+  "sweep-approvals": sweepApprovalsJob,
+  "reconcile-refunds": reconcileRefundsJob,
+  "audit-checkpoint": signCheckpointJob,
+  "sweep-sessions": sweepSessionsJob,
+  "approval-notify": notifyApprovalJob,
+  "remind-approvals": remindApprovalsJob,
+} satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
+
+/** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */
+export const WORKED_JOBS: readonly { job: TJobDefinition; handle: TJobHandler }[] = Object.values(QUEUES).map((queue) => ({
+  job: JOBS[queue],
+  handle: HANDLERS[queue] as TJobHandler,
+}));
