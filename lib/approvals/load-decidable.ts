@@ -5,6 +5,7 @@
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, type Db } from "../db";
 import { preparedSql, timestampFromText } from "../db/driver";
+import type { TRowText } from "../db/typed-sql";
 import { refundedCentsText, stillRefundableCents } from "../orders/refund-facts";
 import { POLICY_SETTING_KEYS, policySettingsFrom, type TPolicySettings } from "../policy/settings";
 import { isStaleRequest } from "../policy/approval-versions";
@@ -13,25 +14,21 @@ import { decisionRefusal, decisionRefused, type TDecisionFacts, type TDecisionIn
 
 export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal, type TDecisionsSoFar } from "./decision-options";
 
-type TRequestRow = {
-  id: string;
-  ticketId: string;
-  kind: "refund" | "reply";
-  status: string;
-  requiredRole: Role;
-  digest: string;
-  operation: string;
-  draft: string | null;
-  expiresAt: string;
-  approvalsRequired: number;
-  /** The decisions so far: [{ deciderId, decision }], in seat order. */
-  decisions: string;
-  starterId: string | null;
-  bundleVersion: string;
-  settings: string;
-  orderCents: string | null;
-  refundedCents: string | null;
-};
+/** LOAD_REQUEST's row: the columns as the schema types them, as their text; then what it computes. */
+type TRequestRow = TRowText<
+  "ApprovalRequest",
+  "id" | "ticketId" | "kind" | "status" | "requiredRole" | "digest" | "draft" | "expiresAt" | "approvalsRequired"
+> &
+  TRowText<"Ticket", "bundleVersion"> & {
+    /** The operation as JSON text. */
+    operation: string;
+    /** The decisions so far: [{ deciderId, decision }], in seat order. */
+    decisions: string;
+    starterId: string | null;
+    settings: string;
+    orderCents: string | null;
+    refundedCents: string | null;
+  };
 
 /** A request as the rules and a decision read it. */
 export interface TLoadedRequest extends TDecisionFacts {
@@ -46,7 +43,7 @@ const ORDER_OF_REQUEST = `(r."operation"->'proposal'->>'orderId')`;
 
 const LOAD_REQUEST = preparedSql(`
   SELECT r."id"::text, r."ticketId"::text, r."kind"::text, r."status"::text, r."requiredRole"::text, r."digest", r."operation"::text, r."draft", r."expiresAt"::text,
-         r."approvalsRequired"::int AS "approvalsRequired",
+         r."approvalsRequired"::text,
          (SELECT coalesce(json_agg(json_build_object('deciderId', d."deciderId", 'decision', d."decision") ORDER BY d."seat"), '[]'::json) FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
          (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
          t."bundleVersion",

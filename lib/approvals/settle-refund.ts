@@ -11,7 +11,7 @@ import type { TExecutionOutcome } from "../contracts/reason-codes";
 import { moveTicket } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
-import { recordExecutionOutcome, releaseReply } from "./store/approval-store";
+import { lockForSettlement, recordExecutionOutcome, releaseReply } from "./store/approval-store";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
 
@@ -33,18 +33,16 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
     return await client.$transaction(
       async (tx) => {
         // Settlements of one approval queue here; whoever comes second finds the outcome recorded.
-        const locked = await tx.$queryRaw<
-          { executionOutcome: string | null; status: string }[]
-        >`SELECT "executionOutcome", "status"::text FROM "ApprovalRequest" WHERE id = ${input.approvalId}::uuid FOR UPDATE`;
-        if (locked.length === 0) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
-        if (locked[0]!.executionOutcome)
-          return { outcome: locked[0]!.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
+        const locked = await lockForSettlement(prismaSqlTx(tx), input.approvalId);
+        if (!locked) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
+        if (locked.executionOutcome)
+          return { outcome: locked.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
 
         const result = await executeRefundOn(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
         // A job for a request still waiting (one of two approvals, a replayed or forged job): the
         // refusal is audited, but nothing is settled – the request stays decidable and its ticket
         // where it is, and the second approval's own job settles it.
-        if (locked[0]!.status === "pending") return { outcome: result.outcome, settledNow: false, replyReleased: false };
+        if (locked.status === "pending") return { outcome: result.outcome, settledNow: false, replyReleased: false };
         const request = await recordExecutionOutcome(tx, input.approvalId, result.outcome, new Date());
 
         let replyReleased = false;

@@ -28,8 +28,14 @@ export const typed = new Kysely<DB>({
   },
 });
 
-/** A value as the driver gives it back: booleans as `t`/`f`, everything else as its text. */
-export type TText<T> = T extends null ? null : T extends boolean ? "t" | "f" : T extends string ? T : string;
+/**
+ * A boolean's text: `t`/`f` as the driver returns the column, `true`/`false` when the statement casts
+ * it (`::text`, which statements run through Prisma need). Read it with isTrue, never by comparing.
+ */
+export type TBooleanText = "t" | "f" | "true" | "false";
+
+/** A value as the driver gives it back: each as its text, an enum as one of its labels. */
+export type TText<T> = T extends null ? null : T extends boolean ? TBooleanText : T extends string ? T : string;
 
 /** A row as the driver gives it back: each column's text, null where the schema allows null. */
 export type TTextRowOf<R> = { [K in keyof R]: TText<R[K]> };
@@ -39,11 +45,14 @@ export type TRowText<T extends keyof DB, K extends keyof Selectable<DB[T]> = key
   Pick<Selectable<DB[T]>, K>
 >;
 
+/** Columns read through an outer join: each may be null. */
+export type TOuterJoined<R> = { [K in keyof R]: R[K] | null };
+
 /** Runs a built statement on a driver connection; its rows typed from what it selects. */
 export async function runTyped<Q extends Compilable>(tx: TSqlTx, query: Q): Promise<TTextRowOf<InferResult<Q>[number]>[]> {
   const { sql, parameters } = query.compile();
   return tx.rows(preparedSql(sql), parameters);
 }
 
-/** `t`/`f` as a boolean. */
-export const isTrue = (text: "t" | "f" | null): boolean => text === "t";
+/** A boolean's text as a boolean (null is false). */
+export const isTrue = (text: TBooleanText | null): boolean => text === "t" || text === "true";

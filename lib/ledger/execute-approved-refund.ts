@@ -14,6 +14,7 @@ import { roleRefusal, seatRefusal } from "../policy/approver-rules";
 import { fitsRefundable } from "../orders/refund-facts";
 import type { TExecutionOutcome } from "../contracts/reason-codes";
 import { writeRefundIfRoom } from "./store/ledger-store";
+import { isTrue, type DB, type TOuterJoined, type TRowText, type TText } from "../db/typed-sql";
 
 export interface TExecutionResult {
   outcome: TExecutionOutcome;
@@ -79,28 +80,21 @@ function auditOf(input: Pick<TExecuteInput, "approvalId" | "actor">, result: TEx
   };
 }
 
-type TExecutionRow = {
-  id: string;
-  kind: string;
-  status: string;
-  ticketId: string;
-  digest: string;
-  operation: string;
-  requiredRole: string;
-  expiresAt: string;
-  approvalsRequired: string;
-  /** Every decision on the request, in seat order: [{ decision, automatic, deciderId, deciderRole, digest, decidedAt }]. */
-  decisions: string;
-  starterId: string | null;
-  orderId: string | null;
-  amountCents: string | null;
-  currency: string | null;
-  reason: string | null;
-  proposalDecision: string | null;
-  simulated: string | null;
-  orderCents: string | null;
-  orderCurrency: string | null;
-};
+/** READ_APPROVAL's row: the columns as the schema types them, as their text (the proposal's and the order's null without one). */
+type TExecutionRow = TRowText<
+  "ApprovalRequest",
+  "id" | "kind" | "status" | "ticketId" | "digest" | "requiredRole" | "expiresAt" | "approvalsRequired"
+> &
+  TOuterJoined<TRowText<"RefundProposal", "orderId" | "amountCents" | "currency" | "reason" | "simulated">> & {
+    /** The operation as JSON text. */
+    operation: string;
+    /** Every decision on the request, in seat order: [{ decision, automatic, deciderId, deciderRole, digest, decidedAt }]. */
+    decisions: string;
+    starterId: string | null;
+    proposalDecision: TText<DB["RefundProposal"]["decision"]> | null;
+    orderCents: string | null;
+    orderCurrency: string | null;
+  };
 
 // The approval with its decisions, proposal and order, every column as text. Read without a lock:
 // what it reads is settled once the request is approved (decisions are append-only, the proposal and
@@ -183,7 +177,7 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   for (const [seat, d] of decisions.entries()) {
     if (d.automatic) {
       // A system approval stands only for what the policy itself auto-approved within the dial.
-      if (request.proposalDecision !== "auto_approved" || request.simulated !== "false")
+      if (request.proposalDecision !== "auto_approved" || request.simulated === null || isTrue(request.simulated))
         return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
       continue;
     }

@@ -174,6 +174,15 @@ export async function insertHandReply(
   return request;
 }
 
+/** Locks a request for its settlement (settlements of one approval queue here): its outcome so far and status. */
+export async function lockForSettlement(tx: TSqlTx, requestId: string) {
+  const rows = await runTyped(
+    tx,
+    typed.selectFrom("ApprovalRequest").select(["executionOutcome", "status"]).where("id", "=", requestId).forUpdate(),
+  );
+  return rows[0] ?? null;
+}
+
 /** The executor's final answer on its request, with what settling it needs: its decisions and whether a reply went out. */
 export function recordExecutionOutcome(tx: DbTx, requestId: string, outcome: string, at: Date) {
   return tx.approvalRequest.update({
