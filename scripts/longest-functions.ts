@@ -20,8 +20,6 @@ const STILL_LONG: Record<string, number> = {
   "app/(app)/tickets/[id]/approval-form.tsx ApprovalForm": 160,
   "lib/audit/verify-audit-chain.ts verifyAuditChain": 148,
   "lib/audit/verify-audit-export.ts verifyAuditExport": 135,
-  "lib/ledger/execute-approved-refund.ts executeRefundOn": 122,
-  "lib/approvals/decide-approval.ts decideApproval": 117,
   "lib/db/pglite-prepared.ts installPreparedStatements": 113,
   "lib/audit/audit-export.ts exportAuditTrail": 107,
   "lib/db/privileges.ts grantAppRole": 106,

@@ -61,80 +61,90 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   // A lowered refund is a new request with its own digest (edit-approval.ts); it is approved there.
   const amountGiven = input.amountCents !== undefined && input.amountCents !== null;
   if (amountGiven && input.decision === "approve") {
-    const edited = await editRefundAmount({
-      approvalId: input.approvalId,
-      digest: input.digest,
-      amountCents: input.amountCents!,
-      editedReply: input.editedReply,
-      actor: input.actor,
-      client,
-      now,
-    });
+    const edited = await editRefundAmount({ ...input, amountCents: input.amountCents!, client, now });
     if (edited)
       return decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
   }
   // Every rule of who may decide what (decision-options.ts), the amount and the order's room included.
   const request = await loadDecidable(client, { ...input, amountCents: amountGiven ? input.amountCents! : undefined }, now);
-  const decisions = request.decisions;
   if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
+  const plan = planDecision(request, input, note);
+  const decisionId = await writeDecision(client, request, input, plan);
+  return {
+    approvalId: request.id,
+    ticketId: request.ticketId,
+    decisionId,
+    decision: input.decision,
+    refundJobEnqueued: plan.refund,
+    approvals: plan.approvals,
+    approvalsRequired: request.approvalsRequired,
+  };
+}
+
+type TDecidable = Awaited<ReturnType<typeof loadDecidable>>;
+
+/** What the decision writes: its seat, the request's new status, the ticket's move, the reply or the refund's job, the event. */
+function planDecision(request: TDecidable, input: TDecideInput, note: string | null) {
+  const decisions = request.decisions;
   // The seat this decision takes; the request is decided when the last seat is filled or anyone rejects.
   const seat = decisions.length + 1;
   const complete = input.decision === "reject" || seat >= request.approvalsRequired;
-
   const edited = replyEdit(request.draft, input.editedReply);
-  const refund = complete && input.decision === "approve" && request.kind === "refund";
   const draft = edited ?? request.draft;
-  const reply = complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null;
-  const audit = decisionAudit({
-    request,
-    actor: input.actor,
-    decision: input.decision,
-    note,
-    replyEdited: edited !== null,
-    approvals: input.decision === "approve" ? seat : decisions.length,
-  });
+  const approvals = input.decision === "approve" ? seat : decisions.length;
   const moveKind: TTicketMove = input.decision === "reject" ? "reject" : request.kind === "refund" ? "approve_refund" : "approve_reply";
-  // A first of two approvals moves nothing: the ticket keeps waiting for the second.
-  const move = complete
-    ? ticketMoveSql({
-        ticketId: request.ticketId,
-        move: moveKind,
-        reason: input.decision === "reject" ? "approval_rejected" : null,
-        when: Prisma.sql`EXISTS (SELECT FROM decided)`,
-      })
-    : null;
-  const status = !complete ? "pending" : input.decision === "approve" ? "approved" : "rejected";
-  // One statement, with no BEGIN or COMMIT around it: on its own it is one transaction. The audit event
-  // first (the status update waits for it), then the status guarded by the status: a concurrent
-  // decision that slipped past the checks above updates nothing. Whatever the CTEs could not do (the
-  // status or the ticket's move), the last select-list item raises as a refusal (countersign_refuse),
-  // and the statement fails: nothing it wrote stays, the audit event included. The refund's job is a
-  // CTE too, written only with the decision: the reply waits for the executor's outcome and is
-  // released by that job. A first of two approvals keeps the status pending: its update only locks
-  // the request, so a second approver waits for it, and two people taking the same seat at once
-  // meet the (request, seat) unique index.
+  return {
+    seat,
+    edited,
+    approvals,
+    moveKind,
+    refund: complete && input.decision === "approve" && request.kind === "refund",
+    reply: complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null,
+    status: !complete ? ("pending" as const) : input.decision === "approve" ? ("approved" as const) : ("rejected" as const),
+    audit: decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals }),
+    note,
+    // A first of two approvals moves nothing: the ticket keeps waiting for the second.
+    move: complete
+      ? ticketMoveSql({
+          ticketId: request.ticketId,
+          move: moveKind,
+          reason: input.decision === "reject" ? "approval_rejected" : null,
+          when: Prisma.sql`EXISTS (SELECT FROM decided)`,
+        })
+      : null,
+  };
+}
+
+/**
+ * The decision as one statement, with no BEGIN or COMMIT around it: on its own it is one transaction.
+ * The audit event first (the status update waits for it), then the status guarded by the status: a
+ * concurrent decision that slipped past the checks updates nothing. Whatever the CTEs could not do
+ * (the status or the ticket's move), the last select-list item raises as a refusal
+ * (countersign_refuse), and the statement fails: nothing it wrote stays, the audit event included.
+ * The refund's job is a CTE too, written only with the decision: the reply waits for the executor's
+ * outcome and is released by that job. A first of two approvals keeps the status pending: its update
+ * only locks the request, so a second approver waits for it, and two people taking the same seat at
+ * once meet the (request, seat) unique index. Returns the decision's id.
+ */
+async function writeDecision(client: Db, request: TDecidable, input: TDecideInput, plan: ReturnType<typeof planDecision>): Promise<string> {
+  const { move } = plan;
   const write = (job: Prisma.Sql) => {
     const statement = Prisma.sql`
-    WITH audited AS (${appendAuditSql(audit)}),
+    WITH audited AS (${appendAuditSql(plan.audit)}),
     ${decisionCtes({
       after: "audited",
       requestId: request.id,
       ticketId: request.ticketId,
-      status,
+      status: plan.status,
       decision: input.decision,
-      note,
+      note: plan.note,
       originalReply: request.draft,
-      editedReply: edited,
+      editedReply: plan.edited,
       decider: input.actor,
       digest: request.digest,
-      seat,
-      reply,
-    })}${
-      move
-        ? Prisma.sql`,
-    ${move.ctes}`
-        : Prisma.empty
-    }${job}
+      seat: plan.seat,
+      reply: plan.reply,
+    })}${move ? Prisma.sql`,\n    ${move.ctes}` : Prisma.empty}${job}
     SELECT (SELECT "id" FROM decision) AS "decisionId"${move ? Prisma.sql`, ${move.columns}` : Prisma.empty},
            CASE WHEN NOT EXISTS (SELECT FROM decision) THEN countersign_refuse('already_decided', NULL)${
              move
@@ -145,28 +155,18 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
                 ELSE true END AS "written"`;
     return driverOf(client).rows<{ decisionId: string | null } & TTicketMoveColumns>(preparedSql(statement.text), statement.values);
   };
-  let decisionId: string;
   try {
-    const [row] = refund
+    const [row] = plan.refund
       ? await sendingJobCte(
           { name: "job", source: "decided", job: REFUND_EXECUTE_JOB, data: { approvalId: request.id }, id: request.id },
           (job) => write(Prisma.sql`,\n    ${job}`),
         )
       : await write(Prisma.empty);
     move?.result(row!);
-    decisionId = row!.decisionId!;
+    return row!.decisionId!;
   } catch (error) {
-    throw decisionWriteRefusal(error, moveKind);
+    throw decisionWriteRefusal(error, plan.moveKind);
   }
-  return {
-    approvalId: request.id,
-    ticketId: request.ticketId,
-    decisionId,
-    decision: input.decision,
-    refundJobEnqueued: refund,
-    approvals: input.decision === "approve" ? seat : decisions.length,
-    approvalsRequired: request.approvalsRequired,
-  };
 }
 
 /** What a refused decision statement means for the person: decided already, or the ticket's move refused in the lifecycle's words. */

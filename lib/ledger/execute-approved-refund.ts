@@ -124,6 +124,58 @@ const READ_APPROVAL = preparedSql(`
  * event and the ledger row only if nothing stands in the way. A refund that is refused costs one
  * statement more: its event.
  */
+type TRecordedDecision = {
+  decision: string;
+  automatic: boolean;
+  deciderId: string | null;
+  deciderRole: Role;
+  digest: string;
+  decidedAt: string;
+};
+
+/**
+ * Why the request does not stand approved, or null: approved by as many different people as it needs,
+ * each held again to the rules a person's decision is held to (lib/policy/approver-rules.ts), whoever
+ * wrote its row – the role, and for two people, two different ones, neither the run's starter.
+ */
+function approvalRefusal(request: TExecutionRow, decisions: readonly TRecordedDecision[]): string | null {
+  const needed = Number(request.approvalsRequired);
+  const approvals = decisions.filter((d) => d.decision === "approve").length;
+  if (request.status !== "approved" || decisions.length !== needed || approvals !== needed)
+    return needed > 1 && approvals === decisions.length
+      ? `the request has ${approvals} of ${needed} approvals`
+      : "the request has not been approved";
+  const terms = { kind: "refund" as const, requiredRole: request.requiredRole, approvalsRequired: needed, starterId: request.starterId };
+  const twoPeople = "a two-person refund needs two different people, neither of them the run's starter";
+  if (needed > 1 && decisions.some((d) => d.automatic)) return twoPeople;
+  for (const [seat, d] of decisions.entries()) {
+    if (d.automatic) {
+      // A system approval stands only for what the policy itself auto-approved within the dial.
+      if (request.proposalDecision !== "auto_approved" || request.simulated === null || isTrue(request.simulated))
+        return "a system approval covers only a live refund the policy auto-approved";
+      continue;
+    }
+    if (roleRefusal(d.deciderRole, terms)) return `approved by a ${d.deciderRole}, needs ${request.requiredRole}`;
+    const earlier = decisions.slice(0, seat).map((e) => e.deciderId);
+    if (seatRefusal(d.deciderId, terms, earlier, "approve")) return twoPeople;
+  }
+  return null;
+}
+
+/** The operation now is the operation that was approved: its digest, every decision's, and the proposal's fields. */
+function matchesApproved(request: TExecutionRow, decisions: readonly TRecordedDecision[]): boolean {
+  const operation = JSON.parse(request.operation) as TApprovalOperation;
+  return (
+    approvalDigest(operation) === request.digest &&
+    decisions.every((d) => d.digest === request.digest) &&
+    operation.proposal !== null &&
+    operation.proposal.orderId === request.orderId &&
+    operation.proposal.amountCents === Number(request.amountCents) &&
+    operation.proposal.currency === request.currency &&
+    operation.proposal.reason === request.reason
+  );
+}
+
 export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
   const now = input.now ?? new Date();
   const simulated = input.mode === "simulate";
@@ -146,67 +198,12 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   // Exists, approved by as many different people as it needs, each of a role the operation required.
   if (!request || request.kind !== "refund" || request.orderId === null)
     return answer("blocked:not_approved", "no approval request for a refund");
-  const decisions = JSON.parse(request.decisions) as {
-    decision: string;
-    automatic: boolean;
-    deciderId: string | null;
-    deciderRole: Role;
-    digest: string;
-    decidedAt: string;
-  }[];
-  const needed = Number(request.approvalsRequired);
-  const approvals = decisions.filter((d) => d.decision === "approve").length;
-  if (request.status !== "approved" || decisions.length !== needed || approvals !== needed) {
-    return answer(
-      "blocked:not_approved",
-      needed > 1 && approvals === decisions.length
-        ? `the request has ${approvals} of ${needed} approvals`
-        : "the request has not been approved",
-    );
-  }
-  // Every decision held again to the rules a person's decision is held to (lib/policy/approver-rules.ts),
-  // whoever wrote its row: the role, and for two people, two different ones, neither the run's starter.
-  const terms = {
-    kind: "refund" as const,
-    requiredRole: request.requiredRole as Role,
-    approvalsRequired: needed,
-    starterId: request.starterId,
-  };
-  if (needed > 1 && decisions.some((d) => d.automatic))
-    return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
-  for (const [seat, d] of decisions.entries()) {
-    if (d.automatic) {
-      // A system approval stands only for what the policy itself auto-approved within the dial.
-      if (request.proposalDecision !== "auto_approved" || request.simulated === null || isTrue(request.simulated))
-        return answer("blocked:not_approved", "a system approval covers only a live refund the policy auto-approved");
-      continue;
-    }
-    if (roleRefusal(d.deciderRole, terms))
-      return answer("blocked:not_approved", `approved by a ${d.deciderRole}, needs ${request.requiredRole}`);
-    if (
-      seatRefusal(
-        d.deciderId,
-        terms,
-        decisions.slice(0, seat).map((e) => e.deciderId),
-        "approve",
-      )
-    ) {
-      return answer("blocked:not_approved", "a two-person refund needs two different people, neither of them the run's starter");
-    }
-  }
-
+  const decisions = JSON.parse(request.decisions) as TRecordedDecision[];
+  const notApproved = approvalRefusal(request, decisions);
+  if (notApproved) return answer("blocked:not_approved", notApproved);
   // The operation now is the operation that was approved.
-  const operation = JSON.parse(request.operation) as TApprovalOperation;
   const amountCents = Number(request.amountCents);
-  const matches =
-    approvalDigest(operation) === request.digest &&
-    decisions.every((d) => d.digest === request.digest) &&
-    operation.proposal !== null &&
-    operation.proposal.orderId === request.orderId &&
-    operation.proposal.amountCents === amountCents &&
-    operation.proposal.currency === request.currency &&
-    operation.proposal.reason === request.reason;
-  if (!matches) return answer("blocked:approval_mismatch", "the proposal no longer matches what was approved");
+  if (!matchesApproved(request, decisions)) return answer("blocked:approval_mismatch", "the proposal no longer matches what was approved");
 
   const idempotencyKey = refundIdempotencyKey(request.id, request.digest);
   const facts = { idempotencyKey, amountCents, orderId: request.orderId };
