@@ -36,7 +36,6 @@ import { routeClaimId } from "../intake/route-signature";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import { policySettingsFrom, policyVersion, type TPolicySettings } from "../policy/settings";
 import { approvalGate } from "../policy/evaluate-refund";
-import { WEBHOOK_CONFIGURED_SQL } from "../policy/notification-settings";
 import { APPROVAL_NOTIFICATIONS, notificationJobId } from "../contracts/approval-notification";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
 import { validateDecision } from "./validate-decision";
@@ -46,7 +45,15 @@ import type { TPlanner } from "./planner";
 import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "../contracts/reason-codes";
 import { rulePlanner } from "./rule-planner";
 import { RunJournal, writeJournal, writeJournalEvents, type TTraceStep } from "./run-journal";
-import { endRunCte, insertDecisionCte, insertRequestCte, insertRunCte, readTicket } from "./run-rows";
+import { endRunCte, insertRunCte, readTicket } from "./run-rows";
+import {
+  NOTIFY_SOURCE,
+  NOTIFY_SOURCE_CTE,
+  personRequestCte,
+  SUPERSEDED_COUNT,
+  supersedePendingCte,
+  systemApprovalCtes,
+} from "./run-approval-writes";
 import { initialState, type TAgentState, type TDraft, type TOrderObservation, type TProposalView } from "./state";
 import { DEFAULT_TOOLS, OrderCustomerMismatch, TOOL_OUTPUTS, WRITING_TOOLS, type TToolSet } from "./tools";
 import { draftProblem } from "./draft-invariants";
@@ -225,12 +232,9 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
       tx,
       Prisma.sql`
       WITH ${move.ctes},
-      superseded AS (
-        UPDATE "ApprovalRequest" SET "status" = 'superseded'
-        WHERE "ticketId" = ${ticket.id}::uuid AND "status" = 'pending' AND EXISTS (SELECT 1 FROM ticket_moved)
-        RETURNING id),
+      ${supersedePendingCte(ticket.id)},
       ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)}
-      SELECT ${move.columns}, (SELECT count(*)::int FROM superseded) AS superseded`,
+      SELECT ${move.columns}, ${SUPERSEDED_COUNT}`,
     );
     move.result(started!);
     const superseded = Number(started!.superseded);
@@ -634,8 +638,7 @@ async function finish(ctx: {
     const approvalsRequired = p ? approvalGate(p.amountCents, ctx.settings).approvalsRequired : 1;
     if (live) {
       ctes.push(
-        insertRequestCte(
-          "person_request",
+        personRequestCte(
           {
             ...personRequest,
             proposalId: p?.id ?? null,
@@ -649,7 +652,7 @@ async function finish(ctx: {
       );
       // Its "waiting" notification, only while a webhook is configured: a job of this same statement,
       // so a request that waits is always announced (lib/approvals/notify-approval.ts).
-      ctes.push(Prisma.sql`notify_source AS (SELECT id FROM person_request WHERE ${Prisma.raw(WEBHOOK_CONFIGURED_SQL)})`);
+      ctes.push(NOTIFY_SOURCE_CTE);
     }
   }
 
@@ -672,13 +675,8 @@ async function finish(ctx: {
       inputs: { digest, amountCents: autoApproved.amountCents, reasons: autoApproved.reasons },
     });
     ctes.push(
-      insertRequestCte(
-        "system_request",
+      ...systemApprovalCtes(
         { ...systemRequest, proposalId: autoApproved.id, kind: "refund", requiredRole: "REVIEWER", status: "approved" },
-        moved,
-      ),
-      insertDecisionCte(
-        "system_decision",
         {
           id: randomUUID(),
           approvalRequestId: systemRequest.id,
@@ -690,7 +688,7 @@ async function finish(ctx: {
           digest,
           createdAt: now,
         },
-        Prisma.sql`EXISTS (SELECT 1 FROM system_request)`,
+        moved,
       ),
     );
   }
@@ -714,7 +712,7 @@ async function finish(ctx: {
         ? await sendingJobCte(
             {
               name: "notify_job",
-              source: "notify_source",
+              source: NOTIFY_SOURCE,
               queue: QUEUES.approvalNotify,
               data: { approvalId: personRequest.id, event },
               id: notificationJobId(event, personRequest.id),

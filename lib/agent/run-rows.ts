@@ -1,4 +1,5 @@
-// The statements of a run's start and end (run-agent.ts), as parts of larger statements: each
+// The statements of a run's start and end (run-agent.ts), as parts of larger statements (what they
+// write to the approvals' tables is in run-approval-writes.ts): each
 // row goes in as one JSON value (canonical JSON, read back with jsonb_populate_record, so every value
 // takes its column's own type) by a data-modifying CTE that may depend on the rest of the statement.
 // Timestamps travel as ISO strings, which a timestamp column without time zone reads as the UTC
@@ -75,24 +76,4 @@ export function endRunCte(runId: string, end: Record<string, unknown>): Prisma.S
     FROM jsonb_populate_record(NULL::"AgentRun", ${canonicalJson(end)}::jsonb) x
     WHERE r.id = ${runId}::uuid AND r."status" = 'running'
     RETURNING r.id)`;
-}
-
-/** A CTE named `name`: an approval request, inserted only `when` the rest of the statement holds. */
-export function insertRequestCte(name: string, row: Record<string, unknown>, when: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`${Prisma.raw(name)} AS (
-    INSERT INTO "ApprovalRequest" ("id", "ticketId", "runId", "proposalId", "kind", "digest", "operation", "draft", "policyVersion", "bundleVersion", "agentVersion", "requiredRole", "approvalsRequired", "status", "expiresAt", "createdAt", "editedFromId", "editedById")
-    SELECT a."id", a."ticketId", a."runId", a."proposalId", a."kind", a."digest", a."operation", a."draft", a."policyVersion", a."bundleVersion", a."agentVersion", a."requiredRole", coalesce(a."approvalsRequired", 1), a."status", a."expiresAt", a."createdAt", a."editedFromId", a."editedById"
-    FROM jsonb_populate_record(NULL::"ApprovalRequest", ${canonicalJson(row)}::jsonb) a
-    ${where(when)}
-    RETURNING id)`;
-}
-
-/** A CTE named `name`: an approval decision, inserted only `when` the rest of the statement holds. */
-export function insertDecisionCte(name: string, row: Record<string, unknown>, when: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`${Prisma.raw(name)} AS (
-    INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "automatic", "deciderId", "deciderRole", "originalReply", "digest", "createdAt")
-    SELECT d."id", d."approvalRequestId", d."decision", d."automatic", d."deciderId", d."deciderRole", d."originalReply", d."digest", d."createdAt"
-    FROM jsonb_populate_record(NULL::"ApprovalDecision", ${canonicalJson(row)}::jsonb) d
-    ${where(when)}
-    RETURNING id)`;
 }
