@@ -23,14 +23,13 @@
 // the approval request and, while a webhook is configured, its notification job in one statement). Each of these transactions takes the ticket's audit
 // stream first, as every audited write does, and the rows after it.
 import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { Db } from "../db";
-import { db as defaultDb, driverOf, Prisma, sqlRows } from "../db";
+import { db as defaultDb, Prisma } from "../db";
 import { env, intakeBundleKey } from "../env";
-import { enqueue, QUEUES, sendingJobCte } from "../jobs/queue";
+import { enqueue, QUEUES } from "../jobs/queue";
 import { moveRefusal } from "../tickets/lifecycle";
-import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/ticket-move-sql";
-import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
+import { ticketMoveSql } from "../tickets/ticket-move-sql";
+import { recordAuditEvent, type TAuditInput } from "../audit/record-audit-event";
 import { admitTicket } from "../intake/admit-ticket";
 import { routeClaimId } from "../intake/route-signature";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
@@ -44,8 +43,9 @@ import { agentManifest, type TAgentManifest } from "../contracts/manifest";
 import type { TPlanner } from "./planner";
 import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "../contracts/reason-codes";
 import { rulePlanner } from "./rule-planner";
-import { RunJournal, writeJournal, writeJournalEvents, type TTraceStep } from "./run-journal";
-import { endRunCte, insertRunCte, readTicket } from "./run-rows";
+import type { TTraceStep } from "./run-journal";
+import { readTicket } from "./read-run-ticket";
+import { RUN_ENDED, RunRecorder } from "./run-recorder";
 import {
   NOTIFY_SOURCE,
   NOTIFY_SOURCE_CTE,
@@ -62,6 +62,7 @@ import { enterContext } from "../observability/context";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
 
 export type { TTraceStep } from "./run-journal";
+export { LEASE_OWNER, RunInterrupted } from "./run-recorder";
 
 export type TBudgets = TAgentManifest["budgets"];
 
@@ -82,9 +83,6 @@ export interface TRunAgentInput {
   /** The run's lease; RUN_LEASE_SECONDS by default. */
   leaseMs?: number;
 }
-
-/** This process, as a lease holder. */
-export const LEASE_OWNER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 export interface TRunResult {
   runId: string;
@@ -177,8 +175,7 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     batchId: input.batchId ?? null,
     startedAt: new Date(),
   };
-  const leaseMs = input.leaseMs ?? env().RUN_LEASE_SECONDS * 1000;
-  const leaseUntil = () => new Date(Date.now() + leaseMs);
+  const recorder = new RunRecorder(client, runId, input.leaseMs ?? env().RUN_LEASE_SECONDS * 1000);
   const ticketEvent = { actorType: "agent", actorId: runId, subjectType: "ticket", subjectId: ticket.id, ticketId: ticket.id } as const;
 
   // The admission gate, checked again at the loop's door: a bypassed ticket gets no planner and no tool.
@@ -187,21 +184,10 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     { bundleVersion: manifest.intakeBundle, key: intakeBundleKey() },
   );
   if (admission.admission === "bypassed") {
-    await driverOf(client).transaction(async (tx) => {
-      await recordAuditEvent(tx, { ...ticketEvent, action: "run.bypassed", inputs: { mode }, policyDecision: admission });
-      const row = { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() };
-      if (mode === "live") {
-        // The ticket's move and the run's row in one statement; a refused move writes neither.
-        const move = ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason });
-        const [moved] = await sqlRows<TTicketMoveColumns>(
-          tx,
-          Prisma.sql`WITH ${move.ctes}, ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)} SELECT ${move.columns}`,
-        );
-        move.result(moved!);
-      } else {
-        await sqlRows(tx, Prisma.sql`WITH ${insertRunCte(row)} SELECT 1`);
-      }
-    });
+    const row = { ...runRow, status: "bypassed", reason: admission.reason, finishedAt: new Date() };
+    // The ticket's move and the run's row in one statement; a refused move writes neither.
+    const move = mode === "live" ? ticketMoveSql({ ticketId: ticket.id, move: "bypass", reason: admission.reason }) : null;
+    await recorder.recordBypass({ ...ticketEvent, action: "run.bypassed", inputs: { mode }, policyDecision: admission }, row, { move });
     return {
       ...base,
       status: "bypassed",
@@ -216,39 +202,29 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     };
   }
 
-  await driverOf(client).transaction(async (tx) => {
-    await recordAuditEvent(tx, { ...ticketEvent, action: "run.started", inputs: { mode, planner: planner.id, versions, budgets: limits } });
-    const row = { ...runRow, status: "running", leaseOwner: LEASE_OWNER, leaseExpiresAt: leaseUntil() };
-    if (mode !== "live") {
-      await sqlRows(tx, Prisma.sql`WITH ${insertRunCte(row)} SELECT 1`);
-      return;
-    }
-    // The ticket's move is the check: a resolved ticket, or one another live run holds, refuses here
-    // and nothing of the run is written. The pending request of an older run is superseded in the
-    // same statement: a run ending on this ticket adds its request under the ticket's audit stream,
-    // locked by the event above, so this statement's snapshot misses none.
-    const move = ticketMoveSql({ ticketId: ticket.id, move: "start_run", reason: null });
-    const [started] = await sqlRows<TTicketMoveColumns & { superseded: string }>(
-      tx,
-      Prisma.sql`
-      WITH ${move.ctes},
-      ${supersedePendingCte(ticket.id)},
-      ${insertRunCte(row, Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`)}
-      SELECT ${move.columns}, ${SUPERSEDED_COUNT}`,
-    );
-    move.result(started!);
-    const superseded = Number(started!.superseded);
-    if (superseded) await recordAuditEvent(tx, { ...ticketEvent, action: "approval.superseded", inputs: { count: superseded } });
-  });
-  // Renewed while this process works; a process that dies stops renewing it.
-  const lease = setInterval(
-    () => {
-      client.agentRun.updateMany({ where: { id: runId, status: "running" }, data: { leaseExpiresAt: leaseUntil() } }).catch(() => {});
-    },
-    Math.max(50, Math.floor(leaseMs / 3)),
+  const started = { ...ticketEvent, action: "run.started", inputs: { mode, planner: planner.id, versions, budgets: limits } } as const;
+  // The ticket's move is the check: a resolved ticket, or one another live run holds, refuses here
+  // and nothing of the run is written. The pending request of an older run is superseded in the
+  // same statement: a run ending on this ticket adds its request under the ticket's audit stream,
+  // locked by the event above, so this statement's snapshot misses none.
+  await recorder.recordStart(
+    started,
+    runRow,
+    mode !== "live"
+      ? { move: null }
+      : {
+          move: ticketMoveSql({ ticketId: ticket.id, move: "start_run", reason: null }),
+          ctes: [supersedePendingCte(ticket.id)],
+          columns: SUPERSEDED_COUNT,
+          then: async (tx, row) => {
+            const superseded = Number(row.superseded);
+            if (superseded) await recordAuditEvent(tx, { ...ticketEvent, action: "approval.superseded", inputs: { count: superseded } });
+          },
+        },
   );
-  lease.unref();
-  const journal = new RunJournal(runId);
+  // Renewed while this process works; a process that dies stops renewing it.
+  const releaseLease = recorder.holdLease();
+  const journal = recorder.journal;
   try {
     const state = initialState({
       id: ticket.id,
@@ -373,7 +349,7 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
         inputs: { step: stepNo, action: action.action, args: action.args, mode },
         policyDecision: gate,
       });
-      if (WRITING_TOOLS.has(action.action)) await writeJournalEvents(client, journal);
+      if (WRITING_TOOLS.has(action.action)) await recorder.writeEvents();
       let observation: unknown;
       let failure: Stop | null = null;
       const toolUsage = { promptTokens: 0, completionTokens: 0, model: null as string | null, promptVersion: null as string | null };
@@ -502,13 +478,12 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     }
 
     return await finish({
-      client,
+      recorder,
       runId,
       ticket,
       mode,
       state,
       stop: stop!,
-      journal,
       tokens,
       wallMs: elapsed(),
       limits,
@@ -520,29 +495,20 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
     // Whatever ended the run this way, the steps it took are written: its trace, and the events of
     // the calls it made. The run itself stays as it is (running until the sweep interrupts it, or
     // interrupted already), as before.
-    await writeJournal(client, journal).catch(() => {});
+    await recorder.recordSteps().catch(() => {});
     throw error;
   } finally {
-    clearInterval(lease);
-  }
-}
-
-/** The run's lease ran out while it worked (the sweep took it): nothing of its ending is written. */
-export class RunInterrupted extends Error {
-  constructor(readonly runId: string) {
-    super(`run ${runId} lost its lease and was interrupted`);
-    this.name = "RunInterrupted";
+    releaseLease();
   }
 }
 
 async function finish(ctx: {
-  client: Db;
+  recorder: RunRecorder;
   runId: string;
   ticket: { id: string; bundleVersion: string };
   mode: "live" | "simulate";
   state: TAgentState;
   stop: Stop;
-  journal: RunJournal;
   tokens: number;
   wallMs: number;
   limits: TBudgets;
@@ -550,9 +516,9 @@ async function finish(ctx: {
   settings: TPolicySettings;
   base: Pick<TRunResult, "runId" | "ticketId" | "mode" | "planner" | "versions">;
 }): Promise<TRunResult> {
-  const { client, runId, ticket, mode, state, stop, versions, journal } = ctx;
+  const { recorder, runId, ticket, mode, state, stop, versions } = ctx;
   const live = mode === "live";
-  const steps = journal.steps;
+  const steps = recorder.journal.steps;
   const status = STATUS_OF_REASON[stop.reason];
   // A run that met another customer's order keeps no draft, whatever wrote one before: it may hold
   // that order's details.
@@ -580,7 +546,6 @@ async function finish(ctx: {
   });
 
   const events: TAuditInput[] = [
-    ...journal.unwrittenEvents(),
     {
       actorType: "agent",
       actorId: runId,
@@ -600,25 +565,21 @@ async function finish(ctx: {
       },
     },
   ];
-  const ended = Prisma.sql`EXISTS (SELECT 1 FROM run_ended)`;
   const moved = Prisma.sql`EXISTS (SELECT 1 FROM ticket_moved)`;
-  const move = live ? ticketMoveSql({ ticketId: ticket.id, move: "finish_run", to: status, reason: stop.reason, when: ended }) : null;
-  const trace = journal.traceCte();
-  const ctes = [
-    endRunCte(runId, {
-      status,
-      reason: stop.reason,
-      stepsUsed: steps.length,
-      tokensUsed: ctx.tokens,
-      elapsedMs: ctx.wallMs,
-      evidence: state.evidence,
-      citations,
-      draft,
-      finishedAt: now,
-    }),
-    ...(trace ? [trace] : []),
-    ...(move ? [move.ctes] : []),
-  ];
+  const move = live ? ticketMoveSql({ ticketId: ticket.id, move: "finish_run", to: status, reason: stop.reason, when: RUN_ENDED }) : null;
+  const end = {
+    status,
+    reason: stop.reason,
+    stepsUsed: steps.length,
+    tokensUsed: ctx.tokens,
+    elapsedMs: ctx.wallMs,
+    evidence: state.evidence,
+    citations,
+    draft,
+    finishedAt: now,
+  };
+  // The statement of the run's end: the run, its trace and the ticket's move (the recorder's), then these.
+  const ctes: Prisma.Sql[] = [];
 
   // A person is asked to approve the exact operation.
   let approval: TRunResult["approval"] = null;
@@ -693,39 +654,24 @@ async function finish(ctx: {
     );
   }
 
-  const upTo = journal.mark();
-  await driverOf(client).transaction(async (tx) => {
-    // The events first (the ticket's audit stream is the first lock this transaction takes), then
-    // one statement: the run's end, its trace, the ticket's move and the approval request – each
-    // only if the run still holds its lease.
-    await recordAuditEvents(tx, events);
-    const write = (extra: Prisma.Sql[]) =>
-      sqlRows<TTicketMoveColumns & { ended: string }>(
-        tx,
-        Prisma.sql`
-      WITH ${Prisma.join([...ctes, ...extra], ",\n")}
-      SELECT (SELECT count(*)::int FROM run_ended) AS ended${move ? Prisma.sql`, ${move.columns}` : Prisma.empty}`,
-      );
-    const event = APPROVAL_NOTIFICATIONS.waiting;
-    const [result] =
+  const event = APPROVAL_NOTIFICATIONS.waiting;
+  await recorder.recordEnd(events, end, {
+    move,
+    ctes,
+    job:
       live && personRequest
-        ? await sendingJobCte(
-            {
-              name: "notify_job",
-              source: NOTIFY_SOURCE,
-              queue: QUEUES.approvalNotify,
-              data: { approvalId: personRequest.id, event },
-              id: notificationJobId(event, personRequest.id),
-            },
-            (job) => write([job]),
-          )
-        : await write([]);
-    // The sweep took the run: nothing of its ending is written (the transaction rolls back).
-    if (Number(result!.ended) !== 1) throw new RunInterrupted(runId);
-    move?.result(result!);
-    if (systemRequest) await enqueue(tx, QUEUES.refundExecute, { approvalId: systemRequest.id }, { id: systemRequest.id });
+        ? {
+            name: "notify_job",
+            source: NOTIFY_SOURCE,
+            queue: QUEUES.approvalNotify,
+            data: { approvalId: personRequest.id, event },
+            id: notificationJobId(event, personRequest.id),
+          }
+        : null,
+    then: async (tx) => {
+      if (systemRequest) await enqueue(tx, QUEUES.refundExecute, { approvalId: systemRequest.id }, { id: systemRequest.id });
+    },
   });
-  journal.written(upTo);
   if (approval && live) approval.id = personRequest!.id;
 
   return {
