@@ -31,7 +31,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/intake/receive-intake.ts receiveIntake": 95,
   "lib/approvals/resolve-by-hand.ts resolveByHand": 86,
   "lib/audit/search-audit.ts searchAudit": 84,
-  "lib/agent/tools.ts propose_refund": 82,
 };
 
 type TFunction = { file: string; name: string; lines: number };
