@@ -118,8 +118,6 @@ async function openRun(input: TRunAgentInput): Promise<TOpening> {
     evidence: manifest.evidenceServiceVersion,
   };
   const runId = randomUUID();
-  // Every line logged from here to the run's end carries the run and its ticket; the caller's do not.
-  enterContext({ runId, ticketId: ticket.id });
   const runRow = {
     id: runId,
     ticketId: ticket.id,
@@ -241,6 +239,9 @@ async function loop(run: TLoop): Promise<Stop> {
 export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   const run = await openRun(input);
   const { ticket, recorder } = run;
+  // Every line logged from here to the run's end carries the run and its ticket; the caller's do not.
+  // Here, not in openRun: the ids hold for the rest of the function that enters them.
+  enterContext({ runId: run.base.runId, ticketId: ticket.id });
   // The admission gate, checked again at the loop's door: a bypassed ticket gets no planner and no tool.
   const admission = admitTicket(
     { ticketId: routeClaimId(ticket), route: ticket.route, bundleVersion: ticket.bundleVersion, signature: ticket.routeSignature },
