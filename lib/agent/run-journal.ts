@@ -1,14 +1,11 @@
 // What a run has done and not yet written: its trace steps, and the audit events of steps that
-// changed nothing (a tool that only reads, a refused decision). They go to the database with the
-// run's next write, in its transaction – the audit events ahead of that write's own – instead of a
-// round trip each: before a tool that writes (tools.ts, WRITING_TOOLS), with the run's end, or, when
-// the run ends in a thrown error or loses its lease, on their own (writeJournal). A step's audit
-// event is on the chain before any effect that follows it, and every step of a run that ended
-// reaches its trace, whichever way it ended.
-import type { Db } from "../db";
-import { driverOf, Prisma, sqlRows } from "../db";
-import { canonicalJson } from "../contracts/canonical";
-import { recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
+// changed nothing (a tool that only reads, a refused decision). Held in memory; the run recorder
+// (run-recorder.ts) writes them with the run's next write, in its transaction – the audit events
+// ahead of that write's own – instead of a round trip each: before a tool that writes (tools.ts,
+// WRITING_TOOLS), with the run's end, or, when the run ends in a thrown error or loses its lease, on
+// their own. A step's audit event is on the chain before any effect that follows it, and every step
+// of a run that ended reaches its trace, whichever way it ended.
+import type { TAuditInput } from "../audit/record-audit-event";
 import type { TActionDecision } from "../policy/evaluate-action";
 import type { TStopReason } from "../contracts/reason-codes";
 
@@ -63,48 +60,8 @@ export class RunJournal {
     return { events: this.events.length, steps: this.steps.length };
   }
 
-  /**
-   * The trace steps not yet written, as a data-modifying CTE named `trace_rows` for the statement of
-   * the run's end; null when there are none. A step already written is skipped, never doubled.
-   */
-  traceCte(): Prisma.Sql | null {
-    const rows = this.steps.slice(this.stepsWritten).map((s, i) => ({
-      ...s,
-      action: s.action.slice(0, 200),
-      // JSON null stays a JSON value in the required `args`; the nullable columns get SQL NULL.
-      args: s.args ?? null,
-      at: this.recordedAt[this.stepsWritten + i]!,
-    }));
-    if (rows.length === 0) return null;
-    return Prisma.sql`trace_rows AS (
-      INSERT INTO "TraceEvent" ("runId", "step", "action", "args", "outcome", "reason", "result", "policyDecision", "promptTokens", "completionTokens", "latencyMs", "model", "promptVersion", "createdAt")
-      SELECT ${this.runId}::uuid, (e->>'step')::int, e->>'action', e->'args', e->>'outcome', e->>'reason', NULLIF(e->'result', 'null'::jsonb), NULLIF(e->'policyDecision', 'null'::jsonb),
-             (e->>'promptTokens')::int, (e->>'completionTokens')::int, (e->>'latencyMs')::int, e->>'model', e->>'promptVersion', (e->>'at')::timestamp(3)
-      FROM jsonb_array_elements(${canonicalJson(rows)}::jsonb) e
-      ON CONFLICT ("runId", "step") DO NOTHING)`;
+  /** The trace steps not yet written, oldest first, each with the time it was recorded. */
+  unwrittenSteps(): (TTraceStep & { at: Date })[] {
+    return this.steps.slice(this.stepsWritten).map((s, i) => ({ ...s, at: this.recordedAt[this.stepsWritten + i]! }));
   }
-}
-
-/** Writes the audit events not yet written, in one statement: before a tool that writes. */
-export async function writeJournalEvents(client: Db, journal: RunJournal): Promise<void> {
-  const upTo = journal.mark();
-  await recordAuditEvents(driverOf(client), journal.unwrittenEvents());
-  journal.written({ ...upTo, steps: 0 });
-}
-
-/**
- * Writes whatever the journal holds unwritten, in one transaction: for a run that did not reach its
- * end's transaction (a thrown error, or the lease lost to the sweep). Its steps happened; only its
- * ending is not written.
- */
-export async function writeJournal(client: Db, journal: RunJournal): Promise<void> {
-  const upTo = journal.mark();
-  const trace = journal.traceCte();
-  const events = journal.unwrittenEvents();
-  if (!trace && events.length === 0) return;
-  await driverOf(client).transaction(async (tx) => {
-    await recordAuditEvents(tx, events);
-    if (trace) await sqlRows(tx, Prisma.sql`WITH ${trace} SELECT 1`);
-  });
-  journal.written(upTo);
 }

@@ -1,4 +1,4 @@
-// Each step of the loop, as it is recorded (run-agent.ts, `record`): a span with OpenTelemetry's gen_ai
+// Each step of the loop, as it is recorded (loop-steps.ts, `record`): a span with OpenTelemetry's gen_ai
 // attributes – the model, the tokens it reported, the tool – and the step's outcome and reason code,
 // and a debug line. The span runs from the step's start to its record, a child of the request's or
 // the job's span. Neither carries the step's arguments or result: they hold customer data.

@@ -5,6 +5,7 @@
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
+import { interruptRunRow } from "./run-recorder";
 
 export const RUN_SWEEPER = { type: "system", id: "run-sweeper" } as const;
 
@@ -37,11 +38,7 @@ export async function interruptExpiredRuns(input: { client?: Db; now?: Date; lim
         });
         // Still expired at the moment we take it: a renewal that landed meanwhile wins, and the event
         // goes with the rolled-back transaction.
-        const taken = await tx.agentRun.updateMany({
-          where: { id: run.id, status: "running", leaseExpiresAt: { lt: now } },
-          data: { status: "interrupted", reason: "run_interrupted", finishedAt: now, leaseExpiresAt: null },
-        });
-        if (taken.count !== 1) throw NOT_TAKEN;
+        if (!(await interruptRunRow(tx, run.id, now))) throw NOT_TAKEN;
         if (run.mode === "live") {
           try {
             await moveTicket(tx, { ticketId: run.ticketId, move: "interrupt_run", reason: "run_interrupted" });

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../db";
+import type { TSqlTx } from "../db/driver";
 import { countProposalFacts, refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
 import { canonicalJson } from "../contracts/canonical";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
@@ -193,6 +194,16 @@ export function orderTerms(order: TOrderFacts): string[] {
   return [order.customerName, order.id, order.item];
 }
 
+/** A refund proposal's row, as one JSON value: every value takes its column's type. */
+async function insertProposal(tx: TSqlTx, row: Record<string, unknown>): Promise<void> {
+  await sqlRows(
+    tx,
+    Prisma.sql`INSERT INTO "RefundProposal" ("id", "runId", "ticketId", "orderId", "amountCents", "currency", "reason", "decision", "decisionReasons", "policyVersion", "requiredRole", "simulated", "createdAt")
+      SELECT p."id", p."runId", p."ticketId", p."orderId", p."amountCents", p."currency", p."reason", p."decision", p."decisionReasons", p."policyVersion", p."requiredRole", p."simulated", p."createdAt"
+      FROM jsonb_populate_record(NULL::"RefundProposal", ${canonicalJson(row)}::jsonb) p`,
+  );
+}
+
 export const DEFAULT_TOOLS: TToolSet = {
   async get_policy_evidence(args, { client }) {
     return answerPolicyQuestion(client, (args as { question: string }).question);
@@ -266,8 +277,7 @@ export const DEFAULT_TOOLS: TToolSet = {
         inputs: { amountCents: amount_cents, currency: order.currency, reason, mode },
         policyDecision: decision,
       });
-      // The row as one JSON value, every value taking its column's type (run-rows.ts); createdAt in
-      // UTC, as the day's counts above read it.
+      // createdAt in UTC, as the day's counts above read it.
       const row = {
         id: randomUUID(),
         runId,
@@ -283,12 +293,7 @@ export const DEFAULT_TOOLS: TToolSet = {
         simulated: mode === "simulate",
         createdAt: new Date().toISOString(),
       };
-      await sqlRows(
-        tx,
-        Prisma.sql`INSERT INTO "RefundProposal" ("id", "runId", "ticketId", "orderId", "amountCents", "currency", "reason", "decision", "decisionReasons", "policyVersion", "requiredRole", "simulated", "createdAt")
-          SELECT p."id", p."runId", p."ticketId", p."orderId", p."amountCents", p."currency", p."reason", p."decision", p."decisionReasons", p."policyVersion", p."requiredRole", p."simulated", p."createdAt"
-          FROM jsonb_populate_record(NULL::"RefundProposal", ${canonicalJson(row)}::jsonb) p`,
-      );
+      await insertProposal(tx, row);
       return { id: row.id, ...view };
     });
   },
