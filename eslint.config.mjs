@@ -38,7 +38,7 @@ export const PARTS = {
   ledger: { paths: ["lib/ledger"], may: [...BASE, "env", "db", "orders", "audit", "policy"] },
   // The approvals store writes its tables for the approvals and for the run that opens a request: so it
   // sits below both, and decides nothing.
-  approvalStore: { paths: ["lib/approvals/store"], may: [...BASE, "db"] },
+  approvalStore: { paths: ["lib/approvals/store"], may: [...BASE, "db", "policy"] },
   approvals: {
     paths: ["lib/approvals"],
     except: ["lib/approvals/store"],

@@ -4,6 +4,7 @@
 // one job per item in a single transaction; each job does its ticket and marks its item, so progress
 // is readable while the batch works, and a retried job whose item is settled does nothing.
 import type { Role, RunMode } from "../../generated/prisma/enums";
+import { endBatchItem, insertBatch } from "./store/batch-store";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { AppError, isAppError } from "../contracts/app-error";
@@ -47,9 +48,7 @@ export async function startBatch(input: {
   const mode = work.kind === "assign" ? null : work.mode;
   const assigneeId = work.kind === "assign" ? work.assigneeId : null;
   return client.$transaction(async (tx) => {
-    const batch = await tx.agentBatch.create({
-      data: { kind: work.kind, mode, assigneeId, total: ticketIds.length, createdById: actor?.id ?? null },
-    });
+    const batch = await insertBatch(tx, { kind: work.kind, mode, assigneeId, createdById: actor?.id ?? null, ticketIds });
     await recordAuditEvent(tx, {
       actorType: actor ? "user" : "system",
       actorId: actor?.id ?? null,
@@ -58,7 +57,6 @@ export async function startBatch(input: {
       subjectId: batch.id,
       inputs: { kind: work.kind, ...(mode ? { mode } : { assigneeId }), tickets: ticketIds.length },
     });
-    await tx.agentBatchItem.createMany({ data: ticketIds.map((ticketId) => ({ batchId: batch.id, ticketId })) });
     await enqueueMany(
       tx,
       work.kind === "assign" ? BULK_ASSIGN_JOB : AGENT_RUN_JOB,
@@ -170,17 +168,11 @@ export async function runBatchItem(input: {
     });
   } catch (error) {
     if (!isMoveRefusal(error)) throw error;
-    await client.agentBatchItem.updateMany({
-      where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
-      data: { status: "refused", detail: error.message },
-    });
+    await endBatchItem(client, input, { status: "refused", detail: error.message });
     return "refused";
   }
   await input.then?.(run, client);
-  await client.agentBatchItem.updateMany({
-    where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
-    data: { status: "done", runId: run.runId },
-  });
+  await endBatchItem(client, input, { status: "done", runId: run.runId });
   return "done";
 }
 
@@ -198,11 +190,7 @@ export async function assignBatchItem(input: { batchId: string; ticketId: string
   if (!item || item.status !== "queued") return "skipped";
   const { assigneeId, createdBy } = item.batch;
   if (!assigneeId || !createdBy) throw new Error(`assignBatchItem: batch ${input.batchId} is not a batch of assignments`);
-  const settle = (status: "done" | "refused", detail: string | null) =>
-    client.agentBatchItem.updateMany({
-      where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
-      data: { status, detail },
-    });
+  const settle = (status: "done" | "refused", detail: string | null) => endBatchItem(client, input, { status, detail });
   try {
     if (!createdBy.active) throw new AppError("user_inactive", "The person who started this batch has been deactivated since.");
     const result = await assignTicket({ ticketId: input.ticketId, change: { kind: "assign", assigneeId }, actor: createdBy, client });
@@ -218,8 +206,5 @@ export async function assignBatchItem(input: { batchId: string; ticketId: string
 /** A job that failed for good marks its item, so the batch can finish. */
 export async function failBatchItem(input: { batchId: string; ticketId: string; detail: string; client?: Db }) {
   const client = input.client ?? defaultDb();
-  await client.agentBatchItem.updateMany({
-    where: { batchId: input.batchId, ticketId: input.ticketId, status: "queued" },
-    data: { status: "failed", detail: input.detail.slice(0, 500) },
-  });
+  await endBatchItem(client, input, { status: "failed", detail: input.detail.slice(0, 500) });
 }

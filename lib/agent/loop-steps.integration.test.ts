@@ -8,7 +8,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { policySettingsFrom } from "../policy/settings";
 import type { TAllowedAction } from "../contracts/actions";
 import { runTool, type TGated, type TStep } from "./loop-steps";
-import { RunRecorder } from "./run-recorder";
+import { RunRecorder } from "./store/run-recorder";
 import { initialState } from "./state";
 import { DEFAULT_TOOLS, ORDER_CUSTOMER_MISMATCH, readOrder, type TOrderRow, type TToolSet } from "./tools";
 

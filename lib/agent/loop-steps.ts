@@ -13,7 +13,7 @@
 // Each returns `go` with what the next step needs, or `stop` with the reason the run ends for. A step
 // that stops records its own trace event first (a refused decision as blocked, a failed tool with its
 // outcome), so every step the planner asked for is in the trace. The steps write no row themselves:
-// events and trace steps go to the run's journal, which the run recorder writes (run-recorder.ts) with
+// events and trace steps go to the run's journal, which the run recorder writes (lib/agent/store/run-recorder.ts) with
 // the run's next write; runTool has it write the events before a tool that writes starts.
 import type { TAllowedAction } from "../contracts/actions";
 import type { TAgentManifest } from "../contracts/manifest";
@@ -22,7 +22,7 @@ import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
 import type { TPlanner } from "./planner";
 import type { TTraceStep } from "./run-journal";
-import type { RunRecorder } from "./run-recorder";
+import type { RunRecorder } from "./store/run-recorder";
 import type { TAgentState, TDraft, TOrderObservation, TProposalView } from "./state";
 import { draftProblem } from "./draft-invariants";
 import { traceStep } from "./step-telemetry";

@@ -16,7 +16,7 @@
 // A live run takes its ticket through the lifecycle (start_run, then finish_run) and supersedes any
 // request still pending from an older run. Every run holds a lease that this process renews while
 // it works; if the process dies, the lease runs out and the sweep (sweep-runs.ts) marks the run
-// interrupted and hands its ticket to a person. The run recorder (run-recorder.ts) writes the run's
+// interrupted and hands its ticket to a person. The run recorder (lib/agent/store/run-recorder.ts) writes the run's
 // records – its row, its trace, its lease – and nothing else writes them.
 //
 // Round trips (lib/db/round-trips.integration.test.ts holds the cracked tablet's path to its budget):
@@ -56,8 +56,8 @@ import {
 } from "./loop-steps";
 import { readTicket, type TTicketRead } from "./read-run-ticket";
 import { finishRun, type TRunResult } from "./run-ending";
-import { SUPERSEDED_COUNT, supersedePendingCte } from "./run-approval-writes";
-import { RunRecorder } from "./run-recorder";
+import { SUPERSEDED_COUNT, supersedePendingCte } from "../approvals/store/run-request-writes";
+import { RunRecorder } from "./store/run-recorder";
 import { initialState } from "./state";
 import { DEFAULT_TOOLS, type TToolSet } from "./tools";
 import { enterContext } from "../observability/context";
@@ -65,7 +65,7 @@ import { enterContext } from "../observability/context";
 export type { TTraceStep } from "./run-journal";
 export type { TBudgets } from "./loop-steps";
 export type { TRunResult } from "./run-ending";
-export { LEASE_OWNER, RunInterrupted } from "./run-recorder";
+export { LEASE_OWNER, RunInterrupted } from "./store/run-recorder";
 
 export interface TRunAgentInput {
   ticketId: string;

@@ -1,6 +1,6 @@
 // The end of a run (run-agent.ts): what it stops with, and what a person is asked to approve. One
 // transaction (the run recorder's recordEnd): the audit events, then one statement with the run's
-// end, its trace, the ticket's move and the approval request (run-approval-writes.ts) and, while a
+// end, its trace, the ticket's move and the approval request (lib/approvals/store/run-request-writes.ts) and, while a
 // webhook is configured, its notification job; a proposal within the dial gets a recorded system
 // approval instead, and its execution is enqueued in that same transaction.
 import { randomUUID } from "node:crypto";
@@ -16,9 +16,9 @@ import { APPROVAL_NOTIFICATIONS, notificationJobId } from "../contracts/approval
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS, type TApprovalOperation } from "../contracts/approval-operation";
 import { STATUS_OF_REASON, type TStopReason, type TStopStatus } from "../contracts/reason-codes";
 import type { Stop, TBudgets } from "./loop-steps";
-import { NOTIFY_SOURCE, NOTIFY_SOURCE_CTE, personRequestCte, systemApprovalCtes } from "./run-approval-writes";
+import { NOTIFY_SOURCE, NOTIFY_SOURCE_CTE, personRequestCte, systemApprovalCtes } from "../approvals/store/run-request-writes";
 import type { TTraceStep } from "./run-journal";
-import { RUN_ENDED, type RunRecorder, type TAlongside } from "./run-recorder";
+import { RUN_ENDED, type RunRecorder, type TAlongside } from "./store/run-recorder";
 import type { TAgentState, TProposalView } from "./state";
 
 export interface TRunResult {

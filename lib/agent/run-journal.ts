@@ -1,6 +1,6 @@
 // What a run has done and not yet written: its trace steps, and the audit events of steps that
 // changed nothing (a tool that only reads, a refused decision). Held in memory; the run recorder
-// (run-recorder.ts) writes them with the run's next write, in its transaction – the audit events
+// (lib/agent/store/run-recorder.ts) writes them with the run's next write, in its transaction – the audit events
 // ahead of that write's own – instead of a round trip each: before a tool that writes (tools.ts,
 // WRITING_TOOLS), with the run's end, or, when the run ends in a thrown error or loses its lease, on
 // their own. A step's audit event is on the chain before any effect that follows it, and every step

@@ -5,7 +5,7 @@
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
-import { interruptRunRow } from "./run-recorder";
+import { interruptRunRow } from "./store/run-recorder";
 
 export const RUN_SWEEPER = { type: "system", id: "run-sweeper" } as const;
 

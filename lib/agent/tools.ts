@@ -3,11 +3,11 @@
 // (draft-invariants.ts) whichever tool wrote it: tools are replaceable, the checks are not. None of them can move money: the ledger
 // is not imported here, and propose_refund writes a typed proposal, nothing more.
 import { z } from "zod";
+
 import { randomUUID } from "node:crypto";
-import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../db";
-import type { TSqlTx } from "../db/driver";
+import { driverOf, Prisma, type Db, type DbTx } from "../db";
 import { countProposalFacts, refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
-import { canonicalJson } from "../contracts/canonical";
+import { insertProposal } from "../approvals/store/approval-store";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { ABSTAIN_REASONS } from "../contracts/reason-codes";
 import { numbersIn } from "../evidence/check-draft";
@@ -192,16 +192,6 @@ export function orderNumbers(order: TOrderFacts): (string | number)[] {
 /** The order's own words, which a draft may use without making a claim: the customer's name, the order id, the item. */
 export function orderTerms(order: TOrderFacts): string[] {
   return [order.customerName, order.id, order.item];
-}
-
-/** A refund proposal's row, as one JSON value: every value takes its column's type. */
-async function insertProposal(tx: TSqlTx, row: Record<string, unknown>): Promise<void> {
-  await sqlRows(
-    tx,
-    Prisma.sql`INSERT INTO "RefundProposal" ("id", "runId", "ticketId", "orderId", "amountCents", "currency", "reason", "decision", "decisionReasons", "policyVersion", "requiredRole", "simulated", "createdAt")
-      SELECT p."id", p."runId", p."ticketId", p."orderId", p."amountCents", p."currency", p."reason", p."decision", p."decisionReasons", p."policyVersion", p."requiredRole", p."simulated", p."createdAt"
-      FROM jsonb_populate_record(NULL::"RefundProposal", ${canonicalJson(row)}::jsonb) p`,
-  );
 }
 
 export const DEFAULT_TOOLS: TToolSet = {

@@ -4,7 +4,8 @@
 // writes what was decided, guarded by the row's status where two writers could race. Statements that
 // must be one round trip with other tables' writes are given as CTEs the caller composes.
 import type { Role } from "../../../generated/prisma/enums";
-import { Prisma, toJson, type DbTx } from "../../db";
+import { Prisma, sqlRows, toJson, type DbTx } from "../../db";
+import { canonicalJson } from "../../contracts/canonical";
 import { runTyped, typed } from "../../db/typed-sql";
 import type { TSqlTx } from "../../db/driver";
 import type { TApprovalOperation } from "../../contracts/approval-operation";
@@ -46,6 +47,16 @@ export function decisionCtes(d: {
       INSERT INTO "OutboxMessage" ("id", "ticketId", "approvalRequestId", "body")
       SELECT gen_random_uuid(), ${d.ticketId}::uuid, decided."id", ${d.reply} FROM decided
     )`;
+}
+
+/** The agent's refund proposal, as one JSON value: every value takes its column's type. */
+export async function insertProposal(tx: TSqlTx, row: Record<string, unknown>): Promise<void> {
+  await sqlRows(
+    tx,
+    Prisma.sql`INSERT INTO "RefundProposal" ("id", "runId", "ticketId", "orderId", "amountCents", "currency", "reason", "decision", "decisionReasons", "policyVersion", "requiredRole", "simulated", "createdAt")
+      SELECT p."id", p."runId", p."ticketId", p."orderId", p."amountCents", p."currency", p."reason", p."decision", p."decisionReasons", p."policyVersion", p."requiredRole", p."simulated", p."createdAt"
+      FROM jsonb_populate_record(NULL::"RefundProposal", ${canonicalJson(row)}::jsonb) p`,
+  );
 }
 
 /** Marks a pending request expired; false when it was decided or expired meanwhile. */

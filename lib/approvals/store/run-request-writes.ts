@@ -1,12 +1,12 @@
 // What a run writes to the approvals' tables, gathered in one place: the pending request it
 // supersedes when it starts, and at its end the request a person is asked to approve (with the
 // source of its "waiting" notification), or a system approval of a proposal within the dial. Each is
-// a fragment of the run's own statements (run-recorder.ts writes them with the run's start or end),
+// a fragment of the run's own statements (lib/agent/store/run-recorder.ts writes them with the run's start or end),
 // so a run's approval costs no round trip of its own. Rows go in as one JSON value (canonical JSON,
 // read back with jsonb_populate_record, so every value takes its column's own type).
-import { Prisma } from "../db";
-import { canonicalJson } from "../contracts/canonical";
-import { WEBHOOK_CONFIGURED_SQL } from "../policy/notification-settings";
+import { Prisma } from "../../db";
+import { canonicalJson } from "../../contracts/canonical";
+import { WEBHOOK_CONFIGURED_SQL } from "../../policy/notification-settings";
 
 const where = (when: Prisma.Sql | undefined) => (when ? Prisma.sql`WHERE ${when}` : Prisma.empty);
 

@@ -2,7 +2,7 @@
 // writes either table. A run is recorded in few statements, each part of a larger one the run makes
 // anyway: its start (or its bypass) with the ticket's move, its steps held in memory (run-journal.ts)
 // until the run's next write, its end with the ticket's move and whatever the run asks a person to
-// approve (run-approval-writes.ts), and the lease its process renews meanwhile. The sweep
+// approve (lib/approvals/store/run-request-writes.ts), and the lease its process renews meanwhile. The sweep
 // (sweep-runs.ts) interrupts a run whose lease ran out through `interruptRunRow`.
 //
 // Rows go in as one JSON value (canonical JSON, read back with jsonb_populate_record, so every value
@@ -12,13 +12,13 @@
 // write does, and the rows after it.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../db";
-import type { TSqlTx } from "../db/driver";
-import { canonicalJson } from "../contracts/canonical";
-import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../audit/record-audit-event";
-import { sendingJobCte } from "../jobs/queue";
-import type { TTicketMoveColumns, TTicketMoveSql } from "../tickets/store/ticket-move-sql";
-import { RunJournal } from "./run-journal";
+import { driverOf, Prisma, sqlRows, type Db, type DbTx } from "../../db";
+import type { TSqlTx } from "../../db/driver";
+import { canonicalJson } from "../../contracts/canonical";
+import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../../audit/record-audit-event";
+import { sendingJobCte } from "../../jobs/queue";
+import type { TTicketMoveColumns, TTicketMoveSql } from "../../tickets/store/ticket-move-sql";
+import { RunJournal } from "../run-journal";
 
 /** This process, as a lease holder. */
 export const LEASE_OWNER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
