@@ -14,7 +14,6 @@ const LIMITS = { lib: 80, ui: 150 } as const;
 const STILL_LONG: Record<string, number> = {
   "lib/agent/run-agent.ts runAgent": 395,
   "lib/agent/run-agent.ts finish": 212,
-  "app/(app)/live-queue.tsx LiveQueue": 193,
   "app/(app)/tickets/[id]/page.tsx TicketPage": 182,
   "lib/jobs/worker.ts startWorker": 169,
   "app/(app)/approvals/batch/batch-form.tsx BatchDecisionForm": 167,
