@@ -16,7 +16,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/agent/run-agent.ts finish": 212,
   "app/(app)/tickets/[id]/page.tsx TicketPage": 182,
   "lib/jobs/worker.ts startWorker": 169,
-  "app/(app)/tickets/[id]/approval-form.tsx ApprovalForm": 160,
   "lib/audit/verify-audit-chain.ts verifyAuditChain": 148,
   "lib/audit/verify-audit-export.ts verifyAuditExport": 135,
   "lib/ledger/execute-approved-refund.ts executeRefundOn": 122,
