@@ -14,7 +14,6 @@ const LIMITS = { lib: 80, ui: 150 } as const;
 const STILL_LONG: Record<string, number> = {
   "lib/agent/run-agent.ts runAgent": 395,
   "lib/agent/run-agent.ts finish": 212,
-  "app/(app)/tickets/[id]/page.tsx TicketPage": 182,
   "lib/jobs/worker.ts startWorker": 169,
   "lib/audit/verify-audit-chain.ts verifyAuditChain": 148,
   "lib/audit/verify-audit-export.ts verifyAuditExport": 135,
