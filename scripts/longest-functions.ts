@@ -1,5 +1,5 @@
-// The longest functions, reported by npm test: none in lib/ over 80 lines, no component in app/ or
-// components/ over 150. The functions still over their limit are listed below with their length
+// The longest functions, reported by npm test: none in lib/ (nor an action, route or view model in
+// app/) over 80 lines, no component in app/ or components/ over 150. The functions still over their limit are listed below with their length
 // today; the check fails when a new one goes over, when a listed one grows, and when a listed one
 // fits again (take it off the list). So the list only shrinks.
 //   npx tsx scripts/longest-functions.ts [--top N]
@@ -12,10 +12,6 @@ const LIMITS = { lib: 80, ui: 150 } as const;
 
 /** Over their limit today, each awaiting its split: "<file> <function>" → lines. */
 const STILL_LONG: Record<string, number> = {
-  "app/(app)/live-queue.tsx LiveQueue": 193,
-  "app/(app)/tickets/[id]/page.tsx TicketPage": 182,
-  "app/(app)/approvals/batch/batch-form.tsx BatchDecisionForm": 167,
-  "app/(app)/tickets/[id]/approval-form.tsx ApprovalForm": 160,
   "lib/audit/verify-audit-chain.ts verifyAuditChain": 148,
   "lib/audit/verify-audit-export.ts verifyAuditExport": 135,
   "lib/db/pglite-prepared.ts installPreparedStatements": 113,
@@ -48,11 +44,12 @@ function functionsIn(file: string): TFunction[] {
 }
 
 const { values } = parseArgs({ options: { top: { type: "string", default: "5" } } });
-const files = execFileSync("git", ["ls-files", "lib/**/*.ts", "app/**/*.tsx", "components/**/*.tsx"], { encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "components/**/*.tsx"], { encoding: "utf8" })
   .split("\n")
   .filter((f) => f && !/\.test\.tsx?$/.test(f));
 const all = files.flatMap(functionsIn).sort((a, b) => b.lines - a.lines);
-const limitOf = (f: TFunction) => (f.file.startsWith("lib/") ? LIMITS.lib : LIMITS.ui);
+// A component renders markup; everything else (lib/, and the actions, routes and view models in app/) is held to lib's limit.
+const limitOf = (f: TFunction) => (f.file.endsWith(".tsx") ? LIMITS.ui : LIMITS.lib);
 const problems: string[] = [];
 for (const f of all) {
   const key = `${f.file} ${f.name}`;

@@ -41,7 +41,9 @@ function message(state: TState): TFormMessage | null {
 /** Refusals that a fresh run of the agent answers: the request was made under what no longer holds. */
 const FRESH_RUN_ANSWERS: ReadonlySet<TErrorCode> = new Set<TErrorCode>(["stale", "expired"]);
 
-export function ApprovalForm(props: {
+type TRefund = { amountCents: number; currency: string; orderId: string };
+
+interface TApprovalFormProps {
   approvalId: string;
   ticketId: string;
   digest: string;
@@ -55,27 +57,21 @@ export function ApprovalForm(props: {
   blocked?: string;
   mayRunAgent: boolean;
   /** The refund the request proposes, which the person may lower (never raise); null for a reply. */
-  refund: { amountCents: number; currency: string; orderId: string } | null;
+  refund: TRefund | null;
   /** At or above the specialist threshold, approving asks to confirm the amount first. */
   confirmAmount: boolean;
-}) {
+}
+
+export function ApprovalForm(props: TApprovalFormProps) {
   const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
-  const [reply, setReply] = useState(props.draft);
-  const [amountText, setAmountText] = useState(props.refund ? (props.refund.amountCents / 100).toFixed(2) : "");
-  // The amount the reply currently states: a lowered amount is written into the reply as it is typed,
-  // so what the person approves is what they read.
-  const [shownCents, setShownCents] = useState(props.refund?.amountCents ?? 0);
-  const cents = /^\d{1,9}(\.\d{1,2})?$/.test(amountText.trim()) ? Math.round(Number(amountText.trim()) * 100) : null;
-  const raised = props.refund !== null && cents !== null && cents > props.refund.amountCents;
-  // More than the order still allows (but not more than proposed): approving is not offered until it is lowered.
-  const overRoom = props.refund !== null && props.maxApproveCents !== null && cents !== null && !raised && cents > props.maxApproveCents;
+  const amount = useAmountInReply(props.draft, props.refund, props.maxApproveCents);
   const confirmText = props.refund
-    ? `Refund ${((cents ?? props.refund.amountCents) / 100).toFixed(2)} ${props.refund.currency} on ${props.refund.orderId} and send the reply.`
+    ? `Refund ${((amount.cents ?? props.refund.amountCents) / 100).toFixed(2)} ${props.refund.currency} on ${props.refund.orderId} and send the reply.`
     : "Send the reply (no refund).";
   const shown = message(state);
   const done = state?.status === "ok";
   const canEdit = (props.canApprove || props.canReject) && !props.blocked;
-  const canApprove = props.canApprove && !props.blocked && !overRoom;
+  const canApprove = props.canApprove && !props.blocked && !amount.overRoom;
   const canReject = props.canReject && !props.blocked;
   const runAgain = props.mayRunAgent && (!!props.blocked || (state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code)));
   return (
@@ -84,93 +80,17 @@ export function ApprovalForm(props: {
         <input type="hidden" name="approvalId" value={props.approvalId} />
         <input type="hidden" name="digest" value={props.digest} />
         {props.refund ? (
-          <div>
-            <label htmlFor="amount" className="block text-[12px] font-medium text-slate-700">
-              Refund amount ({props.refund.currency}){" "}
-              <span className="font-normal text-slate-500">(you may lower it, never raise it; the agent&apos;s proposal is kept)</span>
-            </label>
-            <input
-              id="amount"
-              name="amount"
-              type="text"
-              inputMode="decimal"
-              autoComplete="off"
-              value={amountText}
-              aria-invalid={raised || overRoom || cents === null}
-              aria-describedby="amount-help"
-              disabled={!props.canApprove || !!props.blocked || done}
-              onChange={(e) => {
-                setAmountText(e.target.value);
-                const text = e.target.value.trim();
-                const next = /^\d{1,9}(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : null;
-                if (next !== null && next > 0 && next <= props.refund!.amountCents && next !== shownCents) {
-                  setReply((r) => replyWithAmount(r, shownCents, next));
-                  setShownCents(next);
-                }
-              }}
-              onKeyDown={(e) => {
-                if (e.key === "Enter") e.preventDefault();
-              }}
-              className="mt-1 block h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-[13px] tabular-nums focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
-            />
-            <p id="amount-help" className={`mt-1 text-[12px] ${raised || overRoom || cents === null ? "text-red-700" : "text-slate-600"}`}>
-              {raised
-                ? `The refund may only be lowered (at most ${(props.refund.amountCents / 100).toFixed(2)}); to refund more, run the agent again.`
-                : overRoom
-                  ? `Only ${(props.maxApproveCents! / 100).toFixed(2)} ${props.refund.currency} remains refundable on ${props.refund.orderId}: lower it to at most that to approve.`
-                  : cents === null
-                    ? "Write an amount such as 50.00."
-                    : cents !== props.refund.amountCents
-                      ? `Lowered from ${(props.refund.amountCents / 100).toFixed(2)}: approving makes a new request with its own digest, checked by the policy again.`
-                      : "As the agent proposed."}
-            </p>
-          </div>
-        ) : null}
-        <div>
-          <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
-            Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
-          </label>
-          <textarea
-            id="editedReply"
-            name="editedReply"
-            value={reply}
-            onChange={(e) => setReply(e.target.value)}
-            rows={5}
-            disabled={!canEdit || done}
-            className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
+          <AmountField
+            refund={props.refund}
+            amount={amount}
+            maxApproveCents={props.maxApproveCents}
+            disabled={!props.canApprove || !!props.blocked || done}
           />
-        </div>
-        <CustomerPreview reply={reply} when="sent on approval" />
-        <div>
-          <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">
-            Note <span className="font-normal text-slate-500">(required to reject)</span>
-          </label>
-          <input
-            id="note"
-            name="note"
-            type="text"
-            maxLength={2000}
-            disabled={!canEdit || done}
-            // Enter in the note would submit the form with its first button, Approve: a person typing
-            // why they reject must never approve by pressing Enter.
-            onKeyDown={(e) => {
-              if (e.key === "Enter") e.preventDefault();
-            }}
-            className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
-          />
-        </div>
-        {props.blocked ? (
-          <p
-            data-testid="blocked"
-            className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] font-medium text-amber-900"
-          >
-            {props.blocked}
-          </p>
-        ) : props.whyNot ? (
-          <p data-testid="why-not" data-shortcut-why className="text-[13px] text-amber-800">
-            {props.whyNot}
-          </p>
         ) : null}
+        <ReplyField reply={amount.reply} onChange={amount.setReply} disabled={!canEdit || done} />
+        <CustomerPreview reply={amount.reply} when="sent on approval" />
+        <NoteField disabled={!canEdit || done} />
+        <DecisionNotice blocked={props.blocked} whyNot={props.whyNot} />
         <div className="flex items-center gap-2">
           <ApproveButton confirmText={confirmText} confirmAmount={props.confirmAmount} disabled={!canApprove || pending || done} />
           <button
@@ -200,6 +120,150 @@ export function ApprovalForm(props: {
       ) : null}
     </>
   );
+}
+
+/** Cents of an amount written such as 50.00; null for anything else. */
+function centsOf(text: string): number | null {
+  const trimmed = text.trim();
+  return /^\d{1,9}(\.\d{1,2})?$/.test(trimmed) ? Math.round(Number(trimmed) * 100) : null;
+}
+
+/**
+ * The refund amount as typed and the reply to the customer. A lowered amount is written into the
+ * reply as it is typed, so what the person approves is what they read.
+ */
+function useAmountInReply(draft: string, refund: TRefund | null, maxApproveCents: number | null) {
+  const [reply, setReply] = useState(draft);
+  const [amountText, setAmountText] = useState(refund ? (refund.amountCents / 100).toFixed(2) : "");
+  // The amount the reply currently states.
+  const [shownCents, setShownCents] = useState(refund?.amountCents ?? 0);
+  const cents = centsOf(amountText);
+  const raised = refund !== null && cents !== null && cents > refund.amountCents;
+  // More than the order still allows (but not more than proposed): approving is not offered until it is lowered.
+  const overRoom = refund !== null && maxApproveCents !== null && cents !== null && !raised && cents > maxApproveCents;
+  const changeAmount = (text: string) => {
+    setAmountText(text);
+    const next = centsOf(text);
+    if (refund && next !== null && next > 0 && next <= refund.amountCents && next !== shownCents) {
+      setReply((r) => replyWithAmount(r, shownCents, next));
+      setShownCents(next);
+    }
+  };
+  return { reply, setReply, amountText, changeAmount, cents, raised, overRoom };
+}
+
+type TAmount = ReturnType<typeof useAmountInReply>;
+
+/** What the amount field says under it: why it cannot be approved as written, or what approving it does. */
+function amountHelp(refund: TRefund, { cents, raised, overRoom }: TAmount, maxApproveCents: number | null): string {
+  if (raised)
+    return `The refund may only be lowered (at most ${(refund.amountCents / 100).toFixed(2)}); to refund more, run the agent again.`;
+  if (overRoom)
+    return `Only ${(maxApproveCents! / 100).toFixed(2)} ${refund.currency} remains refundable on ${refund.orderId}: lower it to at most that to approve.`;
+  if (cents === null) return "Write an amount such as 50.00.";
+  if (cents !== refund.amountCents)
+    return `Lowered from ${(refund.amountCents / 100).toFixed(2)}: approving makes a new request with its own digest, checked by the policy again.`;
+  return "As the agent proposed.";
+}
+
+function AmountField({
+  refund,
+  amount,
+  maxApproveCents,
+  disabled,
+}: {
+  refund: TRefund;
+  amount: TAmount;
+  maxApproveCents: number | null;
+  disabled: boolean;
+}) {
+  const wrong = amount.raised || amount.overRoom || amount.cents === null;
+  return (
+    <div>
+      <label htmlFor="amount" className="block text-[12px] font-medium text-slate-700">
+        Refund amount ({refund.currency}){" "}
+        <span className="font-normal text-slate-500">(you may lower it, never raise it; the agent&apos;s proposal is kept)</span>
+      </label>
+      <input
+        id="amount"
+        name="amount"
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        value={amount.amountText}
+        aria-invalid={wrong}
+        aria-describedby="amount-help"
+        disabled={disabled}
+        onChange={(e) => amount.changeAmount(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") e.preventDefault();
+        }}
+        className="mt-1 block h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-[13px] tabular-nums focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
+      />
+      <p id="amount-help" className={`mt-1 text-[12px] ${wrong ? "text-red-700" : "text-slate-600"}`}>
+        {amountHelp(refund, amount, maxApproveCents)}
+      </p>
+    </div>
+  );
+}
+
+function ReplyField({ reply, onChange, disabled }: { reply: string; onChange: (reply: string) => void; disabled: boolean }) {
+  return (
+    <div>
+      <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
+        Reply to the customer <span className="font-normal text-slate-500">(you may edit it; the original is kept)</span>
+      </label>
+      <textarea
+        id="editedReply"
+        name="editedReply"
+        value={reply}
+        onChange={(e) => onChange(e.target.value)}
+        rows={5}
+        disabled={disabled}
+        className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
+      />
+    </div>
+  );
+}
+
+function NoteField({ disabled }: { disabled: boolean }) {
+  return (
+    <div>
+      <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">
+        Note <span className="font-normal text-slate-500">(required to reject)</span>
+      </label>
+      <input
+        id="note"
+        name="note"
+        type="text"
+        maxLength={2000}
+        disabled={disabled}
+        // Enter in the note would submit the form with its first button, Approve: a person typing
+        // why they reject must never approve by pressing Enter.
+        onKeyDown={(e) => {
+          if (e.key === "Enter") e.preventDefault();
+        }}
+        className="mt-1 block h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-[13px] focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
+      />
+    </div>
+  );
+}
+
+/** Why nobody can decide the request any more (a fresh run is offered), or why this person may not. */
+function DecisionNotice({ blocked, whyNot }: { blocked?: string; whyNot?: string }) {
+  if (blocked)
+    return (
+      <p data-testid="blocked" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-[13px] font-medium text-amber-900">
+        {blocked}
+      </p>
+    );
+  if (whyNot)
+    return (
+      <p data-testid="why-not" data-shortcut-why className="text-[13px] text-amber-800">
+        {whyNot}
+      </p>
+    );
+  return null;
 }
 
 /** Approve; a large refund is confirmed first, in the dialog the keyboard's "a" opens, whose Approve clicks this button again, confirmed. */

@@ -1,0 +1,67 @@
+// The ticket page's agent runs: the latest, newest first, each with its budgets and its trace, and
+// a way to compare it with the run before it.
+import Link from "next/link";
+import { RunBudgets } from "@/components/budget-bar";
+import { ReasonText, StatusBadge } from "@/components/status-badge";
+import { TraceTimeline } from "@/components/trace-timeline";
+import type { TTicketDetail } from "@/lib/queue/load-ticket-detail";
+
+type TRun = TTicketDetail["runs"][number];
+
+/** `runCount`: every run of the ticket, of which `runs` are the latest. */
+export function AgentRuns({ ticketId, runs, runCount }: { ticketId: string; runs: readonly TRun[]; runCount: number }) {
+  return (
+    <section aria-labelledby="runs-heading" className="space-y-2">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="runs-heading" className="text-[13px] font-semibold text-slate-900">
+          Agent runs {runCount > runs.length ? `(latest ${runs.length} of ${runCount})` : `(${runCount})`}
+        </h2>
+        {runCount >= 2 ? (
+          <Link href={`/tickets/${ticketId}/compare`} className="text-[13px] font-medium text-indigo-700 hover:underline">
+            Compare runs
+          </Link>
+        ) : null}
+      </div>
+      {runs.length ? (
+        runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} />)
+      ) : (
+        <p className="text-[13px] text-slate-500">No runs yet.</p>
+      )}
+    </section>
+  );
+}
+
+/** `previous`: the run before it on this ticket, to compare it with. */
+function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
+  return (
+    <article aria-label={`Run of ${run.startedAt.toISOString()}`} className="rounded-lg border border-slate-200 bg-white">
+      <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
+        {run.mode === "simulate" ? (
+          <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-violet-800">
+            Simulated
+          </span>
+        ) : null}
+        <StatusBadge status={run.status} />
+        <ReasonText reason={run.reason} />
+        <span className="ml-auto text-[12px] text-slate-500">
+          {run.planner} planner · {run.agentVersion} · {run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC
+          {run.startedBy ? ` · by ${run.startedBy.name}` : ""}
+        </span>
+      </header>
+      <RunBudgets run={run} />
+      <div className="px-4 pb-3">
+        <TraceTimeline
+          steps={run.traceEvents}
+          label={`Trace of the run of ${run.startedAt.toISOString().replace("T", " ").slice(0, 19)} UTC, one card per step`}
+        />
+        {previous ? (
+          <p className="mt-2 text-[12px]">
+            <Link href={`/tickets/${run.ticketId}/compare?a=${previous.id}&b=${run.id}`} className="text-indigo-700 hover:underline">
+              Compare with the run before it
+            </Link>
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+}
