@@ -16,10 +16,11 @@ type TRun = TTicketDetail["runs"][number];
 export type TPassage = { citation: string; chunkId: string; text: string; heading: string };
 export type TTicketView = NonNullable<Awaited<ReturnType<typeof loadTicketView>>>;
 
-/** A hand reply starts from the agent's draft only when that draft promised no refund: a reply
- * written by hand moves no money, so "we have refunded …" would be a promise nobody keeps. */
-function handReplyStartOf(run: TRun | undefined): string {
-  return run && !run.proposals.some((p) => !p.simulated) ? (run.draft ?? "") : "";
+/** A hand reply starts from the agent's draft only when its run proposed no refund, live or
+ * simulated: a reply written by hand moves no money, so "we have refunded …" would be a promise
+ * nobody keeps. */
+export function handReplyStartOf(run: Pick<TRun, "draft" | "proposals"> | undefined): string {
+  return run && run.proposals.length === 0 ? (run.draft ?? "") : "";
 }
 
 function passagesOf(run: TRun | undefined): TPassage[] {
