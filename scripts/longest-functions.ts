@@ -27,7 +27,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/audit/audit-export.ts exportAuditTrail": 107,
   "lib/db/privileges.ts grantAppRole": 106,
   "lib/auth/credentials.ts verifySignIn": 98,
-  "lib/queue/load-customer-history.ts loadCustomerHistory": 97,
   "lib/intake/receive-intake.ts receiveIntake": 95,
   "lib/audit/search-audit.ts searchAudit": 84,
   "lib/agent/tools.ts propose_refund": 82,
