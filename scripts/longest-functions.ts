@@ -28,7 +28,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/db/privileges.ts grantAppRole": 106,
   "lib/auth/credentials.ts verifySignIn": 98,
   "lib/intake/receive-intake.ts receiveIntake": 95,
-  "lib/audit/search-audit.ts searchAudit": 84,
   "lib/agent/tools.ts propose_refund": 82,
 };
 
