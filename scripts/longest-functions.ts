@@ -26,7 +26,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/db/pglite-prepared.ts installPreparedStatements": 113,
   "lib/audit/audit-export.ts exportAuditTrail": 107,
   "lib/db/privileges.ts grantAppRole": 106,
-  "lib/intake/receive-intake.ts receiveIntake": 95,
   "lib/agent/tools.ts propose_refund": 82,
 };
 
