@@ -25,7 +25,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/approvals/decide-approval.ts decideApproval": 117,
   "lib/db/pglite-prepared.ts installPreparedStatements": 113,
   "lib/audit/audit-export.ts exportAuditTrail": 107,
-  "lib/db/privileges.ts grantAppRole": 106,
   "lib/agent/tools.ts propose_refund": 82,
 };
 
