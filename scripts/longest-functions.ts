@@ -23,7 +23,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/audit/verify-audit-export.ts verifyAuditExport": 135,
   "lib/ledger/execute-approved-refund.ts executeRefundOn": 122,
   "lib/approvals/decide-approval.ts decideApproval": 117,
-  "lib/audit/audit-export.ts exportAuditTrail": 107,
   "lib/agent/tools.ts propose_refund": 82,
 };
 
