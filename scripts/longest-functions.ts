@@ -20,7 +20,6 @@ const STILL_LONG: Record<string, number> = {
   "app/(app)/approvals/batch/batch-form.tsx BatchDecisionForm": 167,
   "app/(app)/tickets/[id]/approval-form.tsx ApprovalForm": 160,
   "lib/audit/verify-audit-chain.ts verifyAuditChain": 148,
-  "lib/audit/verify-audit-export.ts verifyAuditExport": 135,
   "lib/ledger/execute-approved-refund.ts executeRefundOn": 122,
   "lib/approvals/decide-approval.ts decideApproval": 117,
   "lib/agent/tools.ts propose_refund": 82,
