@@ -19,7 +19,6 @@ const STILL_LONG: Record<string, number> = {
   "lib/jobs/worker.ts startWorker": 169,
   "app/(app)/approvals/batch/batch-form.tsx BatchDecisionForm": 167,
   "app/(app)/tickets/[id]/approval-form.tsx ApprovalForm": 160,
-  "lib/audit/verify-audit-chain.ts verifyAuditChain": 148,
   "lib/ledger/execute-approved-refund.ts executeRefundOn": 122,
   "lib/approvals/decide-approval.ts decideApproval": 117,
   "lib/agent/tools.ts propose_refund": 82,
