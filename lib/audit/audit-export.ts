@@ -14,6 +14,7 @@
 import { sign } from "node:crypto";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { db as defaultDb, driverRows, type Db } from "../db";
+import type { TTextRow } from "../db/driver";
 import { signingKey, windowDigester, type TSigningKey } from "./checkpoint";
 import { recordAuditEvent } from "./record-audit-event";
 
@@ -85,6 +86,8 @@ export const exportLineHash = (line: object): string => sha256Hex(canonicalJson(
 const EVENT_COLUMNS = `"seq"::text, to_char("at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at", "actorType"::text, "actorId"::text, "action", "subjectType", "subjectId",
   "ticketId"::text, "inputs"::text, "policyDecision"::text, "idempotencyKey", "stream", "streamSeq"::text, "txid"::text, "version"::text, "prevHash", "hash"`;
 
+type TRange = { from: string | null; to: string | null };
+
 /**
  * The export's lines, each ending in a newline, read in keyset batches (one batch in memory at a
  * time, whatever the range). `from`/`to` bound the events' time (from inclusive, to exclusive).
@@ -100,19 +103,9 @@ export async function* exportAuditTrail(input: {
 }): AsyncGenerator<string> {
   const client = input.client ?? defaultDb();
   const key = input.key ?? signingKey();
-  const batchSize = input.batchSize ?? 2000;
   const exportedAt = (input.now ?? new Date()).toISOString();
-  const range = { from: input.from?.toISOString() ?? null, to: input.to?.toISOString() ?? null };
-  await client.$transaction((tx) =>
-    recordAuditEvent(tx, {
-      actorType: "user",
-      actorId: input.actor.id,
-      action: "audit.exported",
-      subjectType: "audit",
-      subjectId: null,
-      inputs: { ...range, keyId: key.keyId },
-    }),
-  );
+  const range: TRange = { from: input.from?.toISOString() ?? null, to: input.to?.toISOString() ?? null };
+  await recordExport(client, input.actor, range, key);
 
   const header: TExportHeader = {
     type: "header",
@@ -124,11 +117,35 @@ export async function* exportAuditTrail(input: {
   };
   yield `${JSON.stringify(header)}\n`;
 
-  const digest = windowDigester();
-  const streams: Record<string, TStreamPart> = {};
-  let events = 0;
-  let firstSeq: string | null = null;
-  let lastSeq: string | null = null;
+  const tally = sealTally();
+  for await (const rows of eventPages(client, range, input.batchSize ?? 2000)) {
+    let chunk = "";
+    for (const row of rows) {
+      const event = exportEvent(row);
+      tally.add(event);
+      chunk += `${JSON.stringify(event)}\n`;
+    }
+    if (chunk) yield chunk;
+  }
+  yield `${JSON.stringify(tally.seal({ headerHash: exportLineHash(header), exportedAt, key }))}\n`;
+}
+
+/** The export is audited before any event is read: who took which range, signed with which key. */
+async function recordExport(client: Db, actor: { id: string }, range: TRange, key: TSigningKey): Promise<void> {
+  await client.$transaction((tx) =>
+    recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: actor.id,
+      action: "audit.exported",
+      subjectType: "audit",
+      subjectId: null,
+      inputs: { ...range, keyId: key.keyId },
+    }),
+  );
+}
+
+/** The range's events in chain order (txid, seq), one keyset page of `batchSize` rows at a time. */
+async function* eventPages(client: Db, range: TRange, batchSize: number): AsyncGenerator<TTextRow[]> {
   let after = { txid: "0", seq: "-1" };
   for (;;) {
     const rows = await driverRows(
@@ -138,28 +155,45 @@ export async function* exportAuditTrail(input: {
        ORDER BY "txid", "seq" LIMIT ${batchSize}`,
       [after.txid, after.seq, range.from, range.to],
     );
-    let chunk = "";
-    for (const r of rows) {
-      const event: TExportEvent = {
-        type: "event",
-        seq: r.seq!,
-        at: r.at!,
-        actorType: r.actorType!,
-        actorId: r.actorId ?? null,
-        action: r.action!,
-        subjectType: r.subjectType!,
-        subjectId: r.subjectId ?? null,
-        ticketId: r.ticketId ?? null,
-        inputs: r.inputs ?? null,
-        policyDecision: r.policyDecision ?? null,
-        idempotencyKey: r.idempotencyKey ?? null,
-        stream: r.stream!,
-        streamSeq: Number(r.streamSeq),
-        txid: r.txid!,
-        version: Number(r.version),
-        prevHash: r.prevHash!,
-        hash: r.hash!,
-      };
+    yield rows;
+    if (rows.length < batchSize) return;
+    after = { txid: rows.at(-1)!.txid!, seq: rows.at(-1)!.seq! };
+  }
+}
+
+/** An event's row, as the database gave it in text, as its line. */
+function exportEvent(r: TTextRow): TExportEvent {
+  return {
+    type: "event",
+    seq: r.seq!,
+    at: r.at!,
+    actorType: r.actorType!,
+    actorId: r.actorId ?? null,
+    action: r.action!,
+    subjectType: r.subjectType!,
+    subjectId: r.subjectId ?? null,
+    ticketId: r.ticketId ?? null,
+    inputs: r.inputs ?? null,
+    policyDecision: r.policyDecision ?? null,
+    idempotencyKey: r.idempotencyKey ?? null,
+    stream: r.stream!,
+    streamSeq: Number(r.streamSeq),
+    txid: r.txid!,
+    version: Number(r.version),
+    prevHash: r.prevHash!,
+    hash: r.hash!,
+  };
+}
+
+/** What the seal binds, counted as the events go by: none is kept. */
+function sealTally() {
+  const digest = windowDigester();
+  const streams: Record<string, TStreamPart> = {};
+  let events = 0;
+  let firstSeq: string | null = null;
+  let lastSeq: string | null = null;
+  return {
+    add(event: TExportEvent): void {
       digest.add(event.hash);
       events++;
       firstSeq ??= event.seq;
@@ -173,26 +207,23 @@ export async function* exportAuditTrail(input: {
         part.first = Math.min(part.first, event.streamSeq);
         if (event.streamSeq > part.last) Object.assign(part, { last: event.streamSeq, lastHash: event.hash });
       }
-      chunk += `${JSON.stringify(event)}\n`;
-    }
-    if (chunk) yield chunk;
-    if (rows.length < batchSize) break;
-    after = { txid: rows.at(-1)!.txid!, seq: rows.at(-1)!.seq! };
-  }
-
-  const body: TExportSealBody = {
-    type: "seal",
-    format: AUDIT_EXPORT_FORMAT,
-    headerHash: exportLineHash(header),
-    events,
-    firstSeq,
-    lastSeq,
-    digest: digest.done(),
-    streams,
-    exportedAt,
-    keyId: key.keyId,
+    },
+    /** The seal over everything added, signed with the export's key. */
+    seal(at: { headerHash: string; exportedAt: string; key: TSigningKey }): TExportSeal {
+      const body: TExportSealBody = {
+        type: "seal",
+        format: AUDIT_EXPORT_FORMAT,
+        headerHash: at.headerHash,
+        events,
+        firstSeq,
+        lastSeq,
+        digest: digest.done(),
+        streams,
+        exportedAt: at.exportedAt,
+        keyId: at.key.keyId,
+      };
+      const hash = exportLineHash(body);
+      return { ...body, hash, signature: sign(null, Buffer.from(hash), at.key.privateKey).toString("base64") };
+    },
   };
-  const hash = exportLineHash(body);
-  const seal: TExportSeal = { ...body, hash, signature: sign(null, Buffer.from(hash), key.privateKey).toString("base64") };
-  yield `${JSON.stringify(seal)}\n`;
 }

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client";
 import { findTicket } from "../tickets/find-ticket";
+import { loadAuditNames, mentionedUserIds } from "./audit-names";
 import { db as defaultDb, type Db } from "../db";
 
 export const AUDIT_PAGE_SIZE = 100;
@@ -96,34 +97,58 @@ async function actorWhere(client: Db, actor: string): Promise<Prisma.AuditEventW
   return { actorId: actor };
 }
 
+type TFilters = { where: Prisma.AuditEventWhereInput[]; ticket: TAuditResult["ticket"] };
+type TEvent = Awaited<ReturnType<Db["auditEvent"]["findMany"]>>[number];
+
 export async function searchAudit(input: { query?: TAuditQuery; pageSize?: number; client?: Db }): Promise<TAuditResult> {
   const client = input.client ?? defaultDb();
   const q = input.query ?? {};
-  const pageSize = input.pageSize ?? AUDIT_PAGE_SIZE;
-  const empty: TAuditResult = { events: [], earlierBefore: null, laterAfter: null, unresolved: {}, ticket: null };
+  const filters = await resolveFilters(client, q);
+  if ("unresolved" in filters) return { events: [], earlierBefore: null, laterAfter: null, ...filters };
+  const page = await readPage(client, q, filters.where, input.pageSize ?? AUDIT_PAGE_SIZE);
+  const { names, numbers } = await namesAndNumbers(client, page.events);
+  return {
+    events: page.events.map((e) => auditRow(e, names, numbers)),
+    earlierBefore: page.earlierBefore,
+    laterAfter: page.laterAfter,
+    unresolved: {},
+    ticket: filters.ticket,
+  };
+}
 
+/**
+ * The query's filters as conditions on AuditEvent; a ticket or an actor the database does not know
+ * is returned as unresolved, so the search shows nothing rather than everything.
+ */
+async function resolveFilters(client: Db, q: TAuditQuery): Promise<TFilters | Pick<TAuditResult, "unresolved" | "ticket">> {
   const where: Prisma.AuditEventWhereInput[] = [];
   let ticket: TAuditResult["ticket"] = null;
   if (q.ticket) {
     // A ticket number past the column's range names no ticket (and must not reach the database as one).
     const tooLarge = /^#?\d{10,}$/.test(q.ticket) && Number(q.ticket.replace("#", "")) > 2_147_483_647;
     const found = tooLarge ? null : await findTicket(q.ticket, client);
-    if (!found) return { ...empty, unresolved: { ticket: q.ticket } };
+    if (!found) return { ticket: null, unresolved: { ticket: q.ticket } };
     ticket = { id: found.id, number: found.number, subject: found.subject };
     where.push({ ticketId: found.id });
   }
   if (q.actor) {
     const byActor = await actorWhere(client, q.actor);
-    if (!byActor) return { ...empty, ticket, unresolved: { actor: q.actor } };
+    if (!byActor) return { ticket, unresolved: { actor: q.actor } };
     where.push(byActor);
   }
   if (q.action) where.push({ action: { startsWith: q.action } });
   if (q.from || q.to)
     where.push({ at: { ...(q.from ? { gte: instant(q.from, false) } : {}), ...(q.to ? { lt: instant(q.to, true) } : {}) } });
+  return { where, ticket };
+}
 
-  // Newest first: the first page holds the latest events; `before` pages towards older ones, `after`
-  // back towards newer ones (read oldest first from the cursor, then turned around).
+/**
+ * One keyset page, newest first: the first page holds the latest events; `before` pages towards older
+ * ones, `after` back towards newer ones (read oldest first from the cursor, then turned around).
+ */
+async function readPage(client: Db, q: TAuditQuery, filters: Prisma.AuditEventWhereInput[], pageSize: number) {
   const forwards = q.after !== undefined && q.before === undefined;
+  const where = [...filters];
   if (forwards) where.push({ seq: { gt: BigInt(q.after!) } });
   else if (q.before !== undefined) where.push({ seq: { lt: BigInt(q.before) } });
 
@@ -138,45 +163,37 @@ export async function searchAudit(input: { query?: TAuditQuery; pageSize?: numbe
   const oldest = events.at(-1);
   const hasEarlier = forwards ? true : more;
   const hasLater = forwards ? more : q.before !== undefined;
-
-  // People by name: the actors, and the people an event's inputs name (an assignee, a person changed).
-  const named = (e: (typeof events)[number]) => {
-    const inputs = (e.inputs && typeof e.inputs === "object" ? e.inputs : {}) as Record<string, unknown>;
-    return [
-      e.actorType === "user" ? e.actorId : null,
-      inputs.assigneeId,
-      inputs.previousAssigneeId,
-      e.subjectType === "user" ? e.subjectId : null,
-    ];
-  };
-  const userIds = [...new Set(events.flatMap(named).filter((id): id is string => typeof id === "string" && UUID.test(id)))];
-  const ticketIds = [...new Set(events.map((e) => e.ticketId).filter((id): id is string => id !== null))];
-  const [users, tickets] = await Promise.all([
-    userIds.length ? client.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [],
-    ticketIds.length ? client.ticket.findMany({ where: { id: { in: ticketIds } }, select: { id: true, number: true } }) : [],
-  ]);
-  const names = new Map(users.map((u) => [u.id, u.name]));
-  const numbers = new Map(tickets.map((t) => [t.id, t]));
-
   return {
-    events: events.map((e) => ({
-      seq: e.seq,
-      at: e.at,
-      actorType: e.actorType,
-      actorId: e.actorId,
-      actorName: e.actorType === "user" && e.actorId ? (names.get(e.actorId) ?? null) : null,
-      names: new Map(named(e).flatMap((id) => (typeof id === "string" && names.has(id) ? [[id, names.get(id)!] as const] : []))),
-      action: e.action,
-      subjectType: e.subjectType,
-      subjectId: e.subjectId,
-      ticket: e.ticketId ? (numbers.get(e.ticketId) ?? null) : null,
-      inputs: e.inputs,
-      policyDecision: e.policyDecision,
-      idempotencyKey: e.idempotencyKey,
-    })),
+    events,
     earlierBefore: hasEarlier && oldest ? oldest.seq.toString() : null,
     laterAfter: hasLater && newest ? newest.seq.toString() : null,
-    unresolved: {},
-    ticket,
+  };
+}
+
+/** The names of the people the page's events mention, and the numbers of their tickets: together. */
+async function namesAndNumbers(client: Db, events: TEvent[]) {
+  const ticketIds = [...new Set(events.map((e) => e.ticketId).filter((id): id is string => id !== null))];
+  const [names, tickets] = await Promise.all([
+    loadAuditNames({ events, client }),
+    ticketIds.length ? client.ticket.findMany({ where: { id: { in: ticketIds } }, select: { id: true, number: true } }) : [],
+  ]);
+  return { names, numbers: new Map(tickets.map((t) => [t.id, t])) };
+}
+
+function auditRow(e: TEvent, names: Map<string, string>, numbers: Map<string, { id: string; number: number }>): TAuditRow {
+  return {
+    seq: e.seq,
+    at: e.at,
+    actorType: e.actorType,
+    actorId: e.actorId,
+    actorName: e.actorType === "user" && e.actorId ? (names.get(e.actorId) ?? null) : null,
+    names: new Map(mentionedUserIds(e).flatMap((id) => (names.has(id) ? [[id, names.get(id)!] as const] : []))),
+    action: e.action,
+    subjectType: e.subjectType,
+    subjectId: e.subjectId,
+    ticket: e.ticketId ? (numbers.get(e.ticketId) ?? null) : null,
+    inputs: e.inputs,
+    policyDecision: e.policyDecision,
+    idempotencyKey: e.idempotencyKey,
   };
 }

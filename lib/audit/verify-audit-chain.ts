@@ -127,7 +127,7 @@ async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems:
   // removal from the file, already reported).
   const unexported = inDb.filter((c) => c.position > lastInFile);
   const positions = [...new Set([...inFile, ...inDb].map((c) => c.position))].sort((a, b) => a - b);
-  const trusted: (TCheckpoint & { afterGap: boolean })[] = [];
+  const trusted: TTrusted[] = [];
   const reported = new Set(problems.map((p) => (p.kind === "checkpoint_removed" ? p.position : -1)));
   let prev = from === 1 ? GENESIS_HASH : (fileBy.get(from) ?? dbBy.get(from))?.prevHash;
   let expected = from;
@@ -148,35 +148,74 @@ async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems:
   return { trusted, unexported: unexported.length };
 }
 
+type TTrusted = TCheckpoint & { afterGap: boolean };
+type TShortWindow = { position: number; signed: number; found: number };
+type TBroken = { seq: bigint; stream: string; action: string };
+
 export async function verifyAuditChain(client: Db, options: TVerifyOptions): Promise<TAuditReport> {
-  const batchSize = options.batchSize ?? 5000;
   const problems: TAuditProblem[] = [];
   const { trusted, unexported } = await checkpointsToTrust(client, options, problems);
-  const from = options.fromPosition ?? 0;
-  const start = from > 0 ? trusted[0] : undefined;
-  if (from > 0 && start?.position !== from) throw new Error(`checkpoint ${from} to verify from is not in the database`);
-  const fromTxid = start ? BigInt(start.horizon) : 0n;
-  const windows = from > 0 ? trusted.slice(1) : trusted;
+  const { fromTxid, windows } = startingPoint(trusted, options.fromPosition ?? 0);
 
   // 1. Every event from the start point, in (txid, seq) order: its own hash, and the windows' digests.
-  let events = 0;
-  let covered = 0;
-  let w = 0;
-  let inWindow = 0;
-  let digest = windowDigester();
-  const shortWindows: { position: number; signed: number; found: number }[] = [];
-  const closeWindow = () => {
-    const c = windows[w]!;
-    // After a missing checkpoint the window's start is unknown: its events are counted, not compared.
-    if (!c.afterGap) {
-      if (inWindow < c.windowEvents) shortWindows.push({ position: c.position, signed: c.windowEvents, found: inWindow });
-      else if (inWindow > c.windowEvents || digest.done() !== c.windowDigest)
-        problems.push({ kind: "chain_rehashed", position: c.position });
-    }
-    w++;
-    inWindow = 0;
-    digest = windowDigester();
+  const { events, covered, shortWindows } = await checkEventHashes(client, { fromTxid, windows, options }, problems);
+  // 2. Links and numbering within each stream touched since the start point, in the database.
+  const broken = await findBrokenLinks(client, fromTxid);
+  for (const b of broken) problems.push({ kind: "link_broken", ...b });
+  reportMissingEvents(shortWindows, { tailEmpty: events - covered === 0, windows, linksHold: broken.length === 0 }, problems);
+
+  // 3. The ledger: its total as signed, and each row against its execution event and approval.
+  const latest = trusted.at(-1);
+  if (latest) await checkLedgerTotal(client, latest, problems);
+  await checkLedgerRows(client, fromTxid, problems);
+  await checkExecutionsHaveRows(client, fromTxid, problems);
+
+  return {
+    ok: problems.length === 0,
+    events,
+    covered,
+    unverifiedTail: events - covered,
+    checkpoints: trusted.length,
+    position: latest?.position ?? 0,
+    unexported,
+    noKey: !options.publicKey && trusted.length > 0,
+    problems,
   };
+}
+
+/** Where checking starts: the chain's beginning, or a verified checkpoint's horizon; and the windows after it. */
+function startingPoint(trusted: TTrusted[], from: number): { fromTxid: bigint; windows: TTrusted[] } {
+  const start = from > 0 ? trusted[0] : undefined;
+  if (from > 0 && start?.position !== from) throw new Error(`checkpoint ${from} to verify from is not in the database`);
+  return { fromTxid: start ? BigInt(start.horizon) : 0n, windows: from > 0 ? trusted.slice(1) : trusted };
+}
+
+/**
+ * Every event's own hash, read in keyset batches (one in memory at a time), each counted into the
+ * checkpoint window it falls in. A window closed with fewer events than signed is returned as short;
+ * more, or another digest, is a re-hashed chain.
+ */
+async function checkEventHashes(
+  client: Db,
+  at: { fromTxid: bigint; windows: TTrusted[]; options: TVerifyOptions },
+  problems: TAuditProblem[],
+): Promise<{ events: number; covered: number; shortWindows: TShortWindow[] }> {
+  const windows = windowTally(at.windows, problems);
+  let events = 0;
+  for await (const batch of eventBatches(client, at.fromTxid, at.options.batchSize ?? 5000)) {
+    for (const e of batch) {
+      windows.place(e);
+      if (eventHash(e) !== e.hash) problems.push({ kind: "event_altered", seq: e.seq, action: e.action, at: e.at });
+      events++;
+    }
+    at.options.onProgress?.(events);
+  }
+  windows.closeAll();
+  return { events, covered: windows.covered(), shortWindows: windows.short };
+}
+
+/** The events after `fromTxid` in chain order (txid, seq), one keyset batch at a time. */
+async function* eventBatches(client: Db, fromTxid: bigint, batchSize: number): AsyncGenerator<TEventRow[]> {
   let after: { txid: bigint; seq: bigint } = { txid: fromTxid, seq: -1n };
   for (;;) {
     // Straight from the driver: at a million events Prisma's per-row cost would dominate.
@@ -189,70 +228,105 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
         [after.txid.toString(), after.seq.toString()],
       )
     ).map(eventFromText);
-    for (const e of batch) {
-      while (w < windows.length && e.txid >= BigInt(windows[w]!.horizon)) closeWindow();
-      if (eventHash(e) !== e.hash) problems.push({ kind: "event_altered", seq: e.seq, action: e.action, at: e.at });
-      if (w < windows.length) {
-        digest.add(e.hash);
-        inWindow++;
-        covered++;
-      }
-      events++;
-    }
-    options.onProgress?.(events);
-    if (batch.length < batchSize) break;
+    yield batch;
+    if (batch.length < batchSize) return;
     after = { txid: batch.at(-1)!.txid, seq: batch.at(-1)!.seq };
   }
-  while (w < windows.length) closeWindow();
-  // 2. Links and numbering within each stream touched since the start point, in the database.
-  type TBroken = { seq: bigint; stream: string; action: string };
-  const broken =
-    fromTxid === 0n
-      ? await client.$queryRaw<TBroken[]>`
-          SELECT "seq", "stream", "action" FROM (
-            SELECT "seq", "stream", "action", "version", "prevHash", "streamSeq",
-                   lag("hash") OVER w AS "expectedPrev", lag("streamSeq") OVER w AS "prevSeq"
-            FROM "AuditEvent"
-            WINDOW w AS (PARTITION BY "stream" ORDER BY "streamSeq")
-          ) s
-          WHERE "prevHash" <> coalesce("expectedPrev", ${GENESIS_HASH})
-             OR ("version" = 2 AND "streamSeq" <> coalesce("prevSeq", 0) + 1)
-          ORDER BY "seq" LIMIT 1000`
-      : // From a verified point on: each newer event against its predecessor, found by the stream's index.
-        await client.$queryRaw<TBroken[]>`
-          SELECT e."seq", e."stream", e."action" FROM "AuditEvent" e
-          LEFT JOIN "AuditEvent" p ON p."stream" = e."stream" AND p."streamSeq" = e."streamSeq" - 1
-          WHERE e."txid" >= ${fromTxid} AND e."version" = 2
-            AND CASE WHEN e."streamSeq" = 1 THEN e."prevHash" <> ${GENESIS_HASH} ELSE p."hash" IS DISTINCT FROM e."prevHash" END
-          ORDER BY e."seq" LIMIT 1000`;
-  for (const b of broken) problems.push({ kind: "link_broken", ...b });
+}
 
-  // Missing events. The tail was truncated when nothing follows the first short window and no stream
-  // has a gap: the newest events were cut off, rather than taken from the middle.
-  if (shortWindows.length > 0) {
-    const first = shortWindows[0]!;
-    const nothingAfter =
-      events - covered === 0 &&
-      shortWindows.length === windows.filter((c) => c.position >= first.position).length &&
-      shortWindows.every((s) => s === first || s.found === 0);
-    const tail = nothingAfter && broken.length === 0;
-    for (const s of shortWindows) problems.push({ kind: "events_missing", ...s, tail });
-  }
-
-  // 3. The ledger: its total as signed, and each row against its execution event and approval.
-  const latest = trusted.at(-1);
-  if (latest) {
-    const [found] = await client.$queryRaw<{ rows: number; cents: bigint }[]>`
-      SELECT count(*)::int AS rows, coalesce(sum("amountCents"), 0)::bigint AS cents FROM "LedgerEntry" WHERE "txid" < ${BigInt(latest.horizon)}`;
-    if (found!.rows !== latest.ledgerRows || found!.cents.toString() !== latest.ledgerCents) {
-      problems.push({
-        kind: "ledger_total_changed",
-        position: latest.position,
-        signed: { rows: latest.ledgerRows, cents: latest.ledgerCents },
-        found: { rows: found!.rows, cents: found!.cents.toString() },
-      });
+/** The checkpoint windows, filled in chain order: each event counted and digested into the one it falls in. */
+function windowTally(windows: TTrusted[], problems: TAuditProblem[]) {
+  const short: TShortWindow[] = [];
+  let w = 0;
+  let inWindow = 0;
+  let covered = 0;
+  let digest = windowDigester();
+  const close = () => {
+    const c = windows[w]!;
+    // After a missing checkpoint the window's start is unknown: its events are counted, not compared.
+    if (!c.afterGap) {
+      if (inWindow < c.windowEvents) short.push({ position: c.position, signed: c.windowEvents, found: inWindow });
+      else if (inWindow > c.windowEvents || digest.done() !== c.windowDigest)
+        problems.push({ kind: "chain_rehashed", position: c.position });
     }
+    w++;
+    inWindow = 0;
+    digest = windowDigester();
+  };
+  return {
+    short,
+    covered: () => covered,
+    /** Closes the windows the event is past, then counts it into its own (none: the unsigned tail). */
+    place(e: TEventRow): void {
+      while (w < windows.length && e.txid >= BigInt(windows[w]!.horizon)) close();
+      if (w >= windows.length) return;
+      digest.add(e.hash);
+      inWindow++;
+      covered++;
+    },
+    closeAll(): void {
+      while (w < windows.length) close();
+    },
+  };
+}
+
+/** Events whose link to their stream predecessor, or whose position in the stream, does not hold. */
+function findBrokenLinks(client: Db, fromTxid: bigint): Promise<TBroken[]> {
+  return fromTxid === 0n
+    ? client.$queryRaw<TBroken[]>`
+        SELECT "seq", "stream", "action" FROM (
+          SELECT "seq", "stream", "action", "version", "prevHash", "streamSeq",
+                 lag("hash") OVER w AS "expectedPrev", lag("streamSeq") OVER w AS "prevSeq"
+          FROM "AuditEvent"
+          WINDOW w AS (PARTITION BY "stream" ORDER BY "streamSeq")
+        ) s
+        WHERE "prevHash" <> coalesce("expectedPrev", ${GENESIS_HASH})
+           OR ("version" = 2 AND "streamSeq" <> coalesce("prevSeq", 0) + 1)
+        ORDER BY "seq" LIMIT 1000`
+    : // From a verified point on: each newer event against its predecessor, found by the stream's index.
+      client.$queryRaw<TBroken[]>`
+        SELECT e."seq", e."stream", e."action" FROM "AuditEvent" e
+        LEFT JOIN "AuditEvent" p ON p."stream" = e."stream" AND p."streamSeq" = e."streamSeq" - 1
+        WHERE e."txid" >= ${fromTxid} AND e."version" = 2
+          AND CASE WHEN e."streamSeq" = 1 THEN e."prevHash" <> ${GENESIS_HASH} ELSE p."hash" IS DISTINCT FROM e."prevHash" END
+        ORDER BY e."seq" LIMIT 1000`;
+}
+
+/**
+ * Missing events. The tail was truncated when nothing follows the first short window and no stream
+ * has a gap: the newest events were cut off, rather than taken from the middle.
+ */
+function reportMissingEvents(
+  shortWindows: TShortWindow[],
+  chain: { tailEmpty: boolean; windows: TTrusted[]; linksHold: boolean },
+  problems: TAuditProblem[],
+): void {
+  if (shortWindows.length === 0) return;
+  const first = shortWindows[0]!;
+  const nothingAfter =
+    chain.tailEmpty &&
+    shortWindows.length === chain.windows.filter((c) => c.position >= first.position).length &&
+    shortWindows.every((s) => s === first || s.found === 0);
+  const tail = nothingAfter && chain.linksHold;
+  for (const s of shortWindows) problems.push({ kind: "events_missing", ...s, tail });
+}
+
+/** The ledger below the latest checkpoint's horizon: as many rows, and as many cents, as it signed. */
+async function checkLedgerTotal(client: Db, latest: TTrusted, problems: TAuditProblem[]): Promise<void> {
+  const [found] = await client.$queryRaw<{ rows: number; cents: bigint }[]>`
+    SELECT count(*)::int AS rows, coalesce(sum("amountCents"), 0)::bigint AS cents FROM "LedgerEntry" WHERE "txid" < ${BigInt(latest.horizon)}`;
+  if (found!.rows !== latest.ledgerRows || found!.cents.toString() !== latest.ledgerCents) {
+    problems.push({
+      kind: "ledger_total_changed",
+      position: latest.position,
+      signed: { rows: latest.ledgerRows, cents: latest.ledgerCents },
+      found: { rows: found!.rows, cents: found!.cents.toString() },
+    });
   }
+}
+
+/** Each ledger row since the start point: its execution event, with the same amount, and an approval. */
+async function checkLedgerRows(client: Db, fromTxid: bigint, problems: TAuditProblem[]): Promise<void> {
   const ledger = await client.$queryRaw<
     { id: string; idempotencyKey: string; amountCents: number; eventSeq: bigint | null; auditedCents: number | null; decided: boolean }[]
   >`
@@ -277,22 +351,14 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
       });
     if (!l.decided) problems.push({ kind: "ledger_without_approval", ledgerEntryId: l.id, idempotencyKey: l.idempotencyKey });
   }
+}
+
+/** Each live execution event since the start point has its ledger row. */
+async function checkExecutionsHaveRows(client: Db, fromTxid: bigint, problems: TAuditProblem[]): Promise<void> {
   const orphans = await client.$queryRaw<{ seq: bigint; idempotencyKey: string }[]>`
     SELECT a."seq", a."idempotencyKey" FROM "AuditEvent" a
     WHERE a."action" = 'refund.executed' AND a."txid" >= ${fromTxid} AND a."inputs"->>'mode' = 'live'
       AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" l WHERE l."idempotencyKey" = a."idempotencyKey")
     ORDER BY a."seq" LIMIT 1000`;
   for (const o of orphans) problems.push({ kind: "event_without_ledger", seq: o.seq, idempotencyKey: o.idempotencyKey });
-
-  return {
-    ok: problems.length === 0,
-    events,
-    covered,
-    unverifiedTail: events - covered,
-    checkpoints: trusted.length,
-    position: latest?.position ?? 0,
-    unexported,
-    noKey: !options.publicKey && trusted.length > 0,
-    problems,
-  };
 }

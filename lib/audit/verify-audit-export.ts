@@ -60,17 +60,55 @@ function sealValid(seal: TExportSeal, publicKey: KeyObject): string | null {
   }
 }
 
+/** An event as the checks need it: where it is, its place in its stream, and its links. */
+type TFoundEvent = { line: number; seq: string; streamSeq: number; prevHash: string; hash: string; version: number };
+type TFoundPart = TStreamPart & { lastSeq: string };
+
+/** What the file holds, read line by line. */
+interface TExportRead {
+  header: TExportHeader | null;
+  seal: TExportSeal | null;
+  /** Each stream's events as found; checked in the stream's own order (streamSeq) once all are read. */
+  streams: Map<string, TFoundEvent[]>;
+  events: number;
+  lastSeq: string | null;
+  digest: ReturnType<typeof windowDigester>;
+}
+
 /** Verifies the export's text (its lines) with the public key. */
 export function verifyAuditExport(text: string, publicKey: KeyObject): TExportReport {
   const problems: TExportProblem[] = [];
-  let header: TExportHeader | null = null;
-  let seal: TExportSeal | null = null;
-  const digest = windowDigester();
-  // Each stream's events as found; checked in the stream's own order (streamSeq) once all are read.
-  const streams = new Map<string, { line: number; seq: string; streamSeq: number; prevHash: string; hash: string; version: number }[]>();
-  let events = 0;
-  let lastSeq: string | null = null;
+  const read = readExportLines(text, problems);
+  const { header, seal, lastSeq } = read;
+  const parts = checkStreamOrder(read.streams, problems);
 
+  if (!header) problems.push({ kind: "header_missing" });
+  if (!seal) {
+    problems.push({ kind: "seal_missing", lastSeq });
+    return reportOf(read, false, header?.keyId ?? null, problems);
+  }
+  checkSeal(seal, header, publicKey, problems);
+  checkSealedStreams(seal, parts, problems);
+  checkSealedCounts(seal, read, problems);
+  return reportOf(read, problems.length === 0, seal.keyId, problems);
+}
+
+function reportOf(read: TExportRead, ok: boolean, keyId: string | null, problems: TExportProblem[]): TExportReport {
+  const { header, events } = read;
+  return {
+    ok,
+    events,
+    from: header?.from ?? null,
+    to: header?.to ?? null,
+    exportedAt: header?.exportedAt ?? null,
+    keyId,
+    problems,
+  };
+}
+
+/** Every line read as the header, an event (its own hash checked), or the seal; anything else named. */
+function readExportLines(text: string, problems: TExportProblem[]): TExportRead {
+  const read: TExportRead = { header: null, seal: null, streams: new Map(), events: 0, lastSeq: null, digest: windowDigester() };
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   for (const [i, raw] of lines.entries()) {
@@ -82,38 +120,46 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
       problems.push({ kind: "unreadable", line, why: "not a JSON object (the file was cut or edited here)" });
       continue;
     }
-    if (seal) {
+    if (read.seal) {
       problems.push({ kind: "unreadable", line, why: "a line after the seal" });
       continue;
     }
     if (value.type === "header" && line === 1) {
-      header = value as TExportHeader;
-      if (header.format !== AUDIT_EXPORT_FORMAT)
-        problems.push({ kind: "unreadable", line, why: `an unknown format ${String(header.format)}` });
+      read.header = value as TExportHeader;
+      if (read.header.format !== AUDIT_EXPORT_FORMAT)
+        problems.push({ kind: "unreadable", line, why: `an unknown format ${String(read.header.format)}` });
     } else if (value.type === "seal") {
-      seal = value as TExportSeal;
+      read.seal = value as TExportSeal;
     } else if (value.type === "event") {
-      const e = value as TExportEvent;
-      events++;
-      lastSeq = e.seq;
-      digest.add(e.hash);
-      let computed: string | null = null;
-      try {
-        computed = eventHash(eventFromText(textRecord(e)));
-      } catch {
-        // A field of the wrong shape: the event cannot be what was hashed.
-      }
-      if (computed !== e.hash) problems.push({ kind: "event_altered", line, seq: e.seq, action: String(e.action) });
-      const stream = streams.get(e.stream);
-      const entry = { line, seq: e.seq, streamSeq: e.streamSeq, prevHash: e.prevHash, hash: e.hash, version: e.version };
-      if (stream) stream.push(entry);
-      else streams.set(e.stream, [entry]);
+      readEvent(read, value as TExportEvent, line, problems);
     } else {
       problems.push({ kind: "unreadable", line, why: "neither the header, an event nor the seal" });
     }
   }
+  return read;
+}
 
-  const parts = new Map<string, TStreamPart & { lastSeq: string }>();
+/** An event line: counted, its hash checked against its contents, and filed under its stream. */
+function readEvent(read: TExportRead, e: TExportEvent, line: number, problems: TExportProblem[]): void {
+  read.events++;
+  read.lastSeq = e.seq;
+  read.digest.add(e.hash);
+  let computed: string | null = null;
+  try {
+    computed = eventHash(eventFromText(textRecord(e)));
+  } catch {
+    // A field of the wrong shape: the event cannot be what was hashed.
+  }
+  if (computed !== e.hash) problems.push({ kind: "event_altered", line, seq: e.seq, action: String(e.action) });
+  const stream = read.streams.get(e.stream);
+  const entry = { line, seq: e.seq, streamSeq: e.streamSeq, prevHash: e.prevHash, hash: e.hash, version: e.version };
+  if (stream) stream.push(entry);
+  else read.streams.set(e.stream, [entry]);
+}
+
+/** Each stream in its own order: a position skipped, or a link that does not hold; and its part of the file. */
+function checkStreamOrder(streams: Map<string, TFoundEvent[]>, problems: TExportProblem[]): Map<string, TFoundPart> {
+  const parts = new Map<string, TFoundPart>();
   for (const [stream, events] of streams) {
     events.sort((a, b) => a.streamSeq - b.streamSeq);
     for (let k = 1; k < events.length; k++) {
@@ -135,26 +181,19 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
     const last = events.at(-1)!;
     parts.set(stream, { first: events[0]!.streamSeq, last: last.streamSeq, events: events.length, lastHash: last.hash, lastSeq: last.seq });
   }
+  return parts;
+}
 
-  if (!header) problems.push({ kind: "header_missing" });
-  if (!seal) {
-    problems.push({ kind: "seal_missing", lastSeq });
-    return {
-      ok: false,
-      events,
-      from: header?.from ?? null,
-      to: header?.to ?? null,
-      exportedAt: header?.exportedAt ?? null,
-      keyId: header?.keyId ?? null,
-      problems,
-    };
-  }
+/** The seal verifies with the key, and seals this header. */
+function checkSeal(seal: TExportSeal, header: TExportHeader | null, publicKey: KeyObject, problems: TExportProblem[]): void {
   const why = sealValid(seal, publicKey);
   if (why) problems.push({ kind: "seal_invalid", why });
   else if (header && seal.headerHash !== exportLineHash(header))
     problems.push({ kind: "seal_invalid", why: "the header is not the one sealed (its range or author changed)" });
+}
 
-  // Stream by stream, against what was sealed: a part removed at its end, or re-hashed.
+/** Stream by stream, against what was sealed: a part removed at either end, re-hashed, or added. */
+function checkSealedStreams(seal: TExportSeal, parts: Map<string, TFoundPart>, problems: TExportProblem[]): void {
   for (const [stream, sealed] of Object.entries(seal.streams ?? {})) {
     const found = parts.get(stream);
     if (!found)
@@ -180,21 +219,15 @@ export function verifyAuditExport(text: string, publicKey: KeyObject): TExportRe
   }
   for (const stream of parts.keys())
     if (!seal.streams?.[stream]) problems.push({ kind: "stream_differs", stream, why: "it is not in the seal: its events were added" });
+}
 
+/** The whole file against the seal: how many events, the last one, and the digest over every hash in order. */
+function checkSealedCounts(seal: TExportSeal, read: TExportRead, problems: TExportProblem[]): void {
+  const { events, lastSeq } = read;
   if (events < seal.events) problems.push({ kind: "events_missing", sealed: seal.events, found: events });
   if (events > seal.events) problems.push({ kind: "events_added", sealed: seal.events, found: events });
   if (lastSeq !== seal.lastSeq) problems.push({ kind: "last_differs", sealed: seal.lastSeq, found: lastSeq });
-  if (events === seal.events && digest.done() !== seal.digest) problems.push({ kind: "chain_rehashed" });
-
-  return {
-    ok: problems.length === 0,
-    events,
-    from: header?.from ?? null,
-    to: header?.to ?? null,
-    exportedAt: header?.exportedAt ?? null,
-    keyId: seal.keyId,
-    problems,
-  };
+  if (events === seal.events && read.digest.done() !== seal.digest) problems.push({ kind: "chain_rehashed" });
 }
 
 /** Each problem in words, for the command's output. */

@@ -36,7 +36,7 @@ const MAX_PASSWORD = 1024;
 // A user agent is shown to the person beside their session, nothing more: a long one is cut.
 const MAX_USER_AGENT = 300;
 
-export async function verifySignIn(input: {
+type TSignInInput = {
   email: string;
   password: string;
   address?: string | null;
@@ -48,7 +48,12 @@ export async function verifySignIn(input: {
   gate?: THashGate;
   /** How the account's wait is spent; a real timer by default (tests record it instead). */
   wait?: (ms: number) => Promise<unknown>;
-}): Promise<TSignInOutcome> {
+};
+type TSubject = Parameters<typeof checkSignInThrottle>[0];
+type TAccount = Omit<TVerifiedUser, "sessionId"> & { active: boolean; passwordHash: string | null };
+
+/** The gates, in order: the input's size, the gate's room, the throttle, the password; then the session. */
+export async function verifySignIn(input: TSignInInput): Promise<TSignInOutcome> {
   const email = normalizeEmail(input.email);
   if (!email || !input.password || email.length > MAX_EMAIL || input.password.length > MAX_PASSWORD) return { status: "invalid" };
   const subject = { email, address: input.address, now: input.now, limits: input.limits };
@@ -57,12 +62,36 @@ export async function verifySignIn(input: {
   const gate = input.gate ?? signInHashGate();
   if (gate.full()) return { status: "busy" };
 
+  const throttled = await passThrottle(subject, input.wait ?? sleep);
+  if (throttled) return throttled;
+
+  const checked = await checkPassword(email, input.password, gate);
+  if (checked === "busy") return { status: "busy" };
+  const { user } = checked;
+  if (!user || !user.active || !checked.matches) return refuseSignIn(subject, user, input);
+
+  await recordSignInSuccess(subject);
+  return { status: "ok", user: await openSession(user, input) };
+}
+
+/**
+ * The throttle before any comparison: a locked pair or address is refused. An account many addresses
+ * are guessing at makes every attempt on it wait, the owner's too, but the owner's right password
+ * still works afterwards. The wait holds no CPU and no turn at the gate.
+ */
+async function passThrottle(subject: TSubject, wait: (ms: number) => Promise<unknown>): Promise<TSignInOutcome | null> {
   const before = await checkSignInThrottle(subject);
   if (before.locked) return { status: "locked", retryAfterMinutes: before.retryAfterMinutes };
-  // An account many addresses are guessing at: every attempt on it waits, the owner's too, but the
-  // owner's right password still works afterwards. The wait holds no CPU and no turn at the gate.
-  if (before.delayMs > 0) await (input.wait ?? sleep)(before.delayMs);
+  if (before.delayMs > 0) await wait(before.delayMs);
+  return null;
+}
 
+/** The account and whether the password is its own, compared at the gate; "busy" when no turn came. */
+async function checkPassword(
+  email: string,
+  password: string,
+  gate: THashGate,
+): Promise<{ user: TAccount | null; matches: boolean } | "busy"> {
   const user = await db().user.findFirst({
     where: { email: { equals: email, mode: "insensitive" } },
     select: { id: true, email: true, name: true, role: true, active: true, sessionVersion: true, passwordHash: true },
@@ -70,45 +99,49 @@ export async function verifySignIn(input: {
   // Always run one scrypt comparison, against a decoy when there is no such user, so the time
   // taken does not tell which emails have accounts.
   const stored = user?.passwordHash ?? (await decoyHash());
-  const checked = await gate.run(() => verifyPassword(input.password, stored));
-  if (!checked.ran) return { status: "busy" };
+  const checked = await gate.run(() => verifyPassword(password, stored));
+  return checked.ran ? { user, matches: checked.value } : "busy";
+}
 
-  if (!user || !user.active || !checked.value) {
-    const after = await recordSignInFailure(subject);
-    if (after.lockedNow.length > 0 || after.burst) {
-      // A real account is named by its id; an unknown email is not recorded at all.
-      const subjectOf = { subjectType: user ? "user" : "sign_in", subjectId: user ? user.id : null } as const;
-      await db().$transaction(async (tx) => {
-        if (after.lockedNow.length > 0) {
-          await recordAuditEvent(tx, {
-            actorType: "system",
-            action: "auth.sign_in_locked",
-            ...subjectOf,
-            inputs: { scopes: after.lockedNow, address: input.address ?? null, until: after.locked ? after.until.toISOString() : null },
-          });
-        }
-        if (after.burst) {
-          await recordAuditEvent(tx, {
-            actorType: "system",
-            action: "auth.sign_in_burst_noticed",
-            ...subjectOf,
-            inputs: {
-              failures: after.burst.failures,
-              addresses: after.burst.addresses,
-              since: after.burst.since.toISOString(),
-              lastAddress: input.address ?? null,
-              delayUpToSeconds: input.limits.accountDelayMaxSeconds,
-            },
-          });
-        }
-      });
-    }
-    return after.locked ? { status: "locked", retryAfterMinutes: after.retryAfterMinutes } : { status: "invalid" };
+/** A failed attempt: counted, a lock or a burst it causes audited, and one answer for every cause. */
+async function refuseSignIn(subject: TSubject, user: TAccount | null, input: TSignInInput): Promise<TSignInOutcome> {
+  const after = await recordSignInFailure(subject);
+  if (after.lockedNow.length > 0 || after.burst) {
+    // A real account is named by its id; an unknown email is not recorded at all.
+    const subjectOf = { subjectType: user ? "user" : "sign_in", subjectId: user ? user.id : null } as const;
+    await db().$transaction(async (tx) => {
+      if (after.lockedNow.length > 0) {
+        await recordAuditEvent(tx, {
+          actorType: "system",
+          action: "auth.sign_in_locked",
+          ...subjectOf,
+          inputs: { scopes: after.lockedNow, address: input.address ?? null, until: after.locked ? after.until.toISOString() : null },
+        });
+      }
+      if (after.burst) {
+        await recordAuditEvent(tx, {
+          actorType: "system",
+          action: "auth.sign_in_burst_noticed",
+          ...subjectOf,
+          inputs: {
+            failures: after.burst.failures,
+            addresses: after.burst.addresses,
+            since: after.burst.since.toISOString(),
+            lastAddress: input.address ?? null,
+            delayUpToSeconds: input.limits.accountDelayMaxSeconds,
+          },
+        });
+      }
+    });
   }
+  return after.locked ? { status: "locked", retryAfterMinutes: after.retryAfterMinutes } : { status: "invalid" };
+}
 
-  await recordSignInSuccess(subject);
-  // The session's row is the server's half of the cookie: it exists before the cookie does, and the
-  // sign-in's event names it.
+/**
+ * The session's row is the server's half of the cookie: it exists before the cookie does, and the
+ * sign-in's event names it.
+ */
+async function openSession(user: TAccount, input: TSignInInput): Promise<TVerifiedUser> {
   const sessionId = randomUUID();
   await db().$transaction(async (tx) => {
     await recordAuditEvent(tx, {
@@ -129,8 +162,5 @@ export async function verifySignIn(input: {
       },
     });
   });
-  return {
-    status: "ok",
-    user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId },
-  };
+  return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId };
 }

@@ -50,13 +50,48 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
   if (installed.has(pglite)) return;
   installed.add(pglite);
   const internals = pglite as unknown as TPgliteInternals;
+  const run = preparedRunner(pglite, statementCache(pglite, kept), mergedParsers(pglite));
+
+  const plainQuery = pglite.query.bind(pglite);
+  const plainTransaction = pglite.transaction.bind(pglite);
+  // A query that reads or writes a blob (COPY) goes PGlite's own way.
+  pglite.query = (async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+    if (options?.blob) return plainQuery<T>(text, params, options);
+    await internals._checkReady();
+    return internals._runExclusiveTransaction(() => run<T>(text, params, options, false));
+  }) as PGlite["query"];
+  pglite.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    plainTransaction((tx) => {
+      const prepared: Transaction = Object.create(tx, {
+        query: {
+          value: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+            if (tx.closed) throw new Error("Transaction is closed");
+            return options?.blob ? tx.query<R>(text, params, options) : run<R>(text, params, options, true);
+          },
+        },
+      });
+      return callback(prepared);
+    })) as PGlite["transaction"];
+}
+
+interface TStatementCache {
+  /** The statement prepared for a text (and its parameter types), parsing it on first use. */
+  prepare(text: string, options: QueryOptions | undefined): Promise<TPrepared>;
+  /** Drops a statement whose plan went stale: closed with the next parse, parsed again on next use. */
+  forget(text: string, options: QueryOptions | undefined): void;
+}
+
+/** The session's named statements, at most `kept`, the least recently used closed first. */
+function statementCache(pglite: PGlite, kept: number): TStatementCache {
   const statements = new Map<string, TPrepared>();
   let next = 0;
   /** Closes, in the same call as the next statement's parse, the statements pushed out of the cache. */
   const toClose: string[] = [];
+  const keyOf = (text: string, options: QueryOptions | undefined) =>
+    options?.paramTypes?.length ? `${options.paramTypes.join(",")}\0${text}` : text;
 
   async function prepare(text: string, options: QueryOptions | undefined): Promise<TPrepared> {
-    const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")}\0${text}` : text;
+    const key = keyOf(text, options);
     const known = statements.get(key);
     if (known) {
       // Most recently used last: the Map's order is the eviction order.
@@ -85,31 +120,40 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
     return prepared;
   }
 
-  /**
-   * The parsers a statement's rows are read with: the instance's, with the caller's over them. PGlite
-   * merges the two itself when a caller passes its own, by copying every one of the instance's (some
-   * 300, one per type) into a new object for each statement; Prisma's adapter passes its own with every
-   * statement, always the same object. Merged once per object of the caller's here.
-   */
+  function forget(text: string, options: QueryOptions | undefined) {
+    const key = keyOf(text, options);
+    const known = statements.get(key);
+    if (!known) return;
+    statements.delete(key);
+    toClose.push(known.name);
+  }
+  return { prepare, forget };
+}
+
+type TParsersFor = (options: QueryOptions | undefined) => [TParsers, QueryOptions | undefined];
+
+/**
+ * The parsers a statement's rows are read with: the instance's, with the caller's over them. PGlite
+ * merges the two itself when a caller passes its own, by copying every one of the instance's (some
+ * 300, one per type) into a new object for each statement; Prisma's adapter passes its own with every
+ * statement, always the same object. Merged once per object of the caller's here.
+ */
+function mergedParsers(pglite: PGlite): TParsersFor {
   const merged = new WeakMap<TParsers, TParsers>();
-  function parsersFor(options: QueryOptions | undefined): [TParsers, QueryOptions | undefined] {
+  return (options) => {
     // ParserOptions is parsers by type id too (an interface, so without an index signature).
     const own = options?.parsers as TParsers | undefined;
     if (!own) return [pglite.parsers, options];
     let parsers = merged.get(own);
     if (!parsers) merged.set(own, (parsers = { ...pglite.parsers, ...own }));
     return [parsers, { ...options, parsers: undefined }];
-  }
+  };
+}
 
-  function forget(text: string, options: QueryOptions | undefined) {
-    const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")}\0${text}` : text;
-    const known = statements.get(key);
-    if (!known) return;
-    statements.delete(key);
-    toClose.push(known.name);
-  }
-
-  async function run<T>(
+/** One statement as one call on its prepared plan, errors dressed as query()'s are. */
+function preparedRunner(pglite: PGlite, cache: TStatementCache, parsersFor: TParsersFor) {
+  const internals = pglite as unknown as TPgliteInternals;
+  return async function run<T>(
     text: string,
     params: unknown[] = [],
     options: QueryOptions | undefined,
@@ -117,7 +161,7 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
   ): Promise<Results<T>> {
     return internals._runExclusiveQuery(async () => {
       try {
-        const { name, paramTypes } = await prepare(text, options);
+        const { name, paramTypes } = await cache.prepare(text, options);
         const values = params.map((value, i) => {
           if (value === null || value === undefined) return null;
           const type = paramTypes[i]!;
@@ -131,31 +175,10 @@ export function installPreparedStatements(pglite: PGlite, { statements: kept = S
         return parse.parseResults(messages, ...parsersFor(options))[0] as Results<T>;
       } catch (error) {
         // "cached plan must not change result type": parsed again next time.
-        if ((error as { code?: unknown }).code === "0A000") forget(text, options);
+        if ((error as { code?: unknown }).code === "0A000") cache.forget(text, options);
         if (error instanceof Error) Object.assign(error, { query: text, params, queryOptions: options });
         throw error;
       }
     });
-  }
-
-  const plainQuery = pglite.query.bind(pglite);
-  const plainTransaction = pglite.transaction.bind(pglite);
-  // A query that reads or writes a blob (COPY) goes PGlite's own way.
-  pglite.query = (async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
-    if (options?.blob) return plainQuery<T>(text, params, options);
-    await internals._checkReady();
-    return internals._runExclusiveTransaction(() => run<T>(text, params, options, false));
-  }) as PGlite["query"];
-  pglite.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
-    plainTransaction((tx) => {
-      const prepared: Transaction = Object.create(tx, {
-        query: {
-          value: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
-            if (tx.closed) throw new Error("Transaction is closed");
-            return options?.blob ? tx.query<R>(text, params, options) : run<R>(text, params, options, true);
-          },
-        },
-      });
-      return callback(prepared);
-    })) as PGlite["transaction"];
+  };
 }

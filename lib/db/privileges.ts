@@ -92,24 +92,8 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
     await client.query("BEGIN");
     // Two instances deploying at once would otherwise race on the same catalog rows.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('countersign.grant_app_role'))");
-    const { rows: facts } = await client.query<{ owner: string; exists: boolean; superuser: boolean; owns: boolean }>(
-      `SELECT current_user AS owner, r.oid IS NOT NULL AS exists, coalesce(r.rolsuper, false) AS superuser,
-              coalesce(EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                                WHERE n.nspname = ANY($2) AND pg_has_role(r.oid, c.relowner, 'MEMBER'))
-                       OR EXISTS (SELECT 1 FROM pg_namespace n WHERE n.nspname = ANY($2) AND pg_has_role(r.oid, n.nspowner, 'MEMBER')), false) AS owns
-         FROM (SELECT 1) one LEFT JOIN pg_roles r ON r.rolname = $1`,
-      [appRole, APP_SCHEMAS],
-    );
-    const { owner, exists, superuser, owns } = facts[0]!;
-    if (!exists)
-      throw new Error(
-        `The role "${appRole}" named in DATABASE_URL does not exist: create it first (docs/operations.md, "Database roles").`,
-      );
-    const { rows: present } = await client.query<{ name: string }>(
-      "SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(format('public.%I', name)) IS NOT NULL",
-      [[...appendOnlyNames]],
-    );
-    const appendOnly = present.map((r) => r.name);
+    const { owner, superuser, owns } = await roleFacts(client, appRole);
+    const appendOnly = await presentTables(client, appendOnlyNames);
     const missing = appendOnlyNames.filter((n) => !appendOnly.includes(n));
     const unprotected = (warning: string) => ({ appRole, ownerRole: owner, protected: false as const, appendOnly, missing, warning });
 
@@ -121,63 +105,15 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
           `and DATABASE_URL to a role of the app's own (docs/operations.md, "Database roles").`,
       );
     }
-
     // With no MIGRATION_DATABASE_URL and an app role that owns nothing (its grants made by hand),
     // this connection is the app's own: it can grant nothing, only check below what it holds.
-    if (owner !== appRole) {
-      const { rows: notOwned } = await client.query<{ name: string }>(
-        `SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname = ANY($1) AND c.relkind IN ('r', 'p', 'v', 'm', 'S') AND NOT pg_has_role(current_user, c.relowner, 'MEMBER')`,
-        [APP_SCHEMAS],
-      );
-      if (notOwned.length) {
-        throw new Error(
-          `MIGRATION_DATABASE_URL connects as "${owner}", which does not own ${notOwned.map((r) => r.name).join(", ")}: it cannot grant the app's role what it needs.`,
-        );
-      }
-      const { rows: schemaRows } = await client.query<{ name: string }>(
-        "SELECT nspname AS name FROM pg_namespace WHERE nspname = ANY($1) ORDER BY nspname DESC",
-        [APP_SCHEMAS],
-      );
-      const schemas = schemaRows.map((r) => q(r.name)).join(", ");
-      const queueSchema = schemaRows.some((r) => r.name === "pgboss");
-      const role = q(appRole);
-      const { rows: functions } = await client.query<{ fn: string }>(
-        "SELECT to_regprocedure(f)::text AS fn FROM unnest($1::text[]) AS f WHERE to_regprocedure(f) IS NOT NULL",
-        [[...APP_FUNCTIONS]],
-      );
-      const { rows: readOnly } = await client.query<{ name: string }>(
-        "SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(format('public.%I', name)) IS NOT NULL",
-        [[...READ_ONLY_TABLES]],
-      );
-      const tables = (names: string[]) => names.map((n) => `public.${q(n)}`).join(", ");
-      const statements = [
-        `REVOKE ALL ON ALL TABLES IN SCHEMA ${schemas} FROM ${role}`,
-        `REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schemas} FROM ${role}`,
-        // Only the functions the app calls: the others (pg-boss's delete_queue) are not for it.
-        queueSchema ? `REVOKE ALL ON ALL FUNCTIONS IN SCHEMA pgboss FROM PUBLIC, ${role}` : "",
-        // PostgreSQL 15 no longer lets everyone create in public; older clusters' databases still do.
-        `REVOKE CREATE ON SCHEMA ${schemas} FROM PUBLIC, ${role}`,
-        `GRANT USAGE ON SCHEMA ${schemas} TO ${role}`,
-        `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schemas} TO ${role}`,
-        appendOnly.length ? `REVOKE UPDATE, DELETE ON ${tables(appendOnly)} FROM ${role}` : "",
-        readOnly.length ? `REVOKE INSERT, UPDATE, DELETE ON ${tables(readOnly.map((r) => r.name))} FROM ${role}` : "",
-        `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schemas} TO ${role}`,
-        ...functions.map((f) => `GRANT EXECUTE ON FUNCTION ${f.fn} TO ${role}`),
-      ].filter(Boolean);
-      if (schemaRows.length) for (const sql of statements) await client.query(sql);
-    }
+    if (owner !== appRole) await grantPrivileges(client, { owner, appRole, appendOnly });
 
-    // What the role holds now, however it came by it (PUBLIC, a role it belongs to such as
-    // pg_write_all_data): the report is about the result, not about what was granted here.
-    const { rows: leaks } = await client.query<{ name: string }>(
-      "SELECT name FROM unnest($2::text[]) AS name WHERE has_table_privilege($1, format('public.%I', name), 'UPDATE, DELETE, TRUNCATE')",
-      [appRole, appendOnly],
-    );
+    const leaks = await privilegesLeft(client, appRole, appendOnly);
     await client.query("COMMIT");
     if (leaks.length) {
       return unprotected(
-        `PostgreSQL: the app's role "${appRole}" may still UPDATE, DELETE or TRUNCATE ${leaks.map((r) => `"${r.name}"`).join(", ")} ` +
+        `PostgreSQL: the app's role "${appRole}" may still UPDATE, DELETE or TRUNCATE ${leaks.map((name) => `"${name}"`).join(", ")} ` +
           `(granted to PUBLIC or to a role it belongs to): revoke it (docs/operations.md, "Database roles").`,
       );
     }
@@ -188,4 +124,99 @@ export async function grantAppRole(options: { ownerUrl: string; appUrl: string; 
   } finally {
     await client.end();
   }
+}
+
+/** Who this connection is, and whether the app's role is a superuser or owns anything of the app's. */
+async function roleFacts(client: pg.Client, appRole: string): Promise<{ owner: string; superuser: boolean; owns: boolean }> {
+  const { rows: facts } = await client.query<{ owner: string; exists: boolean; superuser: boolean; owns: boolean }>(
+    `SELECT current_user AS owner, r.oid IS NOT NULL AS exists, coalesce(r.rolsuper, false) AS superuser,
+            coalesce(EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                              WHERE n.nspname = ANY($2) AND pg_has_role(r.oid, c.relowner, 'MEMBER'))
+                     OR EXISTS (SELECT 1 FROM pg_namespace n WHERE n.nspname = ANY($2) AND pg_has_role(r.oid, n.nspowner, 'MEMBER')), false) AS owns
+       FROM (SELECT 1) one LEFT JOIN pg_roles r ON r.rolname = $1`,
+    [appRole, APP_SCHEMAS],
+  );
+  const { owner, exists, superuser, owns } = facts[0]!;
+  if (!exists)
+    throw new Error(`The role "${appRole}" named in DATABASE_URL does not exist: create it first (docs/operations.md, "Database roles").`);
+  return { owner, superuser, owns };
+}
+
+/** Those of the named tables of the public schema this database has. */
+async function presentTables(client: pg.Client, names: readonly string[]): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(format('public.%I', name)) IS NOT NULL",
+    [[...names]],
+  );
+  return rows.map((r) => r.name);
+}
+
+/** As the owner of everything in the app's schemas, revokes all the app's role held and grants its share. */
+async function grantPrivileges(client: pg.Client, who: { owner: string; appRole: string; appendOnly: string[] }): Promise<void> {
+  const { rows: notOwned } = await client.query<{ name: string }>(
+    `SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ANY($1) AND c.relkind IN ('r', 'p', 'v', 'm', 'S') AND NOT pg_has_role(current_user, c.relowner, 'MEMBER')`,
+    [APP_SCHEMAS],
+  );
+  if (notOwned.length) {
+    throw new Error(
+      `MIGRATION_DATABASE_URL connects as "${who.owner}", which does not own ${notOwned.map((r) => r.name).join(", ")}: it cannot grant the app's role what it needs.`,
+    );
+  }
+  const { rows: schemaRows } = await client.query<{ name: string }>(
+    "SELECT nspname AS name FROM pg_namespace WHERE nspname = ANY($1) ORDER BY nspname DESC",
+    [APP_SCHEMAS],
+  );
+  const { rows: functions } = await client.query<{ fn: string }>(
+    "SELECT to_regprocedure(f)::text AS fn FROM unnest($1::text[]) AS f WHERE to_regprocedure(f) IS NOT NULL",
+    [[...APP_FUNCTIONS]],
+  );
+  const readOnly = await presentTables(client, READ_ONLY_TABLES);
+  const statements = grantStatements({
+    role: q(who.appRole),
+    schemas: schemaRows.map((r) => r.name),
+    functions: functions.map((f) => f.fn),
+    appendOnly: who.appendOnly,
+    readOnly,
+  });
+  if (schemaRows.length) for (const sql of statements) await client.query(sql);
+}
+
+/** The statements that leave `role` exactly its share: everything revoked first, then granted. */
+function grantStatements(share: {
+  role: string;
+  schemas: string[];
+  functions: string[];
+  appendOnly: string[];
+  readOnly: string[];
+}): string[] {
+  const { role } = share;
+  const schemas = share.schemas.map(q).join(", ");
+  const tables = (names: string[]) => names.map((n) => `public.${q(n)}`).join(", ");
+  return [
+    `REVOKE ALL ON ALL TABLES IN SCHEMA ${schemas} FROM ${role}`,
+    `REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schemas} FROM ${role}`,
+    // Only the functions the app calls: the others (pg-boss's delete_queue) are not for it.
+    share.schemas.includes("pgboss") ? `REVOKE ALL ON ALL FUNCTIONS IN SCHEMA pgboss FROM PUBLIC, ${role}` : "",
+    // PostgreSQL 15 no longer lets everyone create in public; older clusters' databases still do.
+    `REVOKE CREATE ON SCHEMA ${schemas} FROM PUBLIC, ${role}`,
+    `GRANT USAGE ON SCHEMA ${schemas} TO ${role}`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schemas} TO ${role}`,
+    share.appendOnly.length ? `REVOKE UPDATE, DELETE ON ${tables(share.appendOnly)} FROM ${role}` : "",
+    share.readOnly.length ? `REVOKE INSERT, UPDATE, DELETE ON ${tables(share.readOnly)} FROM ${role}` : "",
+    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schemas} TO ${role}`,
+    ...share.functions.map((fn) => `GRANT EXECUTE ON FUNCTION ${fn} TO ${role}`),
+  ].filter(Boolean);
+}
+
+/**
+ * The append-only tables the role may still change, however it came by it (PUBLIC, a role it belongs
+ * to such as pg_write_all_data): the report is about the result, not about what was granted here.
+ */
+async function privilegesLeft(client: pg.Client, appRole: string, appendOnly: string[]): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT name FROM unnest($2::text[]) AS name WHERE has_table_privilege($1, format('public.%I', name), 'UPDATE, DELETE, TRUNCATE')",
+    [appRole, appendOnly],
+  );
+  return rows.map((r) => r.name);
 }

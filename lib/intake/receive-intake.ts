@@ -194,75 +194,86 @@ function checkSignature(delivery: TIntakeDelivery, rawBody: Buffer, payload: str
 }
 
 export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeConfig = configuredIntake()): Promise<TIntakeResponse> {
-  const { rawBody } = delivery;
-  if (!isJsonContentType(delivery.headers.get("content-type"))) {
-    return {
-      status: 415,
-      body: { error: "unsupported_media_type", message: "Send the ticket as Content-Type: application/json (UTF-8)." },
-    };
-  }
-  if (rawBody === null || rawBody.length > MAX_INTAKE_BYTES) {
-    return { status: 413, body: { error: "payload_too_large", message: `The body must be at most ${MAX_INTAKE_BYTES} bytes.` } };
-  }
-  // Decoded strictly before the signature is checked: the signature covers the bytes, and text that
-  // is not UTF-8 has no faithful string to check it on (nor to store).
-  const decoded = decodeUtf8(rawBody);
-  if (!decoded.ok) return refusedJson(decoded.problem);
-
-  const signed = checkSignature(delivery, rawBody, decoded.text, config);
+  const body = readBody(delivery);
+  if (!body.ok) return body.response;
+  const signed = checkSignature(delivery, body.rawBody, body.text, config);
   if (!signed.ok) return signed.response;
   const answer = (response: TIntakeResponse): TIntakeResponse =>
     signed.headers ? { ...response, headers: { ...signed.headers, ...response.headers } } : response;
 
-  if (config.limiter) {
-    const verdict = await config.limiter.consume({ keyId: secretFingerprint(signed.secret), address: delivery.address });
-    if (!verdict.ok) {
-      return answer({
-        status: 429,
-        body: {
-          error: "rate_limited",
-          message: `Too many deliveries ${verdict.limit === "key" ? "signed with this key" : "from this address"}; retry after ${verdict.retryAfterSeconds} s.`,
-        },
-        headers: retryAfterHeader(verdict),
-      });
-    }
-  }
+  const limited = config.limiter && (await overRateLimit(config.limiter, signed.secret, delivery.address));
+  if (limited) return answer(limited);
+  const parsed = parseTicket(body.text);
+  if (!parsed.ok) return answer(parsed.response);
+  return answer(await storeTicket(parsed.ticket, signed.delivery));
+}
 
-  const json = parseStrictJson(decoded.text);
-  if (!json.ok) return answer(refusedJson(json.problem));
-  const parsed = ZIntakeTicket.safeParse(json.value);
-  if (!parsed.success) {
-    return answer(
-      invalidFields(
-        parsed.error.issues.flatMap((issue): [string, string][] =>
-          issue.code === "unrecognized_keys"
-            ? issue.keys.map((key): [string, string] => [key, "is not a known field"])
-            : [[issue.path.join("."), issue.message]],
-        ),
-      ),
-    );
-  }
-  const ticket = parsed.data;
-  const payloadHash = sha256Hex(canonicalJson(ticket));
+type TRead<T> = ({ ok: true } & T) | { ok: false; response: TIntakeResponse };
 
-  const known = async (): Promise<TIntakeResponse | null> => {
-    const existing = await db().ticket.findUnique({ where: { externalId: ticket.externalId } });
-    if (!existing) return null;
-    if (existing.payloadHash !== payloadHash) {
-      return {
-        status: 409,
-        body: {
-          error: "idempotency_mismatch",
-          message: `externalId ${ticket.externalId} was already delivered with a different body; nothing was changed.`,
-          ticketId: existing.id,
-        },
-      };
-    }
-    return { status: 200, body: resultBody(existing) };
+/**
+ * The body as text: JSON by its Content-Type, within the size limit, strictly UTF-8. Decoded before
+ * the signature is checked: the signature covers the bytes, and text that is not UTF-8 has no
+ * faithful string to check it on (nor to store).
+ */
+function readBody(delivery: TIntakeDelivery): TRead<{ rawBody: Buffer; text: string }> {
+  const { rawBody } = delivery;
+  if (!isJsonContentType(delivery.headers.get("content-type"))) {
+    return {
+      ok: false,
+      response: {
+        status: 415,
+        body: { error: "unsupported_media_type", message: "Send the ticket as Content-Type: application/json (UTF-8)." },
+      },
+    };
+  }
+  if (rawBody === null || rawBody.length > MAX_INTAKE_BYTES) {
+    return {
+      ok: false,
+      response: { status: 413, body: { error: "payload_too_large", message: `The body must be at most ${MAX_INTAKE_BYTES} bytes.` } },
+    };
+  }
+  const decoded = decodeUtf8(rawBody);
+  return decoded.ok ? { ok: true, rawBody, text: decoded.text } : { ok: false, response: refusedJson(decoded.problem) };
+}
+
+/** A 429 when the signing key or the address has used its budget; null within it (and counted). */
+async function overRateLimit(limiter: THelpdeskLimiter, secret: string, address: string | null): Promise<TIntakeResponse | null> {
+  const verdict = await limiter.consume({ keyId: secretFingerprint(secret), address });
+  if (verdict.ok) return null;
+  return {
+    status: 429,
+    body: {
+      error: "rate_limited",
+      message: `Too many deliveries ${verdict.limit === "key" ? "signed with this key" : "from this address"}; retry after ${verdict.retryAfterSeconds} s.`,
+    },
+    headers: retryAfterHeader(verdict),
   };
+}
 
-  // A new ticket is the common case: insert straight away (one statement, the audit event with it),
-  // and answer a repeat from the unique externalId it collides with.
+/** The ticket the text holds: strict JSON (no key twice, no prototype key), then its fields. */
+function parseTicket(text: string): TRead<{ ticket: TIntakeTicket }> {
+  const json = parseStrictJson(text);
+  if (!json.ok) return { ok: false, response: refusedJson(json.problem) };
+  const parsed = ZIntakeTicket.safeParse(json.value);
+  if (parsed.success) return { ok: true, ticket: parsed.data };
+  return {
+    ok: false,
+    response: invalidFields(
+      parsed.error.issues.flatMap((issue): [string, string][] =>
+        issue.code === "unrecognized_keys"
+          ? issue.keys.map((key): [string, string] => [key, "is not a known field"])
+          : [[issue.path.join("."), issue.message]],
+      ),
+    ),
+  };
+}
+
+/**
+ * A new ticket is the common case: insert straight away (one statement, the audit event with it),
+ * and answer a repeat from the unique externalId it collides with.
+ */
+async function storeTicket(ticket: TIntakeTicket, delivery: Extract<TSigned, { ok: true }>["delivery"]): Promise<TIntakeResponse> {
+  const payloadHash = sha256Hex(canonicalJson(ticket));
   try {
     const created = await insertTicket(
       {
@@ -274,19 +285,36 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
         externalId: ticket.externalId,
         payloadHash,
         routed: { route: ticket.route, bundleVersion: ticket.bundleVersion, signature: ticket.routeSignature ?? null },
-        delivery: signed.delivery,
+        delivery,
       },
       { type: "api", id: "intake" },
     );
-    return answer({ status: 201, body: resultBody(created) });
+    return { status: 201, body: resultBody(created) };
   } catch (error) {
     // A repeat, or a concurrent delivery of the same externalId that won the insert.
     if (isUniqueViolation(error)) {
-      const repeat = await known();
-      if (repeat) return answer(repeat);
+      const repeat = await answerRepeat(ticket.externalId, payloadHash);
+      if (repeat) return repeat;
     }
     throw error;
   }
+}
+
+/** A delivery of a known externalId: 200 with its ticket for the same body, 409 for another. */
+async function answerRepeat(externalId: string, payloadHash: string): Promise<TIntakeResponse | null> {
+  const existing = await db().ticket.findUnique({ where: { externalId } });
+  if (!existing) return null;
+  if (existing.payloadHash !== payloadHash) {
+    return {
+      status: 409,
+      body: {
+        error: "idempotency_mismatch",
+        message: `externalId ${externalId} was already delivered with a different body; nothing was changed.`,
+        ticketId: existing.id,
+      },
+    };
+  }
+  return { status: 200, body: resultBody(existing) };
 }
 
 /** Reads a request body, giving up (null) past `max` bytes without buffering the rest. */

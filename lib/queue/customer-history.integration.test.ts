@@ -5,6 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
+import { scriptedPlanner } from "../agent/planner";
+import { runAgent } from "../agent/run-agent";
+import { orderFacts } from "../agent/tools";
+import { Prisma } from "../db";
+import { refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
 import { decideApproval } from "../approvals/decide-approval";
 import { settleApprovedRefund } from "../approvals/settle-refund";
 import { createTicket } from "../intake/create-ticket";
@@ -73,6 +78,47 @@ describe("the customer's history beside the decision", () => {
       earlier: [],
       earlierCount: 0,
       order: { id: world.orderId, amountCents: 12_000, currency: "USD", refundedCents: 0, remainingCents: 12_000, refunds: [] },
+    });
+  });
+
+  it("agrees with the refund facts on an order partly refunded: what was refunded and what remains", async () => {
+    const client = testDb().client;
+    const world = await freshOrder(client);
+    const ticket = await tabletTicket(client, world);
+    const run = await runAgent({
+      ticketId: ticket,
+      client,
+      planner: scriptedPlanner([
+        { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } },
+        { action: "lookup_order", args: { order_id: world.orderId } },
+        { action: "draft_reply", args: {} },
+        { action: "propose_refund", args: { order_id: world.orderId, amount_cents: 3_000, reason: "partial refund for a cracked screen" } },
+        { action: "request_human_approval", args: { reason: "review" } },
+      ]),
+    });
+    const approval = await client.approvalRequest.findUniqueOrThrow({ where: { id: run.approval!.id! } });
+    const specialist = await user(client, "SPECIALIST");
+    await decideApproval({ approvalId: approval.id, decision: "approve", digest: approval.digest, note: null, actor: specialist, client });
+    expect((await settleApprovedRefund({ approvalId: approval.id, client })).outcome).toBe("refund_created");
+
+    const history = await historyOf(ticket);
+    const [facts] = await client.$queryRaw<
+      { refunded: string }[]
+    >`SELECT ${refundedCentsSql(Prisma.sql`${world.orderId}`)}::text AS refunded`;
+    const refunded = Number(facts!.refunded);
+    expect(history.order).toMatchObject({
+      refundedCents: refunded,
+      remainingCents: stillRefundableCents({ amountCents: 7_900 }, refunded),
+    });
+    // The agent's lookup_order reads the same facts; and they are the partial refund, not the order.
+    expect(await orderFacts(client, world.orderId)).toMatchObject({
+      refundedCents: history.order!.refundedCents,
+      refundableCents: history.order!.remainingCents,
+    });
+    expect(history.order).toMatchObject({
+      refundedCents: 3_000,
+      remainingCents: 4_900,
+      refunds: [expect.objectContaining({ amountCents: 3_000 })],
     });
   });
 });
