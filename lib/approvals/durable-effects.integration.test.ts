@@ -199,9 +199,22 @@ describe("expired requests", () => {
 describe.runIf(onPostgres)("under concurrency and crashes (PostgreSQL)", () => {
   it("keeps one pending approval when two live runs start on one ticket at once", async () => {
     const db = testDb();
-    const tId = await tabletTicket(await freshOrder());
-    const results = await Promise.all([refusalCode(runAgent({ ticketId: tId })), refusalCode(runAgent({ ticketId: tId }))]);
-    expect(results.sort()).toEqual(["accepted", "ticket_busy"]);
+    const world = await freshOrder();
+    const tId = await tabletTicket(world);
+    const { customerId } = await db.client.order.findUniqueOrThrow({ where: { id: world.orderId } });
+    // Both runs start while the test holds the customer's proposal lock (lib/orders/refund-facts.ts),
+    // so the one that gets the ticket cannot finish before the other has started, however fast it is.
+    let runs: Promise<string>[] = [];
+    const firstSettled = await db.client.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`refund-proposals:${customerId}`}))::text`;
+        runs = [refusalCode(runAgent({ ticketId: tId })), refusalCode(runAgent({ ticketId: tId }))];
+        return Promise.race(runs);
+      },
+      { timeout: 30_000 },
+    );
+    expect(firstSettled).toBe("ticket_busy");
+    expect((await Promise.all(runs)).sort()).toEqual(["accepted", "ticket_busy"]);
     expect(await db.client.approvalRequest.count({ where: { ticketId: tId, status: "pending" } })).toBe(1);
     expect(await db.client.agentRun.count({ where: { ticketId: tId, mode: "live" } })).toBe(1);
   });
