@@ -96,3 +96,40 @@ function CellLabel({ children }: { children: string }) {
     </span>
   );
 }
+
+/**
+ * A row's selection box as its first cell: named for assistive technology by `name`, shown with the
+ * visible word `word` on a card below md. `onToggle` gets the new state and whether Shift was held
+ * (for range selection).
+ */
+export function SelectCell({
+  name,
+  word,
+  checked,
+  disabled = false,
+  onToggle,
+}: {
+  name: string;
+  word: string;
+  checked: boolean;
+  disabled?: boolean;
+  onToggle: (checked: boolean, shift: boolean) => void;
+}) {
+  return (
+    <Cell className="col-span-2 md:w-10">
+      <label className="inline-flex items-center gap-2 text-[12px] text-slate-600">
+        <input
+          type="checkbox"
+          className="size-4"
+          checked={checked}
+          disabled={disabled}
+          onChange={(event) => onToggle(event.target.checked, (event.nativeEvent as MouseEvent).shiftKey === true)}
+        />
+        <span className="sr-only">{name}</span>
+        <span aria-hidden="true" className="md:hidden">
+          {word}
+        </span>
+      </label>
+    </Cell>
+  );
+}

@@ -3,7 +3,7 @@
 // marked, the customer, status, reason, proposed refund, how long it has waited and who holds it.
 import Link from "next/link";
 import { formatAge, formatAmount, formatUtc } from "@/components/format";
-import { Cell, CardRow } from "@/components/responsive-table";
+import { Cell, CardRow, SelectCell } from "@/components/responsive-table";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import type { TQueuePageJson } from "@/lib/queue/list-tickets";
 import { highlightSegments } from "@/lib/queue/search-terms";
@@ -28,20 +28,7 @@ export function QueueRow({
 }) {
   return (
     <CardRow className={selected ? "bg-indigo-50/60" : "hover:bg-slate-50"}>
-      <Cell className="col-span-2 md:w-10">
-        <label className="inline-flex items-center gap-2 text-[12px] text-slate-600">
-          <input
-            type="checkbox"
-            className="size-4"
-            checked={selected}
-            onChange={(event) => onToggle(event.target.checked, (event.nativeEvent as MouseEvent).shiftKey === true)}
-          />
-          <span className="sr-only">Select ticket #{row.number}</span>
-          <span aria-hidden="true" className="md:hidden">
-            Select
-          </span>
-        </label>
-      </Cell>
+      <SelectCell name={`Select ticket #${row.number}`} word="Select" checked={selected} onToggle={onToggle} />
       <TicketCell row={row} terms={terms} snippet={snippet} />
       <CustomerCell row={row} terms={terms} />
       <Cell label="Status" className="md:whitespace-nowrap">

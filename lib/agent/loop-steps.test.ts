@@ -19,24 +19,11 @@ import {
 } from "./loop-steps";
 import { scriptedPlanner, type TPlanner } from "./planner";
 import { RunJournal, type TTraceStep } from "./run-journal";
-import { initialState, type TAgentState, type TOrderFacts } from "./state";
+import { initialState, type TAgentState } from "./state";
+import { ORDER_FACTS as ORDER } from "../../testing/order-facts";
 
 const RUN_ID = "8b0c2f4e-5d1a-4c3b-9e7f-1a2b3c4d5e6f";
 const LIMITS = { maxSteps: 3, maxTokens: 100, maxWallMs: 10_000, toolTimeoutMs: 1_000 };
-const ORDER: TOrderFacts = {
-  id: "ORD-1",
-  item: "tablet",
-  category: "electronics",
-  amountCents: 7900,
-  currency: "USD",
-  deliveredAt: null,
-  daysSinceDelivery: 3,
-  refundedCents: 1900,
-  refundableCents: 6000,
-  customerName: "Ada",
-  customerFlagged: false,
-};
-
 /** A run as the steps see it, before its first step. */
 function loopRun(
   over: { state?: Partial<TAgentState>; planner?: TPlanner; limits?: Partial<typeof LIMITS>; orderRef?: string | null } = {},

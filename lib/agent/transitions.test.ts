@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { TAllowedAction } from "../contracts/actions";
-import { initialState, type TAgentState, type TOrderFacts } from "./state";
+import { initialState, type TAgentState } from "./state";
+import { ORDER_FACTS as ORDER } from "../../testing/order-facts";
 import { transitionProblem } from "./transitions";
 
-const ORDER: TOrderFacts = {
-  id: "ORD-1",
-  item: "tablet",
-  category: "electronics",
-  amountCents: 7900,
-  currency: "USD",
-  deliveredAt: null,
-  daysSinceDelivery: 3,
-  refundedCents: 1900,
-  refundableCents: 6000,
-  customerName: "Ada",
-  customerFlagged: false,
-};
 const GROUNDED = {
   status: "grounded",
   question: "cracked screen refund",

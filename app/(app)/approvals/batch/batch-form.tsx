@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { failureText } from "@/components/action-message";
 import { formatAmount, formatUtc } from "@/components/format";
-import { Cell, CardRow, ResponsiveTable } from "@/components/responsive-table";
+import { Cell, CardRow, ResponsiveTable, SelectCell } from "@/components/responsive-table";
 import type { TBatchOutcome, TBatchPreviewRow } from "@/lib/approvals/decide-batch";
 import { withChecked } from "../../bulk-work";
 import { decideBatchAction } from "./actions";
@@ -79,21 +79,13 @@ function BatchRow({
 }) {
   return (
     <CardRow className="align-top">
-      <Cell className="col-span-2 md:w-10">
-        <label className="inline-flex items-center gap-2 text-[12px] text-slate-600">
-          <input
-            type="checkbox"
-            className="size-4"
-            checked={selected}
-            disabled={decided || !r.mayDecide}
-            onChange={(e) => onToggle(e.target.checked)}
-          />
-          <span className="sr-only">Decide ticket #{r.ticket.number}</span>
-          <span aria-hidden="true" className="md:hidden">
-            Decide
-          </span>
-        </label>
-      </Cell>
+      <SelectCell
+        name={`Decide ticket #${r.ticket.number}`}
+        word="Decide"
+        checked={selected}
+        disabled={decided || !r.mayDecide}
+        onToggle={(checked) => onToggle(checked)}
+      />
       <Cell label="Ticket" className="col-span-2 min-w-0 md:col-span-1">
         <Link
           href={`/tickets/${r.ticket.id}`}
