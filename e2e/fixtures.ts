@@ -1,7 +1,10 @@
 // Shared Playwright fixtures: the demo accounts and a page object for signing in through the real
-// form (no cookies forged, no API shortcuts).
+// form (no cookies forged, no API shortcuts). Each role signs in through the form once per worker;
+// its session cookie is then reused (signed-in state per role) for as long as the server still
+// honours it: a test that signs the person out, or ends their sessions, makes the next one sign in
+// through the form again.
 import { createHmac, randomUUID } from "node:crypto";
-import { test as base, expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Cookie, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "countersign-demo";
 export const ACCOUNTS = {
@@ -26,16 +29,40 @@ export class SignInPage {
   }
 }
 
+/** The session cookies each role signed in with, while the server still honours them. */
+const storedSessions = new Map<DemoRole, Cookie[]>();
+
+const queueHeading = (page: Page) => page.getByRole("heading", { name: "Queue", level: 1 });
+
+/**
+ * Signs `page`'s browser context in as `role`, landing on the queue: with the role's stored session
+ * when the server still honours it, otherwise through the real form (and stores the new session).
+ */
+async function signInContext(page: Page, role: DemoRole): Promise<void> {
+  const stored = storedSessions.get(role);
+  if (stored) {
+    await page.context().addCookies(stored);
+    await page.goto("/");
+    if (!new URL(page.url()).pathname.startsWith("/signin")) {
+      await expect(queueHeading(page)).toBeVisible();
+      return;
+    }
+    storedSessions.delete(role);
+    await page.context().clearCookies();
+  }
+  const signInPage = new SignInPage(page);
+  await signInPage.goto();
+  await signInPage.signIn(ACCOUNTS[role].email, DEMO_PASSWORD);
+  await expect(queueHeading(page)).toBeVisible();
+  storedSessions.set(role, await page.context().cookies());
+}
+
 export const test = base.extend<{ signInPage: SignInPage; signInAs: (role: DemoRole) => Promise<void> }>({
   signInPage: async ({ page }, use) => {
     await use(new SignInPage(page));
   },
-  signInAs: async ({ page, signInPage }, use) => {
-    await use(async (role) => {
-      await signInPage.goto();
-      await signInPage.signIn(ACCOUNTS[role].email, DEMO_PASSWORD);
-      await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
-    });
+  signInAs: async ({ page }, use) => {
+    await use((role) => signInContext(page, role));
   },
 });
 
@@ -96,12 +123,9 @@ export async function deliverTicket(
 
 /** A page of its own browser context, signed in as `role`: a second person beside the test's page. */
 export async function signedInPage(browser: Browser, role: DemoRole): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(ACCOUNTS[role].email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
+  const context: BrowserContext = await browser.newContext();
+  const page = await context.newPage();
+  await signInContext(page, role);
   return page;
 }
 
