@@ -8,6 +8,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { canonicalJson } from "../lib/contracts/canonical";
 import { verifyAuditExport } from "../lib/audit/verify-audit-export";
 import { E2E_INTAKE_SECRET, expect, test } from "./fixtures";
+import { e2eDataDir } from "../testing/e2e-data-dir";
 
 const PATH = "/api/audit/checkpoints";
 
@@ -37,7 +38,7 @@ interface TCheckpoint {
 }
 
 /** The server's data directory (scripts/e2e-server.ts): its key's public half and its checkpoint file. */
-const dataDir = () => join(test.info().project.testDir, "..", ".data", "e2e");
+const dataDir = () => join(test.info().project.testDir, "..", e2eDataDir());
 
 test("unsigned, wrongly signed, moved and replayed requests are refused like the outbox refuses them", async ({ request }) => {
   const unsigned = await request.get(PATH);

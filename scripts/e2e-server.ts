@@ -13,6 +13,7 @@ import { seedDemo } from "../prisma/seed/demo";
 import { seedE2eFailedJobs, seedE2eFixtures, seedE2eTraceRuns } from "../prisma/seed/e2e";
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
+import { E2E_DEFAULT_PORT, e2eDataDir } from "../testing/e2e-data-dir";
 
 // Fixed for the browser suite, which signs intake requests and routes itself (e2e/fixtures.ts).
 const E2E_SECRETS = {
@@ -22,9 +23,9 @@ const E2E_SECRETS = {
 };
 
 async function main() {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "3210" } } });
+  const { values } = parseArgs({ options: { port: { type: "string", default: E2E_DEFAULT_PORT } } });
   // Another port is another server beside this one (a second checkout's suite): its own data directory.
-  const dataDir = resolve(values.port === "3210" ? ".data/e2e" : `.data/e2e-${values.port}`);
+  const dataDir = resolve(e2eDataDir(values.port));
   rmSync(dataDir, { recursive: true, force: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
