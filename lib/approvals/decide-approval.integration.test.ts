@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { insertSignedDecision } from "../../testing/decisions";
 import { useTestDb } from "../../testing/db";
 import { drainQueue } from "../../testing/queue";
 import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
@@ -274,15 +275,7 @@ describe("decideApproval", () => {
       decideApproval({ approvalId: approved.id, decision: "approve", digest: approved.digest, actor: reviewer, now: late }),
     ).rejects.toMatchObject(alreadyDecided);
     const recorded = await refundRequest();
-    await client.approvalDecision.create({
-      data: {
-        approvalRequestId: recorded.id,
-        decision: "approve",
-        deciderId: reviewer.id,
-        deciderRole: "REVIEWER",
-        digest: recorded.digest,
-      },
-    });
+    await insertSignedDecision(client, { approvalRequestId: recorded.id, deciderId: reviewer.id, deciderRole: "REVIEWER", digest: recorded.digest });
     await expect(decide(recorded)).rejects.toMatchObject(alreadyDecided);
     await expect(
       decideApproval({
