@@ -21,7 +21,10 @@ export interface TDecisionFields {
 
 /** The row's data for `approvalDecision.create`, signed (with `key`, by default the app's). */
 export async function signedDecision(client: PrismaClient, f: TDecisionFields, key?: TSigningKey) {
-  const request = await client.approvalRequest.findUniqueOrThrow({ where: { id: f.approvalRequestId }, select: { approvalsRequired: true } });
+  const request = await client.approvalRequest.findUniqueOrThrow({
+    where: { id: f.approvalRequestId },
+    select: { approvalsRequired: true },
+  });
   const row = {
     approvalRequestId: f.approvalRequestId,
     decision: f.decision ?? ("approve" as const),

@@ -275,7 +275,12 @@ describe("decideApproval", () => {
       decideApproval({ approvalId: approved.id, decision: "approve", digest: approved.digest, actor: reviewer, now: late }),
     ).rejects.toMatchObject(alreadyDecided);
     const recorded = await refundRequest();
-    await insertSignedDecision(client, { approvalRequestId: recorded.id, deciderId: reviewer.id, deciderRole: "REVIEWER", digest: recorded.digest });
+    await insertSignedDecision(client, {
+      approvalRequestId: recorded.id,
+      deciderId: reviewer.id,
+      deciderRole: "REVIEWER",
+      digest: recorded.digest,
+    });
     await expect(decide(recorded)).rejects.toMatchObject(alreadyDecided);
     await expect(
       decideApproval({

@@ -84,7 +84,9 @@ describe("an approval forged by someone holding the app's database role", () => 
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
       executionOutcome: "blocked:not_approved",
     });
-    expect(await client.auditEvent.findFirstOrThrow({ where: { subjectId: request.id, action: "refund.blocked_not_approved" } })).toMatchObject({
+    expect(
+      await client.auditEvent.findFirstOrThrow({ where: { subjectId: request.id, action: "refund.blocked_not_approved" } }),
+    ).toMatchObject({
       inputs: expect.objectContaining({ detail: why }),
     });
     // Called directly, as a replayed or forged job would: the same refusal.
@@ -151,7 +153,9 @@ describe("decided in time means executed", () => {
       now: new Date(expiresAt.getTime() - 25_000),
     });
     await drainQueue(db);
-    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ executionOutcome: "refund_created" });
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      executionOutcome: "refund_created",
+    });
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect((await verifyLines()).lines.join("\n")).not.toContain(request.id);

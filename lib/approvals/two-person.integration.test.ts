@@ -385,7 +385,10 @@ describe("a lowered refund", () => {
 /** Signs a stored decision again over what it now holds, as someone holding the signing key could (the row rewritten by the owner). */
 async function resignSeat(requestId: string, seat: number) {
   const { client } = testDb();
-  const d = await client.approvalDecision.findFirstOrThrow({ where: { approvalRequestId: requestId, seat }, include: { approvalRequest: true } });
+  const d = await client.approvalDecision.findFirstOrThrow({
+    where: { approvalRequestId: requestId, seat },
+    include: { approvalRequest: true },
+  });
   const signed = signDecision({ ...d, approvalsRequired: d.approvalRequest.approvalsRequired, decidedAt: d.createdAt });
   await asOwner(testDb(), (owner) =>
     owner.$transaction(async (tx) => {

@@ -39,7 +39,12 @@ const LEDGER_APPROVALS = `
 const FIRST_UUID = "00000000-0000-0000-0000-000000000000";
 
 /** Every decision: its signature, and the audit event that carries it. */
-export async function checkDecisions(client: Db, keys: TDecisionKeys, problems: { push(p: TDecisionProblem): unknown }, batchSize = 5000): Promise<number> {
+export async function checkDecisions(
+  client: Db,
+  keys: TDecisionKeys,
+  problems: { push(p: TDecisionProblem): unknown },
+  batchSize = 5000,
+): Promise<number> {
   let after = FIRST_UUID;
   let checked = 0;
   for (;;) {

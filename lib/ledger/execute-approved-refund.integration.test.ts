@@ -518,7 +518,10 @@ describe("the decisions' signatures", () => {
 });
 
 type TSigned = Awaited<ReturnType<typeof signedFields>>;
-async function signedFields(request: { id: string; digest: string }, decider: { id: string; role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" }) {
+async function signedFields(
+  request: { id: string; digest: string },
+  decider: { id: string; role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN" },
+) {
   return {
     approvalRequestId: request.id,
     decision: "approve" as const,

@@ -44,7 +44,12 @@ describe.skipIf(!onPostgres)("the executor's lock on the order (PostgreSQL)", ()
     for (const request of approvals) {
       expect(request.proposalId).not.toBeNull();
       const decider = await user(client, request.requiredRole);
-      await insertSignedDecision(client, { approvalRequestId: request.id, deciderId: decider.id, deciderRole: decider.role, digest: request.digest });
+      await insertSignedDecision(client, {
+        approvalRequestId: request.id,
+        deciderId: decider.id,
+        deciderRole: decider.role,
+        digest: request.digest,
+      });
       await client.approvalRequest.update({ where: { id: request.id }, data: { status: "approved" } });
     }
     const actor = { type: "system", id: "test" } as const;
