@@ -229,6 +229,8 @@ async function chaos(url: string): Promise<number> {
       `approvals never decided:                ${report.undecided}`,
       `replies without their executed refund:  ${report.repliesWithoutRefund}`,
       `runs left running:                      ${report.runsRunning}`,
+      `blocked refunds:                        ${report.blocked.reduce((n, b) => n + b.n, 0)}${report.blocked.map((b) => `, ${b.outcome} ${b.n}`).join("")}`,
+      `expired though decided in time:         ${report.expiredInTime}`,
       `audit chain:                            ${chain.ok ? `verified (${chain.events} events)` : `BROKEN: ${JSON.stringify(chain).slice(0, 200)}`}`,
     ];
     lines.forEach((l) => console.log(l));
@@ -238,6 +240,7 @@ async function chaos(url: string): Promise<number> {
       report.undecided +
       report.repliesWithoutRefund +
       report.runsRunning +
+      report.expiredInTime +
       (chain.ok ? 0 : 1);
     if (violations || hits < minHits) {
       console.log(
@@ -353,6 +356,16 @@ async function invariants(client: ReturnType<typeof openDb>["client"], approvalI
     runsRunning: await client.agentRun.count({ where: { status: "running" } }),
     interrupted: await client.agentRun.count({ where: { status: "interrupted" } }),
     autoApproved: await client.approvalDecision.count({ where: { automatic: true } }),
+    // Every refund the executor refused, by its outcome: none is expected, and each says why.
+    blocked: await client.$queryRawUnsafe<{ outcome: string; n: number }[]>(
+      `SELECT "executionOutcome" AS outcome, count(*)::int AS n FROM "ApprovalRequest"
+        WHERE kind = 'refund' AND "executionOutcome" LIKE 'blocked:%' GROUP BY 1 ORDER BY 1`,
+    ),
+    // Decided in time means executed: an approval_expired whose every decision came before the expiry is a violation.
+    expiredInTime: await one(
+      `SELECT count(*)::int AS n FROM "ApprovalRequest" a WHERE a."executionOutcome" = 'blocked:approval_expired'
+         AND NOT EXISTS (SELECT 1 FROM "ApprovalDecision" d WHERE d."approvalRequestId" = a.id AND d."createdAt" > a."expiresAt")`,
+    ),
   };
 }
 

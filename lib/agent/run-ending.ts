@@ -19,6 +19,7 @@ import type { Stop, TBudgets } from "./loop-steps";
 import { NOTIFY_SOURCE, NOTIFY_SOURCE_CTE, personRequestCte, systemApprovalCtes } from "../approvals/store/run-request-writes";
 import type { TTraceStep } from "./run-journal";
 import { RUN_ENDED, type RunRecorder, type TAlongside } from "./store/run-recorder";
+import { signDecision } from "../audit/decision-signature";
 import type { TAgentState, TProposalView } from "./state";
 
 export interface TRunResult {
@@ -130,6 +131,18 @@ function personApproval(
 function systemApproval(run: TEnding, proposal: TProposalView & { id: string }, draft: string | null, now: Date): TApprovalWrites {
   const request = requestOf(run, draft, proposal, now);
   const { digest } = request;
+  // Signed like a person's decision (lib/audit/decision-signature.ts): the executor refuses an unsigned one.
+  const signed = signDecision({
+    approvalRequestId: request.id,
+    digest,
+    decision: "approve",
+    deciderId: null,
+    deciderRole: "REVIEWER",
+    automatic: true,
+    seat: 1,
+    approvalsRequired: 1,
+    decidedAt: now,
+  });
   const decision = {
     id: randomUUID(),
     approvalRequestId: request.id,
@@ -140,6 +153,7 @@ function systemApproval(run: TEnding, proposal: TProposalView & { id: string }, 
     originalReply: draft,
     digest,
     createdAt: now,
+    ...signed,
   };
   return {
     events: [
@@ -150,7 +164,13 @@ function systemApproval(run: TEnding, proposal: TProposalView & { id: string }, 
         subjectType: "proposal",
         subjectId: proposal.id,
         ticketId: run.ticket.id,
-        inputs: { digest, amountCents: proposal.amountCents, reasons: proposal.reasons },
+        inputs: {
+          digest,
+          amountCents: proposal.amountCents,
+          reasons: proposal.reasons,
+          approvalRequestId: request.id,
+          signature: signed.signature,
+        },
       },
     ],
     ctes: systemApprovalCtes(

@@ -18,6 +18,7 @@ import { customerReply, replyEdit } from "../contracts/customer-reply";
 import { decisionRefused, loadDecidable } from "./load-decidable";
 import { editRefundAmount } from "./edit-approval";
 import { decisionCtes } from "./store/approval-store";
+import { signDecision } from "../audit/decision-signature";
 
 export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal } from "./load-decidable";
 
@@ -68,7 +69,7 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   // Every rule of who may decide what (decision-options.ts), the amount and the order's room included.
   const request = await loadDecidable(client, { ...input, amountCents: amountGiven ? input.amountCents! : undefined }, now);
   if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
-  const plan = planDecision(request, input, note);
+  const plan = planDecision(request, input, note, now);
   const decisionId = await writeDecision(client, request, input, plan);
   return {
     approvalId: request.id,
@@ -84,10 +85,22 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
 type TDecidable = Awaited<ReturnType<typeof loadDecidable>>;
 
 /** What the decision writes: its seat, the request's new status, the ticket's move, the reply or the refund's job, the event. */
-function planDecision(request: TDecidable, input: TDecideInput, note: string | null) {
+function planDecision(request: TDecidable, input: TDecideInput, note: string | null, now: Date) {
   const decisions = request.decisions;
   // The seat this decision takes; the request is decided when the last seat is filled or anyone rejects.
   const seat = decisions.length + 1;
+  // Signed before the statement, over the time the statement stores (lib/audit/decision-signature.ts).
+  const signed = signDecision({
+    approvalRequestId: request.id,
+    digest: request.digest,
+    decision: input.decision,
+    deciderId: input.actor.id,
+    deciderRole: input.actor.role,
+    automatic: false,
+    seat,
+    approvalsRequired: request.approvalsRequired,
+    decidedAt: now,
+  });
   const complete = input.decision === "reject" || seat >= request.approvalsRequired;
   const edited = replyEdit(request.draft, input.editedReply);
   const draft = edited ?? request.draft;
@@ -95,13 +108,15 @@ function planDecision(request: TDecidable, input: TDecideInput, note: string | n
   const moveKind: TTicketMove = input.decision === "reject" ? "reject" : request.kind === "refund" ? "approve_refund" : "approve_reply";
   return {
     seat,
+    decidedAt: now,
+    signed,
     edited,
     approvals,
     moveKind,
     refund: complete && input.decision === "approve" && request.kind === "refund",
     reply: complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null,
     status: !complete ? ("pending" as const) : input.decision === "approve" ? ("approved" as const) : ("rejected" as const),
-    audit: decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals }),
+    audit: decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals, signed }),
     note,
     // A first of two approvals moves nothing: the ticket keeps waiting for the second.
     move: complete
@@ -144,6 +159,8 @@ async function writeDecision(client: Db, request: TDecidable, input: TDecideInpu
       digest: request.digest,
       seat: plan.seat,
       reply: plan.reply,
+      decidedAt: plan.decidedAt,
+      signed: plan.signed,
     })}${move ? Prisma.sql`,\n    ${move.ctes}` : Prisma.empty}${job}
     SELECT (SELECT "id" FROM decision) AS "decisionId"${move ? Prisma.sql`, ${move.columns}` : Prisma.empty},
            CASE WHEN NOT EXISTS (SELECT FROM decision) THEN countersign_refuse('already_decided', NULL)${
@@ -189,6 +206,7 @@ function decisionAudit(d: {
   note: string | null;
   replyEdited: boolean;
   approvals: number;
+  signed: { signature: string; keyId: string };
 }) {
   return auditAppendArgument([
     {
@@ -206,6 +224,8 @@ function decisionAudit(d: {
         replyEdited: d.replyEdited,
         approvals: d.approvals,
         approvalsRequired: d.request.approvalsRequired,
+        // The decision's own signature: audit:verify holds each decision to the event that carries it.
+        signature: d.signed.signature,
       },
     },
   ]);

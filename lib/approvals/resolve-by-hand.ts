@@ -1,6 +1,7 @@
 // A ticket the agent handed over with nothing to approve (no evidence, a missing order, a bypass):
 // a person writes the reply and resolves it. Recorded like any decision: an approval request for the
 // person's own reply and their decision on it, with the audit event, in one transaction.
+import { randomUUID } from "node:crypto";
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -11,6 +12,7 @@ import { mayUse } from "../contracts/roles";
 import { customerReply, normaliseLineEndings } from "../contracts/customer-reply";
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 import { insertHandReply, releaseReply } from "./store/approval-store";
+import { signDecision } from "../audit/decision-signature";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
@@ -44,6 +46,7 @@ export async function resolveByHand(input: {
     bundleVersion: ticket.bundleVersion,
   });
   const digest = approvalDigest(operation);
+  const decided = handReplyDecision(digest, input.actor);
   try {
     return await client.$transaction(async (tx) => {
       await recordAuditEvent(tx, {
@@ -53,9 +56,17 @@ export async function resolveByHand(input: {
         subjectType: "ticket",
         subjectId: ticket.id,
         ticketId: ticket.id,
-        inputs: { digest, role: input.actor.role, note: input.note?.trim() || null, replyLength: reply.length },
+        inputs: {
+          digest,
+          role: input.actor.role,
+          note: input.note?.trim() || null,
+          replyLength: reply.length,
+          approvalRequestId: decided.id,
+          signature: decided.signed.signature,
+        },
       });
       const request = await insertHandReply(tx, {
+        ...decided,
         ticketId: ticket.id,
         operation,
         digest,
@@ -82,4 +93,22 @@ export async function resolveByHand(input: {
       );
     throw error;
   }
+}
+
+/** The hand reply's request id and its one decision, signed (lib/audit/decision-signature.ts) before they are written. */
+function handReplyDecision(digest: string, actor: { id: string; role: Role }) {
+  const id = randomUUID();
+  const decidedAt = new Date();
+  const signed = signDecision({
+    approvalRequestId: id,
+    digest,
+    decision: "approve",
+    deciderId: actor.id,
+    deciderRole: actor.role,
+    automatic: false,
+    seat: 1,
+    approvalsRequired: 1,
+    decidedAt,
+  });
+  return { id, decidedAt, signed };
 }

@@ -27,7 +27,7 @@ export function refundHappened(outcome: string | null): boolean {
   return outcome === "refund_created" || outcome === "duplicate_ignored";
 }
 
-export async function settleApprovedRefund(input: { approvalId: string; client?: Db; now?: Date }, attempt = 1): Promise<TSettlement> {
+export async function settleApprovedRefund(input: { approvalId: string; client?: Db }, attempt = 1): Promise<TSettlement> {
   const client = input.client ?? defaultDb();
   try {
     return await client.$transaction(
@@ -38,7 +38,7 @@ export async function settleApprovedRefund(input: { approvalId: string; client?:
         if (locked.executionOutcome)
           return { outcome: locked.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
 
-        const result = await executeRefundOn(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR, now: input.now });
+        const result = await executeRefundOn(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR });
         // A job for a request still waiting (one of two approvals, a replayed or forged job): the
         // refusal is audited, but nothing is settled – the request stays decidable and its ticket
         // where it is, and the second approval's own job settles it.

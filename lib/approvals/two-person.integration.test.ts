@@ -2,6 +2,8 @@
 // The crash case needs real PostgreSQL (a child process killed with SIGKILL); it runs when
 // DATABASE_URL is set, as in CI.
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertSignedDecision } from "../../testing/decisions";
+import { signDecision } from "../audit/decision-signature";
 import { asOwner, useTestDb } from "../../testing/db";
 import { killHard, spawnTs } from "../../testing/spawn-ts";
 import { drainQueue, openJobs } from "../../testing/queue";
@@ -122,9 +124,7 @@ describe("the two-person rule", () => {
     const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
     const request = await requestFor(120_000, reviewer);
     const row = (fields: { seat: number; deciderId: string | null; automatic?: boolean }) =>
-      client.approvalDecision.create({
-        data: { approvalRequestId: request.id, decision: "approve", deciderRole: "SPECIALIST", digest: request.digest, ...fields },
-      });
+      insertSignedDecision(client, { approvalRequestId: request.id, deciderRole: "SPECIALIST", digest: request.digest, ...fields });
     await expect(row({ seat: 1, deciderId: reviewer.id })).rejects.toThrow(/other than the run's starter/);
     await expect(row({ seat: 1, deciderId: null, automatic: true })).rejects.toThrow(/other than the run's starter/);
     await row({ seat: 1, deciderId: specialist.id });
@@ -157,8 +157,9 @@ describe("the two-person rule", () => {
     const reviewer = await user(client, "REVIEWER");
     // Both approvals given; then the second rewritten past the database's triggers, as someone holding
     // the database could: made by the starter, by the system, a rejection, on another digest, or
-    // after the request's expiry.
-    const twice = async (forge: (request: { id: string; expiresAt: Date }) => string) => {
+    // after the request's expiry. Such a row no longer verifies; re-signed (as someone holding the
+    // signing key too could), the executor's own rules still refuse it.
+    const twice = async (forge: (request: { id: string; expiresAt: Date }) => string, resign = true) => {
       const request = await requestFor(120_000, reviewer);
       await approve(request, await user(client, "SPECIALIST"));
       await approve(request, await user(client, "ADMIN"));
@@ -171,12 +172,17 @@ describe("the two-person rule", () => {
           );
         }),
       );
+      if (resign) await resignSeat(request.id, 2);
       return { request, result: await executeApprovedRefund({ approvalId: request.id, actor: { type: "system", id: "test" } }) };
     };
     const notTwoPeople = {
       outcome: "blocked:not_approved",
       detail: "a two-person refund needs two different people, neither of them the run's starter",
     };
+    expect((await twice(() => `"deciderId" = '${reviewer.id}'::uuid`, false)).result).toMatchObject({
+      outcome: "blocked:not_approved",
+      detail: "the decision in seat 2 has a bad signature: its signature does not verify",
+    });
     expect((await twice(() => `"deciderId" = '${reviewer.id}'::uuid`)).result).toMatchObject(notTwoPeople);
     expect((await twice(() => `"deciderId" = NULL, "automatic" = true`)).result).toMatchObject(notTwoPeople);
     expect((await twice(() => `"automatic" = true`)).result).toMatchObject(notTwoPeople);
@@ -375,3 +381,19 @@ describe("a lowered refund", () => {
     expect(await ledgerRows(edit!.approvalId)).toHaveLength(0);
   });
 });
+
+/** Signs a stored decision again over what it now holds, as someone holding the signing key could (the row rewritten by the owner). */
+async function resignSeat(requestId: string, seat: number) {
+  const { client } = testDb();
+  const d = await client.approvalDecision.findFirstOrThrow({
+    where: { approvalRequestId: requestId, seat },
+    include: { approvalRequest: true },
+  });
+  const signed = signDecision({ ...d, approvalsRequired: d.approvalRequest.approvalsRequired, decidedAt: d.createdAt });
+  await asOwner(testDb(), (owner) =>
+    owner.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
+      await tx.$executeRawUnsafe(`UPDATE "ApprovalDecision" SET "signature" = $1 WHERE "id" = $2::uuid`, signed.signature, d.id);
+    }),
+  );
+}

@@ -33,6 +33,12 @@ export function describeProblem(p: TAuditProblem): string {
       return `refund.executed event #${p.seq} (${p.idempotencyKey}) has no ledger row`;
     case "ledger_without_approval":
       return `ledger row ${p.ledgerEntryId} (${p.idempotencyKey}) has no recorded approval`;
+    case "decision_unverified":
+      return `decision ${p.decisionId} (approval ${p.approvalRequestId}, seat ${p.seat}) does not verify: ${p.why}`;
+    case "decision_without_event":
+      return `decision ${p.decisionId} (approval ${p.approvalRequestId}, seat ${p.seat}, ${p.decision}) has no audit event carrying its signature`;
+    case "ledger_approval_unverified":
+      return `ledger row ${p.ledgerEntryId} (${p.idempotencyKey}) was written on an approval that does not verify (${p.approvalRequestId ?? "none"}): ${p.why}`;
   }
 }
 
@@ -59,7 +65,7 @@ export async function auditVerifyReport(
   await recordVerification(client, { full: true, ok: report.ok, position: report.position, events: report.events });
   if (report.ok) {
     log(
-      `Audit chain verifies: ${report.covered} events covered by ${report.checkpoints} signed checkpoint(s); the ledger matches the audit.`,
+      `Audit chain verifies: ${report.covered} events covered by ${report.checkpoints} signed checkpoint(s); ${report.decisions} approval decision(s) signed and audited; the ledger matches the audit.`,
     );
     for (const line of summarise(report)) log(line);
     return 0;

@@ -9,11 +9,15 @@
 // - The ledger below the latest horizon must add up to what was signed; every ledger row must have
 //   its execution event with the same key and amount and a recorded approval, and every execution
 //   event its row.
+// - Every decision must carry the app's signature and have the audit event that carries it; every
+//   ledger row's approval must be made of decisions that verify (verify-decisions.ts).
 // Events after the latest checkpoint are reported as an unverified tail: consistent, but unsigned.
 import type { KeyObject } from "node:crypto";
 import { driverRows, type Db } from "../db";
 import { checkpointFromRow, checkpointSignatureValid, readCheckpointFile, windowDigester, type TCheckpoint } from "./checkpoint";
 import { auditContentHash, auditLinkHash, GENESIS_HASH, legacyAuditHash, type ActorType } from "./record-audit-event";
+import { decisionKeys, type TDecisionKeys } from "./decision-signature";
+import { checkDecisions, checkLedgerApprovals, type TDecisionProblem } from "./verify-decisions";
 
 export type TAuditProblem =
   | { kind: "event_altered"; seq: bigint; action: string; at: Date }
@@ -26,7 +30,8 @@ export type TAuditProblem =
   | { kind: "ledger_without_event"; ledgerEntryId: string; idempotencyKey: string; amountCents: number }
   | { kind: "ledger_amount_differs"; ledgerEntryId: string; idempotencyKey: string; amountCents: number; auditedCents: number | null }
   | { kind: "event_without_ledger"; seq: bigint; idempotencyKey: string }
-  | { kind: "ledger_without_approval"; ledgerEntryId: string; idempotencyKey: string };
+  | { kind: "ledger_without_approval"; ledgerEntryId: string; idempotencyKey: string }
+  | TDecisionProblem;
 
 export interface TAuditReport {
   ok: boolean;
@@ -43,6 +48,8 @@ export interface TAuditReport {
   unexported: number;
   /** No key to check signatures with: checkpoints are unchecked. */
   noKey: boolean;
+  /** Approval decisions checked (signature and event): all of them in a full verification, none incrementally. */
+  decisions: number;
   problems: TAuditProblem[];
 }
 
@@ -56,6 +63,8 @@ export interface TVerifyOptions {
   onProgress?: (checked: number) => void;
   /** Stop listing problems of one kind after this many (the report says how many more). */
   maxProblems?: number;
+  /** The keys decisions verify against; by default this process's signing key and `publicKey`. */
+  decisionKeys?: TDecisionKeys;
 }
 
 export type TEventRow = {
@@ -169,6 +178,10 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
   if (latest) await checkLedgerTotal(client, latest, problems);
   await checkLedgerRows(client, fromTxid, problems);
   await checkExecutionsHaveRows(client, fromTxid, problems);
+  // 4. The approvals: each decision signed and audited (in full only), each ledger row's approval verifying.
+  const keys = options.decisionKeys ?? decisionKeys(options.publicKey ? [options.publicKey] : []);
+  const decisions = options.fromPosition ? 0 : await checkDecisions(client, keys, problems);
+  await checkLedgerApprovals(client, fromTxid, keys, problems);
 
   return {
     ok: problems.length === 0,
@@ -179,6 +192,7 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
     position: latest?.position ?? 0,
     unexported,
     noKey: !options.publicKey && trusted.length > 0,
+    decisions,
     problems,
   };
 }

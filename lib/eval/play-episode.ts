@@ -113,8 +113,8 @@ async function decideEpisodeApproval(g: TGradingDb, approval: NonNullable<TEpiso
   });
   if (!decided) return { approval: refused };
   if (!decided.refundJobEnqueued) return { approval: "decided" };
-  const executions: string[] = [(await settleApprovedRefund({ approvalId: request.id, client, now })).outcome];
-  for (let i = 1; i < approval.executions; i++) executions.push((await executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: actor.id }, client, now })).outcome);
+  const executions: string[] = [(await settleApprovedRefund({ approvalId: request.id, client })).outcome];
+  for (let i = 1; i < approval.executions; i++) executions.push((await executeApprovedRefund({ approvalId: request.id, actor: { type: "user", id: actor.id }, client })).outcome);
   return { approval: "decided", executions };
 }
 

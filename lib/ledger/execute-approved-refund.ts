@@ -15,6 +15,7 @@ import { fitsRefundable } from "../orders/refund-facts";
 import type { TExecutionOutcome } from "../contracts/reason-codes";
 import { writeRefundIfRoom } from "./store/ledger-store";
 import { isTrue, type DB, type TOuterJoined, type TRowText, type TText } from "../db/typed-sql";
+import { decisionsSignatureProblem } from "../audit/decision-signature";
 
 export interface TExecutionResult {
   outcome: TExecutionOutcome;
@@ -32,7 +33,6 @@ export interface TExecuteInput {
   actor: { type: ActorType; id: string };
   mode?: "live" | "simulate";
   client?: Db;
-  now?: Date;
 }
 
 /** The key of an approved operation: the approval and exactly what it approved. */
@@ -88,7 +88,7 @@ type TExecutionRow = TRowText<
   TOuterJoined<TRowText<"RefundProposal", "orderId" | "amountCents" | "currency" | "reason" | "simulated">> & {
     /** The operation as JSON text. */
     operation: string;
-    /** Every decision on the request, in seat order: [{ decision, automatic, deciderId, deciderRole, digest, decidedAt }]. */
+    /** Every decision on the request, in seat order: [{ decision, automatic, deciderId, deciderRole, digest, decidedAt, seat, signature, keyId }]. */
     decisions: string;
     starterId: string | null;
     proposalDecision: TText<DB["RefundProposal"]["decision"]> | null;
@@ -103,7 +103,7 @@ type TExecutionRow = TRowText<
 const READ_APPROVAL = preparedSql(`
   SELECT r."id"::text, r."kind"::text, r."status"::text, r."ticketId"::text, r."digest", r."operation"::text, r."requiredRole"::text, r."expiresAt"::text,
          r."approvalsRequired"::text,
-         (SELECT coalesce(json_agg(json_build_object('decision', d."decision", 'automatic', d."automatic", 'deciderId', d."deciderId", 'deciderRole', d."deciderRole", 'digest', d."digest", 'decidedAt', d."createdAt"::text) ORDER BY d."seat"), '[]'::json)
+         (SELECT coalesce(json_agg(json_build_object('decision', d."decision", 'automatic', d."automatic", 'deciderId', d."deciderId", 'deciderRole', d."deciderRole", 'digest', d."digest", 'decidedAt', d."createdAt"::text, 'seat', d."seat", 'signature', d."signature", 'keyId', d."keyId") ORDER BY d."seat"), '[]'::json)
             FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
          (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
          p."orderId", p."amountCents"::text, p."currency", p."reason", p."decision"::text AS "proposalDecision", p."simulated"::text,
@@ -131,7 +131,22 @@ type TRecordedDecision = {
   deciderRole: Role;
   digest: string;
   decidedAt: string;
+  seat: number;
+  signature: string | null;
+  keyId: string | null;
 };
+
+/**
+ * The first decision whose signature does not verify, named by its seat and why, or null: a row
+ * anyone holding the database role could write is not a decision until the app's key vouches for it
+ * (lib/audit/decision-signature.ts), whatever else the row says.
+ */
+function signatureRefusal(request: TExecutionRow, decisions: readonly TRecordedDecision[]): string | null {
+  return decisionsSignatureProblem(
+    { id: request.id, approvalsRequired: Number(request.approvalsRequired) },
+    decisions.map((d) => ({ ...d, decision: d.decision as "approve" | "reject", decidedAt: timestampFromText(d.decidedAt) })),
+  );
+}
 
 /**
  * Why the request does not stand approved, or null: approved by as many different people as it needs,
@@ -140,6 +155,8 @@ type TRecordedDecision = {
  */
 function approvalRefusal(request: TExecutionRow, decisions: readonly TRecordedDecision[]): string | null {
   const needed = Number(request.approvalsRequired);
+  const badSignature = signatureRefusal(request, decisions);
+  if (badSignature) return badSignature;
   const approvals = decisions.filter((d) => d.decision === "approve").length;
   if (request.status !== "approved" || decisions.length !== needed || approvals !== needed)
     return needed > 1 && approvals === decisions.length
@@ -177,7 +194,6 @@ function matchesApproved(request: TExecutionRow, decisions: readonly TRecordedDe
 }
 
 export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
-  const now = input.now ?? new Date();
   const simulated = input.mode === "simulate";
   const [request] = await tx.rows<TExecutionRow>(READ_APPROVAL, [input.approvalId]);
   const answer = async (outcome: TExecutionOutcome, detail: string, extra: Partial<TExecutionResult> = {}): Promise<TExecutionResult> => {
@@ -208,7 +224,9 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   const idempotencyKey = refundIdempotencyKey(request.id, request.digest);
   const facts = { idempotencyKey, amountCents, orderId: request.orderId };
   const expiresAt = timestampFromText(request.expiresAt);
-  const expired = decisions.some((d) => timestampFromText(d.decidedAt) > expiresAt) || now > expiresAt;
+  // Decided in time means executed: expiry is judged on the decisions' signed times, never on when a
+  // worker gets to the job (a worker down past the expiry must not undo a decision made before it).
+  const expired = decisions.some((d) => timestampFromText(d.decidedAt) > expiresAt);
   const orderCents = Number(request.orderCents);
   const sameCurrency = request.currency === request.orderCurrency;
   const created: TExecutionResult = {

@@ -5,6 +5,7 @@
 // order twice over.
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertSignedDecision } from "../../testing/decisions";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -43,14 +44,11 @@ describe.skipIf(!onPostgres)("the executor's lock on the order (PostgreSQL)", ()
     for (const request of approvals) {
       expect(request.proposalId).not.toBeNull();
       const decider = await user(client, request.requiredRole);
-      await client.approvalDecision.create({
-        data: {
-          approvalRequestId: request.id,
-          decision: "approve",
-          deciderId: decider.id,
-          deciderRole: decider.role,
-          digest: request.digest,
-        },
+      await insertSignedDecision(client, {
+        approvalRequestId: request.id,
+        deciderId: decider.id,
+        deciderRole: decider.role,
+        digest: request.digest,
       });
       await client.approvalRequest.update({ where: { id: request.id }, data: { status: "approved" } });
     }

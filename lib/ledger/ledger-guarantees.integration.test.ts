@@ -1,6 +1,7 @@
 // Guarantees the database keeps on its own, whatever code runs against it: these use the client
 // directly, bypassing every application check, to show the database refuses.
 import { describe, expect, it } from "vitest";
+import { insertSignedDecision } from "../../testing/decisions";
 import { isUniqueViolation } from "../db";
 import { makeOrder, ledgerRow } from "../../testing/fixtures";
 import { useTestDb } from "../../testing/db";
@@ -95,8 +96,8 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
       deciderRole: "REVIEWER" as const,
       digest: "d",
     };
-    const first = await client.approvalDecision.create({ data: decision });
-    await expect(client.approvalDecision.create({ data: { ...decision, decision: "reject" } })).rejects.toSatisfy(isUniqueViolation);
+    const first = await insertSignedDecision(client, decision);
+    await expect(insertSignedDecision(client, { ...decision, decision: "reject" })).rejects.toSatisfy(isUniqueViolation);
     await expect(client.approvalDecision.update({ where: { id: first.id }, data: { decision: "reject" } })).rejects.toThrow(
       /append_only|permission denied for table/,
     );

@@ -31,14 +31,18 @@ export function decisionCtes(d: {
   digest: string;
   seat: number;
   reply: string | null;
+  /** The time signed, stored as the decision's createdAt (never the database's now()), and the signature. */
+  decidedAt: Date;
+  signed: { signature: string; keyId: string };
 }): Prisma.Sql {
   const decided = Prisma.sql`decided AS (
       UPDATE "ApprovalRequest" SET "status" = ${d.status}::"ApprovalStatus"
       WHERE "id" = ${d.requestId}::uuid AND "status" = 'pending' AND EXISTS (SELECT FROM ${Prisma.raw(d.after)}) RETURNING "id"
     ),
     decision AS (
-      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest", "seat")
-      SELECT gen_random_uuid(), decided."id", ${d.decision}::"DecisionKind", ${d.note}, ${d.originalReply}, ${d.editedReply}, ${d.decider.id}::uuid, ${d.decider.role}::"Role", ${d.digest}, ${d.seat}::smallint
+      INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "note", "originalReply", "editedReply", "deciderId", "deciderRole", "digest", "seat", "createdAt", "signature", "keyId")
+      SELECT gen_random_uuid(), decided."id", ${d.decision}::"DecisionKind", ${d.note}, ${d.originalReply}, ${d.editedReply}, ${d.decider.id}::uuid, ${d.decider.role}::"Role", ${d.digest}, ${d.seat}::smallint,
+             ${d.decidedAt.toISOString()}::timestamp(3), ${d.signed.signature}, ${d.signed.keyId}
       FROM decided RETURNING "id"::text
     )`;
   if (d.reply === null) return decided;
@@ -142,10 +146,13 @@ export async function insertLoweredRequest(
   });
 }
 
-/** A person's own reply, approved by its writer: the request and its one decision. */
+/** A person's own reply, approved by its writer: the request (its id chosen by the caller, who signed the decision) and its one decision. */
 export async function insertHandReply(
   tx: DbTx,
   h: {
+    id: string;
+    decidedAt: Date;
+    signed: { signature: string; keyId: string };
     ticketId: string;
     operation: TApprovalOperation;
     digest: string;
@@ -158,6 +165,7 @@ export async function insertHandReply(
   const request = await tx.approvalRequest.create({
     select: { id: true },
     data: {
+      id: h.id,
       ticketId: h.ticketId,
       kind: "reply",
       digest: h.digest,
@@ -180,6 +188,9 @@ export async function insertHandReply(
       deciderId: h.decider.id,
       deciderRole: h.decider.role,
       digest: h.digest,
+      createdAt: h.decidedAt,
+      signature: h.signed.signature,
+      keyId: h.signed.keyId,
     },
   });
   return request;

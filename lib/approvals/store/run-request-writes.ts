@@ -37,8 +37,8 @@ export function insertRequestCte(name: string, row: Record<string, unknown>, whe
 /** A CTE named `name`: an approval decision, inserted only `when` the rest of the statement holds. */
 export function insertDecisionCte(name: string, row: Record<string, unknown>, when: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`${Prisma.raw(name)} AS (
-    INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "automatic", "deciderId", "deciderRole", "originalReply", "digest", "createdAt")
-    SELECT d."id", d."approvalRequestId", d."decision", d."automatic", d."deciderId", d."deciderRole", d."originalReply", d."digest", d."createdAt"
+    INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "automatic", "deciderId", "deciderRole", "originalReply", "digest", "createdAt", "signature", "keyId")
+    SELECT d."id", d."approvalRequestId", d."decision", d."automatic", d."deciderId", d."deciderRole", d."originalReply", d."digest", d."createdAt", d."signature", d."keyId"
     FROM jsonb_populate_record(NULL::"ApprovalDecision", ${canonicalJson(row)}::jsonb) d
     ${where(when)}
     RETURNING id)`;
