@@ -15,7 +15,7 @@ export interface TRollback {
   fileUpTo: number;
   /** When the file's latest checkpoint was signed. */
   lastSignedAt: string;
-  /** Signed events and ledger rows after `keptUpTo` that the database no longer holds as signed. */
+  /** Events and ledger rows the file signed after `keptUpTo`: what the database no longer holds as signed. */
   lostEvents: string;
   lostLedgerRows: number;
   /** Checkpoints the database signed after it was rolled back (their positions repeat the file's). */
@@ -55,9 +55,9 @@ export function findRollback(database: readonly TCheckpointMark[], file: readonl
 
 export function describeRollback(r: TRollback, file: string): string {
   return (
-    `the database was rolled back: it holds the signed checkpoints up to ${r.keptUpTo}, the checkpoint file ${file} up to ${r.fileUpTo} ` +
-    `(signed ${r.lastSignedAt}); ${r.lostEvents} audit event(s) and ${r.lostLedgerRows} ledger row(s) signed after checkpoint ${r.keptUpTo} are not in it ` +
-    `(a restore from an older backup, or the newest history removed)` +
+    `the database is behind its checkpoint file (rolled back): it holds the signed checkpoints up to ${r.keptUpTo}, the checkpoint file ${file} up to ${r.fileUpTo} ` +
+    `(signed ${r.lastSignedAt}), which signed ${r.lostEvents} audit event(s) and ${r.lostLedgerRows} ledger row(s) after checkpoint ${r.keptUpTo} ` +
+    `(a restore from an older backup, or the newest checkpoints removed)` +
     (r.signedSince ? `; ${r.signedSince} checkpoint(s) were signed on the rolled-back database since` : "")
   );
 }
