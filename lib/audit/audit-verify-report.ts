@@ -1,7 +1,10 @@
 // The text `npm run audit:verify` prints, and its exit code: 0 when everything verifies, 1 when
 // anything does not (each problem named), with the unsigned tail always reported as unverified.
 import type { Db } from "../db";
+import { existsSync, readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { checkpointFile, verifyingKey } from "./checkpoint";
+import { describeRollback } from "./rollback";
 import { recordVerification } from "./store/audit-store";
 import { verifyAuditChain, type TAuditProblem, type TAuditReport } from "./verify-audit-chain";
 
@@ -21,6 +24,8 @@ export function describeProblem(p: TAuditProblem): string {
       return p.from === "database"
         ? `checkpoint ${p.position} was removed from the database (the checkpoint file holds it)`
         : `checkpoint ${p.position} is missing from the checkpoint file`;
+    case "rolled_back":
+      return describeRollback(p, p.file);
     case "checkpoint_invalid":
       return `checkpoint ${p.position} is not valid: ${p.why}`;
     case "ledger_total_changed":
@@ -48,6 +53,7 @@ export function summarise(report: TAuditReport): string[] {
   if (report.noKey) lines.push("No public key to check the checkpoints' signatures with (give --public-key FILE).");
   if (report.unexported > 0)
     lines.push(`${report.unexported} checkpoint(s) in the database are not in the checkpoint file yet (the next checkpoint writes them).`);
+  for (const r of report.acceptedRollbacks) lines.push(`Rolled back at a restore (accepted): ${describeRollback(r, r.file)}.`);
   lines.push(`Unverified tail: ${report.unverifiedTail} events after the latest checkpoint (consistent, not yet signed).`);
   return lines;
 }
@@ -57,9 +63,11 @@ export async function auditVerifyReport(
   log: (line: string) => void,
   options: { publicKeyFile?: string; file?: string } = {},
 ): Promise<number> {
+  const file = options.file ?? checkpointFile();
   const report = await verifyAuditChain(client, {
     publicKey: verifyingKey(options.publicKeyFile),
-    file: options.file ?? checkpointFile(),
+    file,
+    setAside: setAsideCheckpointFiles(file),
     onProgress: (n) => n && n % 100_000 === 0 && log(`… ${n} events checked`),
   });
   await recordVerification(client, { full: true, ok: report.ok, position: report.position, events: report.events });
@@ -75,4 +83,18 @@ export async function auditVerifyReport(
   if (report.problems.length > 50) log(`… and ${report.problems.length - 50} more.`);
   for (const line of summarise(report)) log(line);
   return 1;
+}
+
+/** The suffix db:restore gives a checkpoint file it set aside on an accepted rollback. */
+export const SET_ASIDE_MARK = ".rolled-back-";
+
+/** The checkpoint files set aside beside `file` by restores whose rollback was accepted. */
+export function setAsideCheckpointFiles(file: string): string[] {
+  const dir = dirname(file);
+  if (!existsSync(/*turbopackIgnore: true*/ dir)) return [];
+  const prefix = basename(file) + SET_ASIDE_MARK;
+  return readdirSync(/*turbopackIgnore: true*/ dir)
+    .filter((name) => name.startsWith(prefix))
+    .sort()
+    .map((name) => join(dir, name));
 }

@@ -166,18 +166,28 @@ describe("audit:verify against someone who holds the database", { timeout: 120_0
     expect(text).toMatch(/ledger row \S+ \(refund:forged\) has no recorded approval/);
   });
 
-  it("names a checkpoint removed from the database, and one removed from the checkpoint file", async () => {
+  it("names a checkpoint removed from the database, the newest ones removed as a database behind its file, and one removed from the checkpoint file", async () => {
     const w = await checkpointedWorld();
-    await w.db.client.$transaction((tx) =>
-      recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
-    );
-    await untilCheckpointCoversAll(w.db.client);
-    expect(await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} })).toHaveProperty("signed.position", 2);
+    for (let i = 0; i < 2; i++) {
+      await w.db.client.$transaction((tx) =>
+        recordAuditEvent(tx, { actorType: "system", action: testAuditAction("later"), subjectType: "test" }),
+      );
+      await untilCheckpointCoversAll(w.db.client);
+      await takeCheckpoint(w.db.client, { key: w.key, file: w.file, log: () => {} });
+    }
     await asSuperuser(w, `DELETE FROM "AuditCheckpoint" WHERE position = 2`);
     expect(await verify(w)).toMatchObject({
       code: 1,
       text: expect.stringContaining("checkpoint 2 was removed from the database (the checkpoint file holds it)"),
     });
+    // Without the newest checkpoint too, the database is behind its file from checkpoint 1 on: one
+    // finding (as after a restore of an older backup), not a removal per checkpoint.
+    await asSuperuser(w, `DELETE FROM "AuditCheckpoint" WHERE position = 3`);
+    const behind = await verify(w);
+    expect(behind.code).toBe(1);
+    expect(behind.text).toMatch(
+      /^Audit chain BROKEN: 1 problem\(s\)\.\n- the database is behind its checkpoint file \(rolled back\): it holds the signed checkpoints up to 1, the checkpoint file .* up to 3 .*which signed 2 audit event\(s\) and 0 ledger row\(s\) after checkpoint 1/,
+    );
 
     const w2 = await checkpointedWorld();
     for (let i = 0; i < 2; i++) {

@@ -18,6 +18,7 @@ import { checkpointFromRow, checkpointSignatureValid, readCheckpointFile, window
 import { auditContentHash, auditLinkHash, GENESIS_HASH, legacyAuditHash, type ActorType } from "./record-audit-event";
 import { decisionKeys, type TDecisionKeys } from "./decision-signature";
 import { checkDecisions, checkLedgerApprovals, type TDecisionProblem } from "./verify-decisions";
+import { findRollback, type TRollback } from "./rollback";
 
 export type TAuditProblem =
   | { kind: "event_altered"; seq: bigint; action: string; at: Date }
@@ -25,6 +26,7 @@ export type TAuditProblem =
   | { kind: "events_missing"; position: number; signed: number; found: number; tail: boolean }
   | { kind: "chain_rehashed"; position: number }
   | { kind: "checkpoint_removed"; position: number; from: "database" | "file" }
+  | ({ kind: "rolled_back"; file: string } & TRollback)
   | { kind: "checkpoint_invalid"; position: number; why: string }
   | { kind: "ledger_total_changed"; position: number; signed: { rows: number; cents: string }; found: { rows: number; cents: string } }
   | { kind: "ledger_without_event"; ledgerEntryId: string; idempotencyKey: string; amountCents: number }
@@ -50,6 +52,8 @@ export interface TAuditReport {
   noKey: boolean;
   /** Approval decisions checked (signature and event): all of them in a full verification, none incrementally. */
   decisions: number;
+  /** Rollbacks accepted at a restore: the checkpoint files set aside then, and what they hold that the database does not. */
+  acceptedRollbacks: (TRollback & { file: string })[];
   problems: TAuditProblem[];
 }
 
@@ -57,6 +61,8 @@ export interface TVerifyOptions {
   publicKey: KeyObject | null;
   /** The checkpoint file; checkpoints are read from it as the record kept outside the database. */
   file?: string;
+  /** Checkpoint files a restore set aside when its rollback was accepted (db:restore --accept-rollback). */
+  setAside?: readonly string[];
   /** Verify only what follows this checkpoint (already verified): what /audit does on each view. */
   fromPosition?: number;
   batchSize?: number;
@@ -119,7 +125,12 @@ async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems:
   const inDb = (await client.auditCheckpoint.findMany({ where: { position: { gte: from } }, orderBy: { position: "asc" } })).map(
     checkpointFromRow,
   );
-  const inFile = options.file ? readCheckpointFile(options.file).filter((c) => c.position >= from) : inDb;
+  const fileAll = options.file ? readCheckpointFile(options.file).filter((c) => c.position >= from) : inDb;
+  // A database behind its file is one finding, a rollback; from there on only the database's own
+  // checkpoints (signed since, if any) are checked, as if not exported yet.
+  const rollback = options.file ? findRollback(inDb, fileAll) : undefined;
+  if (rollback) problems.push({ kind: "rolled_back", file: options.file!, ...rollback });
+  const inFile = rollback ? fileAll.filter((c) => c.position <= rollback.keptUpTo) : fileAll;
   const dbBy = new Map(inDb.map((c) => [c.position, c]));
   const fileBy = new Map(inFile.map((c) => [c.position, c]));
   for (const c of inFile) if (!dbBy.has(c.position)) problems.push({ kind: "checkpoint_removed", position: c.position, from: "database" });
@@ -154,7 +165,14 @@ async function checkpointsToTrust(client: Db, options: TVerifyOptions, problems:
     prev = c.hash;
     trusted.push({ ...c, afterGap });
   }
-  return { trusted, unexported: unexported.length };
+  const acceptedRollbacks = (options.setAside ?? []).flatMap((file) => {
+    const r = findRollback(
+      inDb,
+      readCheckpointFile(file).filter((c) => c.position >= from),
+    );
+    return r ? [{ ...r, file }] : [];
+  });
+  return { trusted, unexported: unexported.length, acceptedRollbacks };
 }
 
 type TTrusted = TCheckpoint & { afterGap: boolean };
@@ -163,7 +181,7 @@ type TBroken = { seq: bigint; stream: string; action: string };
 
 export async function verifyAuditChain(client: Db, options: TVerifyOptions): Promise<TAuditReport> {
   const problems: TAuditProblem[] = [];
-  const { trusted, unexported } = await checkpointsToTrust(client, options, problems);
+  const { trusted, unexported, acceptedRollbacks } = await checkpointsToTrust(client, options, problems);
   const { fromTxid, windows } = startingPoint(trusted, options.fromPosition ?? 0);
 
   // 1. Every event from the start point, in (txid, seq) order: its own hash, and the windows' digests.
@@ -193,6 +211,7 @@ export async function verifyAuditChain(client: Db, options: TVerifyOptions): Pro
     unexported,
     noKey: !options.publicKey && trusted.length > 0,
     decisions,
+    acceptedRollbacks,
     problems,
   };
 }

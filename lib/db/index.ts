@@ -13,6 +13,7 @@ import { env } from "../env";
 import { canonicalJson } from "../contracts/canonical";
 import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TSqlTx, type TTextRow } from "./driver";
 import { privatePglite, protectDataDir } from "./data-dir";
+import { answerBackupRequests } from "./backup-requests";
 import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
 
 export { Prisma, PrismaClient };
@@ -117,6 +118,8 @@ export function openDb(target: DbTarget): DbHandle {
   }
   const release = target.dir && !target.pglite ? openDataDir(target.dir, target.dataDir) : () => {};
   const pglite = target.pglite ?? (target.dir ? privatePglite(target.dir, target.sharedBuffers) : newPglite());
+  // The holder of a data directory is the only process that can copy it consistently (db:backup).
+  const stopAnswering = target.dir && !target.pglite ? answerBackupRequests(pglite, target.dir) : () => {};
   installPreparedStatements(pglite);
   const roundTrips = countPglite(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
@@ -128,6 +131,7 @@ export function openDb(target: DbTarget): DbHandle {
     roundTrips,
     // PrismaPGlite does not close the PGlite instance; a process that forgets hangs at exit.
     close: async () => {
+      stopAnswering();
       await client.$disconnect();
       if (!target.pglite) await pglite.close();
       release();
