@@ -129,6 +129,25 @@ export const ZEnv = z.object({
       return origins;
     })
     .optional(),
+  /**
+   * Hosts a notification webhook may point at although they resolve to an internal address (a
+   * receiver on your own network), comma-separated, as written in the URL: `chat.internal,10.0.0.7`.
+   * Every other internal address is refused (lib/policy/webhook-target.ts); the app's own never passes.
+   */
+  NOTIFY_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((s) =>
+          s
+            .trim()
+            .replace(/^\[|\]$/g, "")
+            .toLowerCase(),
+        )
+        .filter(Boolean),
+    )
+    .optional(),
   DEMO_SEED: booleanFlag.optional(),
   /** Failed sign-ins for one account from one address, inside the window, before that pair is locked. */
   SIGNIN_MAX_FAILURES: positiveInt.default(5),

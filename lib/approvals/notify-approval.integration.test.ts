@@ -4,7 +4,7 @@
 // the webhook secret, the approval's digest or the customer's email. The expiry sweep's timing too.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { drainQueue, openJobs, startTestWorker } from "../../testing/queue";
 import { approvalFor as approvalFor_, freshOrder as freshOrder_, tabletTicket as tabletTicket_, user } from "../../testing/runs";
@@ -19,6 +19,11 @@ import { updateNotificationSettings } from "../policy/update-notification-settin
 import { decideApproval } from "./decide-approval";
 import { remindExpiringApprovals } from "./remind-approvals";
 import { expirePendingApprovals } from "./sweep-approvals";
+
+// The receiver listens on loopback, which only a host on the allowlist may reach.
+vi.hoisted(() => {
+  process.env.NOTIFY_WEBHOOK_ALLOWED_HOSTS = "127.0.0.1";
+});
 
 const testDb = useTestDb();
 const onPostgres = !!process.env.DATABASE_URL;

@@ -14,7 +14,7 @@ export const NOTIFY_LEAD_KEY = "notify.reminderLeadMinutes";
 /** The reminder's lead time may be at most a day: a request waits 72 hours (APPROVAL_TTL_MS). */
 export const MAX_REMINDER_LEAD_MINUTES = 24 * 60;
 
-const ZWebhookUrl = z.union([
+export const ZWebhookUrl = z.union([
   z.literal(""),
   z
     .url({ message: "must be an http(s) URL" })

@@ -1,11 +1,13 @@
 // Changes the notification settings: validated as a whole, written with its audit event
 // (`settings.changed`) in one transaction. The audit event names the URL and the secret only by
 // origin and fingerprint: the trail is read by leads, and a webhook URL or secret read there could
-// post or forge notifications. A submission that changes nothing writes nothing.
+// post or forge notifications. A submission that changes nothing writes nothing. A webhook URL is
+// refused when it points inside (lib/policy/webhook-target.ts): loopback, the private network, the app.
 import { mayUse, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { checkWebhookTarget } from "./webhook-target";
 import {
   describeNotificationSettings,
   loadNotificationSettings,
@@ -14,6 +16,7 @@ import {
   NOTIFY_SECRET_KEY,
   NOTIFY_URL_KEY,
   ZNotificationSettings,
+  ZWebhookUrl,
   type TNotificationSettings,
 } from "./notification-settings";
 
@@ -33,6 +36,11 @@ export async function updateNotificationSettings(input: { changes: TNotification
   if (!mayUse(input.actor.role, "admin"))
     throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change the notification settings.`);
   const { webhookUrl, webhookSecret, reminderLeadMinutes } = input.changes;
+  // Resolved before the transaction (a slow name server holds no lock); delivery checks again.
+  if (webhookUrl && ZWebhookUrl.safeParse(webhookUrl).success) {
+    const verdict = await checkWebhookTarget(webhookUrl);
+    if (!verdict.ok && !verdict.unresolved) throw new AppError("invalid", `${NOTIFY_URL_KEY}: ${verdict.why}`, FIELD_OF[NOTIFY_URL_KEY]);
+  }
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 1)`;
     const before = await loadNotificationSettings(tx);
