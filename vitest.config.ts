@@ -31,6 +31,7 @@ export default defineConfig({
       AUTH_SECRET: "vitest-auth-secret-0123456789abcdef0123",
       INTAKE_BUNDLE_KEY: "vitest-bundle-key-0123456789abcdef0123",
       INTAKE_SECRET: "vitest-intake-secret-0123456789abcdef01",
+      SETTINGS_KEY: "vitest-settings-key-0123456789abcdef0123",
       // The JSON log lines would interleave with the reporter's; the tests of the logs read their own.
       LOG_LEVEL: "silent",
     },

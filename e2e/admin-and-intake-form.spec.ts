@@ -142,7 +142,8 @@ test.describe("admin", () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/services/T9/B9/e2e-token`;
+    // By name: the test server allows "localhost" (NOTIFY_WEBHOOK_ALLOWED_HOSTS), not loopback addresses.
+    const url = `http://localhost:${(receiver.address() as AddressInfo).port}/services/T9/B9/e2e-token`;
     const secret = "e2e notification secret, thirty-two characters or more";
     try {
       await signInAs("ADMIN");
@@ -161,6 +162,11 @@ test.describe("admin", () => {
       await expect(page.getByTestId("notification-message")).toContainText("a webhook URL needs a signing secret");
       await expect(form.getByLabel("Webhook URL")).toHaveValue(url);
       await form.getByLabel("Signing secret").fill(secret);
+      // An internal target (the database's port on loopback) is refused, saying why; nothing is saved.
+      await form.getByLabel("Webhook URL").fill("http://127.0.0.1:5432/");
+      await form.getByRole("button", { name: "Save notifications" }).click();
+      await expect(page.getByTestId("notification-message")).toContainText("must not point at an internal address");
+      await form.getByLabel("Webhook URL").fill(url);
       await form.getByRole("button", { name: "Save notifications" }).click();
       await expect(page.getByTestId("notification-message")).toHaveText("Saved: webhook URL, signing secret, reminder lead time.");
       await expect(form.getByLabel("Signing secret")).toHaveValue("");

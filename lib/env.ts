@@ -129,6 +129,31 @@ export const ZEnv = z.object({
       return origins;
     })
     .optional(),
+  /**
+   * Hosts a notification webhook may point at although they resolve to an internal address (a
+   * receiver on your own network), comma-separated, as written in the URL: `chat.internal,10.0.0.7`.
+   * Every other internal address is refused (lib/policy/webhook-target.ts); the app's own never passes.
+   */
+  NOTIFY_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((s) =>
+          s
+            .trim()
+            .replace(/^\[|\]$/g, "")
+            .toLowerCase(),
+        )
+        .filter(Boolean),
+    )
+    .optional(),
+  /**
+   * Encrypts the secrets kept among the database's settings (the notification webhook's URL and
+   * signing secret), AES-256-GCM; by default a key file generated in DATA_DIR. Every instance and
+   * worker on one database needs the same one.
+   */
+  SETTINGS_KEY: secret,
   DEMO_SEED: booleanFlag.optional(),
   /** Failed sign-ins for one account from one address, inside the window, before that pair is locked. */
   SIGNIN_MAX_FAILURES: positiveInt.default(5),
@@ -236,7 +261,7 @@ export function env(): TEnv {
  * on one PostgreSQL must be given the same value through the variable.
  */
 function generatedSecret(
-  variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET",
+  variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET" | "SETTINGS_KEY",
   purpose: string,
   log: (line: string) => void,
 ): string {
@@ -268,6 +293,8 @@ export const authSecret = (log: (line: string) => void = logLine) => generatedSe
 /** The built-in intake classifier bundle's key: it signs the routes the bundle assigns. */
 export const intakeBundleKey = (log: (line: string) => void = logLine) =>
   generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
+/** Encrypts the secrets stored among the settings (lib/policy/secret-settings.ts). */
+export const settingsKey = (log: (line: string) => void = logLine) => generatedSecret("SETTINGS_KEY", "the settings encryption key", log);
 /**
  * Shared with the helpdesk: the secrets in rotation, newest first (INTAKE_SECRETS; otherwise
  * INTAKE_SECRET or the generated one alone). A signed request is accepted with any of them.

@@ -33,6 +33,8 @@ async function main() {
     NEXT_DIST_DIR: process.env.E2E_DIST_DIR || ".next-test",
     DATA_DIR: dataDir,
     ...E2E_SECRETS,
+    // The notification test's receiver listens on this machine, which a webhook may reach only by name.
+    NOTIFY_WEBHOOK_ALLOWED_HOSTS: "localhost",
   };
   let target: DbTarget;
   if (process.env.DATABASE_URL) {

@@ -4,7 +4,7 @@
 // the webhook secret, the approval's digest or the customer's email. The expiry sweep's timing too.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { drainQueue, openJobs, startTestWorker } from "../../testing/queue";
 import { approvalFor as approvalFor_, freshOrder as freshOrder_, tabletTicket as tabletTicket_, user } from "../../testing/runs";
@@ -14,11 +14,22 @@ import { appBaseUrl } from "../env";
 import { QUEUE_SCHEMA, QUEUES } from "../jobs/queue";
 import { verifyWebhook } from "../intake/webhook-signature";
 import { notificationJobId, notificationWebhookId } from "../contracts/approval-notification";
-import { notificationFingerprint } from "../policy/notification-settings";
+import {
+  loadNotificationSettings,
+  notificationFingerprint,
+  NOTIFY_LEAD_KEY,
+  NOTIFY_SECRET_KEY,
+  NOTIFY_URL_KEY,
+} from "../policy/notification-settings";
 import { updateNotificationSettings } from "../policy/update-notification-settings";
 import { decideApproval } from "./decide-approval";
 import { remindExpiringApprovals } from "./remind-approvals";
 import { expirePendingApprovals } from "./sweep-approvals";
+
+// The receiver listens on loopback, which only a host on the allowlist may reach.
+vi.hoisted(() => {
+  process.env.NOTIFY_WEBHOOK_ALLOWED_HOSTS = "127.0.0.1";
+});
 
 const testDb = useTestDb();
 const onPostgres = !!process.env.DATABASE_URL;
@@ -299,6 +310,51 @@ describe("the notification settings", () => {
     const events = await db.client.auditEvent.count({ where: { action: "settings.changed" } });
     expect((await updateNotificationSettings({ changes: { webhookUrl: url, webhookSecret: other }, actor: admin })).changed).toEqual([]);
     expect(await db.client.auditEvent.count({ where: { action: "settings.changed" } })).toBe(events);
+  });
+
+  it("are stored encrypted: the Setting rows hold neither the URL nor the secret, and deliveries are signed with the secret", async () => {
+    const db = testDb();
+    await configure({ webhookUrl: receiverUrl, webhookSecret: SECRET });
+    const rows = await db.client.$queryRawUnsafe<{ key: string; value: string }[]>(
+      `SELECT "key", "value" #>> '{}' AS "value" FROM "Setting" WHERE "key" = ANY($1::text[])`,
+      [NOTIFY_URL_KEY, NOTIFY_SECRET_KEY],
+    );
+    expect(rows.map((r) => r.key).sort()).toEqual([NOTIFY_SECRET_KEY, NOTIFY_URL_KEY].sort());
+    for (const row of rows) {
+      expect(row.value).toMatch(/^enc:v1:/);
+      for (const plain of [SECRET, SECRET.slice(6), receiverUrl, "tokenpart", new URL(receiverUrl).host])
+        expect(row.value).not.toContain(plain);
+    }
+    const request = await approvalFor(await tabletTicket(await freshOrder()));
+    await drainQueue(db);
+    // Earlier tests' requests may still be announced meanwhile: this one's delivery, by its id.
+    const mine = deliveries.filter((d) => d.headers["webhook-id"] === notificationWebhookId("approval.waiting", request.id));
+    expect(mine).toHaveLength(1);
+    expect(() => verify(mine[0]!)).not.toThrow();
+  });
+
+  it("read a secret stored in plain text before encryption, and write it encrypted at the next save", async () => {
+    const db = testDb();
+    const admin = await user(db.client, "ADMIN");
+    // As an older version stored them.
+    for (const [key, value] of [
+      [NOTIFY_URL_KEY, receiverUrl],
+      [NOTIFY_SECRET_KEY, SECRET],
+    ] as const)
+      await db.client.setting.upsert({ where: { key }, create: { key, value }, update: { value } });
+    const request = await approvalFor(await tabletTicket(await freshOrder()));
+    await drainQueue(db);
+    const mine = deliveries.filter((d) => d.headers["webhook-id"] === notificationWebhookId("approval.waiting", request.id));
+    expect(mine).toHaveLength(1);
+    expect(() => verify(mine[0]!)).not.toThrow();
+    // A save that changes only the lead time writes the secrets encrypted too, and they still sign.
+    const lead = (await loadNotificationSettings(db.client))[NOTIFY_LEAD_KEY];
+    await updateNotificationSettings({ changes: { reminderLeadMinutes: lead === 45 ? 46 : 45 }, actor: admin });
+    for (const key of [NOTIFY_URL_KEY, NOTIFY_SECRET_KEY]) {
+      const row = await db.client.setting.findUniqueOrThrow({ where: { key } });
+      expect(row.value).toMatch(/^enc:v1:/);
+    }
+    expect(await loadNotificationSettings(db.client)).toMatchObject({ [NOTIFY_URL_KEY]: receiverUrl, [NOTIFY_SECRET_KEY]: SECRET });
   });
 
   it("refuse a URL without a secret, a secret too short, and a lead time past a day", async () => {

@@ -17,6 +17,9 @@
 // retried like a 5xx: an incoming webhook's usual 4xx (404 or 410 for a mistyped or revoked URL) is
 // mended by correcting the setting, and each attempt reads the settings afresh; the attempts are
 // bounded (its definition, lib/jobs/definitions/approval-notify.ts), and a job that fails for good stays on Admin → Jobs with its error.
+// The target is checked again at each attempt (lib/policy/webhook-target.ts) and the connection made
+// to the address checked; a receiver that gives no HTTP answer (refused, reset, timed out, another
+// protocol) is one error, "no HTTP answer", so the error does not tell an open port from a closed one.
 import type { Db } from "../db";
 import { db as defaultDb } from "../db";
 import { appBaseUrl } from "../env";
@@ -24,6 +27,8 @@ import { ROLE_LABELS, type Role } from "../contracts/roles";
 import { APPROVAL_NOTIFICATIONS, notificationWebhookId, type TApprovalNotification } from "../contracts/approval-notification";
 import { loadNotificationSettings, NOTIFY_SECRET_KEY, NOTIFY_URL_KEY } from "../policy/notification-settings";
 import { signWebhook } from "../intake/webhook-signature";
+import { checkWebhookTarget } from "../policy/webhook-target";
+import { postToTarget } from "./post-webhook";
 
 /** How long one attempt waits for the receiver's answer: well inside the job's lock time. */
 export const NOTIFY_TIMEOUT_MS = 10_000;
@@ -125,29 +130,18 @@ export async function deliverApprovalNotification(input: {
     payload,
   });
   // Errors name the receiver by origin only: a webhook URL's path may be its credential, and the
-  // error is logged and shown on Admin → Jobs.
+  // error is logged and shown on Admin → Jobs. The target is checked again now: a name may resolve
+  // elsewhere than when it was saved.
   const origin = new URL(url).origin;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
-    });
-  } catch (error) {
-    const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError")
-      throw new Error(`approval notification: ${origin} did not answer within ${NOTIFY_TIMEOUT_MS / 1000} s`);
-    const cause =
-      error instanceof Error && error.cause && typeof error.cause === "object" && "code" in error.cause
-        ? String(error.cause.code)
-        : "network error";
-    throw new Error(`approval notification: could not reach ${origin} (${cause})`);
-  }
-  // The answer's body is not needed; reading it frees the connection.
-  await response.body?.cancel().catch(() => {});
-  if (response.status < 200 || response.status >= 300) throw new Error(`approval notification: ${origin} answered ${response.status}`);
+  const verdict = await checkWebhookTarget(url);
+  if (!verdict.ok) throw new Error(`approval notification: ${origin} refused: ${verdict.why}`);
+  const outcome = await postToTarget({
+    target: verdict.target,
+    headers: { "content-type": "application/json", ...headers },
+    body: payload,
+    timeoutMs: NOTIFY_TIMEOUT_MS,
+  });
+  if (outcome.status === null) throw new Error(`approval notification: delivery to ${origin} failed (no HTTP answer)`);
+  if (outcome.status < 200 || outcome.status >= 300) throw new Error(`approval notification: ${origin} answered ${outcome.status}`);
   return "delivered";
 }

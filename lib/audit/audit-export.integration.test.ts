@@ -12,7 +12,10 @@ import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs"
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
 import { decideApproval } from "../approvals/decide-approval";
-import { exportAuditTrail, exportLineHash, type TExportEvent, type TExportSeal } from "./audit-export";
+import { refusalCode } from "../../testing/refusals";
+import { ERROR_CODES } from "../contracts/app-error";
+import { exportAuditTrail, exportLineHash, type TExportEvent, type TExportLine, type TExportSeal } from "./audit-export";
+import { auditContentHash, recordAuditEvent } from "./record-audit-event";
 import { keyIdOf, type TSigningKey } from "./checkpoint";
 import { eventFromText, eventHash } from "./verify-audit-chain";
 import { describeExportProblem, verifyAuditExport, type TExportProblem } from "./verify-audit-export";
@@ -243,4 +246,112 @@ describe("an audit export", () => {
     expect(bad.code).toBe(1);
     expect(bad.out).toContain(`event seq ${rows[i]!.seq} (approval.rejected, line ${i + 1}) was altered`);
   }, 60_000);
+});
+
+describe("the export's redaction of addresses and session ids", () => {
+  const ADDRESS = "203.0.113.77";
+  const SESSION = "6f1c2a9e-1b7d-4c55-9a0e-3d2b8c4f1e90";
+  let lead: { id: string; role: "LEAD" };
+  let staff: string;
+
+  beforeAll(async () => {
+    const { client } = testDb();
+    lead = { id: (await user(client, "LEAD")).id, role: "LEAD" };
+    staff = (await user(client, "REVIEWER")).id;
+    // As sign-in, sign-out and the lock record them (lib/auth/credentials.ts, end-session.ts).
+    await client.$transaction(async (tx) => {
+      const by = { actorType: "user", actorId: staff, subjectType: "user", subjectId: staff } as const;
+      await recordAuditEvent(tx, { ...by, action: "auth.signed_in", inputs: { address: ADDRESS, session: SESSION } });
+      await recordAuditEvent(tx, { ...by, action: "auth.signed_out", inputs: { session: SESSION } });
+      await recordAuditEvent(tx, {
+        actorType: "system",
+        action: "auth.sign_in_locked",
+        subjectType: "user",
+        subjectId: staff,
+        inputs: { scopes: ["pair"], address: ADDRESS, until: null },
+      });
+    });
+  });
+
+  async function exportAs(actor: { id: string; role: "LEAD" | "ADMIN" }, security?: boolean) {
+    let text = "";
+    for await (const chunk of exportAuditTrail({ actor, key, batchSize: 7, security })) text += chunk;
+    return text;
+  }
+
+  it("gives a lead no address and no session id, and the export still verifies", async () => {
+    const text = await exportAs(lead);
+    expect(text).not.toContain(ADDRESS);
+    expect(text).not.toContain(SESSION);
+    expect(parsed(text)[0]).toMatchObject({ type: "header", redaction: "security_fields", exportedBy: lead.id });
+    const signedIn = parsed(text).find((l) => l.action === "auth.signed_in") as TExportLine;
+    expect(JSON.parse(signedIn.inputs!)).toEqual({ address: "[redacted]", session: "[redacted]" });
+    expect(signedIn.redacted).toEqual({
+      fields: ["inputs.address", "inputs.session"],
+      contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(
+      parsed(text)
+        .filter((l) => (l as TExportLine).redacted)
+        .map((l) => l.action),
+    ).toEqual(expect.arrayContaining(["auth.signed_in", "auth.signed_out", "auth.sign_in_locked"]));
+    const report = verifyAuditExport(text, key.publicKey);
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+
+  it("refuses a lead the security export (403), before anything is recorded; gives it an admin, verifiable", async () => {
+    const { client } = testDb();
+    const exports = await client.auditEvent.count({ where: { action: "audit.exported" } });
+    const refused = exportAs(lead, true);
+    expect(await refusalCode(refused)).toBe("forbidden");
+    expect(ERROR_CODES.forbidden.http).toBe(403);
+    expect(await client.auditEvent.count({ where: { action: "audit.exported" } })).toBe(exports);
+
+    const text = await exportAs(admin, true);
+    expect(text).toContain(ADDRESS);
+    expect(text).toContain(SESSION);
+    expect(parsed(text)[0]).toMatchObject({ redaction: "none" });
+    expect(parsed(text).some((l) => (l as TExportLine).redacted)).toBe(false);
+    expect(verifyAuditExport(text, key.publicKey).problems).toEqual([]);
+    const exported = await client.auditEvent.findFirstOrThrow({ where: { action: "audit.exported" }, orderBy: { seq: "desc" } });
+    expect(exported).toMatchObject({ actorId: admin.id, inputs: expect.objectContaining({ security: true }) });
+
+    // The redacted line's content hash is the full event's: whoever holds the full event can check it.
+    const redacted = parsed(await exportAs(lead)).find((l) => l.action === "auth.signed_in") as TExportLine;
+    const full = parsed(text).find((l) => l.seq === redacted.seq) as TExportEvent;
+    const row = eventFromText({ ...full, streamSeq: String(full.streamSeq), version: String(full.version) });
+    expect(redacted.redacted!.contentHash).toBe(auditContentHash({ ...row, actorType: row.actorType as "user" }));
+  });
+
+  it("names a redacted event that was edited, given another content hash, unmarked, or added", async () => {
+    const text = await exportAs(lead);
+    const rows = lines(text);
+    const at = rows.findIndex((l) => (JSON.parse(l) as TExportLine).action === "auth.signed_in");
+    const event = JSON.parse(rows[at]!) as TExportLine;
+    const withLine = (line: object) => joined(rows.map((r, i) => (i === at ? JSON.stringify(line) : r)));
+    const problemsOf = (line: object) => kinds(verifyAuditExport(withLine(line), key.publicKey).problems);
+
+    // Its actor changed: the chain still links (the content hash is untouched), the seal does not.
+    expect(problemsOf({ ...event, actorId: admin.id })).toEqual(["redactions_differ"]);
+    // Another content hash: the link to its chain hash breaks.
+    expect(problemsOf({ ...event, redacted: { ...event.redacted!, contentHash: "0".repeat(64) } })).toContain("event_altered");
+    // The mark removed, the placeholders left: its own hash no longer matches, and the seal counts one fewer.
+    const { redacted: _gone, ...unmarked } = event;
+    expect(problemsOf(unmarked)).toEqual(expect.arrayContaining(["event_altered", "redactions_differ"]));
+    // A made-up address put back in place of the placeholder: the same.
+    expect(problemsOf({ ...unmarked, inputs: JSON.stringify({ address: "198.51.100.1", session: SESSION }) })).toEqual(
+      expect.arrayContaining(["event_altered", "redactions_differ"]),
+    );
+    // An unredacted event marked redacted (its real content hash computed): the seal counts one more.
+    const other = JSON.parse(rows.find((l) => (JSON.parse(l) as TExportLine).action === "run.started")!) as TExportEvent;
+    const otherRow = eventFromText({ ...other, streamSeq: String(other.streamSeq), version: String(other.version) });
+    const marked = {
+      ...other,
+      inputs: "{}",
+      redacted: { fields: ["inputs.mode"], contentHash: auditContentHash({ ...otherRow, actorType: otherRow.actorType as "user" }) },
+    };
+    const swapped = joined(rows.map((r) => (r === JSON.stringify(other) ? JSON.stringify(marked) : r)));
+    expect(kinds(verifyAuditExport(swapped, key.publicKey).problems)).toEqual(["redactions_differ"]);
+  });
 });

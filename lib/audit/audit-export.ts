@@ -11,12 +11,24 @@
 //   {"type":"seal",…,"hash":"…","signature":"…"}
 //
 // The export is itself audited (`audit.exported`, with its range), before the events are read.
+//
+// Redaction. Leads take exports; the staff's sign-in addresses and session ids are not theirs to
+// carry away. So by default an event whose inputs hold such a field (SECURITY_INPUT_FIELDS: `address`,
+// `lastAddress`, `session`) is exported with each such value replaced by "[redacted]", the fields
+// named under `redacted`, and its content hash (what its chain hash is computed from, over the full
+// event): the verifier checks the chain link from that content hash instead of recomputing it, and
+// the seal binds every redacted line as written (`redactions`), so a redacted line cannot be edited
+// either. Whoever holds the full event can check it against the content hash. An admin may ask for
+// the security export (`security: true`), which redacts nothing; the header says which one a file is.
 import { sign } from "node:crypto";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { db as defaultDb, driverRows, type Db } from "../db";
 import type { TTextRow } from "../db/driver";
 import { signingKey, windowDigester, type TSigningKey } from "./checkpoint";
-import { recordAuditEvent } from "./record-audit-event";
+import { AppError } from "../contracts/app-error";
+import { mayUse, type Role } from "../contracts/roles";
+import { auditContentHash, recordAuditEvent } from "./record-audit-event";
+import { eventFromText } from "./verify-audit-chain";
 
 export const AUDIT_EXPORT_FORMAT = "countersign-audit-export/1";
 
@@ -29,7 +41,13 @@ export interface TExportHeader {
   exportedAt: string;
   exportedBy: string;
   keyId: string;
+  /** "security_fields": addresses and session ids redacted (the default); "none": the security export. */
+  redaction: "security_fields" | "none";
 }
+
+/** The inputs' fields that hold a person's network address or session id. */
+export const SECURITY_INPUT_FIELDS = ["address", "lastAddress", "session"] as const;
+export const REDACTED = "[redacted]";
 
 /** An event as exported: every column its hash covers, as the database returns it as text. */
 export interface TExportEvent {
@@ -53,6 +71,10 @@ export interface TExportEvent {
   hash: string;
 }
 
+/** An event line as written: with `redacted` when fields were, naming them (`inputs.<name>`) and
+ * giving the full event's content hash. */
+export type TExportLine = TExportEvent & { redacted?: { fields: string[]; contentHash: string | null } };
+
 /** A stream's part of the file: its first and last position, how many, and the last hash. */
 export interface TStreamPart {
   first: number;
@@ -73,6 +95,8 @@ export interface TExportSealBody {
   streams: Record<string, TStreamPart>;
   exportedAt: string;
   keyId: string;
+  /** The redacted events: how many, and sha256 over each one's line hash, in file order. */
+  redactions?: { events: number; digest: string };
 }
 
 export interface TExportSeal extends TExportSealBody {
@@ -93,7 +117,9 @@ type TRange = { from: string | null; to: string | null };
  * time, whatever the range). `from`/`to` bound the events' time (from inclusive, to exclusive).
  */
 export async function* exportAuditTrail(input: {
-  actor: { id: string };
+  actor: { id: string; role: Role };
+  /** The security export: addresses and session ids included. Admins only. */
+  security?: boolean;
   from?: Date;
   to?: Date;
   client?: Db;
@@ -101,11 +127,14 @@ export async function* exportAuditTrail(input: {
   batchSize?: number;
   now?: Date;
 }): AsyncGenerator<string> {
+  const security = input.security === true;
+  if (security && !mayUse(input.actor.role, "admin"))
+    throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not take the security export (addresses and session ids).`);
   const client = input.client ?? defaultDb();
   const key = input.key ?? signingKey();
   const exportedAt = (input.now ?? new Date()).toISOString();
   const range: TRange = { from: input.from?.toISOString() ?? null, to: input.to?.toISOString() ?? null };
-  await recordExport(client, input.actor, range, key);
+  await recordExport(client, input.actor, { ...range, security }, key);
 
   const header: TExportHeader = {
     type: "header",
@@ -114,6 +143,7 @@ export async function* exportAuditTrail(input: {
     exportedAt,
     exportedBy: input.actor.id,
     keyId: key.keyId,
+    redaction: security ? "none" : "security_fields",
   };
   yield `${JSON.stringify(header)}\n`;
 
@@ -121,7 +151,7 @@ export async function* exportAuditTrail(input: {
   for await (const rows of eventPages(client, range, input.batchSize ?? 2000)) {
     let chunk = "";
     for (const row of rows) {
-      const event = exportEvent(row);
+      const event = security ? exportEvent(row) : redactEvent(exportEvent(row));
       tally.add(event);
       chunk += `${JSON.stringify(event)}\n`;
     }
@@ -131,7 +161,7 @@ export async function* exportAuditTrail(input: {
 }
 
 /** The export is audited before any event is read: who took which range, signed with which key. */
-async function recordExport(client: Db, actor: { id: string }, range: TRange, key: TSigningKey): Promise<void> {
+async function recordExport(client: Db, actor: { id: string }, range: TRange & { security: boolean }, key: TSigningKey): Promise<void> {
   await client.$transaction((tx) =>
     recordAuditEvent(tx, {
       actorType: "user",
@@ -185,6 +215,23 @@ function exportEvent(r: TTextRow): TExportEvent {
   };
 }
 
+/**
+ * An event with its security fields' values replaced, its content hash kept (version 2; a legacy
+ * version-1 event's hash covers its fields directly, so only the seal vouches for its redacted line).
+ */
+export function redactEvent(event: TExportEvent): TExportLine {
+  if (event.inputs === null) return event;
+  const inputs = JSON.parse(event.inputs) as unknown;
+  if (inputs === null || typeof inputs !== "object" || Array.isArray(inputs)) return event;
+  const record = inputs as Record<string, unknown>;
+  const fields = SECURITY_INPUT_FIELDS.filter((f) => f in record && record[f] !== null);
+  if (fields.length === 0) return event;
+  const full = eventFromText({ ...event, streamSeq: String(event.streamSeq), version: String(event.version) });
+  const contentHash = event.version >= 2 ? auditContentHash({ ...full, actorType: full.actorType as never }) : null;
+  const redactedInputs = { ...record, ...Object.fromEntries(fields.map((f) => [f, REDACTED])) };
+  return { ...event, inputs: JSON.stringify(redactedInputs), redacted: { fields: fields.map((f) => `inputs.${f}`), contentHash } };
+}
+
 /** What the seal binds, counted as the events go by: none is kept. */
 function sealTally() {
   const digest = windowDigester();
@@ -192,9 +239,15 @@ function sealTally() {
   let events = 0;
   let firstSeq: string | null = null;
   let lastSeq: string | null = null;
+  const redacted = windowDigester();
+  let redactedEvents = 0;
   return {
-    add(event: TExportEvent): void {
+    add(event: TExportLine): void {
       digest.add(event.hash);
+      if (event.redacted) {
+        redacted.add(exportLineHash(event));
+        redactedEvents++;
+      }
       events++;
       firstSeq ??= event.seq;
       lastSeq = event.seq;
@@ -221,6 +274,7 @@ function sealTally() {
         streams,
         exportedAt: at.exportedAt,
         keyId: at.key.keyId,
+        redactions: { events: redactedEvents, digest: redacted.done() },
       };
       const hash = exportLineHash(body);
       return { ...body, hash, signature: sign(null, Buffer.from(hash), at.key.privateKey).toString("base64") };

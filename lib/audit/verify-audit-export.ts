@@ -7,18 +7,21 @@
 // - a stream whose last event, count or last hash is not what the seal says (its end removed, or the
 //   stream re-hashed after an edit);
 // - fewer or more events than sealed, another last event (the file cut short), another digest;
-// - a seal that does not verify with the key (re-signed with another key, or altered), or none.
+// - a seal that does not verify with the key (re-signed with another key, or altered), or none;
+// - a redacted event (audit-export.ts, "Redaction") whose content hash does not give its chain hash,
+//   or whose line is not the one sealed (the seal's `redactions` digest binds each such line).
 import { verify, type KeyObject } from "node:crypto";
 import {
   AUDIT_EXPORT_FORMAT,
   exportLineHash,
-  type TExportEvent,
+  type TExportLine,
   type TExportHeader,
   type TExportSeal,
   type TStreamPart,
 } from "./audit-export";
 import { windowDigester } from "./checkpoint";
 import { eventFromText, eventHash } from "./verify-audit-chain";
+import { auditLinkHash } from "./record-audit-event";
 
 export type TExportProblem =
   | { kind: "unreadable"; line: number; why: string }
@@ -32,7 +35,8 @@ export type TExportProblem =
   | { kind: "events_missing"; sealed: number; found: number }
   | { kind: "events_added"; sealed: number; found: number }
   | { kind: "last_differs"; sealed: string | null; found: string | null }
-  | { kind: "chain_rehashed" };
+  | { kind: "chain_rehashed" }
+  | { kind: "redactions_differ"; why: string };
 
 export interface TExportReport {
   ok: boolean;
@@ -44,8 +48,9 @@ export interface TExportReport {
   problems: TExportProblem[];
 }
 
-function textRecord(e: TExportEvent): Record<string, string | null> {
-  return { ...e, streamSeq: String(e.streamSeq), version: String(e.version) };
+function textRecord(e: TExportLine): Record<string, string | null> {
+  const { redacted: _redacted, ...event } = e;
+  return { ...event, streamSeq: String(e.streamSeq), version: String(e.version) };
 }
 
 function sealValid(seal: TExportSeal, publicKey: KeyObject): string | null {
@@ -73,6 +78,8 @@ interface TExportRead {
   events: number;
   lastSeq: string | null;
   digest: ReturnType<typeof windowDigester>;
+  /** The redacted lines: how many, and their line hashes' digest (what the seal's `redactions` binds). */
+  redacted: { events: number; digest: ReturnType<typeof windowDigester> };
 }
 
 /** Verifies the export's text (its lines) with the public key. */
@@ -108,7 +115,15 @@ function reportOf(read: TExportRead, ok: boolean, keyId: string | null, problems
 
 /** Every line read as the header, an event (its own hash checked), or the seal; anything else named. */
 function readExportLines(text: string, problems: TExportProblem[]): TExportRead {
-  const read: TExportRead = { header: null, seal: null, streams: new Map(), events: 0, lastSeq: null, digest: windowDigester() };
+  const read: TExportRead = {
+    header: null,
+    seal: null,
+    streams: new Map(),
+    events: 0,
+    lastSeq: null,
+    digest: windowDigester(),
+    redacted: { events: 0, digest: windowDigester() },
+  };
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   for (const [i, raw] of lines.entries()) {
@@ -131,7 +146,7 @@ function readExportLines(text: string, problems: TExportProblem[]): TExportRead 
     } else if (value.type === "seal") {
       read.seal = value as TExportSeal;
     } else if (value.type === "event") {
-      readEvent(read, value as TExportEvent, line, problems);
+      readEvent(read, value as TExportLine, line, problems);
     } else {
       problems.push({ kind: "unreadable", line, why: "neither the header, an event nor the seal" });
     }
@@ -140,13 +155,13 @@ function readExportLines(text: string, problems: TExportProblem[]): TExportRead 
 }
 
 /** An event line: counted, its hash checked against its contents, and filed under its stream. */
-function readEvent(read: TExportRead, e: TExportEvent, line: number, problems: TExportProblem[]): void {
+function readEvent(read: TExportRead, e: TExportLine, line: number, problems: TExportProblem[]): void {
   read.events++;
   read.lastSeq = e.seq;
   read.digest.add(e.hash);
   let computed: string | null = null;
   try {
-    computed = eventHash(eventFromText(textRecord(e)));
+    computed = e.redacted ? redactedHash(read, e) : eventHash(eventFromText(textRecord(e)));
   } catch {
     // A field of the wrong shape: the event cannot be what was hashed.
   }
@@ -155,6 +170,20 @@ function readEvent(read: TExportRead, e: TExportEvent, line: number, problems: T
   const entry = { line, seq: e.seq, streamSeq: e.streamSeq, prevHash: e.prevHash, hash: e.hash, version: e.version };
   if (stream) stream.push(entry);
   else read.streams.set(e.stream, [entry]);
+}
+
+/**
+ * A redacted event's chain hash, from the content hash it carries (its own contents no longer give
+ * it); its line, as written, counts toward the redactions the seal binds. A legacy (version 1) event
+ * has no content hash: the seal alone vouches for its line.
+ */
+function redactedHash(read: TExportRead, e: TExportLine): string {
+  read.redacted.events++;
+  read.redacted.digest.add(exportLineHash(e));
+  const contentHash = e.redacted!.contentHash;
+  if (e.version === 1 && contentHash === null) return e.hash;
+  if (typeof contentHash !== "string" || !/^[0-9a-f]{64}$/.test(contentHash)) return "";
+  return auditLinkHash(e.prevHash, contentHash);
 }
 
 /** Each stream in its own order: a position skipped, or a link that does not hold; and its part of the file. */
@@ -228,6 +257,12 @@ function checkSealedCounts(seal: TExportSeal, read: TExportRead, problems: TExpo
   if (events > seal.events) problems.push({ kind: "events_added", sealed: seal.events, found: events });
   if (lastSeq !== seal.lastSeq) problems.push({ kind: "last_differs", sealed: seal.lastSeq, found: lastSeq });
   if (events === seal.events && read.digest.done() !== seal.digest) problems.push({ kind: "chain_rehashed" });
+  const sealed = seal.redactions ?? { events: 0, digest: windowDigester().done() };
+  const found = read.redacted;
+  if (found.events !== sealed.events)
+    problems.push({ kind: "redactions_differ", why: `the file has ${found.events} redacted event(s); the seal says ${sealed.events}` });
+  else if (found.digest.done() !== sealed.digest)
+    problems.push({ kind: "redactions_differ", why: "a redacted event's line is not the one sealed (it was edited)" });
 }
 
 /** Each problem in words, for the command's output. */
@@ -257,5 +292,7 @@ export function describeExportProblem(p: TExportProblem): string {
       return `the last event is seq ${p.found ?? "none"}; the seal says seq ${p.sealed ?? "none"}${p.found !== null && p.sealed !== null && BigInt(p.found) < BigInt(p.sealed) ? ": the end of the file was removed" : ""}`;
     case "chain_rehashed":
       return "the events' hashes, in order, are not the sealed ones: events were re-hashed or reordered";
+    case "redactions_differ":
+      return `the redacted events do not hold: ${p.why}`;
   }
 }

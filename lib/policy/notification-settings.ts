@@ -2,10 +2,12 @@
 // the secret that signs them (Standard Webhooks) and how long before a request's expiry the reminder
 // is sent. Stored as Setting rows beside the policy settings, but kept apart from them: they decide
 // no refund (changing one stales no approval, they are not in policyVersion()), and the secret must
-// never travel with the policy settings into a run, a page or an audit event.
+// never travel with the policy settings into a run, a page or an audit event. The URL and the secret
+// are stored encrypted (secret-settings.ts).
 import { z } from "zod";
 import { db as defaultDb, type Db, type DbTx } from "../db";
 import { sha256Hex } from "../contracts/canonical";
+import { isSealed, openSetting, sealSetting } from "./secret-settings";
 
 export const NOTIFY_URL_KEY = "notify.webhookUrl";
 export const NOTIFY_SECRET_KEY = "notify.webhookSecret";
@@ -14,7 +16,7 @@ export const NOTIFY_LEAD_KEY = "notify.reminderLeadMinutes";
 /** The reminder's lead time may be at most a day: a request waits 72 hours (APPROVAL_TTL_MS). */
 export const MAX_REMINDER_LEAD_MINUTES = 24 * 60;
 
-const ZWebhookUrl = z.union([
+export const ZWebhookUrl = z.union([
   z.literal(""),
   z
     .url({ message: "must be an http(s) URL" })
@@ -50,10 +52,32 @@ export const DEFAULT_NOTIFICATION_SETTINGS: TNotificationSettings = {
 
 export const NOTIFICATION_SETTING_KEYS = Object.keys(DEFAULT_NOTIFICATION_SETTINGS) as (keyof TNotificationSettings)[];
 
+/** The settings stored encrypted (secret-settings.ts): the URL carries its token, the secret signs. */
+export const SECRET_NOTIFICATION_KEYS: readonly string[] = [NOTIFY_URL_KEY, NOTIFY_SECRET_KEY];
+
 /** The notification settings in force, secret included: for the sender and the sweep only. */
 export async function loadNotificationSettings(client: Db | DbTx = defaultDb()): Promise<TNotificationSettings> {
+  return (await loadStoredNotificationSettings(client)).settings;
+}
+
+/** The settings in force, and which secret ones are still stored in plain text (written before encryption). */
+export async function loadStoredNotificationSettings(client: Db | DbTx = defaultDb()) {
   const rows = await client.setting.findMany({ where: { key: { in: NOTIFICATION_SETTING_KEYS } } });
-  return ZNotificationSettings.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) });
+  const plain: string[] = [];
+  const values = rows.map((r) => {
+    if (!SECRET_NOTIFICATION_KEYS.includes(r.key) || typeof r.value !== "string") return [r.key, r.value] as const;
+    if (r.value !== "" && !isSealed(r.value)) plain.push(r.key);
+    return [r.key, openSetting(r.key, r.value)] as const;
+  });
+  return {
+    settings: ZNotificationSettings.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...Object.fromEntries(values) }),
+    plain: plain as (keyof TNotificationSettings)[],
+  };
+}
+
+/** A setting's value as it is written: the secret ones encrypted. */
+export function storedNotificationValue(key: keyof TNotificationSettings, value: TNotificationSettings[typeof key]) {
+  return SECRET_NOTIFICATION_KEYS.includes(key) && typeof value === "string" ? sealSetting(key, value) : value;
 }
 
 /** A short one-way name for a secret or a URL: enough to tell two apart, nothing to sign with. */

@@ -1,19 +1,24 @@
 // Changes the notification settings: validated as a whole, written with its audit event
 // (`settings.changed`) in one transaction. The audit event names the URL and the secret only by
 // origin and fingerprint: the trail is read by leads, and a webhook URL or secret read there could
-// post or forge notifications. A submission that changes nothing writes nothing.
+// post or forge notifications. A submission that changes nothing writes nothing. A webhook URL is
+// refused when it points inside (lib/policy/webhook-target.ts): loopback, the private network, the app.
+// The URL and the secret are written encrypted (secret-settings.ts).
 import { mayUse, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { checkWebhookTarget } from "./webhook-target";
 import {
   describeNotificationSettings,
-  loadNotificationSettings,
+  loadStoredNotificationSettings,
   NOTIFICATION_SETTING_KEYS,
   NOTIFY_LEAD_KEY,
   NOTIFY_SECRET_KEY,
   NOTIFY_URL_KEY,
+  storedNotificationValue,
   ZNotificationSettings,
+  ZWebhookUrl,
   type TNotificationSettings,
 } from "./notification-settings";
 
@@ -33,9 +38,14 @@ export async function updateNotificationSettings(input: { changes: TNotification
   if (!mayUse(input.actor.role, "admin"))
     throw new AppError("forbidden", `A ${input.actor.role.toLowerCase()} may not change the notification settings.`);
   const { webhookUrl, webhookSecret, reminderLeadMinutes } = input.changes;
+  // Resolved before the transaction (a slow name server holds no lock); delivery checks again.
+  if (webhookUrl && ZWebhookUrl.safeParse(webhookUrl).success) {
+    const verdict = await checkWebhookTarget(webhookUrl);
+    if (!verdict.ok && !verdict.unresolved) throw new AppError("invalid", `${NOTIFY_URL_KEY}: ${verdict.why}`, FIELD_OF[NOTIFY_URL_KEY]);
+  }
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_LOCK_NAMESPACE}::int, 1)`;
-    const before = await loadNotificationSettings(tx);
+    const { settings: before, plain } = await loadStoredNotificationSettings(tx);
     const parsed = ZNotificationSettings.safeParse({
       ...before,
       ...(webhookUrl !== undefined ? { [NOTIFY_URL_KEY]: webhookUrl } : {}),
@@ -62,11 +72,14 @@ export async function updateNotificationSettings(input: { changes: TNotification
       subjectId: changed.join(","),
       inputs: described,
     });
-    for (const key of changed) {
+    // A secret still stored in plain text (from before encryption) is written encrypted with this
+    // change, whether or not it changed itself.
+    for (const key of new Set([...changed, ...plain])) {
+      const value = toJson(storedNotificationValue(key, after[key]));
       await tx.setting.upsert({
         where: { key },
-        create: { key, value: toJson(after[key]), updatedById: input.actor.id },
-        update: { value: toJson(after[key]), updatedById: input.actor.id },
+        create: { key, value, updatedById: input.actor.id },
+        update: { value, updatedById: input.actor.id },
       });
     }
     return { changed, settings: described.after };

@@ -15,6 +15,7 @@ import { describeProblem } from "@/lib/audit/audit-verify-report";
 import type { TAuditReport } from "@/lib/audit/verify-audit-chain";
 import { verifyIncrementally, type TIncrementalReport } from "@/lib/audit/verify-incrementally";
 import { requireRole } from "@/lib/auth/session";
+import { mayUse } from "@/lib/contracts/roles";
 import { AuditPublicKey } from "./audit-public-key";
 
 export const metadata: Metadata = { title: "Audit" };
@@ -268,13 +269,26 @@ function EventsTable({
 }
 
 /** The signed export of the trail, for the time range in the filters (the other filters do not apply). */
-function ExportLink({ from, to }: { from?: string; to?: string }) {
+function ExportLink({ from, to, admin }: { from?: string; to?: string; admin: boolean }) {
   const ranged = Boolean(from || to);
   return (
     <p className="mb-4 text-[13px] text-slate-600">
       <a href={hrefWith("/api/audit/export", { from, to })} download className="font-medium text-indigo-700 hover:underline">
-        {ranged ? "Export this time range" : "Export the whole trail"} (JSON Lines, signed)
+        {ranged ? "Export this time range" : "Export the whole trail"} (JSON Lines, signed; sign-in addresses and session ids left out)
       </a>{" "}
+      {admin ? (
+        <>
+          ·{" "}
+          <a
+            href={hrefWith("/api/audit/export", { from, to, security: "1" })}
+            download
+            className="font-medium text-indigo-700 hover:underline"
+          >
+            Security export
+          </a>{" "}
+          (with them; admins only){" "}
+        </>
+      ) : null}
       · anyone can check it without the app:{" "}
       <code className="font-mono text-[12px] wrap-anywhere">npm run audit:verify -- --file FILE --pubkey KEY</code>, with the public key
       below. The export is recorded in the trail.
@@ -283,7 +297,7 @@ function ExportLink({ from, to }: { from?: string; to?: string }) {
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
-  await requireRole("audit");
+  const viewer = await requireRole("audit");
   const params = await searchParams;
   const values = Object.fromEntries(FILTERS.map((f) => [f, first(params[f]) ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const parsed = ZAuditQuery.safeParse({ ...values, after: first(params.after) ?? "", before: first(params.before) ?? "" });
@@ -303,7 +317,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       />
       <ChainBanner verified={chain} />
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
-      <ExportLink from={parsed.success ? parsed.data.from : undefined} to={parsed.success ? parsed.data.to : undefined} />
+      <ExportLink
+        from={parsed.success ? parsed.data.from : undefined}
+        to={parsed.success ? parsed.data.to : undefined}
+        admin={mayUse(viewer.role, "admin")}
+      />
       <AuditPublicKey />
       {!result ? (
         <EmptyState title="Check the search">
