@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { canonicalJson } from "../lib/contracts/canonical";
 import { verifyAuditExport } from "../lib/audit/verify-audit-export";
-import { E2E_INTAKE_SECRET, expect, test } from "./fixtures";
+import { E2E_INTAKE_SECRET, expect, signedInPage, test } from "./fixtures";
 import { e2eDataDir } from "../testing/e2e-data-dir";
 
 const PATH = "/api/audit/checkpoints";
@@ -152,4 +152,39 @@ test("a lead exports the audit trail from the audit page; it verifies offline wi
 
   await page.goto("/audit?action=audit.exported");
   await expect(page.getByRole("main").getByText("audit.exported", { exact: true }).first()).toBeVisible();
+});
+
+test("sign-in addresses and session ids stay out of a lead's export; only an admin gets the security export, and both verify", async ({
+  page,
+  signInAs,
+  browser,
+  request,
+}) => {
+  const { response } = signedGet(request, `${PATH}?limit=1`);
+  const publicKey = createPublicKey(((await (await response).json()) as { publicKey: string }).publicKey);
+  const signedIn = (text: string) =>
+    text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { action?: string; inputs?: Record<string, unknown> })
+      .filter((e) => e.action === "auth.signed_in");
+
+  await signInAs("LEAD");
+  const lead = await page.request.get("/api/audit/export");
+  expect(lead.status()).toBe(200);
+  const leadText = await lead.text();
+  expect(verifyAuditExport(leadText, publicKey).problems).toEqual([]);
+  const leadSignIns = signedIn(leadText);
+  expect(leadSignIns.length).toBeGreaterThan(0);
+  for (const e of leadSignIns) expect(JSON.stringify(e.inputs)).not.toMatch(/\d+\.\d+\.\d+\.\d+|::1/);
+  const refused = await page.request.get("/api/audit/export?security=1");
+  expect(refused.status()).toBe(403);
+
+  const admin = await signedInPage(browser, "ADMIN");
+  const security = await admin.request.get("/api/audit/export?security=1");
+  expect(security.status()).toBe(200);
+  const securityText = await security.text();
+  expect(verifyAuditExport(securityText, publicKey).problems).toEqual([]);
+  expect(signedIn(securityText).some((e) => /\d+\.\d+\.\d+\.\d+|::1/.test(JSON.stringify(e.inputs)))).toBe(true);
+  await admin.context().close();
 });
