@@ -2,7 +2,6 @@
 // keeps every row and verifies with npm run audit:verify; on the embedded database the backup is
 // taken from the process holding the data directory while it writes; a backup older than the signed
 // checkpoints is a rollback, refused unless accepted and named by audit:verify.
-import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../testing/db";
 import { testAuditAction, untilCheckpointCoversAll } from "../testing/audit";
 import { adminQuery, ownerUrl, testDatabaseBase, withDatabase } from "../testing/postgres";
-import { killHard, spawnTs } from "../testing/spawn-ts";
+import { killHard, runTs, spawnTs, type TScriptRun } from "../testing/spawn-ts";
 import { openDb, type Db } from "../lib/db";
 import { loadEmbeddedDatabase } from "../lib/db/embedded-backup";
 import { keyIdOf, takeCheckpoint, type TSigningKey } from "../lib/audit/checkpoint";
@@ -21,29 +20,20 @@ const root = mkdtempSync(join(tmpdir(), "countersign-backup-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const PG = process.env.DATABASE_URL;
 
-type TRun = { code: number | null; stdout: string; stderr: string };
-
 /** A command with DATA_DIR (and, on PostgreSQL, the database) of the test's choosing. */
-function run(script: string, args: string[], dataDir: string, databaseUrl?: string): Promise<TRun> {
-  return new Promise((done) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" };
-    delete env.PGLITE_DATA_DIR;
-    delete env.AUDIT_CHECKPOINT_FILE;
-    delete env.AUDIT_SIGNING_KEY;
-    if (databaseUrl) {
-      env.DATABASE_URL = databaseUrl;
-      env.MIGRATION_DATABASE_URL = ownerUrl(databaseUrl);
-    } else {
-      delete env.DATABASE_URL;
-      delete env.MIGRATION_DATABASE_URL;
-    }
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
+function run(script: string, args: string[], dataDir: string, databaseUrl?: string): Promise<TScriptRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+  delete env.PGLITE_DATA_DIR;
+  delete env.AUDIT_CHECKPOINT_FILE;
+  delete env.AUDIT_SIGNING_KEY;
+  if (databaseUrl) {
+    env.DATABASE_URL = databaseUrl;
+    env.MIGRATION_DATABASE_URL = ownerUrl(databaseUrl);
+  } else {
+    delete env.DATABASE_URL;
+    delete env.MIGRATION_DATABASE_URL;
+  }
+  return runTs(script, args, env);
 }
 
 function newKey(dataDir: string): TSigningKey {
@@ -89,7 +79,7 @@ async function contents(client: Db) {
 }
 
 /** What a person reads: output without the JSON log lines. */
-const said = (r: TRun) => (r.stdout + r.stderr).split("\n").filter((l) => l.trim() && !l.startsWith("{"));
+const said = (r: TScriptRun) => (r.stdout + r.stderr).split("\n").filter((l) => l.trim() && !l.startsWith("{"));
 
 describe.skipIf(PG)("backup and restore of the embedded database", () => {
   const source = join(root, "source");

@@ -1,6 +1,6 @@
 // A command's refusals before it does any work are one line a person can act on, with exit code 2:
 // not a stack trace (run-script.ts).
-import { spawn } from "node:child_process";
+import { runTs, type TScriptRun } from "../testing/spawn-ts";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,18 +10,11 @@ const dataDir = mkdtempSync(join(tmpdir(), "countersign-cmd-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs a command on a fresh, empty embedded database (never the one a CI run points at). */
-function run(script: string, args: string[], dir = dataDir): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
-    delete env.DATABASE_URL;
-    delete env.MIGRATION_DATABASE_URL;
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
+function run(script: string, args: string[], dir = dataDir): Promise<TScriptRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
+  delete env.DATABASE_URL;
+  delete env.MIGRATION_DATABASE_URL;
+  return runTs(script, args, env);
 }
 
 /** What a person reads: stderr without the JSON log lines. */

@@ -18,3 +18,21 @@ export async function killHard(child: ChildProcess): Promise<void> {
   child.kill("SIGKILL");
   await exited;
 }
+
+export interface TScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript script to its end with exactly `env` as its environment, and answers its exit code and output. */
+export function runTs(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<TScriptRun> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("exit", (code) => done({ code, stdout, stderr }));
+  });
+}

@@ -3,7 +3,7 @@
 // ledger row's approval made of decisions that verify. A decision row, an "approved" status and even
 // an audit event are what someone holding the app's database role can write; the signature is not.
 import { driverRows, type Db } from "../db";
-import { timestampFromText } from "../db/driver";
+import { timestampFromText, type TTextRow } from "../db/driver";
 import type { Role } from "../../generated/prisma/enums";
 import { decisionSignatureProblem, decisionsSignatureProblem, type TDecisionKeys, type TStoredDecision } from "./decision-signature";
 
@@ -38,6 +38,16 @@ const LEDGER_APPROVALS = `
 
 const FIRST_UUID = "00000000-0000-0000-0000-000000000000";
 
+/** Every row of `sql` in batches, in id order: its last two parameters are the id to start after and the batch size. */
+async function* batchesById(client: Db, sql: string, params: readonly unknown[], batchSize: number): AsyncGenerator<TTextRow[]> {
+  for (let after = FIRST_UUID; ;) {
+    const rows = await driverRows(client, sql, [...params, after, batchSize]);
+    yield rows;
+    if (rows.length < batchSize) return;
+    after = rows.at(-1)!.id!;
+  }
+}
+
 /** Every decision: its signature, and the audit event that carries it. */
 export async function checkDecisions(
   client: Db,
@@ -45,10 +55,8 @@ export async function checkDecisions(
   problems: { push(p: TDecisionProblem): unknown },
   batchSize = 5000,
 ): Promise<number> {
-  let after = FIRST_UUID;
   let checked = 0;
-  for (;;) {
-    const rows = await driverRows(client, DECISIONS, [after, batchSize]);
+  for await (const rows of batchesById(client, DECISIONS, [], batchSize)) {
     for (const r of rows) {
       const at = { decisionId: r.id!, approvalRequestId: r.approvalRequestId!, seat: Number(r.seat) };
       const why = decisionSignatureProblem(
@@ -71,9 +79,8 @@ export async function checkDecisions(
       else if (r.audited !== "true") problems.push({ kind: "decision_without_event", ...at, decision: r.decision! });
     }
     checked += rows.length;
-    if (rows.length < batchSize) return checked;
-    after = rows.at(-1)!.id!;
   }
+  return checked;
 }
 
 /** Each ledger row since `fromTxid`: an approval whose every decision verifies. */
@@ -84,9 +91,7 @@ export async function checkLedgerApprovals(
   problems: { push(p: TDecisionProblem): unknown },
   batchSize = 5000,
 ): Promise<void> {
-  let after = FIRST_UUID;
-  for (;;) {
-    const rows = await driverRows(client, LEDGER_APPROVALS, [fromTxid.toString(), after, batchSize]);
+  for await (const rows of batchesById(client, LEDGER_APPROVALS, [fromTxid.toString()], batchSize)) {
     for (const r of rows) {
       const decisions = (JSON.parse(r.decisions!) as (Omit<TStoredDecision, "decidedAt"> & { decidedAt: string })[]).map((d) => ({
         ...d,
@@ -104,7 +109,5 @@ export async function checkLedgerApprovals(
           why,
         });
     }
-    if (rows.length < batchSize) return;
-    after = rows.at(-1)!.id!;
   }
 }
