@@ -5,13 +5,13 @@ import "server-only";
 import { z } from "zod";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db } from "../db";
+import { plainText } from "../contracts/text";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./password";
 import { hashLinkToken, isLinkToken } from "./password-link";
 
-export const ZNewPassword = z
-  .string()
-  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(1024, "must be at most 1,024 characters");
+export const ZNewPassword = plainText(
+  z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024, "must be at most 1,024 characters"),
+);
 
 export type TSetPasswordOutcome =
   | { status: "ok"; email: string }
