@@ -42,7 +42,7 @@ export async function inviteUser(input: {
   try {
     return await client.$transaction(async (tx) => {
       const user = await tx.user.create({
-        data: { email, role, name, passwordHash },
+        data: { email, role, name, passwordHash, passwordPending: true },
         select: { id: true, email: true, name: true, role: true },
       });
       const link = await issuePasswordLink(tx, { userId: user.id, issuedById: input.actor.id, now: input.now });

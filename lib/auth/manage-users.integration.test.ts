@@ -251,8 +251,14 @@ describe("roles and deactivation", () => {
     expect(admins.map((a) => a.id)).toEqual([admin.id]);
     expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
     expect(await refusalCode(setUserActive({ userId: admin.id, active: false, actor: admin, now: new Date() }))).toBe("last_admin");
-    // With a second admin, either may go – but not both.
+    // An invited admin who never set a password cannot sign in: they do not count, whether their
+    // link is still valid or not (once it expires, nobody could sign in to make them a new one).
     const second = await inviteUser({ email: "hal@people.test", role: "ADMIN", name: "Hal", actor: admin, now: new Date() });
+    expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
+    expect(await refusalCode(setUserActive({ userId: admin.id, active: false, actor: second.user, now: new Date() }))).toBe("last_admin");
+    expect(await db().user.findUniqueOrThrow({ where: { id: admin.id } })).toMatchObject({ role: "ADMIN", active: true });
+    // With a second admin who can sign in, either may go – but not both.
+    await setPassword({ token: second.token, password: "hal's own password", now: new Date() });
     expect(await setUserActive({ userId: second.user.id, active: false, actor: admin, now: new Date() })).toMatchObject({ changed: true });
     expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
     await setUserActive({ userId: second.user.id, active: true, actor: admin, now: new Date() });
@@ -271,8 +277,10 @@ describe("roles and deactivation", () => {
     async () => {
       const a = await inviteUser({ email: "ida@people.test", role: "ADMIN", name: "Ida", actor: admin, now: new Date() });
       const b = await inviteUser({ email: "jo@people.test", role: "ADMIN", name: "Jo", actor: admin, now: new Date() });
-      // Down to exactly two active admins: a and b (set up directly: this is the state, not the subject).
+      // Down to exactly two active admins, both able to sign in: a and b (set up directly: this is the
+      // state, not the subject).
       await db().user.updateMany({ where: { role: "ADMIN", id: { notIn: [a.user.id, b.user.id] } }, data: { role: "LEAD" } });
+      await db().user.updateMany({ where: { id: { in: [a.user.id, b.user.id] } }, data: { passwordPending: false } });
       expect(await db().user.count({ where: { role: "ADMIN", active: true } })).toBe(2);
       const second = openDb({ kind: "postgres", url: testDb().url!, max: 2 });
       try {

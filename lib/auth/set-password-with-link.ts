@@ -106,7 +106,7 @@ async function spendLink(client: Db, token: string, passwordHash: string, now: D
       inputs: { link: link.id },
     });
     await tx.passwordLink.update({ where: { id: link.id }, data: { usedAt: now } });
-    await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash, passwordPending: false } });
     await tx.userSession.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: now } });
     return { status: "ok", email: user.email };
   });
