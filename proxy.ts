@@ -1,4 +1,6 @@
-// The first gate (Next 16's proxy, formerly middleware; Node.js runtime). For every request it sees:
+// The first gate (Next 16's proxy, formerly middleware; Node.js runtime). It sees every request but
+// static assets, and every request that could run a server action whatever its path (the matcher at
+// the end). For each:
 // 1. Server actions from a page of another origin are refused with 403 before Next runs them
 //    (lib/http/action-origin.ts; allowed origins from APP_URL / ALLOWED_ORIGINS).
 // 2. A fresh nonce and the Content-Security-Policy built on it go on the response and on the request
@@ -95,6 +97,15 @@ export async function proxy(request: NextRequest, event: NextFetchEvent): Promis
 export const config = {
   // Static files never need a session or a nonce: Next's build output, image optimisation, and
   // public/ assets by extension (next.config.mjs gives them the other security headers). Everything
-  // else goes through the proxy.
-  matcher: ["/((?!_next/static|_next/image|favicon\\.ico|.*\\.(?:svg|png|jpg|jpeg|gif|webp|avif|ico|txt|xml|woff|woff2|map)$).*)"],
+  // else goes through the proxy – and so does every request that could run a server action, whatever
+  // its path looks like: Next runs an action posted to any page's path, /tickets/x.png included
+  // (the dynamic page /tickets/[id]), so the origin rule cannot depend on the path. Next treats a POST
+  // as an action when it has a Next-Action header, or a multipart or URL-encoded form body
+  // (a form posted before JavaScript loaded); `has` values match the whole header.
+  matcher: [
+    "/((?!_next/static|_next/image|favicon\\.ico|.*\\.(?:svg|png|jpg|jpeg|gif|webp|avif|ico|txt|xml|woff|woff2|map)$).*)",
+    { source: "/:path*", has: [{ type: "header", key: "next-action" }] },
+    { source: "/:path*", has: [{ type: "header", key: "content-type", value: "multipart/form-data.*" }] },
+    { source: "/:path*", has: [{ type: "header", key: "content-type", value: "application/x-www-form-urlencoded" }] },
+  ],
 };

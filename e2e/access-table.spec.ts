@@ -109,6 +109,8 @@ interface TActionRow {
   harmless?: { field: string; value: string };
   /** What an allowed caller gets back. */
   allowedAnswer: (answer: TActionAnswer) => void;
+  /** Its fields of free text: NUL in each is refused by that field's own check (see "text fields" below). */
+  text?: readonly string[];
 }
 
 interface TActionAnswer {
@@ -128,6 +130,7 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "createTicketAction",
+    text: ["subject", "message"],
     gate: "newTicket",
     harmless: { field: "customerEmail", value: "not-an-email" },
     allowedAnswer: ({ result }) => {
@@ -143,12 +146,14 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "decideApprovalAction",
+    text: ["note"],
     gate: "approve",
     harmless: { field: "approvalId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
   },
   {
     name: "resolveByHandAction",
+    text: ["reply"],
     gate: "approve",
     harmless: { field: "ticketId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
@@ -189,6 +194,7 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "decideBatchAction",
+    text: ["note"],
     gate: "approve",
     harmless: { field: "decision", value: "maybe" },
     allowedAnswer: ({ result }) => {
@@ -216,6 +222,7 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "updatePolicySettingsAction",
+    text: ["policyVersion"],
     gate: "admin",
     harmless: { field: "dailyCapUsd", value: "not money" },
     allowedAnswer: ({ result }) => {
@@ -225,6 +232,7 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "updateNotificationSettingsAction",
+    text: ["webhookUrl", "webhookSecret"],
     gate: "admin",
     harmless: { field: "reminderLeadMinutes", value: "not minutes" },
     allowedAnswer: ({ result }) => {
@@ -234,6 +242,7 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "retryJobAction",
+    text: ["queue"],
     gate: "admin",
     harmless: { field: "jobId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) =>
@@ -247,6 +256,7 @@ const ACTIONS: readonly TActionRow[] = [
   },
   {
     name: "inviteUserAction",
+    text: ["email", "name"],
     gate: "admin",
     harmless: { field: "role", value: "ROOT" },
     allowedAnswer: ({ result }) => {
@@ -277,7 +287,8 @@ const ACTIONS: readonly TActionRow[] = [
     // token is the credential. Replayed with a token that is no link: refused, nothing set.
     name: "setPasswordAction",
     gate: "public",
-    harmless: { field: "token", value: "A".repeat(43) },
+    // Malformed, so refused before any lookup: the throttle counts nothing for the runs that follow.
+    harmless: { field: "token", value: "not-a-link" },
     allowedAnswer: ({ result }) =>
       expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/^This link no longer works/) }),
   },
@@ -718,6 +729,55 @@ test("GET /api/outbox × a valid signature (control): passes the gate", async ()
     .request.get("/api/outbox", { headers: { "x-countersign-timestamp": String(timestamp), "x-countersign-signature": signature } });
   expect(response.status()).toBe(200);
   expect(await response.json()).toMatchObject({ messages: expect.any(Array) });
+});
+
+// ─── text fields ─────────────────────────────────────────────────────────────────────────────────
+// NUL, which PostgreSQL text cannot hold, in a field of free text: refused by the field's own check
+// with its message (lib/contracts/text.ts), never a database error answered as `internal`. Each call
+// is invalid, so nothing is written. Before the table's own rows: sign-out ends the admin's session.
+
+const NUL = "before\u0000after";
+
+for (const row of ACTIONS) {
+  for (const field of row.text ?? []) {
+    test(`${row.name}: NUL in ${field} is refused by that field`, async () => {
+      const answer = await callAction(contexts.get("ADMIN")!.request, withField(captured.get(row.name)!, field, NUL));
+      expect(answer.http).toBe(200);
+      expect(answer.result, JSON.stringify(answer.result)).toMatchObject({ status: "invalid" });
+      expect((answer.result!.fieldErrors as Record<string, string[]>)[field]).toEqual([
+        expect.stringContaining("control characters (U+0000)"),
+      ]);
+    });
+  }
+}
+
+test("signInAction and setPasswordAction: NUL in the email or the new password is refused by the form, before any lookup", async () => {
+  const signIn = await callAction(
+    contexts.get("SIGNED_OUT")!.request,
+    withField(withField(captured.get("signInAction")!, "email", `admin${NUL}@example.com`), "password", "whatever it is"),
+  );
+  expect(signIn.result).toEqual({ status: "error", message: "Enter your email and password." });
+  const both = withField(
+    withField(captured.get("setPasswordAction")!, "password", `a long ${NUL} password`),
+    "confirm",
+    `a long ${NUL} password`,
+  );
+  const setPassword = await callAction(contexts.get("SIGNED_OUT")!.request, both);
+  expect(setPassword.result).toEqual({ status: "error", message: "The password must not contain control characters (U+0000)." });
+});
+
+test("the routes' text parameters: NUL in a search or a filter is a 400 naming the parameter", async () => {
+  const request = contexts.get("ADMIN")!.request;
+  for (const [path, field] of [
+    ["/api/queue?q=before%00after", "q"],
+    ["/api/ledger/export?orderId=before%00after", "orderId"],
+  ] as const) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(400);
+    const body = (await response.json()) as { code: string; fieldErrors: Record<string, string[]> };
+    expect(body.code, path).toBe("invalid");
+    expect(body.fieldErrors[field], path).toEqual([expect.stringContaining("control characters (U+0000)")]);
+  }
 });
 
 for (const row of ACTIONS) {

@@ -80,6 +80,47 @@ test.describe("server actions from another origin", () => {
     expect(response.status()).toBe(403);
   });
 
+  test("an action posted to a path that looks like a file is held to the same rule: without Origin, 403", async ({ browser, baseURL }) => {
+    // /tickets/x.png is the ticket page's path (/tickets/[id]) to Next, which runs the page's actions
+    // there; the proxy's matcher once left such paths out as static files, and the origin rule with them.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, "REVIEWER");
+    await page.goto("/tickets/new");
+    await page.getByLabel("Customer email").fill("dana@example.com");
+    await page.getByLabel("Subject").fill(`A path like a file ${Date.now()}`);
+    await page.getByLabel("Message").fill("Please refund order ORD-1001, it arrived broken.");
+    await page.getByRole("button", { name: "Create ticket" }).click();
+    await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const call = await captureAction(page, () => page.getByRole("button", { name: "Run in simulate mode" }).click());
+    // Made harmless: a ticket that does not exist, so the action, where it runs, answers not_found.
+    const body = Buffer.from(
+      call.body
+        .toString("utf8")
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, "00000000-0000-4000-8000-00000000acce"),
+    );
+    const send = (path: string, headers: Record<string, string>) =>
+      context.request.post(`${baseURL}${path}`, {
+        headers: { "content-type": call.headers["content-type"]!, accept: "text/x-component", ...headers },
+        data: body,
+        maxRedirects: 0,
+      });
+    const action = { "next-action": call.headers["next-action"]! };
+    // Control: from the app's own origin the action runs at such a path (its own answer, not_found).
+    const own = await send("/tickets/x.png", { ...action, origin: new URL(baseURL!).origin });
+    expect(own.status()).toBe(200);
+    expect(await own.text()).toContain("not_found");
+    for (const path of ["/tickets/x.png", "/tickets/x.svg", "/tickets/x.woff2", "/tickets/x.js.map", "/tickets/x.txt"]) {
+      const refused = await send(path, action);
+      expect(refused.status(), path).toBe(403);
+      expect(await refused.json(), path).toMatchObject({ error: "error", code: "foreign_origin" });
+      expect((await send(path, { ...action, origin: "http://evil.example" })).status(), path).toBe(403);
+      // Posted as a form without JavaScript (no Next-Action header: the id is in the body).
+      expect((await send(path, { origin: "http://evil.example", accept: "text/html" })).status(), path).toBe(403);
+    }
+    await context.close();
+  });
+
   test("a signed-in reviewer's cookie does not help a foreign page: the ticket is not created", async ({ browser, baseURL }) => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -7,7 +7,8 @@
 //          database (--workers, default the CPU count; ≥ 100 episodes/s)    scripts/bench-eval.ts
 //   http   on the production build (npm run build first): intake vs /api/health at 32 connections;
 //          runAgent at one caller and the /evals page vs /api/health at one connection, on the demo
-//          data and again with the 100k-ticket scale set (--skip-scale)        scripts/bench/http.ts
+//          data and again with the 100k-ticket scale set (--skip-scale); /api/queue at rest and under
+//          floods of bogus sign-ins and set-password submissions           scripts/bench/http.ts
 //   write  PostgreSQL only: the refund executor and decideApproval at 16 callers vs pgbench, single-row
 //          INSERTs and the executor's own statements replayed               scripts/bench/write-path.ts
 //   audit  /audit's server work and audit:verify's full check at 1M events  scripts/bench/audit-scale.ts

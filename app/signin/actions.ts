@@ -3,6 +3,7 @@
 // starts. It keeps the throttle's message and hides everything else behind one generic answer; the
 // refusals come back from lib/auth as values.
 import { z } from "zod";
+import { plainText } from "@/lib/contracts/text";
 import { signInWithPassword } from "@/lib/auth/auth";
 import { safeCallbackUrl } from "@/lib/auth/public-paths";
 import { BUSY_MESSAGE, INVALID_CREDENTIALS_MESSAGE, lockedMessage } from "./messages";
@@ -10,7 +11,7 @@ import { BUSY_MESSAGE, INVALID_CREDENTIALS_MESSAGE, lockedMessage } from "./mess
 export type TSignInState = { status: "idle" } | { status: "error"; message: string };
 
 const ZSignInForm = z.object({
-  email: z.string().trim().min(1).max(320),
+  email: plainText(z.string().trim().min(1).max(320)),
   password: z.string().min(1).max(1024),
   callbackUrl: z.string().optional(),
 });

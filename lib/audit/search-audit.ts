@@ -2,6 +2,7 @@
 // page at a time. Each filter rides an index of AuditEvent: (ticketId, seq), (actorId, seq),
 // (action, seq) and (at).
 import { z } from "zod";
+import { plainText } from "../contracts/text";
 import type { Prisma } from "../../generated/prisma/client";
 import { findTicket } from "../tickets/find-ticket";
 import { loadAuditNames, mentionedUserIds } from "./audit-names";
@@ -32,11 +33,11 @@ const ZSeq = z.preprocess(
 export const ZAuditQuery = z
   .object({
     /** A ticket number ("12" or "#12"), id or external id. */
-    ticket: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(200).optional()),
+    ticket: z.preprocess(blankAsUndefined, plainText(z.string().trim().min(1).max(200)).optional()),
     /** An actor type (user, agent, system, api), a person's email or name, or an actor id. */
-    actor: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(200).optional()),
+    actor: z.preprocess(blankAsUndefined, plainText(z.string().trim().min(1).max(200)).optional()),
     /** An action or the start of one: "refund" finds refund.executed and refund.blocked_…. */
-    action: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(100).optional()),
+    action: z.preprocess(blankAsUndefined, plainText(z.string().trim().min(1).max(100)).optional()),
     from: ZInstant,
     to: ZInstant,
     /** Events after this seq (the next page) or before it (the previous page). */

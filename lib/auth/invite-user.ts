@@ -4,6 +4,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { plainText } from "../contracts/text";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { AppError } from "../contracts/app-error";
 import { mayUse, ROLES, type Role } from "../contracts/roles";
@@ -16,7 +17,7 @@ export const ZInvitation = z.object({
   // A form's stray spaces and capitals are not part of an address.
   email: z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.email("must be an email address").max(320)),
   role: z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` }),
-  name: z.string().trim().min(1, "must not be empty").max(120),
+  name: plainText(z.string().trim().min(1, "must not be empty").max(120)),
 });
 
 export async function inviteUser(input: {
@@ -41,7 +42,7 @@ export async function inviteUser(input: {
   try {
     return await client.$transaction(async (tx) => {
       const user = await tx.user.create({
-        data: { email, role, name, passwordHash },
+        data: { email, role, name, passwordHash, passwordPending: true },
         select: { id: true, email: true, name: true, role: true },
       });
       const link = await issuePasswordLink(tx, { userId: user.id, issuedById: input.actor.id, now: input.now });

@@ -1,12 +1,14 @@
 // People, managed by admins: adding someone with a set-password link (never a password in a form),
 // the link working once and for 24 hours, role changes, deactivation and reactivation – each audited –
 // and the rule that the app always keeps an active admin, even against two admins at once.
+import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { refusalCode } from "../../testing/refusals";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { db, openDb } from "../db";
 import { changeUserRole } from "./change-user-role";
+import { createHashGate } from "./hash-gate";
 import { verifySignIn } from "./credentials";
 import { inviteUser } from "./invite-user";
 import { loadSessionUser } from "./load-session-user";
@@ -15,7 +17,7 @@ import { hashLinkToken } from "./password-link";
 import { reissuePasswordLink } from "./reissue-password-link";
 import { setPasswordWithLink } from "./set-password-with-link";
 import { setUserActive } from "./set-user-active";
-import type { TThrottleLimits } from "./throttle";
+import { addressKey, type TThrottleLimits } from "./throttle";
 
 const testDb = useTestDb();
 const limits: TThrottleLimits = {
@@ -42,6 +44,9 @@ beforeAll(async () => {
 });
 
 const signIn = (email: string, password: string) => verifySignIn({ email, password, address: "10.7.0.1", now: new Date(), limits });
+/** The link's form as the action calls it, with this file's generous limits unless a test gives its own. */
+const setPassword = (input: Omit<Parameters<typeof setPasswordWithLink>[0], "limits"> & { limits?: TThrottleLimits }) =>
+  setPasswordWithLink({ limits, ...input });
 const eventsOf = async (subjectId: string) =>
   (await db().auditEvent.findMany({ where: { subjectId }, orderBy: { seq: "asc" } })).map((e) => e.action);
 
@@ -57,14 +62,14 @@ describe("adding a person", () => {
     expect(JSON.stringify(stored)).not.toContain(invited.token);
     expect((await signIn("dana@people.test", "")).status).toBe("invalid");
 
-    expect(await setPasswordWithLink({ token: invited.token, password: "short", now })).toMatchObject({ status: "invalid_password" });
-    expect(await setPasswordWithLink({ token: invited.token, password: "dana's own password", now })).toEqual({
+    expect(await setPassword({ token: invited.token, password: "short", now })).toMatchObject({ status: "invalid_password" });
+    expect(await setPassword({ token: invited.token, password: "dana's own password", now })).toEqual({
       status: "ok",
       email: "dana@people.test",
     });
     expect((await signIn("dana@people.test", "dana's own password")).status).toBe("ok");
     // A replay of the same link, even with another password, is refused and changes nothing.
-    expect(await setPasswordWithLink({ token: invited.token, password: "an attacker's password", now })).toEqual({
+    expect(await setPassword({ token: invited.token, password: "an attacker's password", now })).toEqual({
       status: "link_unusable",
     });
     expect((await signIn("dana@people.test", "an attacker's password")).status).toBe("invalid");
@@ -75,20 +80,20 @@ describe("adding a person", () => {
     const then = new Date("2026-11-20T10:00:00Z");
     const invited = await inviteUser({ email: "eli@people.test", role: "REVIEWER", name: "Eli", actor: admin, now: then });
     const late = new Date(then.getTime() + 24 * 3_600_000);
-    expect(await setPasswordWithLink({ token: invited.token, password: "eli's own password", now: late })).toEqual({
+    expect(await setPassword({ token: invited.token, password: "eli's own password", now: late })).toEqual({
       status: "link_expired",
     });
-    expect(await setPasswordWithLink({ token: "A".repeat(43), password: "eli's own password", now: then })).toEqual({
+    expect(await setPassword({ token: "A".repeat(43), password: "eli's own password", now: then })).toEqual({
       status: "link_unusable",
     });
-    expect(await setPasswordWithLink({ token: "../../etc", password: "eli's own password", now: then })).toEqual({
+    expect(await setPassword({ token: "../../etc", password: "eli's own password", now: then })).toEqual({
       status: "link_unusable",
     });
     const second = await reissuePasswordLink({ userId: invited.user.id, actor: admin, now: then });
-    expect(await setPasswordWithLink({ token: invited.token, password: "eli's own password", now: then })).toEqual({
+    expect(await setPassword({ token: invited.token, password: "eli's own password", now: then })).toEqual({
       status: "link_unusable",
     });
-    expect(await setPasswordWithLink({ token: second.token, password: "eli's own password", now: then })).toMatchObject({ status: "ok" });
+    expect(await setPassword({ token: second.token, password: "eli's own password", now: then })).toMatchObject({ status: "ok" });
   });
 
   it("ends the person's sessions when a link resets their password", async () => {
@@ -97,7 +102,7 @@ describe("adding a person", () => {
     const link = await reissuePasswordLink({ userId: reviewer.id, actor: admin, now: new Date() });
     // The old password works until the link is used.
     expect((await signIn("reviewer@people.test", PASSWORD)).status).toBe("ok");
-    await setPasswordWithLink({ token: link.token, password: PASSWORD + " again", now: new Date() });
+    await setPassword({ token: link.token, password: PASSWORD + " again", now: new Date() });
     const claims = { id: reviewer.id, sessionVersion: signedIn.user.sessionVersion, sessionId: signedIn.user.sessionId };
     expect(await loadSessionUser({ claims, now: new Date() })).toBeNull();
     expect((await signIn("reviewer@people.test", PASSWORD)).status).toBe("invalid");
@@ -119,6 +124,62 @@ describe("adding a person", () => {
   });
 });
 
+describe("a set-password link's gates", () => {
+  const aToken = () => randomBytes(32).toString("base64url");
+  const passwordOf = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).passwordHash;
+
+  it("refuses an unknown or expired link without a turn at the hash gate, counting it; a usable link needs a turn", async () => {
+    const now = new Date();
+    const invited = await inviteUser({ email: "kim@people.test", role: "REVIEWER", name: "Kim", actor: admin, now });
+    const hashBefore = await passwordOf(invited.user.id);
+    const yesterday = new Date(now.getTime() - 24 * 3_600_000);
+    const expired = await inviteUser({ email: "kit@people.test", role: "REVIEWER", name: "Kit", actor: admin, now: yesterday });
+    const address = "10.9.0.1";
+    const failures = async () => (await db().signInThrottle.findUnique({ where: { key: addressKey(address) } }))?.failures ?? 0;
+    // The gate's one turn is taken and nothing may queue: a submission that had to hash would be refused as busy.
+    const gate = createHashGate({ concurrency: 1, queue: 0 });
+    let free!: () => void;
+    const held = gate.run(() => new Promise<void>((resolve) => (free = resolve)));
+    try {
+      expect(await setPassword({ token: aToken(), password: "kim's own password", now, address, gate })).toEqual({
+        status: "link_unusable",
+      });
+      expect(await setPassword({ token: expired.token, password: "kit's own password", now, address, gate })).toEqual({
+        status: "link_expired",
+      });
+      expect(await failures()).toBe(2);
+      // The usable link is the only one that reaches the hash, and so the only one that waits for a turn.
+      expect(await setPassword({ token: invited.token, password: "kim's own password", now, address, gate })).toEqual({ status: "busy" });
+      expect(await failures()).toBe(2);
+      expect(await passwordOf(invited.user.id)).toBe(hashBefore);
+    } finally {
+      free();
+      await held;
+    }
+    expect(await setPassword({ token: invited.token, password: "kim's own password", now, address, gate })).toMatchObject({ status: "ok" });
+  });
+
+  it("locks an address that keeps sending links that do not work: even a good link is refused there, not elsewhere", async () => {
+    const now = new Date();
+    const invited = await inviteUser({ email: "lou@people.test", role: "REVIEWER", name: "Lou", actor: admin, now });
+    const hashBefore = await passwordOf(invited.user.id);
+    const strict = { ...limits, maxFailures: 3 };
+    const address = "10.9.0.2";
+    for (let i = 0; i < 3; i++)
+      expect(await setPassword({ token: aToken(), password: "lou's own password", now, address, limits: strict })).toEqual({
+        status: "link_unusable",
+      });
+    expect(await setPassword({ token: invited.token, password: "lou's own password", now, address, limits: strict })).toEqual({
+      status: "locked",
+      retryAfterMinutes: 15,
+    });
+    expect(await passwordOf(invited.user.id)).toBe(hashBefore);
+    expect(
+      await setPassword({ token: invited.token, password: "lou's own password", now, address: "10.9.0.3", limits: strict }),
+    ).toMatchObject({ status: "ok" });
+  });
+});
+
 describe("roles and deactivation", () => {
   it("changes a role at once for the person's next request, audited with from and to", async () => {
     const invited = await inviteUser({ email: "fay@people.test", role: "REVIEWER", name: "Fay", actor: admin, now: new Date() });
@@ -133,7 +194,7 @@ describe("roles and deactivation", () => {
 
   it("deactivation ends sessions, voids links and unassigns tickets; reactivation restores sign-in", async () => {
     const invited = await inviteUser({ email: "gus@people.test", role: "REVIEWER", name: "Gus", actor: admin, now: new Date() });
-    await setPasswordWithLink({ token: invited.token, password: "gus's own password", now: new Date() });
+    await setPassword({ token: invited.token, password: "gus's own password", now: new Date() });
     const session = await signIn("gus@people.test", "gus's own password");
     if (session.status !== "ok") throw new Error(session.status);
     const pending = await reissuePasswordLink({ userId: invited.user.id, actor: admin, now: new Date() });
@@ -167,7 +228,7 @@ describe("roles and deactivation", () => {
       }),
     ).toBeNull();
     expect((await signIn("gus@people.test", "gus's own password")).status).toBe("invalid");
-    expect(await setPasswordWithLink({ token: pending.token, password: "gus's new password", now: new Date() })).toEqual({
+    expect(await setPassword({ token: pending.token, password: "gus's new password", now: new Date() })).toEqual({
       status: "link_unusable",
     });
     expect(await refusalCode(reissuePasswordLink({ userId: invited.user.id, actor: admin, now: new Date() }))).toBe("user_inactive");
@@ -190,8 +251,14 @@ describe("roles and deactivation", () => {
     expect(admins.map((a) => a.id)).toEqual([admin.id]);
     expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
     expect(await refusalCode(setUserActive({ userId: admin.id, active: false, actor: admin, now: new Date() }))).toBe("last_admin");
-    // With a second admin, either may go – but not both.
+    // An invited admin who never set a password cannot sign in: they do not count, whether their
+    // link is still valid or not (once it expires, nobody could sign in to make them a new one).
     const second = await inviteUser({ email: "hal@people.test", role: "ADMIN", name: "Hal", actor: admin, now: new Date() });
+    expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
+    expect(await refusalCode(setUserActive({ userId: admin.id, active: false, actor: second.user, now: new Date() }))).toBe("last_admin");
+    expect(await db().user.findUniqueOrThrow({ where: { id: admin.id } })).toMatchObject({ role: "ADMIN", active: true });
+    // With a second admin who can sign in, either may go – but not both.
+    await setPassword({ token: second.token, password: "hal's own password", now: new Date() });
     expect(await setUserActive({ userId: second.user.id, active: false, actor: admin, now: new Date() })).toMatchObject({ changed: true });
     expect(await refusalCode(changeUserRole({ userId: admin.id, role: "LEAD", actor: admin }))).toBe("last_admin");
     await setUserActive({ userId: second.user.id, active: true, actor: admin, now: new Date() });
@@ -210,8 +277,10 @@ describe("roles and deactivation", () => {
     async () => {
       const a = await inviteUser({ email: "ida@people.test", role: "ADMIN", name: "Ida", actor: admin, now: new Date() });
       const b = await inviteUser({ email: "jo@people.test", role: "ADMIN", name: "Jo", actor: admin, now: new Date() });
-      // Down to exactly two active admins: a and b (set up directly: this is the state, not the subject).
+      // Down to exactly two active admins, both able to sign in: a and b (set up directly: this is the
+      // state, not the subject).
       await db().user.updateMany({ where: { role: "ADMIN", id: { notIn: [a.user.id, b.user.id] } }, data: { role: "LEAD" } });
+      await db().user.updateMany({ where: { id: { in: [a.user.id, b.user.id] } }, data: { passwordPending: false } });
       expect(await db().user.count({ where: { role: "ADMIN", active: true } })).toBe(2);
       const second = openDb({ kind: "postgres", url: testDb().url!, max: 2 });
       try {

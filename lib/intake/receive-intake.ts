@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
+import { textProblem } from "../contracts/text";
 import { env, intakeSecrets } from "../env";
 import { insertTicket } from "./create-ticket";
 import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
@@ -20,26 +21,14 @@ export const MAX_INTAKE_BYTES = 64 * 1024;
 /** The deprecated body signature (sha256=<hex HMAC of the raw body>), accepted until INTAKE_LEGACY_SIGNATURE_UNTIL. */
 export const SIGNATURE_HEADER = "x-countersign-signature";
 
-// Control characters (C0, DEL, C1): a single line allows tab; a text allows tab and line breaks.
-const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-// A UTF-16 surrogate without its pair: JSON's \ud800 escape makes one; no database text can hold it.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** A string field of text from outside: well-formed, without control characters, not blank unless optional. Never trimmed. */
+/** A string field of text from outside: well-formed, without control characters (lib/contracts/text.ts), not blank unless optional. Never trimmed. */
 function text(max: number, options: { multiline?: boolean; blankAllowed?: boolean } = {}) {
   return z
     .string()
     .max(max)
     .superRefine((value, ctx) => {
-      if (LONE_SURROGATE.test(value))
-        ctx.addIssue({ code: "custom", message: "is not valid Unicode text (it holds half of a surrogate pair)" });
-      const control = (options.multiline ? CONTROL_IN_TEXT : CONTROL_IN_LINE).exec(value);
-      if (control)
-        ctx.addIssue({
-          code: "custom",
-          message: `must not contain control characters (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")})`,
-        });
+      const problem = textProblem(value, options);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
       if (!options.blankAllowed && value.trim().length === 0) ctx.addIssue({ code: "custom", message: "must not be blank" });
     });
 }

@@ -5,6 +5,7 @@
 // jobs – so each row also names its approvers, read from the approval's decisions: the people who
 // approved it, in seat order, or the policy for a refund auto-approved within the dial.
 import { z } from "zod";
+import { plainText } from "../contracts/text";
 import type { Prisma } from "../../generated/prisma/client";
 import { db as defaultDb, type Db } from "../db";
 import { keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
@@ -23,12 +24,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const ZLedgerFilters = z
   .object({
-    orderId: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(64).optional()),
+    orderId: z.preprocess(blankAsUndefined, plainText(z.string().trim().min(1).max(64)).optional()),
     /** Inclusive UTC days, YYYY-MM-DD. */
     from: z.preprocess(blankAsUndefined, z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional()),
     to: z.preprocess(blankAsUndefined, z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional()),
     /** "system", "agent", "api" (executors), "policy" (the approver within the dial), or a person's user id. */
-    actor: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(100).optional()),
+    actor: z.preprocess(blankAsUndefined, plainText(z.string().trim().min(1).max(100)).optional()),
   })
   .refine((f) => !f.from || !f.to || f.from <= f.to, { path: ["to"], message: "must be on or after the start date" });
 export type TLedgerFilters = z.output<typeof ZLedgerFilters>;

@@ -5,6 +5,7 @@
 // never travel with the policy settings into a run, a page or an audit event. The URL and the secret
 // are stored encrypted (secret-settings.ts).
 import { z } from "zod";
+import { plainText } from "../contracts/text";
 import { db as defaultDb, type Db, type DbTx } from "../db";
 import { sha256Hex } from "../contracts/canonical";
 import { isSealed, openSetting, sealSetting } from "./secret-settings";
@@ -18,15 +19,18 @@ export const MAX_REMINDER_LEAD_MINUTES = 24 * 60;
 
 export const ZWebhookUrl = z.union([
   z.literal(""),
-  z
-    .url({ message: "must be an http(s) URL" })
-    .max(2000)
-    .regex(/^https?:\/\//i, "must be an http(s) URL"),
+  // WHATWG URL parsing drops leading and trailing control characters: refused before it can.
+  plainText(
+    z
+      .url({ message: "must be an http(s) URL" })
+      .max(2000)
+      .regex(/^https?:\/\//i, "must be an http(s) URL"),
+  ),
 ]);
 /** A `whsec_…` secret (base64 after the prefix) or any other of 32 characters or more, as for intake. */
 const ZWebhookSecret = z.union([
   z.literal(""),
-  z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").max(200),
+  plainText(z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").max(200)),
 ]);
 
 export const ZNotificationSettings = z

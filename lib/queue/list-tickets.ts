@@ -9,6 +9,7 @@
 // - Paging is keyset over (createdAt, id) (lib/db/keyset.ts): no OFFSET.
 // - Proposed amounts, customer names and assignees are fetched for the rows on the page only.
 import { z } from "zod";
+import { plainText } from "../contracts/text";
 import type { TicketStatus } from "../../generated/prisma/enums";
 import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
@@ -50,7 +51,7 @@ export const ZQueueQuery = z.object({
   /** Search text: when given, the page is search-tickets.ts's answer and the filters do not apply. */
   q: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.string().trim().max(SEARCH_MAX_LENGTH).optional(),
+    plainText(z.string().trim().max(SEARCH_MAX_LENGTH)).optional(),
   ),
   cursor: ZCursorParam,
 });

@@ -6,6 +6,7 @@
 //      database and a demo-only one, measured by turns
 //   5. the /evals page for a signed-in lead vs health, one connection each
 //   6. /api/queue for a signed-in reviewer under a flood of bogus sign-ins vs at rest (sign-in-flood.ts)
+//   7. the same under a flood of bogus set-password submissions (set-password-flood.ts)
 // The intake route's rate limiter counts every request (its two statements are part of the figure);
 // the bench raises its limits (secrets.ts) so that the limiter never refuses and decides the figure.
 import { randomUUID } from "node:crypto";
@@ -21,6 +22,7 @@ import type { TBenchDb } from "./bench-db";
 import { fmt, progress, type Report } from "./report";
 import { BENCH_SECRETS } from "./secrets";
 import { load, signIn, startServer, type TServer } from "./server";
+import { benchSetPasswordFlood } from "./set-password-flood";
 import { benchSignInFlood } from "./sign-in-flood";
 
 const WARMUP_SECONDS = 2;
@@ -311,7 +313,7 @@ async function intakeVsHealth(server: TServer, report: Report, kind: TBenchDb["k
   });
 }
 
-/** Items 3–6 on the demo data. */
+/** Items 3–7 on the demo data. */
 export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttpOptions): Promise<void> {
   progress(`runAgent: ${opts.runs} cracked-tablet runs, one caller, on the demo data…`);
   const [agentMs] = await runAgentLatency([bench], opts.runs);
@@ -341,6 +343,7 @@ export async function benchHttpDemo(bench: TBenchDb, report: Report, opts: THttp
       atMost: 5,
     });
     await benchSignInFlood(server, report, opts.seconds);
+    await benchSetPasswordFlood(server, report, opts.seconds);
   } finally {
     await server.stop();
   }

@@ -11,13 +11,13 @@ import { signIn, type TServer } from "./server";
 const FLOOD_CONNECTIONS = 40;
 const REVIEWER = "reviewer@example.com";
 
-function p95(latencies: number[]): number {
+export function p95(latencies: number[]): number {
   const sorted = [...latencies].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(0.95 * sorted.length) - 1))]!;
 }
 
 /** One connection's back-to-back GET /api/queue for `seconds`: every latency (any answer but 200 throws). */
-async function queueLatencies(origin: string, cookie: string, seconds: number): Promise<number[]> {
+export async function queueLatencies(origin: string, cookie: string, seconds: number): Promise<number[]> {
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {

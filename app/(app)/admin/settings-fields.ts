@@ -3,6 +3,7 @@
 // form and the action, so a setting added to lib/policy/settings.ts fails the type check here until
 // it has a label.
 import { z } from "zod";
+import { plainText } from "@/lib/contracts/text";
 import type { TPolicySettings } from "@/lib/policy/settings";
 
 // This module reaches the browser (the admin form), where zod would probe `new Function` to compile
@@ -157,7 +158,7 @@ type TEditable = Exclude<(typeof SETTING_FIELDS)[number], { readOnly: true }>["n
 /** The form's fields → every policy setting this page edits, plus the version the form was showing. */
 export const ZPolicySettingsForm = z
   .object({
-    policyVersion: z.string().min(1).max(200),
+    policyVersion: plainText(z.string().min(1).max(200)),
     requiredAgreements: ZCount(1),
     dailyCapUsd: ZUsd(0),
     specialistThresholdUsd: ZUsd(1),

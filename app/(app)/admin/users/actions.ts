@@ -4,6 +4,7 @@
 // caller is an admin, audits in the same transaction, and keeps one active admin.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { plainText } from "@/lib/contracts/text";
 import { authedAction } from "@/lib/auth/authed";
 import { changeUserRole } from "@/lib/auth/change-user-role";
 import { inviteUser } from "@/lib/auth/invite-user";
@@ -18,7 +19,14 @@ const ZUserId = z.object({ userId: z.uuid() });
 
 /** Adds a person; answers the set-password link's path, the only time the token exists. */
 export const inviteUserAction = authedAction(
-  { area: "admin", input: z.object({ email: z.string().max(320), name: z.string().max(120), role: z.enum(ROLES) }) },
+  {
+    area: "admin",
+    input: z.object({
+      email: plainText(z.string().max(320), { label: "The email address" }),
+      name: plainText(z.string().max(120), { label: "The name" }),
+      role: z.enum(ROLES),
+    }),
+  },
   async ({ input, user }) => {
     const invited = await inviteUser({ ...input, actor: user, now: new Date() });
     revalidatePath(USERS_PATH);

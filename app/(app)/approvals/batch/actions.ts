@@ -2,6 +2,7 @@
 // Batch decisions from the preview: every item decided against the digest the preview showed
 // (lib/approvals/decide-batch.ts, which goes through decideApproval for each).
 import { z } from "zod";
+import { plainText } from "@/lib/contracts/text";
 import { authedAction } from "@/lib/auth/authed";
 import { decideBatch, MAX_BATCH_DECISIONS } from "@/lib/approvals/decide-batch";
 import { QUEUES } from "@/lib/jobs/queue";
@@ -13,7 +14,7 @@ const ZBatch = z.object({
     .min(1, "Select at least one request.")
     .max(MAX_BATCH_DECISIONS),
   decision: z.enum(["approve", "reject"]),
-  note: z.string().max(2000).optional(),
+  note: plainText(z.string().max(2000), { multiline: true, label: "The note" }).optional(),
 });
 
 export const decideBatchAction = authedAction({ area: "approve", input: ZBatch }, async ({ input, user }) => {

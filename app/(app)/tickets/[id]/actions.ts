@@ -3,6 +3,7 @@
 // here, and again by the domain functions, which know nothing of Next.js.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { plainText } from "@/lib/contracts/text";
 import { AppError, authedAction } from "@/lib/auth/authed";
 import { runAgent } from "@/lib/agent/run-agent";
 import { defaultPlannerChoice, plannerSetup } from "@/lib/llm/choose-planner";
@@ -43,8 +44,8 @@ const ZDecide = z
     approvalId: z.uuid(),
     digest: z.string().regex(/^[0-9a-f]{64}$/, "is not a digest"),
     decision: z.enum(["approve", "reject"]),
-    note: z.string().max(2000).optional(),
-    editedReply: z.string().max(8000).optional(),
+    note: plainText(z.string().max(2000), { multiline: true, label: "The note" }).optional(),
+    editedReply: plainText(z.string().max(8000), { multiline: true, label: "The reply" }).optional(),
     /** The refund as the person left it, in currency units ("50.00"): lower than proposed makes an edit. */
     amount: z
       .string()
@@ -82,8 +83,11 @@ export const decideApprovalAction = authedAction({ area: "approve", input: ZDeci
 
 const ZResolve = z.object({
   ticketId: z.uuid(),
-  reply: z.string().trim().min(1, "Write the reply the customer will receive.").max(8000),
-  note: z.string().max(2000).optional(),
+  reply: plainText(z.string().trim().min(1, "Write the reply the customer will receive.").max(8000), {
+    multiline: true,
+    label: "The reply",
+  }),
+  note: plainText(z.string().max(2000), { multiline: true, label: "The note" }).optional(),
 });
 
 export const resolveByHandAction = authedAction({ area: "approve", input: ZResolve }, async ({ input, user }) => {

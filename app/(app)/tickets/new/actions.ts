@@ -4,14 +4,21 @@
 // outside classifier would be; the person who typed it is recorded as the actor.
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { plainText } from "@/lib/contracts/text";
 import { authedAction } from "@/lib/auth/authed";
 import { createTicket } from "@/lib/intake/create-ticket";
 
 // The same limits as the intake API (lib/intake/receive-intake.ts), with messages for a person.
 const ZNewTicketForm = z.object({
-  subject: z.string().trim().min(1, "Enter a subject.").max(300, "Keep the subject under 300 characters."),
-  message: z.string().trim().min(1, "Enter the customer's message.").max(20_000, "Keep the message under 20,000 characters."),
+  subject: plainText(z.string().trim().min(1, "Enter a subject.").max(300, "Keep the subject under 300 characters."), {
+    label: "The subject",
+  }),
+  message: plainText(z.string().trim().min(1, "Enter the customer's message.").max(20_000, "Keep the message under 20,000 characters."), {
+    multiline: true,
+    label: "The message",
+  }),
   customerEmail: z.string().trim().pipe(z.email("Enter the customer's email address, like name@example.com.")),
+  // The pattern refuses every control character with the field's own message.
   orderRef: z
     .string()
     .trim()
