@@ -42,7 +42,8 @@ export const PARTS = {
   approvals: {
     paths: ["lib/approvals"],
     except: ["lib/approvals/store"],
-    may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "policy", "intake", "ledger", "approvalStore"],
+    // evidence: a reply is held to the operation with the draft checks' reading of it (lib/evidence/check-reply.ts).
+    may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "ledger", "approvalStore"],
   },
   eval: {
     paths: ["lib/eval"],

@@ -70,6 +70,32 @@ test("raising the refund is refused: nothing is written and the request still wa
   await expect(ledgerLines(page)).toHaveCount(0);
 });
 
+test("a reply edited to state another amount is refused, and the form shows the sentence beside the reply; nothing is written", async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs("REVIEWER");
+  await openTicket(page, "e2e-edited-reply");
+  await runAgent(page);
+  const reply = decision(page).getByLabel(/Reply to the customer/);
+  await reply.fill("Hi Casey,\n\nSorry about the screen. We have refunded 5,000.00 USD.");
+  await approve(page);
+  const refusal = decision(page).getByTestId("reply-error");
+  await expect(refusal).toHaveText(
+    "The reply states an amount other than the refund being made (79.00 USD): “We have refunded 5,000.00 USD.” Write the refund's amount, or take the amount out.",
+  );
+  await expect(reply).toHaveAttribute("aria-invalid", "true");
+  await expect(reply).toHaveAttribute("aria-describedby", "editedReply-error");
+  // SCREENSHOTS=1 keeps the form with its refusal at the widths a person uses, to look at.
+  for (const width of process.env.SCREENSHOTS ? [320, 390, 1440] : []) {
+    await page.setViewportSize({ width, height: 900 });
+    await decision(page).screenshot({ path: test.info().outputPath(`reply-refused-${width}.png`) });
+  }
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
+  await expect(ledgerLines(page)).toHaveCount(0);
+});
+
 test("a 1,200 USD refund needs two different approvers: the first approver's second approval is refused, the ledger row appears only after the second person", async ({
   page,
   signInAs,

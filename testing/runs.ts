@@ -19,6 +19,16 @@ export async function user(client: PrismaClient, role: "REVIEWER" | "SPECIALIST"
   return { id: u.id, role: u.role };
 }
 
+let people = 0;
+/** Another person of `role` (the seed has one of each): for rules that need several different people. */
+export async function newUser(client: PrismaClient, role: "REVIEWER" | "SPECIALIST" | "LEAD" | "ADMIN") {
+  const n = ++people;
+  const u = await client.user.create({
+    data: { email: `person-${n}-${role.toLowerCase()}@example.net`, name: `Person ${n}`, role, passwordHash: "x" },
+  });
+  return { id: u.id, role: u.role };
+}
+
 let worlds = 0;
 /** A customer of their own with a delivered tablet order (79 USD unless told): an unused order. */
 export async function freshOrder(client: PrismaClient, amountCents = 7_900) {

@@ -128,6 +128,75 @@ describe("decideApproval", () => {
     ).toMatchObject({ replyEdited: true });
   });
 
+  it("refuses a reply, edited or lowered with it, that states an amount other than the refund, naming the sentence; nothing is written", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
+    const before = { requests: await client.approvalRequest.count(), audit: await client.auditEvent.count() };
+    await expect(
+      decideApproval({
+        approvalId: request.id,
+        decision: "approve",
+        digest: request.digest,
+        editedReply: "Thank you for your patience. We have refunded 5,000.00 USD.",
+        actor: reviewer,
+      }),
+    ).rejects.toMatchObject({
+      code: "reply_contradicts_operation",
+      field: "editedReply",
+      message:
+        "The reply states an amount other than the refund being made (79.00 USD): “We have refunded 5,000.00 USD.” Write the refund's amount, or take the amount out.",
+    });
+    // Lowered to 50.00 with a reply still saying 79.00: refused before any new request is made.
+    await expect(
+      decideApproval({
+        approvalId: request.id,
+        decision: "approve",
+        digest: request.digest,
+        amountCents: 5_000,
+        editedReply: "We have refunded 79.00 USD.",
+        actor: reviewer,
+      }),
+    ).rejects.toMatchObject({
+      code: "reply_contradicts_operation",
+      field: "editedReply",
+      message: expect.stringContaining("“We have refunded 79.00 USD.”"),
+    });
+    expect(await client.approvalRequest.count()).toBe(before.requests);
+    expect(await client.auditEvent.count()).toBe(before.audit);
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    expect(await client.outboxMessage.count({ where: { ticketId: request.ticketId } })).toBe(0);
+    // The refund's own amount goes through.
+    await decideApproval({
+      approvalId: request.id,
+      decision: "approve",
+      digest: request.digest,
+      editedReply: "Thank you for your patience. We have refunded 79.00 USD.",
+      actor: reviewer,
+    });
+    await drainQueue(testDb());
+    expect((await client.outboxMessage.findFirstOrThrow({ where: { approvalRequestId: request.id } })).body).toContain("79.00 USD");
+  });
+
+  it("refuses, on a reply-only request, an edited reply promising a refund that is not being made", async () => {
+    const { client } = testDb();
+    const request = await replyRequest();
+    await expect(
+      decideApproval({
+        approvalId: request.id,
+        decision: "approve",
+        digest: request.digest,
+        editedReply: `${request.draft}\n\nWe have refunded your order in full.`,
+        actor: await user(client, "REVIEWER"),
+      }),
+    ).rejects.toMatchObject({
+      code: "reply_contradicts_operation",
+      field: "editedReply",
+      message: expect.stringContaining("“We have refunded your order in full.”"),
+    });
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(0);
+  });
+
   it("releases an approved reply at once and resolves its ticket; no refund job", async () => {
     const { client } = testDb();
     const request = await replyRequest();

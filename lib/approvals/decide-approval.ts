@@ -7,7 +7,7 @@
 // executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
 import type { Role, TicketStatus } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
-import { preparedSql, statementRefusal } from "../db/driver";
+import { preparedSql, statementRefusal, violatedConstraint } from "../db/driver";
 import { auditAppendArgument } from "../audit/record-audit-event";
 import { appendAuditSql } from "../audit/store/audit-store";
 import { sendingJobCte } from "../jobs/queue";
@@ -15,10 +15,12 @@ import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
 import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/store/ticket-move-sql";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
+import { isAppError } from "../contracts/app-error";
 import { decisionRefused, loadDecidable } from "./load-decidable";
 import { editRefundAmount } from "./edit-approval";
 import { decisionCtes } from "./store/approval-store";
 import { signDecision } from "../audit/decision-signature";
+import { assertReplyMatches } from "./reply-claims";
 
 export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal } from "./load-decidable";
 
@@ -41,7 +43,11 @@ export interface TDecideResult {
   /** The request decided: the one asked for, or the one a lowered amount replaced it with. */
   approvalId: string;
   ticketId: string;
-  decisionId: string;
+  /**
+   * The decision written; null when the person lowered a two-person refund: the lowered request is
+   * made, but whoever lowered it counts as its starter, so it waits for two other people.
+   */
+  decisionId: string | null;
   decision: "approve" | "reject";
   /** An approved refund: its execution job was enqueued with the decision (its id is the approval's). */
   refundJobEnqueued: boolean;
@@ -63,13 +69,14 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const amountGiven = input.amountCents !== undefined && input.amountCents !== null;
   if (amountGiven && input.decision === "approve") {
     const edited = await editRefundAmount({ ...input, amountCents: input.amountCents!, client, now });
-    if (edited)
-      return decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
+    if (edited) return approveLowered({ ...input, client, now }, edited);
   }
   // Every rule of who may decide what (decision-options.ts), the amount and the order's room included.
   const request = await loadDecidable(client, { ...input, amountCents: amountGiven ? input.amountCents! : undefined }, now);
   if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
   const plan = planDecision(request, input, note, now);
+  // The reply an approval sends, edited or not, states the refund being made and nothing else.
+  if (input.decision === "approve") assertReplyMatches(plan.edited ?? request.draft, request.refund, "editedReply");
   const decisionId = await writeDecision(client, request, input, plan);
   return {
     approvalId: request.id,
@@ -80,6 +87,31 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
     approvals: plan.approvals,
     approvalsRequired: request.approvalsRequired,
   };
+}
+
+/**
+ * The person's approval of the refund they just lowered. Whoever lowered a two-person refund counts as
+ * one of its starters (lib/policy/approver-rules.ts): their approval is refused there, and the lowered
+ * request is answered as made and waiting for two other people, with no decision of theirs.
+ */
+async function approveLowered(
+  input: TDecideInput,
+  edited: NonNullable<Awaited<ReturnType<typeof editRefundAmount>>>,
+): Promise<TDecideResult> {
+  try {
+    return await decideApproval({ ...input, approvalId: edited.approvalId, digest: edited.digest, amountCents: null, editedReply: null });
+  } catch (error) {
+    if (!isAppError(error, "run_starter_excluded")) throw error;
+    return {
+      approvalId: edited.approvalId,
+      ticketId: edited.ticketId,
+      decisionId: null,
+      decision: "approve",
+      refundJobEnqueued: false,
+      approvals: 0,
+      approvalsRequired: edited.approvalsRequired,
+    };
+  }
 }
 
 type TDecidable = Awaited<ReturnType<typeof loadDecidable>>;
@@ -182,20 +214,38 @@ async function writeDecision(client: Db, request: TDecidable, input: TDecideInpu
     move?.result(row!);
     return row!.decisionId!;
   } catch (error) {
-    throw decisionWriteRefusal(error, plan.moveKind);
+    throw decisionWriteRefusal(error, plan, request.approvalsRequired);
   }
 }
 
-/** What a refused decision statement means for the person: decided already, or the ticket's move refused in the lifecycle's words. */
-function decisionWriteRefusal(error: unknown, moveKind: TTicketMove): unknown {
+/** What a refused decision statement means for the person: decided already, its seat taken meanwhile, or the ticket's move refused in the lifecycle's words. */
+function decisionWriteRefusal(error: unknown, plan: { moveKind: TTicketMove; seat: number }, approvalsRequired: number): unknown {
   const refused = statementRefusal(error);
   // The ticket's status under its row lock, when the move was refused: the lifecycle's words for it.
-  const moveError = refused?.refusal === "ticket_move" ? moveRefusal(moveKind, refused.found as TicketStatus | null) : error;
-  if (refused?.refusal === "already_decided" || isUniqueViolation(error))
-    return decisionRefused("already_decided", "This request has already been decided.");
+  const moveError = refused?.refusal === "ticket_move" ? moveRefusal(plan.moveKind, refused.found as TicketStatus | null) : error;
+  if (isUniqueViolation(error)) return seatTaken(error, plan.seat, approvalsRequired);
+  if (refused?.refusal === "already_decided") return decisionRefused("already_decided", "This request has already been decided.");
   if (isMoveRefusal(moveError))
     return decisionRefused(moveError.code === "ticket_resolved" ? "already_decided" : "ticket_busy", moveError.message);
   return error;
+}
+
+/**
+ * A decision that met the (request, seat) or (request, person) index: two decisions at once on a
+ * request that stays pending after the first (an approval of a two-person request), or the same
+ * person twice. The status guard let both through, since the first left the request pending; the
+ * index let one in, and this one wrote nothing: its audit event is undone with it.
+ */
+function seatTaken(error: unknown, seat: number, approvalsRequired: number) {
+  if (violatedConstraint(error) === "ApprovalDecision_approvalRequestId_deciderId_key")
+    return decisionRefused("second_approver_required", "You gave the first approval: the second must come from a different person.");
+  if (approvalsRequired < 2) return decisionRefused("already_decided", "This request has already been decided.");
+  const left = approvalsRequired - seat;
+  return decisionRefused(
+    "approved_meanwhile",
+    `Another person approved this request at the same moment, and theirs counted as approval ${seat} of ${approvalsRequired}: yours was not recorded. ` +
+      `The request has ${seat} of ${approvalsRequired} approvals and waits for ${left === 1 ? "one more" : `${left} more`}; reload the ticket to give it.`,
+  );
 }
 
 /** The decision's audit event, appended by the statement that writes the decision. */

@@ -16,18 +16,20 @@ export const DECISION_REFUSALS = [
   "role_insufficient",
   "note_required",
   "reply_required",
+  "reply_contradicts_operation",
   "operation_changed",
   "ticket_busy",
   "second_approver_required",
+  "approved_meanwhile",
   "run_starter_excluded",
   "amount_not_lowered",
   "exceeds_refundable",
 ] as const satisfies readonly TErrorCode[];
 export type TDecisionRefusal = (typeof DECISION_REFUSALS)[number];
 
-/** A decision refused: an AppError whose code is one of DECISION_REFUSALS. */
-export function decisionRefused(code: TDecisionRefusal, message: string): AppError<TDecisionRefusal> {
-  return new AppError(code, message);
+/** A decision refused: an AppError whose code is one of DECISION_REFUSALS (and the form's field it is about, if any). */
+export function decisionRefused(code: TDecisionRefusal, message: string, field?: string): AppError<TDecisionRefusal> {
+  return new AppError(code, message, field);
 }
 
 /** The decisions a request already has: who, and which way, in seat order. */

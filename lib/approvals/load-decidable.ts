@@ -1,5 +1,5 @@
 // The facts the decision rules read (decision-options.ts), in one statement: the request, its
-// decisions so far, who started its run, its ticket's bundle, the policy settings, and what the
+// decisions so far, who started its run and who lowered its refund, its ticket's bundle, the policy settings, and what the
 // refund's order still allows. The ticket page reads a request this way too, so what it offers is
 // what a decision would be allowed. A decision and an edit (a lowered refund) both start here.
 import type { Role } from "../../generated/prisma/enums";
@@ -25,6 +25,8 @@ type TRequestRow = TRowText<
     /** The decisions so far: [{ deciderId, decision }], in seat order. */
     decisions: string;
     starterId: string | null;
+    /** Who lowered the refund, this request and those it replaced: a JSON array of ids. */
+    loweredByIds: string;
     settings: string;
     orderCents: string | null;
     refundedCents: string | null;
@@ -46,6 +48,7 @@ const LOAD_REQUEST = preparedSql(`
          r."approvalsRequired"::text,
          (SELECT coalesce(json_agg(json_build_object('deciderId', d."deciderId", 'decision', d."decision") ORDER BY d."seat"), '[]'::json) FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
          (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
+         (SELECT coalesce(json_agg(e."editedById") FILTER (WHERE e."editedById" IS NOT NULL), '[]'::json) FROM "ApprovalRequest" e WHERE e."id" = ANY (countersign_request_lineage(r."id")))::text AS "loweredByIds",
          t."bundleVersion",
          (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings",
          (SELECT o."amountCents"::text FROM "Order" o WHERE o."id" = ${ORDER_OF_REQUEST}) AS "orderCents",
@@ -81,6 +84,7 @@ function factsOf(row: TRequestRow): TLoadedRequest {
     requiredRole: row.requiredRole,
     approvalsRequired: Number(row.approvalsRequired),
     starterId: row.starterId,
+    loweredByIds: JSON.parse(row.loweredByIds) as string[],
     digest: row.digest,
     decisions: JSON.parse(row.decisions) as TDecisionsSoFar,
     expiresAt: timestampFromText(row.expiresAt),

@@ -60,6 +60,22 @@ describe("resolveByHand", () => {
     expect((request.operation as { customerText: string }).customerText).toBe(sent.body);
   });
 
+  it("refuses a hand reply that promises a refund (a hand reply makes none), naming the sentence", async () => {
+    const { client } = testDb();
+    // A ticket nobody ran the agent on: nothing waits for a decision, and nothing is refunded.
+    const id = await tabletTicket(client, await freshOrder(client));
+    await expect(
+      resolveByHand({ ticketId: id, reply: "Sorry for the trouble. We have refunded 79.00 USD.", actor: await user(client, "REVIEWER") }),
+    ).rejects.toMatchObject({
+      code: "reply_contradicts_operation",
+      field: "reply",
+      message:
+        "The reply promises a refund, but none is being made: “We have refunded 79.00 USD.” Take the promise out, or say what happens instead.",
+    });
+    expect(await client.outboxMessage.count({ where: { ticketId: id } })).toBe(0);
+    expect(await client.ticket.findUniqueOrThrow({ where: { id } })).not.toMatchObject({ status: "resolved" });
+  });
+
   it("refuses while a draft waits for a decision", async () => {
     const { client } = testDb();
     const id = await ticketId(client, "demo-cracked-tablet");

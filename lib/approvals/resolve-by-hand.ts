@@ -13,6 +13,7 @@ import { customerReply, normaliseLineEndings } from "../contracts/customer-reply
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 import { insertHandReply, releaseReply } from "./store/approval-store";
 import { signDecision } from "../audit/decision-signature";
+import { assertReplyMatches } from "./reply-claims";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
 
@@ -30,6 +31,8 @@ export async function resolveByHand(input: {
   const sent = customerReply(reply);
   if (!sent) throw decisionRefused("reply_required", "Write the reply the customer will receive.");
   if (!mayUse(input.actor.role, "approve")) throw decisionRefused("role_insufficient", "Leads cannot resolve tickets.");
+  // A reply by hand goes out with no refund: it may not promise one.
+  assertReplyMatches(reply, null, "reply");
   const ticket = await client.ticket.findUnique({
     where: { id: input.ticketId },
     include: { approvals: { where: { status: "pending" }, select: { id: true } } },

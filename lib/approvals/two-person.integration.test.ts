@@ -7,7 +7,7 @@ import { signDecision } from "../audit/decision-signature";
 import { asOwner, useTestDb } from "../../testing/db";
 import { killHard, spawnTs } from "../../testing/spawn-ts";
 import { drainQueue, openJobs } from "../../testing/queue";
-import { freshOrder, tabletTicket, user } from "../../testing/runs";
+import { freshOrder, newUser, tabletTicket, user } from "../../testing/runs";
 import { refusalCode } from "../../testing/refusals";
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
@@ -16,6 +16,7 @@ import { editRefundAmount } from "./edit-approval";
 import { reconcileApprovedRefunds } from "./reconcile-refunds";
 import { settleApprovedRefund } from "./settle-refund";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
+import { auditStream } from "../audit/record-audit-event";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -177,7 +178,7 @@ describe("the two-person rule", () => {
     };
     const notTwoPeople = {
       outcome: "blocked:not_approved",
-      detail: "a two-person refund needs two different people, neither of them the run's starter",
+      detail: "a two-person refund needs two different people, neither of them the run's starter nor whoever lowered it",
     };
     expect((await twice(() => `"deciderId" = '${reviewer.id}'::uuid`, false)).result).toMatchObject({
       outcome: "blocked:not_approved",
@@ -196,6 +197,65 @@ describe("the two-person rule", () => {
     expect(late.result).toMatchObject({ outcome: "blocked:approval_expired" });
     expect([...(await ledgerRows(otherDigest.request.id)), ...(await ledgerRows(late.request.id))]).toHaveLength(0);
   });
+
+  it.runIf(onPostgres)(
+    "tells the second of two people approving at the same moment what happened: the other's approval counted, theirs did not, 1 of 2 (PostgreSQL)",
+    async () => {
+      const { client } = testDb();
+      const reviewer = await user(client, "REVIEWER");
+      const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
+      const request = await requestFor(120_000, reviewer);
+      // Both read the request with no decision yet; the ticket's audit stream is held meanwhile, so
+      // both wait at their audit event, and both take seat 1.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const holding = new Promise<void>((r) => (locked = r));
+      const holder = client.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT "stream" FROM "AuditStream" WHERE "stream" = ${auditStream({ ticketId: request.ticketId, subjectType: "ticket", subjectId: request.ticketId })} FOR UPDATE`;
+          locked();
+          await held;
+        },
+        { timeout: 30_000 },
+      );
+      await holding;
+      const answers = [specialist, admin].map((actor) =>
+        approve(request, actor).then(
+          (result) => ({ actor, result, error: null }),
+          (error: unknown) => ({ actor, result: null, error: error as { code: string; message: string } }),
+        ),
+      );
+      const waiting = async () =>
+        (
+          await client.$queryRaw<
+            { n: number }[]
+          >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+        )[0]!.n;
+      for (let i = 0; i < 200 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await waiting()).toBe(2);
+      release();
+      await holder;
+      const settled = await Promise.all(answers);
+      const won = settled.find((a) => a.result)!;
+      const lost = settled.find((a) => a.error)!;
+      expect(won.result).toMatchObject({ approvals: 1, approvalsRequired: 2, refundJobEnqueued: false });
+      expect(lost.error).toMatchObject({
+        code: "approved_meanwhile",
+        message:
+          "Another person approved this request at the same moment, and theirs counted as approval 1 of 2: yours was not recorded. " +
+          "The request has 1 of 2 approvals and waits for one more; reload the ticket to give it.",
+      });
+      // What the message says is what the database holds: one approval, the winner's; the request pending.
+      expect(await client.approvalDecision.findMany({ where: { approvalRequestId: request.id }, select: { deciderId: true } })).toEqual([
+        { deciderId: won.actor.id },
+      ]);
+      expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "pending" });
+      // And the one refused may give the second approval now.
+      expect(await approve(request, lost.actor)).toMatchObject({ approvals: 2, refundJobEnqueued: true });
+    },
+    60_000,
+  );
 
   it.runIf(onPostgres)(
     "writes nothing after a crash that follows the first of two approvals, even once workers and reconciliation run",
@@ -327,41 +387,124 @@ describe("a lowered refund", () => {
     ).rejects.toThrow(/may only lower/);
   });
 
-  it("goes through the gate again: 1,200 lowered to 900 needs one person; approvals given before an edit no longer count", async () => {
+  it("never asks less than the original: 1,200 lowered to 900 still needs two people and a specialist; approvals given before an edit no longer count", async () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");
     const [specialist, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
     const big = await requestFor(120_000, reviewer);
     const lowered = await approve(big, specialist, { amountCents: 90_000 });
-    expect(lowered).toMatchObject({ approvals: 1, approvalsRequired: 1, refundJobEnqueued: true });
-    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } })).toMatchObject({
-      approvalsRequired: 1,
-      requiredRole: "SPECIALIST",
-    });
+    // The specialist lowered it: the new request is made, and waits for two other people.
+    expect(lowered).toMatchObject({ decisionId: null, approvals: 0, approvalsRequired: 2, refundJobEnqueued: false });
+    const loweredRow = await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId }, include: { proposal: true } });
+    expect(loweredRow).toMatchObject({ approvalsRequired: 2, requiredRole: "SPECIALIST", status: "pending", editedById: specialist.id });
+    expect(loweredRow.proposal!.decisionReasons).toContain("two_person_required");
+    expect(await client.approvalDecision.count({ where: { approvalRequestId: lowered.approvalId } })).toBe(0);
 
     const other = await requestFor(120_000, reviewer);
     await approve(other, specialist);
     // The admin lowers it a little: still two people, and the specialist's approval was given to the
-    // other digest, so the admin's is the first of the new request.
+    // other digest, so the new request has none yet (and the admin's does not count: they lowered it).
     const edited = await approve(other, admin, { amountCents: 110_000 });
-    expect(edited).toMatchObject({ approvals: 1, approvalsRequired: 2, refundJobEnqueued: false });
+    expect(edited).toMatchObject({ decisionId: null, approvals: 0, approvalsRequired: 2, refundJobEnqueued: false });
     expect(await refusalCode(approve(other, await user(client, "SPECIALIST")))).toBe("superseded");
 
-    // 650 lowered to 400: below the specialist threshold, a reviewer may approve it.
+    // 650 lowered to 400: below the specialist threshold, but the original needed a specialist, so the
+    // lowered request does too; a one-person refund's lowerer may approve it.
     const laptop = await requestFor(65_000);
-    const forReviewer = await editRefundAmount({
+    const forSpecialist = await editRefundAmount({
       approvalId: laptop.id,
       digest: laptop.digest,
       amountCents: 40_000,
       actor: specialist,
       client,
     });
-    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: forReviewer!.approvalId } })).toMatchObject({
-      requiredRole: "REVIEWER",
+    expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: forSpecialist!.approvalId } })).toMatchObject({
+      requiredRole: "SPECIALIST",
       approvalsRequired: 1,
       status: "pending",
     });
-    expect((await approve({ id: forReviewer!.approvalId, digest: forReviewer!.digest }, reviewer)).refundJobEnqueued).toBe(true);
+    const loweredLaptop = { id: forSpecialist!.approvalId, digest: forSpecialist!.digest };
+    expect(await refusalCode(approve(loweredLaptop, reviewer))).toBe("role_insufficient");
+    expect((await approve(loweredLaptop, specialist)).refundJobEnqueued).toBe(true);
+  });
+
+  it("keeps the two-person rule for one cent off: 1,200 lowered to 999.99 needs two people, neither the one who lowered it", async () => {
+    const { client } = testDb();
+    const starter = await user(client, "SPECIALIST");
+    const [lowerer, admin, second] = [
+      await newUser(client, "SPECIALIST"),
+      await user(client, "ADMIN"),
+      await newUser(client, "SPECIALIST"),
+    ];
+    const request = await requestFor(120_000, starter);
+    // The run's starter may not lower it into something they could approve: refused, nothing written.
+    expect(await refusalCode(approve(request, starter, { amountCents: 99_999 }))).toBe("run_starter_excluded");
+    expect(await client.approvalRequest.count({ where: { editedFromId: request.id } })).toBe(0);
+
+    const lowered = await approve(request, lowerer, { amountCents: 99_999 });
+    expect(lowered).toMatchObject({ decisionId: null, approvals: 0, approvalsRequired: 2, refundJobEnqueued: false });
+    const row = await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } });
+    expect(row).toMatchObject({ approvalsRequired: 2, requiredRole: "SPECIALIST", status: "pending" });
+    const loweredRequest = { id: row.id, digest: row.digest };
+    // Neither whoever lowered it nor the run's starter may approve it, first or second.
+    await expect(approve(loweredRequest, lowerer)).rejects.toMatchObject({
+      code: "run_starter_excluded",
+      message: "You lowered this refund: it still needs two people, and the approvals must come from two others.",
+    });
+    expect(await refusalCode(approve(loweredRequest, starter))).toBe("run_starter_excluded");
+    expect(await approve(loweredRequest, admin)).toMatchObject({ approvals: 1, approvalsRequired: 2, refundJobEnqueued: false });
+    expect(await refusalCode(approve(loweredRequest, lowerer))).toBe("run_starter_excluded");
+    // The database refuses the lowerer's seat too, whoever writes it.
+    await expect(
+      client.approvalDecision.create({
+        data: {
+          approvalRequestId: row.id,
+          decision: "approve",
+          deciderId: lowerer.id,
+          deciderRole: "SPECIALIST",
+          digest: row.digest,
+          seat: 2,
+        },
+      }),
+    ).rejects.toThrow(/other than whoever lowered it/);
+    expect(await approve(loweredRequest, second)).toMatchObject({ approvals: 2, refundJobEnqueued: true });
+    await drainQueue(testDb());
+    expect((await ledgerRows(row.id)).map((r) => r.amountCents)).toEqual([99_999]);
+  });
+
+  it("executes no lowered request approved by whoever lowered it, even with its rows written past the database's triggers", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const [lowerer, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
+    const forged = async (sql: (request: { id: string; digest: string }) => string[]) => {
+      const request = await requestFor(120_000, reviewer);
+      const lowered = await approve(request, lowerer, { amountCents: 99_999 });
+      const row = await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } });
+      await asOwner(testDb(), (owner) =>
+        owner.$transaction(async (tx) => {
+          await tx.$executeRawUnsafe("SET LOCAL session_replication_role = replica");
+          for (const statement of sql(row)) await tx.$executeRawUnsafe(statement);
+        }),
+      );
+      return { row, result: await executeApprovedRefund({ approvalId: row.id, actor: { type: "system", id: "test" } }) };
+    };
+    const decision = (row: { id: string; digest: string }, seat: number, deciderId: string) =>
+      `INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "deciderId", "deciderRole", "digest", "seat") VALUES (gen_random_uuid(), '${row.id}', 'approve', '${deciderId}', 'SPECIALIST', '${row.digest}', ${seat})`;
+    const approved = (row: { id: string }) => `UPDATE "ApprovalRequest" SET "status" = 'approved' WHERE "id" = '${row.id}'`;
+    // The lowerer alone, on a request made to ask for one approval: the original asked two.
+    const alone = await forged((row) => [
+      `UPDATE "ApprovalRequest" SET "approvalsRequired" = 1 WHERE "id" = '${row.id}'`,
+      decision(row, 1, lowerer.id),
+      approved(row),
+    ]);
+    expect(alone.result).toMatchObject({ outcome: "blocked:not_approved", detail: "the request has 1 of 2 approvals" });
+    // The lowerer as one of the two.
+    const asOne = await forged((row) => [decision(row, 1, admin.id), decision(row, 2, lowerer.id), approved(row)]);
+    expect(asOne.result).toMatchObject({
+      outcome: "blocked:not_approved",
+      detail: "a two-person refund needs two different people, neither of them the run's starter nor whoever lowered it",
+    });
+    expect([...(await ledgerRows(alone.row.id)), ...(await ledgerRows(asOne.row.id))]).toHaveLength(0);
   });
 
   it("is executed only as approved: an edited request whose digest is not the approved one is refused", async () => {

@@ -13,7 +13,7 @@ export type TActionResult<T extends object = object> =
   | { status: "invalid"; fieldErrors: TFieldErrors; formErrors: string[] }
   | { status: "unauthenticated" }
   | { status: "forbidden" }
-  | { status: "error"; code: TErrorCode; message: string };
+  | { status: "error"; code: TErrorCode; message: string; field?: string };
 
 export { GENERIC_ERROR };
 
@@ -68,9 +68,10 @@ export async function checkGuard<S extends z.ZodType, U extends { role: Role }>(
 export function errorToResult<U extends { role: Role }>(
   deps: TGuardDeps<U>,
   error: unknown,
-): { status: "error"; code: TErrorCode; message: string } {
+): { status: "error"; code: TErrorCode; message: string; field?: string } {
   deps.rethrow(error);
-  if (error instanceof AppError) return { status: "error", code: error.code, message: error.message };
+  if (error instanceof AppError)
+    return { status: "error", code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
   deps.log(error);
   return { status: "error", code: "internal", message: GENERIC_ERROR };
 }

@@ -50,3 +50,8 @@ const APPROVAL_RANK: Record<Role, number> = { LEAD: 0, REVIEWER: 1, SPECIALIST: 
 export function roleSatisfies(role: Role, required: Role): boolean {
   return mayUse(role, "approve") && APPROVAL_RANK[role] >= APPROVAL_RANK[required];
 }
+
+/** Of two required roles, the one fewer people satisfy: a lowered refund keeps the stronger of its own and its original's. */
+export function strongerRole(a: Role, b: Role): Role {
+  return APPROVAL_RANK[b] > APPROVAL_RANK[a] ? b : a;
+}

@@ -126,3 +126,10 @@ export function statementRefusal(error: unknown): { refusal: string; found: stri
 export function isDriverUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23505";
 }
+
+/** The name of the unique index a driver's unique-key violation met; null for any other error, or when the driver does not say. */
+export function violatedConstraint(error: unknown): string | null {
+  if (!isDriverUniqueViolation(error)) return null;
+  const constraint = (error as { constraint?: unknown }).constraint;
+  return typeof constraint === "string" ? constraint : null;
+}

@@ -49,7 +49,8 @@ export function numbersIn(text: string): string[] {
   return found.map(canonicalNumber);
 }
 
-function canonicalNumber(raw: string): string {
+/** A number as written ("1,200.00") in its canonical form ("1200"): how numbers are compared. */
+export function canonicalNumber(raw: string): string {
   const plain = raw.replace(/,(?=\d{3}\b)/g, "");
   const n = Number(plain);
   return Number.isFinite(n) ? String(n) : plain;
@@ -192,7 +193,8 @@ export function stem(word: string): string {
   return w;
 }
 
-function wordsOf(text: string): string[] {
+/** The words of a text, lower-cased, citations left out. */
+export function wordsOf(text: string): string[] {
   return (
     withoutCitations(text)
       .toLowerCase()
@@ -201,7 +203,7 @@ function wordsOf(text: string): string[] {
   ).map((w) => w.replace(/'+$/, ""));
 }
 
-function isNegation(word: string): boolean {
+export function isNegation(word: string): boolean {
   return NEGATIONS.has(word) || word.endsWith("n't");
 }
 
@@ -247,7 +249,8 @@ function contradicts(d: TSenses, p: TSenses): boolean {
   return false;
 }
 
-function speaksOf(text: string, entries: readonly string[]): boolean {
+/** Whether a text has a word of `entries` (an entry `stem*` matches by its beginning). */
+export function speaksOf(text: string, entries: readonly string[]): boolean {
   return wordsOf(text).some((w) => matches(w, entries));
 }
 

@@ -91,6 +91,8 @@ type TExecutionRow = TRowText<
     /** Every decision on the request, in seat order: [{ decision, automatic, deciderId, deciderRole, digest, decidedAt, seat, signature, keyId }]. */
     decisions: string;
     starterId: string | null;
+    /** Of the request and those it replaced (a lowered refund's originals): who lowered them, and the most approvals any asked, as JSON. */
+    lineage: string;
     proposalDecision: TText<DB["RefundProposal"]["decision"]> | null;
     orderCents: string | null;
     orderCurrency: string | null;
@@ -106,6 +108,8 @@ const READ_APPROVAL = preparedSql(`
          (SELECT coalesce(json_agg(json_build_object('decision', d."decision", 'automatic', d."automatic", 'deciderId', d."deciderId", 'deciderRole', d."deciderRole", 'digest', d."digest", 'decidedAt', d."createdAt"::text, 'seat', d."seat", 'signature', d."signature", 'keyId', d."keyId") ORDER BY d."seat"), '[]'::json)
             FROM "ApprovalDecision" d WHERE d."approvalRequestId" = r."id")::text AS "decisions",
          (SELECT run."startedById"::text FROM "AgentRun" run WHERE run."id" = r."runId") AS "starterId",
+         (SELECT json_build_object('loweredByIds', coalesce(json_agg(e."editedById") FILTER (WHERE e."editedById" IS NOT NULL), '[]'::json), 'approvalsRequired', max(e."approvalsRequired"))
+            FROM "ApprovalRequest" e WHERE e."id" = ANY (countersign_request_lineage(r."id")))::text AS "lineage",
          p."orderId", p."amountCents"::text, p."currency", p."reason", p."decision"::text AS "proposalDecision", p."simulated"::text,
          o."amountCents"::text AS "orderCents", o."currency" AS "orderCurrency"
   FROM "ApprovalRequest" r
@@ -151,19 +155,28 @@ function signatureRefusal(request: TExecutionRow, decisions: readonly TRecordedD
 /**
  * Why the request does not stand approved, or null: approved by as many different people as it needs,
  * each held again to the rules a person's decision is held to (lib/policy/approver-rules.ts), whoever
- * wrote its row – the role, and for two people, two different ones, neither the run's starter.
+ * wrote its row – the role, and for two people, two different ones, neither the run's starter nor
+ * anyone who lowered the refund.
  */
 function approvalRefusal(request: TExecutionRow, decisions: readonly TRecordedDecision[]): string | null {
-  const needed = Number(request.approvalsRequired);
   const badSignature = signatureRefusal(request, decisions);
   if (badSignature) return badSignature;
+  const lineage = JSON.parse(request.lineage) as { loweredByIds: string[]; approvalsRequired: number };
+  // A lowered refund needs at least what the refund it replaced needed, whatever its own row says.
+  const needed = Math.max(Number(request.approvalsRequired), lineage.approvalsRequired);
   const approvals = decisions.filter((d) => d.decision === "approve").length;
   if (request.status !== "approved" || decisions.length !== needed || approvals !== needed)
     return needed > 1 && approvals === decisions.length
       ? `the request has ${approvals} of ${needed} approvals`
       : "the request has not been approved";
-  const terms = { kind: "refund" as const, requiredRole: request.requiredRole, approvalsRequired: needed, starterId: request.starterId };
-  const twoPeople = "a two-person refund needs two different people, neither of them the run's starter";
+  const terms = {
+    kind: "refund" as const,
+    requiredRole: request.requiredRole,
+    approvalsRequired: needed,
+    starterId: request.starterId,
+    loweredByIds: lineage.loweredByIds,
+  };
+  const twoPeople = "a two-person refund needs two different people, neither of them the run's starter nor whoever lowered it";
   if (needed > 1 && decisions.some((d) => d.automatic)) return twoPeople;
   for (const [seat, d] of decisions.entries()) {
     if (d.automatic) {

@@ -17,6 +17,12 @@ export interface TApproverTerms {
   approvalsRequired: number;
   /** Who started the agent's run that made the request (excluded from a two-person refund). */
   starterId: string | null;
+  /**
+   * Whoever lowered the refund, for this request and every one it replaced (ApprovalRequest.editedById
+   * along editedFromId, read through countersign_request_lowerers): each counts as a starter too, so
+   * lowering a two-person refund never lets the person who lowered it decide it, alone or as one of two.
+   */
+  loweredByIds: readonly string[];
 }
 
 /** Whether a person of `role` may decide the request at all. */
@@ -30,7 +36,7 @@ export function roleRefusal(role: Role, terms: Pick<TApproverTerms, "kind" | "re
 
 /**
  * Whether `personId` may take the next seat: not one they already hold, and – for an approval of a
- * two-person refund – not as the run's starter. `earlier` are the deciders of the seats before it.
+ * two-person refund – not as the run's starter, nor as someone who lowered the refund. `earlier` are the deciders of the seats before it.
  */
 export function seatRefusal(
   personId: string | null,
@@ -43,10 +49,17 @@ export function seatRefusal(
   if (personId !== null && earlier.includes(personId)) {
     return { code: "second_approver_required", message: "You gave the first approval: the second must come from a different person." };
   }
-  if (decision === "approve" && terms.approvalsRequired > 1 && personId !== null && personId === terms.starterId) {
+  if (decision !== "approve" || terms.approvalsRequired < 2 || personId === null) return null;
+  if (personId === terms.starterId) {
     return {
       code: "run_starter_excluded",
       message: "You started the agent's run: this two-person refund needs approvals from two other people.",
+    };
+  }
+  if (terms.loweredByIds.includes(personId)) {
+    return {
+      code: "run_starter_excluded",
+      message: "You lowered this refund: it still needs two people, and the approvals must come from two others.",
     };
   }
   return null;

@@ -41,6 +41,8 @@ export const E2E_SCENARIOS = [
   // What the decision rules offer and what a decided ticket shows (e2e/decision-rules.spec.ts).
   "unpayable",
   "rejected-by-hand",
+  // A reply edited to state another amount (e2e/edit-and-two-person.spec.ts).
+  "edited-reply",
 ] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */

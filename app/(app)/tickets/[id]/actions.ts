@@ -78,6 +78,8 @@ export const decideApprovalAction = authedAction({ area: "approve", input: ZDeci
     refund: result.refundJobEnqueued,
     approvals: result.approvals,
     approvalsRequired: result.approvalsRequired,
+    /** False when the person lowered a two-person refund: the lowered request waits for two others. */
+    recorded: result.decisionId !== null,
   };
 });
 

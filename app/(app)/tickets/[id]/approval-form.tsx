@@ -16,6 +16,7 @@ type TState = TActionResult<{
   refund: boolean;
   approvals: number;
   approvalsRequired: number;
+  recorded: boolean;
 }> | null;
 
 function message(state: TState): TFormMessage | null {
@@ -23,6 +24,11 @@ function message(state: TState): TFormMessage | null {
     state,
     (ok) => {
       if (ok.decision === "reject") return { tone: "ok", text: "Rejected. Nothing was refunded; the ticket is back with a person." };
+      if (!ok.recorded)
+        return {
+          tone: "ok",
+          text: `Lowered. You lowered it, so your approval does not count: the new request needs ${ok.approvalsRequired} approvals from other people, and nothing is refunded until they give them.`,
+        };
       if (ok.approvals < ok.approvalsRequired)
         return {
           tone: "ok",
@@ -87,7 +93,12 @@ export function ApprovalForm(props: TApprovalFormProps) {
             disabled={!props.canApprove || !!props.blocked || done}
           />
         ) : null}
-        <ReplyField reply={amount.reply} onChange={amount.setReply} disabled={!canEdit || done} />
+        <ReplyField
+          reply={amount.reply}
+          onChange={amount.setReply}
+          disabled={!canEdit || done}
+          error={state?.status === "error" && state.field === "editedReply" ? state.message : null}
+        />
         <CustomerPreview reply={amount.reply} when="sent on approval" />
         <NoteField disabled={!canEdit || done} />
         <DecisionNotice blocked={props.blocked} whyNot={props.whyNot} />
@@ -207,7 +218,18 @@ function AmountField({
   );
 }
 
-function ReplyField({ reply, onChange, disabled }: { reply: string; onChange: (reply: string) => void; disabled: boolean }) {
+/** The reply, and beside it the server's refusal of it (a sentence stating another amount, a refund promised that is not made). */
+function ReplyField({
+  reply,
+  onChange,
+  disabled,
+  error,
+}: {
+  reply: string;
+  onChange: (reply: string) => void;
+  disabled: boolean;
+  error: string | null;
+}) {
   return (
     <div>
       <label htmlFor="editedReply" className="block text-[12px] font-medium text-slate-700">
@@ -220,8 +242,15 @@ function ReplyField({ reply, onChange, disabled }: { reply: string; onChange: (r
         onChange={(e) => onChange(e.target.value)}
         rows={5}
         disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "editedReply-error" : undefined}
         className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 font-sans text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:bg-slate-50"
       />
+      {error ? (
+        <p id="editedReply-error" data-testid="reply-error" className="mt-1 text-[12px] text-red-700">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -4,10 +4,11 @@
 // and words the domain answers with.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "@/testing/db";
-import { freshOrder, tabletTicket, user } from "@/testing/runs";
+import { freshOrder, newUser, tabletTicket, user } from "@/testing/runs";
 import { seedDemo } from "@/prisma/seed/demo";
 import { runAgent } from "@/lib/agent/run-agent";
 import { decideApproval } from "@/lib/approvals/decide-approval";
+import { editRefundAmount } from "@/lib/approvals/edit-approval";
 import { loadDecisionFacts } from "@/lib/approvals/load-decidable";
 import { executeApprovedRefund } from "@/lib/ledger/execute-approved-refund";
 import { approvalDigest, type TApprovalOperation } from "@/lib/contracts/approval-operation";
@@ -43,6 +44,15 @@ async function requestOn(order: { email: string; orderId: string }, starter?: TP
 async function paid(request: TRequest, by: TPerson, amountCents?: number) {
   const decided = await decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: by, amountCents });
   await executeApprovedRefund({ approvalId: decided.approvalId, actor: { type: "system", id: "test" } });
+}
+
+/** A 1,200 two-person refund (started by the reviewer) lowered by one cent, by a specialist of its own. */
+async function loweredByOneCent() {
+  const { client } = testDb();
+  const lowerer = await newUser(client, "SPECIALIST");
+  const original = await requestOn(await freshOrder(client, 120_000), (await people()).reviewer);
+  const edit = await editRefundAmount({ approvalId: original.id, digest: original.digest, amountCents: 119_999, actor: lowerer, client });
+  return { request: { id: edit!.approvalId, digest: edit!.digest, ticketId: original.ticketId }, lowerer };
 }
 
 type TCase = { name: string; make: () => Promise<{ request: TRequest; viewer: TPerson }> };
@@ -127,6 +137,17 @@ const CASES: TCase[] = [
     }),
   },
   {
+    name: "whoever lowered a two-person refund, on the lowered request",
+    make: async () => {
+      const { request, lowerer } = await loweredByOneCent();
+      return { request, viewer: lowerer };
+    },
+  },
+  {
+    name: "an admin, a two-person refund someone else lowered",
+    make: async () => ({ request: (await loweredByOneCent()).request, viewer: (await people()).admin }),
+  },
+  {
     name: "a reviewer, a refund its order can no longer pay",
     make: async () => {
       const { reviewer } = await people();
@@ -184,6 +205,18 @@ describe("the ticket page and decideApproval", () => {
     const view = decisionView((await loadDecisionFacts(request.id, testDb().client))!, viewer, new Date());
     const answer = await domainAnswer(request, viewer, "reject");
     expect(view.canReject).toBe(answer.taken);
+  });
+
+  it("shows whoever lowered a two-person refund why they may not approve it, and the lowered request as two-person", async () => {
+    const { request, lowerer } = await loweredByOneCent();
+    const facts = (await loadDecisionFacts(request.id, testDb().client))!;
+    expect(facts).toMatchObject({ approvalsRequired: 2, requiredRole: "SPECIALIST", loweredByIds: [lowerer.id] });
+    expect(decisionView(facts, lowerer, new Date())).toMatchObject({
+      canApprove: false,
+      canReject: true,
+      refusalCode: "run_starter_excluded",
+      whyNot: "You lowered this refund: it still needs two people, and the approvals must come from two others.",
+    });
   });
 
   it("offers, on a refund its order can pay only in part, an approval of what remains – and the domain takes exactly that", async () => {

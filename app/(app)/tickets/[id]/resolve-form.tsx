@@ -21,8 +21,11 @@ export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: stri
     setShownDraft(draft);
     if (reply === customerReply(shownDraft)) setReply(customerReply(draft));
   }
-  const error =
-    formMessage(state, () => null, { forbidden: "Your role may not resolve tickets.", invalid: "Check the form." })?.text ?? null;
+  // A refusal of the reply itself (it promises a refund) is shown beside the reply, the rest below the button.
+  const replyError = state?.status === "error" && state.field === "reply" ? state.message : null;
+  const error = replyError
+    ? null
+    : (formMessage(state, () => null, { forbidden: "Your role may not resolve tickets.", invalid: "Check the form." })?.text ?? null);
   return (
     <form action={action} className="space-y-3" aria-label="Resolve by hand">
       <input type="hidden" name="ticketId" value={ticketId} />
@@ -36,8 +39,15 @@ export function ResolveForm({ ticketId, draft }: { ticketId: string; draft: stri
           rows={5}
           value={reply}
           onChange={(e) => setReply(e.target.value)}
+          aria-invalid={replyError ? true : undefined}
+          aria-describedby={replyError ? "reply-error" : undefined}
           className="mt-1 block w-full rounded-md border border-slate-300 bg-white p-2 text-[13px] leading-relaxed focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
         />
+        {replyError ? (
+          <p id="reply-error" data-testid="reply-error" className="mt-1 text-[12px] text-red-700">
+            {replyError}
+          </p>
+        ) : null}
       </div>
       <CustomerPreview reply={reply} when="sent when you resolve" />
       <div>
