@@ -476,7 +476,7 @@ describe("a lowered refund", () => {
     const { client } = testDb();
     const reviewer = await user(client, "REVIEWER");
     const [lowerer, admin] = [await user(client, "SPECIALIST"), await user(client, "ADMIN")];
-    const forged = async (sql: (request: { id: string; digest: string }) => string[]) => {
+    const forged = async (sql: (request: { id: string; digest: string; approvalsRequired: number }) => string[]) => {
       const request = await requestFor(120_000, reviewer);
       const lowered = await approve(request, lowerer, { amountCents: 99_999 });
       const row = await client.approvalRequest.findUniqueOrThrow({ where: { id: lowered.approvalId } });
@@ -488,13 +488,32 @@ describe("a lowered refund", () => {
       );
       return { row, result: await executeApprovedRefund({ approvalId: row.id, actor: { type: "system", id: "test" } }) };
     };
-    const decision = (row: { id: string; digest: string }, seat: number, deciderId: string) =>
-      `INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "deciderId", "deciderRole", "digest", "seat") VALUES (gen_random_uuid(), '${row.id}', 'approve', '${deciderId}', 'SPECIALIST', '${row.digest}', ${seat})`;
+    // Signed as the app signs (the forger here holds the key too), so that the rules past the signature are what refuses.
+    const decision = (
+      row: { id: string; digest: string; approvalsRequired: number },
+      seat: number,
+      deciderId: string,
+      approvalsRequired = row.approvalsRequired,
+    ) => {
+      const decidedAt = new Date();
+      const { signature, keyId } = signDecision({
+        approvalRequestId: row.id,
+        digest: row.digest,
+        decision: "approve",
+        deciderId,
+        deciderRole: "SPECIALIST",
+        automatic: false,
+        seat,
+        approvalsRequired,
+        decidedAt,
+      });
+      return `INSERT INTO "ApprovalDecision" ("id", "approvalRequestId", "decision", "deciderId", "deciderRole", "digest", "seat", "createdAt", "signature", "keyId") VALUES (gen_random_uuid(), '${row.id}', 'approve', '${deciderId}', 'SPECIALIST', '${row.digest}', ${seat}, '${decidedAt.toISOString()}', '${signature}', '${keyId}')`;
+    };
     const approved = (row: { id: string }) => `UPDATE "ApprovalRequest" SET "status" = 'approved' WHERE "id" = '${row.id}'`;
     // The lowerer alone, on a request made to ask for one approval: the original asked two.
     const alone = await forged((row) => [
       `UPDATE "ApprovalRequest" SET "approvalsRequired" = 1 WHERE "id" = '${row.id}'`,
-      decision(row, 1, lowerer.id),
+      decision(row, 1, lowerer.id, 1),
       approved(row),
     ]);
     expect(alone.result).toMatchObject({ outcome: "blocked:not_approved", detail: "the request has 1 of 2 approvals" });

@@ -98,7 +98,17 @@ describe("the customer's history beside the decision", () => {
     });
     const approval = await client.approvalRequest.findUniqueOrThrow({ where: { id: run.approval!.id! } });
     const specialist = await user(client, "SPECIALIST");
-    await decideApproval({ approvalId: approval.id, decision: "approve", digest: approval.digest, note: null, actor: specialist, client });
+    // The draft was written before the partial amount was proposed, and says the full one: the reply
+    // an approval sends must state the refund being made, so the specialist corrects it.
+    await decideApproval({
+      approvalId: approval.id,
+      decision: "approve",
+      digest: approval.digest,
+      note: null,
+      editedReply: "We have refunded 30.00 USD for the cracked screen.",
+      actor: specialist,
+      client,
+    });
     expect((await settleApprovedRefund({ approvalId: approval.id, client })).outcome).toBe("refund_created");
 
     const history = await historyOf(ticket);
