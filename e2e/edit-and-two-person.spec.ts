@@ -70,7 +70,7 @@ test("raising the refund is refused: nothing is written and the request still wa
   await expect(ledgerLines(page)).toHaveCount(0);
 });
 
-test("a reply edited to state another amount is refused, and the form shows the sentence beside the reply; nothing is written", async ({
+test("a reply edited to state another amount is refused as it is written: the sentence beside the reply, no Approve until it is corrected; nothing is written", async ({
   page,
   signInAs,
 }) => {
@@ -78,8 +78,11 @@ test("a reply edited to state another amount is refused, and the form shows the 
   await openTicket(page, "e2e-edited-reply");
   await runAgent(page);
   const reply = decision(page).getByLabel(/Reply to the customer/);
+  const approveButton = decision(page).getByRole("button", { name: "Approve" });
+  await expect(approveButton).toBeEnabled();
   await reply.fill("Hi Casey,\n\nSorry about the screen. We have refunded 5,000.00 USD.");
-  await approve(page);
+  // The form asks the decision's own check as the reply changes: Approve waits for a reply that says what is done.
+  await expect(approveButton).toBeDisabled();
   const refusal = decision(page).getByTestId("reply-error");
   await expect(refusal).toHaveText(
     "The reply states an amount other than the refund being made (79.00 USD): “We have refunded 5,000.00 USD.” Write the refund's amount, or take the amount out.",
@@ -91,6 +94,9 @@ test("a reply edited to state another amount is refused, and the form shows the 
     await page.setViewportSize({ width, height: 900 });
     await decision(page).screenshot({ path: test.info().outputPath(`reply-refused-${width}.png`) });
   }
+  await reply.fill("Hi Casey,\n\nSorry about the screen. We have refunded 79.00 USD.");
+  await expect(refusal).toHaveCount(0);
+  await expect(approveButton).toBeEnabled();
   await page.reload();
   await expect(page.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
   await expect(ledgerLines(page)).toHaveCount(0);

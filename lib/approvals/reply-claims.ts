@@ -2,7 +2,7 @@
 // refund promised when none is made (lib/evidence/check-reply.ts). Asked by a decision (the draft as
 // it is, or as the person edited it), a lowered refund's edit and a reply written by hand; a refusal
 // names the sentence and the form's field, so the form shows it beside the reply.
-import { checkReply, describeReplyProblem } from "../evidence/check-reply";
+import { replyContradiction } from "../evidence/check-reply";
 import { decisionRefused } from "./decision-options";
 
 /** Throws `reply_contradicts_operation` on the reply's first problem; nothing without a reply. */
@@ -12,6 +12,6 @@ export function assertReplyMatches(
   field: "editedReply" | "reply",
 ): void {
   if (!reply) return;
-  const [problem] = checkReply({ reply, refund });
-  if (problem) throw decisionRefused("reply_contradicts_operation", describeReplyProblem(problem, refund), field);
+  const problem = replyContradiction(reply, refund);
+  if (problem) throw decisionRefused("reply_contradicts_operation", problem, field);
 }

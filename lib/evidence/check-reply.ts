@@ -80,3 +80,10 @@ export function describeReplyProblem(p: TReplyProblem, refund: TReplyCheckInput[
   const amount = `${(refund!.amountCents / 100).toFixed(2)} ${refund!.currency}`;
   return `The reply states an amount other than the refund being made (${amount}): ${quoted} Write the refund's amount, or take the amount out.`;
 }
+
+/** The reply's first problem against the operation it goes out with, in words, or null: what the
+ * decision refuses (lib/approvals/reply-claims.ts) and what the form says while the reply is edited. */
+export function replyContradiction(reply: string, refund: TReplyCheckInput["refund"]): string | null {
+  const [problem] = checkReply({ reply, refund });
+  return problem ? describeReplyProblem(problem, refund) : null;
+}

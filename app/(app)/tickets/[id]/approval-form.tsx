@@ -3,6 +3,7 @@ import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
 import { replyWithAmount } from "@/lib/contracts/customer-reply";
+import { replyContradiction } from "@/lib/evidence/check-reply";
 import { CONFIRM_APPROVE_EVENT } from "@/components/keyboard-shortcuts";
 import { formMessage, type TFormMessage } from "@/components/action-message";
 import { RunButton } from "./run-buttons";
@@ -77,7 +78,14 @@ export function ApprovalForm(props: TApprovalFormProps) {
   const shown = message(state);
   const done = state?.status === "ok";
   const canEdit = (props.canApprove || props.canReject) && !props.blocked;
-  const canApprove = props.canApprove && !props.blocked && !amount.overRoom;
+  // The reply is held to the refund it goes out with as it is edited: the check the decision makes.
+  const replyProblem = props.canApprove
+    ? replyContradiction(
+        amount.reply,
+        props.refund ? { amountCents: amount.cents ?? props.refund.amountCents, currency: props.refund.currency } : null,
+      )
+    : null;
+  const canApprove = props.canApprove && !props.blocked && !amount.overRoom && !replyProblem;
   const canReject = props.canReject && !props.blocked;
   const runAgain = props.mayRunAgent && (!!props.blocked || (state?.status === "error" && FRESH_RUN_ANSWERS.has(state.code)));
   return (
@@ -97,7 +105,7 @@ export function ApprovalForm(props: TApprovalFormProps) {
           reply={amount.reply}
           onChange={amount.setReply}
           disabled={!canEdit || done}
-          error={state?.status === "error" && state.field === "editedReply" ? state.message : null}
+          error={replyProblem ?? (state?.status === "error" && state.field === "editedReply" ? state.message : null)}
         />
         <CustomerPreview reply={amount.reply} when="sent on approval" />
         <NoteField disabled={!canEdit || done} />
