@@ -80,10 +80,7 @@ export function ApprovalForm(props: TApprovalFormProps) {
   const canEdit = (props.canApprove || props.canReject) && !props.blocked;
   // The reply is held to the refund it goes out with as it is edited: the check the decision makes.
   const replyProblem = props.canApprove
-    ? replyContradiction(
-        amount.reply,
-        props.refund ? { amountCents: amount.cents ?? props.refund.amountCents, currency: props.refund.currency } : null,
-      )
+    ? replyContradiction(amount.reply, props.refund ? { amountCents: amount.replyCents, currency: props.refund.currency } : null)
     : null;
   const canApprove = props.canApprove && !props.blocked && !amount.overRoom && !replyProblem;
   const canReject = props.canReject && !props.blocked;
@@ -168,7 +165,9 @@ function useAmountInReply(draft: string, refund: TRefund | null, maxApproveCents
       setShownCents(next);
     }
   };
-  return { reply, setReply, amountText, changeAmount, cents, raised, overRoom };
+  // The amount the reply is held to: the one typed when it is a lowering, else the one the reply was last written for.
+  const replyCents = cents !== null && cents > 0 && !raised ? cents : shownCents;
+  return { reply, setReply, amountText, changeAmount, cents, raised, overRoom, replyCents };
 }
 
 type TAmount = ReturnType<typeof useAmountInReply>;
