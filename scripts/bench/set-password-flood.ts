@@ -8,12 +8,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fmt, progress, type Report } from "./report";
-import { DIST, signIn, type TServer } from "./server";
-import { p95, queueLatencies } from "./sign-in-flood";
-
-const FLOOD_CONNECTIONS = 40;
-const REVIEWER = "reviewer@example.com";
+import type { Report } from "./report";
+import { DIST, type TServer } from "./server";
+import { queueUnderFlood } from "./queue-under-flood";
 
 /** The set-password form's action id in this build (Next names each action in its manifest). */
 function setPasswordActionId(): string {
@@ -51,56 +48,21 @@ async function submitBogus(origin: string, actionId: string, address: string): P
   return answerOf(response.status, await response.text());
 }
 
-/** Bogus submissions on `connections` loops until `stop` resolves; the answers counted by what the form said. */
-function flood(origin: string, actionId: string, connections: number, stop: Promise<void>): Promise<Map<string, number>> {
-  const answers = new Map<string, number>();
-  let stopped = false;
-  void stop.then(() => (stopped = true));
-  const run = Number.parseInt(randomUUID().slice(0, 2), 16);
-  let n = 0;
-  const loop = async () => {
-    while (!stopped) {
-      const i = ++n;
-      const answer = await submitBogus(origin, actionId, `10.${run}.${(i >> 8) & 255}.${i & 255}`);
-      if (answer === "password set") throw new Error("a bogus link set a password");
-      answers.set(answer, (answers.get(answer) ?? 0) + 1);
-    }
-  };
-  return Promise.all(Array.from({ length: connections }, loop)).then(() => answers);
-}
-
 export async function benchSetPasswordFlood(server: TServer, report: Report, seconds: number): Promise<void> {
   const actionId = setPasswordActionId();
   // The call is the form's: a first one must be answered by the form's own refusal, or the figure means nothing.
   const first = await submitBogus(server.origin, actionId, "10.255.255.254");
   if (first !== "link unusable") throw new Error(`a bogus set-password submission was answered "${first}", not by the form`);
-  const cookie = await signIn(server.origin, REVIEWER);
-  progress(`/api/queue for a signed-in reviewer, one connection, ${seconds} s at rest…`);
-  await queueLatencies(server.origin, cookie, 2);
-  const rest = await queueLatencies(server.origin, cookie, seconds);
-  progress(`…and ${seconds} s while ${FLOOD_CONNECTIONS} connections post bogus set-password submissions…`);
-  let stop!: () => void;
-  const flooding = flood(server.origin, actionId, FLOOD_CONNECTIONS, new Promise<void>((resolve) => (stop = resolve)));
-  flooding.catch(() => undefined);
-  let under: number[];
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // the flood at full strength first
-    under = await queueLatencies(server.origin, cookie, seconds);
-  } finally {
-    stop();
-  }
-  const answers = await flooding;
-  const total = [...answers.values()].reduce((a, b) => a + b, 0);
-  const byAnswer = [...answers.entries()].map(([answer, count]) => `${answer} ${count.toLocaleString("en-US")}`).join(", ");
-  progress(
-    `/api/queue p95: ${fmt(p95(rest))} ms at rest (${rest.length} requests), ${fmt(p95(under))} ms under the flood (${under.length} requests); the flood's ${total.toLocaleString("en-US")} submissions: ${byAnswer}`,
+  const run = Number.parseInt(randomUUID().slice(0, 2), 16);
+  await queueUnderFlood(
+    server,
+    report,
+    seconds,
+    { sends: "post bogus set-password links", answered: "submissions" },
+    async () => async (i) => {
+      const answer = await submitBogus(server.origin, actionId, `10.${run}.${(i >> 8) & 255}.${i & 255}`);
+      if (answer === "password set") throw new Error("a bogus link set a password");
+      return answer;
+    },
   );
-  report.multiple({
-    measure: `/api/queue p95, reviewer, while ${FLOOD_CONNECTIONS} connections post bogus set-password links`,
-    value: p95(under),
-    unit: "ms",
-    baseline: p95(rest),
-    baselineLabel: "/api/queue p95 at rest",
-    atMost: 3,
-  });
 }
