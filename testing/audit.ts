@@ -1,6 +1,7 @@
 // Helpers for tests of audit checkpoints.
 import type { PrismaClient } from "../generated/prisma/client";
 import type { TAuditAction } from "../lib/contracts/audit-actions";
+import { auditStream } from "../lib/audit/record-audit-event";
 
 /**
  * Waits until no transaction older than the newest audit event is still running anywhere on the
@@ -23,4 +24,31 @@ export async function untilCheckpointCoversAll(client: PrismaClient, timeoutMs =
  * (lib/contracts/audit-actions.ts), for tests of the chain itself. */
 export function testAuditAction(name: string): TAuditAction {
   return `test.${name}` as TAuditAction;
+}
+
+/**
+ * Holds the ticket's audit stream row (FOR UPDATE) in a transaction of its own until `release` is
+ * called: callers started meanwhile read what they read, then wait at their audit event. `release`
+ * ends the hold and resolves once its transaction has ended.
+ */
+export async function holdTicketStream(client: PrismaClient, ticketId: string): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const holding = new Promise<void>((r) => (locked = r));
+  const holder = client.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT "stream" FROM "AuditStream" WHERE "stream" = ${auditStream({ ticketId, subjectType: "ticket", subjectId: ticketId })} FOR UPDATE`;
+      locked();
+      await held;
+    },
+    { timeout: 30_000 },
+  );
+  await holding;
+  return {
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { refusalCode } from "../../testing/refusals";
 import { customerReply } from "../contracts/customer-reply";
 import { AppError } from "../contracts/app-error";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
-import { auditStream } from "../audit/record-audit-event";
+import { holdTicketStream } from "../../testing/audit";
 
 const testDb = useTestDb(seedDemo);
 
@@ -501,19 +501,7 @@ describe("decideApproval", () => {
       const request = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));
       // Both callers read the request as pending; the ticket's stream is held meanwhile, so both wait
       // at their audit event and the second writes its event before it finds the request decided.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let locked!: () => void;
-      const holding = new Promise<void>((r) => (locked = r));
-      const holder = client.$transaction(
-        async (tx) => {
-          await tx.$queryRaw`SELECT "stream" FROM "AuditStream" WHERE "stream" = ${auditStream({ ticketId: request.ticketId, subjectType: "ticket", subjectId: request.ticketId })} FOR UPDATE`;
-          locked();
-          await held;
-        },
-        { timeout: 30_000 },
-      );
-      await holding;
+      const stream = await holdTicketStream(client, request.ticketId);
       const decisions = [0, 1].map(() =>
         refusalCode(decideApproval({ approvalId: request.id, decision: "approve", digest: request.digest, actor: reviewer })),
       );
@@ -525,8 +513,7 @@ describe("decideApproval", () => {
         )[0]!.n;
       for (let i = 0; i < 200 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
       expect(await waiting()).toBe(2);
-      release();
-      await holder;
+      await stream.release();
       expect((await Promise.all(decisions)).sort()).toEqual(["accepted", "already_decided"]);
       expect(await client.approvalDecision.count({ where: { approvalRequestId: request.id } })).toBe(1);
       expect(await client.auditEvent.count({ where: { subjectId: request.id, action: "approval.approved" } })).toBe(1);

@@ -16,7 +16,7 @@ import { editRefundAmount } from "./edit-approval";
 import { reconcileApprovedRefunds } from "./reconcile-refunds";
 import { settleApprovedRefund } from "./settle-refund";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
-import { auditStream } from "../audit/record-audit-event";
+import { holdTicketStream } from "../../testing/audit";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -207,19 +207,7 @@ describe("the two-person rule", () => {
       const request = await requestFor(120_000, reviewer);
       // Both read the request with no decision yet; the ticket's audit stream is held meanwhile, so
       // both wait at their audit event, and both take seat 1.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let locked!: () => void;
-      const holding = new Promise<void>((r) => (locked = r));
-      const holder = client.$transaction(
-        async (tx) => {
-          await tx.$queryRaw`SELECT "stream" FROM "AuditStream" WHERE "stream" = ${auditStream({ ticketId: request.ticketId, subjectType: "ticket", subjectId: request.ticketId })} FOR UPDATE`;
-          locked();
-          await held;
-        },
-        { timeout: 30_000 },
-      );
-      await holding;
+      const stream = await holdTicketStream(client, request.ticketId);
       const answers = [specialist, admin].map((actor) =>
         approve(request, actor).then(
           (result) => ({ actor, result, error: null }),
@@ -234,8 +222,7 @@ describe("the two-person rule", () => {
         )[0]!.n;
       for (let i = 0; i < 200 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
       expect(await waiting()).toBe(2);
-      release();
-      await holder;
+      await stream.release();
       const settled = await Promise.all(answers);
       const won = settled.find((a) => a.result)!;
       const lost = settled.find((a) => a.error)!;
