@@ -42,7 +42,7 @@ const ORDER: TOrderFacts = {
   customerName: "Dana Whitfield",
   customerFlagged: false,
 };
-const policy = POLICY_DOCUMENTS.find((d) => d.docKey === "return-policy-us" && d.status === "approved")!;
+const policy = POLICY_DOCUMENTS.find((d) => d.docKey === "return-policy-us" && d.status === "published")!;
 const PASSAGES = policy.body.split("\n\n").map((text, i) => ({ chunkId: `c${i}`, docKey: policy.docKey, version: policy.version, citation: `${policy.docKey}@${policy.version}`, title: policy.title, heading: policy.section, text, score: 0.5, coverage: 0.5 }));
 
 function drafted(methodPassage = true): string {

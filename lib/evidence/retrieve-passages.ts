@@ -54,10 +54,10 @@ export async function retrievePassages(client: Db, question: string, limit = 20)
     FROM "PolicyChunk" c
     JOIN "PolicyDocument" d ON d.id = c."documentId"
     CROSS JOIN q
-    WHERE d.status = 'approved'
+    WHERE d.status = 'published'
       AND NOT EXISTS (
         SELECT 1 FROM "PolicyDocument" newer
-        WHERE newer."docKey" = d."docKey" AND newer.status = 'approved' AND newer.version > d.version)
+        WHERE newer."docKey" = d."docKey" AND newer.status = 'published' AND newer.version > d.version)
       AND c.search @@ q.query
     ORDER BY score DESC, d."docKey", c.ordinal
     LIMIT ${limit}`,

@@ -28,9 +28,9 @@ describe("demo seed", () => {
     expect(s.orders.map((o) => [o.item, o.amountCents])).toContainEqual(["Aurora 10-inch tablet", 7900]);
     expect(s.documents.map((d) => `${d.docKey}@${d.version}:${d.status}`)).toEqual([
       "return-policy-us@1:retired",
-      "return-policy-us@2:approved",
+      "return-policy-us@2:published",
       "seller-private-note-44@1:draft",
-      "support-sla@1:approved",
+      "support-sla@1:published",
     ]);
     const byExternal = Object.fromEntries(s.tickets.map((t) => [t.externalId, t]));
     expect(byExternal["demo-cracked-tablet"]).toMatchObject({ admission: "admitted", status: "open" });

@@ -8,6 +8,7 @@ import { intakeBundleKey } from "../../lib/env";
 import { createTicket, type TNewTicket } from "../../lib/intake/create-ticket";
 import { signRoute } from "../../lib/intake/route-signature";
 import { DEFAULT_SETTINGS } from "../../lib/policy/settings";
+import { sha256Hex } from "../../lib/contracts/canonical";
 
 export const DEMO_PASSWORD = "countersign-demo";
 
@@ -75,7 +76,7 @@ export const POLICY_DOCUMENTS = [
   {
     docKey: "return-policy-us",
     version: 2,
-    status: "approved" as const,
+    status: "published" as const,
     title: "US return policy: damaged electronics",
     section: "Returns and refunds",
     source: "Policy handbook, Returns §4 (approved by Support Operations)",
@@ -110,7 +111,7 @@ export const POLICY_DOCUMENTS = [
   {
     docKey: "support-sla",
     version: 1,
-    status: "approved" as const,
+    status: "published" as const,
     title: "Support service levels",
     section: "Response times",
     source: "Support handbook, Service levels §1",
@@ -250,7 +251,7 @@ export async function seedDemo(client: PrismaClient): Promise<string> {
     )
       continue;
     await client.policyDocument.create({
-      data: { ...d, chunks: { create: passages(d.body).map((text, ordinal) => ({ ordinal, heading: `${d.title}: ${d.section}`, text })) } },
+      data: { ...d, contentHash: sha256Hex(d.body), chunks: { create: passages(d.body).map((text, ordinal) => ({ ordinal, heading: `${d.title}: ${d.section}`, text })) } },
     });
     created.documents!++;
   }

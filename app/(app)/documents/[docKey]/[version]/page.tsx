@@ -8,7 +8,8 @@ import { loadPolicyDocument } from "@/lib/evidence/load-document";
 export const metadata: Metadata = { title: "Policy document" };
 
 const STATUS_TONE: Readonly<Record<string, string>> = {
-  approved: "bg-emerald-50 text-emerald-800",
+  published: "bg-emerald-50 text-emerald-800",
+  in_review: "bg-sky-50 text-sky-800",
   retired: "bg-slate-100 text-slate-700",
   draft: "bg-amber-50 text-amber-800",
 } satisfies Record<DocumentStatus, string>;
@@ -34,9 +35,9 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
           <span className="text-slate-400">·</span>
           <span>{doc.source}</span>
         </p>
-        {doc.status !== "approved" ? (
+        {doc.status !== "published" ? (
           <p className="mt-2 rounded-md bg-amber-50 p-2 text-[13px] text-amber-900">
-            This version is not approved: the agent never uses it as evidence.
+            This version is not published: the agent never uses it as evidence.
           </p>
         ) : null}
       </header>
