@@ -43,7 +43,7 @@ const ORDER: TOrderFacts = {
   customerFlagged: false,
 };
 const policy = POLICY_DOCUMENTS.find((d) => d.docKey === "return-policy-us" && d.status === "published")!;
-const PASSAGES = policy.body.split("\n\n").map((text, i) => ({ chunkId: `c${i}`, docKey: policy.docKey, version: policy.version, citation: `${policy.docKey}@${policy.version}`, title: policy.title, heading: policy.section, text, score: 0.5, coverage: 0.5 }));
+const PASSAGES = policy.body.split("\n\n").map((text, i) => ({ chunkId: `c${i}`, docKey: policy.docKey, version: policy.version, citation: `${policy.docKey}@${policy.version}`, title: policy.title, heading: policy.section, text, locale: "en", audience: "customer" as const, score: 0.5, coverage: 0.5 }));
 
 function drafted(methodPassage = true): string {
   const passages = methodPassage ? PASSAGES : PASSAGES.filter((p) => !/original payment method/.test(p.text));

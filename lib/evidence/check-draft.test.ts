@@ -263,6 +263,8 @@ describe("buildContextPack", () => {
     title: "",
     heading: "",
     text: "x".repeat(chars),
+    locale: "en",
+    audience: "customer",
     score,
     coverage,
   });

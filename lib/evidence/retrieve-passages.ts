@@ -16,6 +16,10 @@ export interface TRetrievedPassage {
   title: string;
   heading: string;
   text: string;
+  /** The document's locale ("en", "es"). */
+  locale: string;
+  /** customer: may be quoted to the customer; staff: cited to the reviewer, never sent. */
+  audience: "customer" | "staff";
   /** ts_rank_cd normalised to [0, 1). */
   score: number;
   /** Share of the question's distinct search terms that occur in the passage. */
@@ -47,7 +51,7 @@ export async function retrievePassages(client: Db, question: string, limit = 20)
     Prisma.sql`
     WITH q AS (SELECT to_tsquery('english', ${orQuery}) AS query),
          lexemes AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', ${words.join(" ")}))) AS lexeme)
-    SELECT c.id AS "chunkId", d."docKey", d.version, d.title, c.heading, c.text,
+    SELECT c.id AS "chunkId", d."docKey", d.version, d.title, c.heading, c.text, d.locale, c.audience::text AS audience,
            ts_rank_cd(c.search, q.query, 32)::float8 AS score,
            (SELECT count(*) FROM lexemes l WHERE c.search @@ (quote_literal(l.lexeme) || ':*')::tsquery) AS matched,
            (SELECT count(*) FROM lexemes) AS total
