@@ -5,6 +5,7 @@ import { useActionState, useLayoutEffect, useRef, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
 import { formMessage, type TFormMessage } from "@/components/action-message";
+import { ROLE_LABELS, ROLES } from "@/lib/contracts/roles";
 import { updatePolicySettingsAction } from "./actions";
 import {
   PLANNER_LABELS,
@@ -56,7 +57,13 @@ function message(state: TState): TFormMessage | null {
   });
 }
 
-function PlannerSelect({ common, model }: { common: React.ComponentProps<"select">; model: TModelPlannerState }) {
+function ChoiceSelect({
+  common,
+  options,
+}: {
+  common: React.ComponentProps<"select">;
+  options: readonly { value: string; label: string }[];
+}) {
   const ref = useRef<HTMLSelectElement>(null);
   // React keeps a controlled input's default in step with its value, so the form's reset after an
   // action leaves what was typed; not a select's. Without this a refused choice would jump back to the
@@ -66,9 +73,9 @@ function PlannerSelect({ common, model }: { common: React.ComponentProps<"select
   }, [common.value]);
   return (
     <select {...common} ref={ref} className={INPUT}>
-      {(Object.keys(PLANNER_LABELS) as (keyof typeof PLANNER_LABELS)[]).map((value) => (
+      {options.map(({ value, label }) => (
         <option key={value} value={value}>
-          {plannerOptionLabel(value, model)}
+          {label}
         </option>
       ))}
     </select>
@@ -148,7 +155,15 @@ export function SettingsForm(props: {
                     </Link>
                   </div>
                 ) : field.kind === "planner" ? (
-                  <PlannerSelect common={common} model={model} />
+                  <ChoiceSelect
+                    common={common}
+                    options={(Object.keys(PLANNER_LABELS) as (keyof typeof PLANNER_LABELS)[]).map((value) => ({
+                      value,
+                      label: plannerOptionLabel(value, model),
+                    }))}
+                  />
+                ) : field.kind === "role" ? (
+                  <ChoiceSelect common={common} options={ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))} />
                 ) : field.kind === "usd" ? (
                   <div className="relative">
                     <input
