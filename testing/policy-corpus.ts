@@ -2,9 +2,8 @@
 // Markdown read with the same parser every way in uses (parsePolicyMarkdown), a version written as a
 // draft with its passages, then moved along draft → in_review → published (→ retired) as the lifecycle
 // moves it, so the database's own rules (a published version's passages never change) hold here too.
-// For tests of what retrieval reads; the product's ways in are the import and the lifecycle's functions.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+// For tests of what retrieval reads; the product's ways in are the import and the lifecycle's functions
+// (the demo seed imports docs/policies/ through them).
 import type { PrismaClient } from "../generated/prisma/client";
 import { parsePolicyMarkdown, type TParsedDocument } from "../lib/documents/parse-markdown";
 
@@ -67,31 +66,4 @@ export async function writeTestVersion(client: PrismaClient, input: TTestVersion
     });
   }
   return `${document.docKey}@${version}`;
-}
-
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return markdownFiles(path);
-      return name.endsWith(".md") && name !== "README.md" ? [path] : [];
-    });
-}
-
-/**
- * Every Markdown document under `dir` (docs/policies/) at the version and status its front matter
- * names, skipping a docKey@version the database already has. Returns the citations written.
- */
-export async function loadPolicyFolder(client: PrismaClient, dir = "docs/policies"): Promise<string[]> {
-  const written: string[] = [];
-  for (const file of markdownFiles(dir)) {
-    const markdown = readFileSync(file, "utf8");
-    const document = parsed(markdown);
-    const version = document.version ?? 1;
-    if (await client.policyDocument.findUnique({ where: { docKey_version: { docKey: document.docKey, version } }, select: { id: true } }))
-      continue;
-    written.push(await writeTestVersion(client, { markdown, version }));
-  }
-  return written;
 }
