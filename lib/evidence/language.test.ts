@@ -24,7 +24,12 @@ describe("detectLanguage", () => {
     ["fr", "Je n'ai toujours pas reçu mon colis, pouvez-vous vérifier la livraison ?"],
     ["fr", "Est-ce que je peux utiliser ma carte cadeau sur le site ?"],
     ["it", "Vorrei sapere quanto tempo ci vuole per la consegna in Italia"],
-  ])("recognises %s written plainly, without the words a refund ticket uses", (language, text) => {
+    ["es", "¿Hacéis envíos a Canarias?"],
+    ["es", "¿Caducan las tarjetas regalo?"],
+    ["de", "Ab welchem Bestellwert ist der Versand kostenlos?"],
+    ["pl", "Dzień dobry, chciałbym zwrócić słuchawki, bo mi się nie podobają. Jak to zrobić? Dziękuję"],
+    ["sv", "Hej, när kommer min beställning? Jag har väntat i två veckor på den. Tack så mycket"],
+  ])("recognises %s written plainly, short, or without the words a refund ticket uses", (language, text) => {
     expect(detectLanguage(text)).toBe(language);
   });
 

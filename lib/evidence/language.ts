@@ -5,10 +5,11 @@
 // policy may well cover it in another language.
 //
 // Deterministic and small: frequent words of each language, counted on the text with its accents
-// taken off (customers often leave them out). A text is in a language when at least three of that
-// language's words occur, more than twice as many as English ones and more than any other language's;
-// it is English when English words clearly lead; otherwise the text does not say. The ticket's body
-// decides; its subject (often a form's words or a mail client's) only breaks a tie.
+// taken off (customers often leave them out), and the letters and marks only some languages write. A
+// text is in a language when at least two of that language's words occur, more than twice as many as
+// English ones and more than any other language's; it is English when English words clearly lead;
+// otherwise the text does not say. The ticket's body decides; its subject (often a form's words or a
+// mail client's) only breaks a tie.
 import { driverOf, Prisma, sqlRows, type Db } from "../db";
 import { IN_EFFECT_DOCUMENTS } from "./in-effect";
 
@@ -23,7 +24,8 @@ const FUNCTION_WORDS: Record<string, string> = {
   es:
     "el la los las y es en mi mis de que con para por una un unos unas no pedido llegó llegado puedo cuándo cuando cómo como reembolso " +
     "devolver devolución gracias hola está estoy roto rota del al lo se su sus pero muy ya hace días compra compré envío tengo " +
-    "quiero cuál dónde todavía también hay este esta eso porque si nos más quisiera necesito saber pagar tarjeta regalo plazo semanas",
+    "quiero cuál dónde todavía también hay este esta eso porque si nos más quisiera necesito saber pagar tarjeta regalo plazo semanas " +
+    "cuánto cuántos cuántas os vuestro vuestra vosotros podéis tenéis hacéis aceptáis estáis abrís devolvéis envíos envío pago",
   fr:
     "le la les et est en mon ma mes de que avec pour une un pas commande arrivé arrivée puis je j qu remboursement retourner " +
     "merci bonjour cassé cassée écran vous nous qui dans sur ne ce cette être avoir ai au aux du des reçu colis livraison retour " +
@@ -43,6 +45,23 @@ const FUNCTION_WORDS: Record<string, string> = {
   nl:
     "de het en is mijn van dat met voor een niet bestelling aangekomen kan ik terugbetaling terugsturen bedankt hallo kapot " +
     "wanneer heb graag wil ook maar nog geld terug hoe wat dank u zijn hebben wordt krijg er naar bij deze dit",
+  sv: "och att det som en på är för med jag har inte av till den min mitt när kommer beställning väntat två veckor tack hej så mycket kan vill",
+  da: "og at det som en på er for med jeg har ikke af til den min mit hvornår kommer bestilling ventet to uger tak hej så meget kan vil",
+  no: "og at det som en på er for med jeg har ikke av til den min mitt når kommer bestilling ventet to uker takk hei så mye kan vil",
+  fi: "ja on ei se että hän minä olen kun mutta tilaus tilaukseni milloin kiitos hei voinko palauttaa rahat",
+  pl: "i w nie na się że jest do to mi jak co ale czy dzień dobry dziękuję chciałbym chciałabym zamówienie zwrot zwrócić bo być",
+};
+
+/**
+ * Letters and marks only some languages write, each counted as one of that language's words: a short
+ * question ("¿Hacéis envíos a Canarias?") has few function words, and "¿" says Spanish on its own.
+ */
+const MARKS: Record<string, RegExp> = {
+  es: /[¿¡ñ]/gu,
+  de: /ß/gu,
+  pt: /[ãõ]/gu,
+  pl: /[łśćźżąę]/gu,
+  sv: /å/gu,
 };
 
 /** Lower case without accents: "Cuándo" and "cuando" are one word. */
@@ -54,8 +73,9 @@ const SETS = Object.entries(FUNCTION_WORDS).map(([language, words]) => [language
 
 function wordCounts(text: string): Map<string, number> {
   const hits = new Map<string, number>();
-  for (const word of plain(text).match(/\p{L}+/gu) ?? [])
-    for (const [language, set] of SETS) if (set.has(word)) hits.set(language, (hits.get(language) ?? 0) + 1);
+  const add = (language: string, n: number) => n && hits.set(language, (hits.get(language) ?? 0) + n);
+  for (const word of plain(text).match(/\p{L}+/gu) ?? []) for (const [language, set] of SETS) if (set.has(word)) add(language, 1);
+  for (const [language, marks] of Object.entries(MARKS)) add(language, text.toLowerCase().match(marks)?.length ?? 0);
   return hits;
 }
 
@@ -65,7 +85,7 @@ export function clearLanguage(text: string): string | null {
   const english = hits.get("en") ?? 0;
   const [best, count] = [...hits].filter(([language]) => language !== "en").sort((a, b) => b[1] - a[1])[0] ?? ["en", 0];
   const runnerUp = [...hits].filter(([language]) => language !== "en" && language !== best).reduce((m, [, n]) => Math.max(m, n), 0);
-  if (count >= 3 && count > 2 * english && count > runnerUp) return best;
+  if (count >= 2 && count > 2 * english && count > runnerUp) return best;
   if (english >= 3 && english > 2 * count) return "en";
   return null;
 }
