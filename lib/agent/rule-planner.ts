@@ -10,10 +10,10 @@ const DAMAGE_WORDS =
   /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
 
 /**
- * What a ticket asks, and the question the evidence service is asked for it: one fixed question per
- * intent, in the policies' own words, never the ticket's text. A ticket cannot steer retrieval by
- * naming documents, and an ordinary question finds the passage that answers it. The first intent
- * whose pattern matches wins; a ticket that matches none asks nothing answerable and is handed over.
+ * What an English ticket asks, and the question the evidence service is asked for it: one fixed
+ * question per intent, in the policies' own words, never the ticket's text, so an ordinary question
+ * finds the passage that answers it. The first intent whose pattern matches wins; a ticket that
+ * matches none asks in its own words (evidenceQuestion).
  */
 const INTENTS = [
   {
@@ -62,10 +62,10 @@ export function ticketIntent(ticket: { subject: string; body: string }): TTicket
 }
 
 /** The question asked of the evidence service for a ticket. An English ticket with a known intent
- * asks its intent's question (INTENTS), in the policies' own words. Any other ticket asks in its own
- * words (ownWords): the service searches the documents of the ticket's language with them, and says
- * so when none is written in it. Either way only passages in effect can come back, and each must
- * cover enough of the question to be evidence. */
+ * asks its intent's question (INTENTS), in the policies' own words: a ticket cannot steer it. Any
+ * other ticket asks in its own words (ownWords), searched in the documents of the ticket's language
+ * (the service says so when none is written in it). Only passages in effect can come back, each must
+ * cover enough of the question to be evidence, and naming a document adds nothing (searchTerms). */
 export function evidenceQuestion(ticket: { subject: string; body: string }): string {
   const language = ticketLanguage(ticket);
   const known = language === "en" ? INTENTS.find((i) => i.intent === ticketIntent(ticket)) : undefined;

@@ -12,7 +12,15 @@ import { runAgent } from "./run-agent";
 import type { PrismaClient } from "../../generated/prisma/client";
 
 const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+beforeAll(async () => {
+  const { client } = testDb();
+  await seedDemo(client);
+  // The demo's Spanish documents retired: no Spanish document is in effect until the test publishes one.
+  await client.policyDocument.updateMany({
+    where: { locale: { startsWith: "es" }, status: "published" },
+    data: { status: "retired", retiredAt: new Date() },
+  });
+});
 
 const DAMAGED_ES = `---
 key: productos-danados-test

@@ -23,8 +23,8 @@ export interface TContextPackLimits {
 }
 
 export const CONTEXT_PACK_LIMITS: TContextPackLimits = {
-  minScore: 0.1,
-  minCoverage: 0.5,
+  minScore: 0,
+  minCoverage: 0.4,
   minCoverageInDocument: 0.2,
   maxChunks: 3,
   maxChars: 1600,
@@ -34,16 +34,19 @@ export type TEvidenceAnswer =
   | { status: "grounded"; question: string; passages: TRetrievedPassage[]; citations: string[] }
   | { status: "abstain"; question: string; passages: []; citations: []; reason: TAbstainReason };
 
-/** The passages that answer, best covered first: each covers enough of the
- * question on its own, or enough for a further passage of a document already in the pack. */
-export function buildContextPack(candidates: TRetrievedPassage[], limits: TContextPackLimits = CONTEXT_PACK_LIMITS): TRetrievedPassage[] {
-  const ranked = [...candidates].sort((a, b) => b.coverage - a.coverage || b.score - a.score || a.citation.localeCompare(b.citation));
+/** The passages that answer, in the order retrieval ranked them (retrievePassages): each covers
+ * enough of the question on its own, or enough for a further passage of a document already in the
+ * pack, within the pack's limits. */
+export function buildContextPack(ranked: TRetrievedPassage[], limits: TContextPackLimits = CONTEXT_PACK_LIMITS): TRetrievedPassage[] {
   const pack: TRetrievedPassage[] = [];
   let chars = 0;
   for (const passage of ranked) {
     if (pack.length >= limits.maxChunks) break;
     const inPack = pack.some((p) => p.citation === passage.citation);
-    const enough = passage.coverage >= (inPack ? (limits.minCoverageInDocument ?? limits.minCoverage) : limits.minCoverage);
+    // A document comes in for a passage its customer may read: a ticket only staff-only text answers is
+    // not answered to the customer. Its staff-only passages then come with it, for the reviewer.
+    const opens = !inPack && passage.audience === "customer" && passage.coverage >= limits.minCoverage;
+    const enough = opens || (inPack && passage.coverage >= (limits.minCoverageInDocument ?? limits.minCoverage));
     if (passage.score < limits.minScore || !enough || chars + passage.text.length > limits.maxChars) continue;
     pack.push(passage);
     chars += passage.text.length;

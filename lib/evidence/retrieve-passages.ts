@@ -33,32 +33,40 @@ export interface TRetrievedPassage {
 }
 
 /**
- * Words of greeting and courtesy that tickets are written with, in the languages they come in. They
- * say nothing about which policy answers, and no passage holds them: kept, they would count as part of
- * the question no document covers.
+ * Words a ticket is written with that say nothing about which policy answers it: greetings and
+ * courtesy, and the words of asking and telling ("I wanted to know…", "me gustaría saber…"), in the
+ * languages tickets come in. No passage is about them; kept, they would count as part of the question
+ * that no document covers (termWeights), and any passage that happens to hold one would gain by it.
  */
-const COURTESY = new Set(
+const TICKET_WORDS = new Set(
   (
-    "hi hello hey dear thanks thank thx please regards cheers hola buenas gracias saludos favor bonjour bonsoir merci salut " +
-    "cordialement hallo danke bitte grüße olá obrigado obrigada ciao buongiorno grazie salve hoi bedankt groet"
+    "hi hello hey dear thanks thank thx please regards cheers ok okay yes " +
+    "get gets got getting want wants wanted need needs needed like know knew tell told ask asked asking say said wonder wondering " +
+    "question questions possible just really also still yet maybe hope help " +
+    "hola buenas buenos gracias saludos favor quiero quería quisiera querría necesito saber sé gustaría pregunta duda ayuda " +
+    "bonjour bonsoir merci salut cordialement voudrais veux aimerais savoir question aide " +
+    "hallo danke bitte grüße möchte möchten würde wissen frage hilfe " +
+    "olá obrigado obrigada gostaria queria saber ciao buongiorno grazie salve vorrei sapere hoi bedankt groet graag weten"
   ).split(" "),
 );
 
 /**
- * Identifiers: a word joined to digits ("ORD-1001", "sku123") or three or more parts joined by
- * hyphens ("seller-private-note-44"). An order's or a document's name is not a topic: naming a
- * document retrieves nothing that its subject would not.
+ * Identifiers: a token in which letters run into digits ("ORD-1001", "ORD-EV00060", "sku123"), or of
+ * three or more parts joined by hyphens ("seller-private-note-44"). An order's or a document's name
+ * is not a topic: naming a document retrieves nothing that its subject would not. ("30-day" and
+ * "4k", digits before letters, are kept.)
  */
-const IDENTIFIER = /[\p{L}\p{N}]*\p{L}[-_]?\p{N}[\p{L}\p{N}_-]*|[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+){2,}/gu;
+const TOKEN = /[\p{L}\p{N}_-]+/gu;
+const isIdentifier = (token: string) => /\p{L}[-_]?\p{N}/u.test(token) || token.split("-").length >= 3;
+
+/** An English contraction's tail ("doesn't", "I'm", "we'll"): what is left of it is a stop word. */
+const CONTRACTION = /(?:n['’]t|['’](?:s|m|d|ll|ve|re))\b/gu;
 
 /** The question's distinct words, before the language's configuration stems them. */
 export function searchTerms(question: string): string[] {
-  const words =
-    question
-      .toLowerCase()
-      .replace(IDENTIFIER, " ")
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].filter((w) => !COURTESY.has(w)).slice(0, 48);
+  const plain = question.toLowerCase().replace(TOKEN, (token) => (isIdentifier(token) ? " " : token));
+  const words = plain.replace(CONTRACTION, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].filter((w) => !TICKET_WORDS.has(w)).slice(0, 48);
 }
 
 /** The shortest stem that also matches the words it begins. */
@@ -81,7 +89,7 @@ export interface TQuestionTerm {
 
 export interface TRetrieval {
   /** The passages that share a term with the question, best ts_rank_cd first (at most `limit`). */
-  passages: (TRetrievedPassage & { matched: string[] })[];
+  passages: (TRetrievedPassage & { matched: string[]; inHeading: string[] })[];
   /** The question's distinct terms (stop words left out), each with its document frequency. */
   terms: TQuestionTerm[];
   /** Passages in effect in the language asked: the collection the frequencies are counted in. */
@@ -92,6 +100,7 @@ type TRow = Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version
   version: string;
   score: string;
   matched: string;
+  inHeading: string;
   terms: string;
   corpus: string;
 };
@@ -101,7 +110,7 @@ type TRow = Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version
  * terms each holds, and how common each of the question's terms is in that language's passages: what
  * ranking and the context pack weigh (answer-policy-question.ts). One statement.
  */
-export async function searchPassages(client: Db, { question, locale, limit = 60 }: TRetrievalQuery): Promise<TRetrieval> {
+export async function searchPassages(client: Db, { question, locale, limit = 200 }: TRetrievalQuery): Promise<TRetrieval> {
   const words = searchTerms(question);
   if (!words.length) return { passages: [], terms: [], corpusSize: 0 };
   const language = languageOfLocale(locale);
@@ -123,6 +132,7 @@ export async function searchPassages(client: Db, { question, locale, limit = 60 
     SELECT c.id AS "chunkId", c."docKey", c.version, c.title, c.heading, c.text, c.locale, c.audience::text AS audience,
            ts_rank_cd(c.search, q.query, 32)::float8 AS score,
            (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE c.search @@ t.term::tsquery)::text AS matched,
+           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE ts_filter(c.search, '{a}') @@ t.term::tsquery)::text AS "inHeading",
            (SELECT coalesce(json_agg(json_build_array(f.lexeme, f.df) ORDER BY f.lexeme), '[]') FROM frequency f)::text AS terms,
            (SELECT count(*) FROM corpus) AS corpus
     FROM corpus c CROSS JOIN q
@@ -132,13 +142,14 @@ export async function searchPassages(client: Db, { question, locale, limit = 60 
   );
   const first = rows[0];
   return {
-    passages: rows.map(({ matched, terms: _terms, corpus: _corpus, ...row }) => ({
+    passages: rows.map(({ matched, inHeading, terms: _terms, corpus: _corpus, ...row }) => ({
       ...row,
       version: Number(row.version),
       score: Number(row.score),
       citation: citationOf(row.docKey, Number(row.version)),
       coverage: 0,
       matched: JSON.parse(matched) as string[],
+      inHeading: JSON.parse(inHeading) as string[],
     })),
     terms: first
       ? (JSON.parse(first.terms) as [string, number][]).map(([lexeme, passages]) => ({ lexeme, passages: Number(passages) }))
@@ -155,23 +166,37 @@ export async function searchPassages(client: Db, { question, locale, limit = 60 
  * less by any passage than one about what the documents say. A number no passage holds (an order
  * number, "40 days ago") is a fact of the case, not a topic, and weighs nothing.
  */
-export function termWeights({ terms, corpusSize }: Pick<TRetrieval, "terms" | "corpusSize">): Map<string, number> {
+export function termWeights(
+  { terms, corpusSize }: Pick<TRetrieval, "terms" | "corpusSize">,
+  unknownWeight = UNKNOWN_TERM_WEIGHT,
+): Map<string, number> {
   const idf = (df: number) => Math.log(1 + (corpusSize - df + 0.5) / (df + 0.5));
   const unknown = /^\d+$/;
-  return new Map(
-    terms.map((t) => [t.lexeme, t.passages > 0 ? idf(t.passages) : unknown.test(t.lexeme) ? 0 : UNKNOWN_TERM_WEIGHT * idf(1)]),
-  );
+  return new Map(terms.map((t) => [t.lexeme, t.passages > 0 ? idf(t.passages) : unknown.test(t.lexeme) ? 0 : unknownWeight * idf(1)]));
 }
 
 export const UNKNOWN_TERM_WEIGHT = 1;
 
-/** The found passages with their coverage, the best covered first (then by rank, then by citation). */
-export function rankPassages(found: TRetrieval): TRetrievedPassage[] {
-  const weights = termWeights(found);
+/**
+ * How passages are ordered: by relevance, their coverage plus HEADING_WEIGHT times the coverage of
+ * their heading alone (the document's title and the section's: a question about "gift cards" belongs
+ * first to the passages under that title) plus RANK_WEIGHT times ts_rank_cd (which rewards the terms
+ * standing close together). Tuned on eval/questions.jsonl; see eval/README.md.
+ */
+export const RANKING = { headingWeight: 0.5, rankWeight: 0.5 };
+
+/** The found passages with their coverage, the most relevant first (RANKING), then by citation. */
+export function rankPassages(found: TRetrieval, unknownWeight = UNKNOWN_TERM_WEIGHT): TRetrievedPassage[] {
+  const weights = termWeights(found, unknownWeight);
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const share = (terms: string[]) => (total ? terms.reduce((sum, m) => sum + (weights.get(m) ?? 0), 0) / total : 0);
   return found.passages
-    .map(({ matched, ...p }) => ({ ...p, coverage: total ? matched.reduce((sum, m) => sum + (weights.get(m) ?? 0), 0) / total : 0 }))
-    .sort((a, b) => b.coverage - a.coverage || b.score - a.score || a.citation.localeCompare(b.citation));
+    .map(({ matched, inHeading, ...p }) => {
+      const coverage = share(matched);
+      return { passage: { ...p, coverage }, relevance: coverage + RANKING.headingWeight * share(inHeading) + RANKING.rankWeight * p.score };
+    })
+    .sort((a, b) => b.relevance - a.relevance || a.passage.citation.localeCompare(b.passage.citation))
+    .map(({ passage }) => passage);
 }
 
 /** The passages in effect in one language that share a term with the question, ranked (rankPassages). */
