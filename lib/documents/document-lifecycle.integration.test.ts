@@ -124,6 +124,14 @@ describe("importing Markdown", () => {
     expect(v2?.doc.chunks.map((c) => c.text)).toEqual(["Version two, by a lead."]);
   });
 
+  it("gives two people importing the same new key at once two versions, neither refused (the key's lock)", async () => {
+    const [a, b] = await Promise.all([
+      importDocuments({ files: [file("race.md", md("import-race", ["By the author."]))], actor: actor(people.author) }),
+      importDocuments({ files: [file("race.md", md("import-race", ["By the lead."]))], actor: actor(people.lead) }),
+    ]);
+    expect([a.files[0], b.files[0]].map((f) => (f!.status === "created" ? f!.version : f!.status)).sort()).toEqual([1, 2]);
+  });
+
   it("takes the highest front-matter version of a key a folder holds twice, and refuses two it cannot tell apart", async () => {
     const kept = await importDocuments({
       files: [
