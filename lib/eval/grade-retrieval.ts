@@ -6,6 +6,7 @@
 // language no policy is written in must be abstained on as `unsupported_language`. Every figure is
 // given per locale (the language a question is written in) as well as over the whole set. The set is
 // pinned by hash in the manifest like the episodes.
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { CITATION_ID } from "../contracts/citations";
@@ -95,6 +96,26 @@ export interface TRetrievalScore extends TRetrievalFigures {
   rows: TRetrievalRow[];
   /** The same figures for each locale's questions, locales in alphabetical order. */
   byLocale: Record<string, TRetrievalFigures>;
+  /** The same figures per locale for each half of the set (questionHalf). */
+  byHalf: Record<TQuestionHalf, Record<string, TRetrievalFigures>>;
+}
+
+export const QUESTION_HALVES = ["tuning", "held-out"] as const;
+export type TQuestionHalf = (typeof QUESTION_HALVES)[number];
+
+/**
+ * The half of the set a question belongs to, fixed by its id alone (the first byte of the id's
+ * sha256: below 128 tuning, else held-out), so anyone can reproduce it and adding a question moves
+ * no other. Retrieval's constants are chosen looking only at the tuning half; the held-out half says
+ * how far the figures hold for questions that were not looked at.
+ */
+export function questionHalf(id: string): TQuestionHalf {
+  return createHash("sha256").update(id).digest()[0]! < 128 ? "tuning" : "held-out";
+}
+
+function figuresByLocale(rows: readonly TRetrievalRow[]): Record<string, TRetrievalFigures> {
+  const locales = [...new Set(rows.map((r) => r.locale))].sort();
+  return Object.fromEntries(locales.map((l) => [l, figuresOf(rows.filter((r) => r.locale === l))]));
 }
 
 export function figuresOf(rows: readonly TRetrievalRow[]): TRetrievalFigures {
@@ -137,9 +158,8 @@ export async function gradeRetrieval(
   try {
     const rows: TRetrievalRow[] = [];
     for (const q of set.questions) rows.push(await gradeQuestion(db, q));
-    const locales = [...new Set(rows.map((r) => r.locale))].sort();
-    const byLocale = Object.fromEntries(locales.map((l) => [l, figuresOf(rows.filter((r) => r.locale === l))]));
-    return { rows, ...figuresOf(rows), byLocale };
+    const byHalf = Object.fromEntries(QUESTION_HALVES.map((h) => [h, figuresByLocale(rows.filter((r) => questionHalf(r.id) === h))]));
+    return { rows, ...figuresOf(rows), byLocale: figuresByLocale(rows), byHalf: byHalf as TRetrievalScore["byHalf"] };
   } finally {
     if (db !== options.database) await db.close();
   }
@@ -148,7 +168,7 @@ export async function gradeRetrieval(
 function describeFigures(label: string, f: TRetrievalFigures): string {
   const pct = (x: number) => x.toFixed(2);
   return (
-    `${label.padEnd(6)} ${String(f.questions).padStart(4)} ${String(f.answerable).padStart(5)}   ` +
+    `${label.padEnd(15)} ${String(f.questions).padStart(4)} ${String(f.answerable).padStart(5)}   ` +
     `${pct(f.recallAt1)} (${f.recalledAt1}/${f.answerable})`.padEnd(16) +
     `${pct(f.recallAt3)} (${f.recalled}/${f.answerable})`.padEnd(16) +
     `${pct(f.abstentionPrecision)} (${f.abstainedCorrectly}/${f.abstained})`.padEnd(16) +
@@ -161,9 +181,10 @@ function describeFigures(label: string, f: TRetrievalFigures): string {
 export function describeRetrieval(score: TRetrievalScore): string[] {
   return [
     `Retrieval: recall@3 ${score.recalled}/${score.answerable} = ${score.recallAt3.toFixed(2)} on answerable questions; abstention precision ${score.abstainedCorrectly}/${score.abstained} = ${score.abstentionPrecision.toFixed(2)}; unanswerable questions with a citation: ${score.unanswerableCited}.`,
-    `locale  qs  answ   recall@1        recall@3        abst. precision wrong-cited  unanswerable cited`,
+    `locale           qs  answ   recall@1        recall@3        abst. precision wrong-cited  unanswerable cited`,
     ...Object.entries(score.byLocale).map(([locale, f]) => describeFigures(locale, f)),
     describeFigures("all", score),
+    ...QUESTION_HALVES.flatMap((h) => Object.entries(score.byHalf[h]).map(([locale, f]) => describeFigures(`${locale} ${h}`, f))),
     ...score.rows
       .filter((r) => !r.passed)
       .map((r) => `  ✗ ${r.id} (${r.locale}): expected ${r.expected ?? "no citation"}, got ${r.cited.join(", ") || `none (${r.abstainReason})`}`),

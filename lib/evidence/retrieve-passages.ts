@@ -11,7 +11,7 @@ import { IN_EFFECT_DOCUMENTS, languageOfLocale } from "./in-effect";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
-export const EVIDENCE_SERVICE_VERSION = "policy-fts-v3";
+export const EVIDENCE_SERVICE_VERSION = "policy-fts-v4";
 
 export interface TRetrievedPassage {
   chunkId: string;
@@ -105,6 +105,42 @@ type TRow = Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version
   corpus: string;
 };
 
+/** Languages that write compounds as one word ("Versandkosten", "Lieferzeit"), whose stemmer does
+ * not split them. */
+const COMPOUNDING = new Set(["de", "nl", "sv", "da", "no"]);
+/** The shortest part a compound is split into, and so the shortest word split (twice that). */
+const COMPOUND_PART = 4;
+
+/** Every way to cut a word into two parts of at least COMPOUND_PART letters, the most even first. */
+export function compoundCandidates(word: string): { word: string; head: string; tail: string; rank: number }[] {
+  const cuts = Array.from({ length: Math.max(0, word.length - 2 * COMPOUND_PART + 1) }, (_, i) => i + COMPOUND_PART);
+  return cuts.map((at) => ({ word, head: word.slice(0, at), tail: word.slice(at), rank: Math.abs(word.length - 2 * at) }));
+}
+
+/**
+ * The CTE `chosen (whole, head, tail)`: a compound of the question that no passage holds, split into
+ * two parts each of which is a lexeme of the language's passages ("lieferzeit" – "liefer", "zeit";
+ * a linking s falls to the stemmer: "sendungs" – "sendung"), the most even such cut per word. The
+ * parts then stand for the word in the question: "Lieferzeit" is asked as "Liefer… Zeit", which
+ * passages about delivery times hold. A word a passage holds, or one no cut makes of two known
+ * lexemes, is kept whole. Only in COMPOUNDING languages; needs `cfg`, `corpus` and `whole`.
+ */
+function compoundSplits(words: string[], language: string): Prisma.Sql {
+  const candidates = COMPOUNDING.has(language) ? words.filter((w) => /^\p{L}+$/u.test(w)).flatMap(compoundCandidates) : [];
+  return Prisma.sql`cut AS (SELECT s.word, s.rank, w.lexeme AS whole, h.lexeme AS head, t.lexeme AS tail
+                FROM jsonb_to_recordset(${JSON.stringify(candidates)}::jsonb) AS s(word text, head text, tail text, rank int)
+                CROSS JOIN cfg
+                CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(cfg.config, s.word)))[1] AS lexeme) w
+                CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(cfg.config, s.head)))[1] AS lexeme) h
+                CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(cfg.config, s.tail)))[1] AS lexeme) t),
+         chosen AS (SELECT DISTINCT ON (word) whole, head, tail FROM cut
+                    WHERE whole IS NOT NULL AND head IS NOT NULL AND tail IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM corpus c WHERE c.search @@ (quote_literal(whole) || ':*')::tsquery)
+                      AND EXISTS (SELECT 1 FROM corpus c WHERE c.search @@ quote_literal(head)::tsquery)
+                      AND EXISTS (SELECT 1 FROM corpus c WHERE c.search @@ quote_literal(tail)::tsquery)
+                    ORDER BY word, rank, head)`;
+}
+
 /**
  * The passages in effect in one language that share at least one term with the question, with the
  * terms each holds, and how common each of the question's terms is in that language's passages: what
@@ -122,12 +158,15 @@ export async function searchPassages(client: Db, { question, locale, limit = 200
     driverOf(client),
     Prisma.sql`
     WITH cfg AS (SELECT countersign_search_config(${language}) AS config),
-         terms AS (SELECT lexeme, (quote_literal(lexeme) || CASE WHEN length(lexeme) >= ${PREFIX_FROM} THEN ':*' ELSE '' END) AS term
-                   FROM (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector(cfg.config, ${words.join(" ")}))) AS lexeme FROM cfg) t),
-         q AS (SELECT string_agg(term, ' | ')::tsquery AS query FROM terms),
          corpus AS (SELECT c.id, c.search, c.heading, c.text, c.audience, c.ordinal, d."docKey", d.version, d.title, d.locale
                     FROM "PolicyChunk" c JOIN ${IN_EFFECT_DOCUMENTS} d ON d.id = c."documentId"
                     WHERE split_part(lower(d.locale), '-', 1) = ${language}),
+         whole AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector(cfg.config, ${words.join(" ")}))) AS lexeme FROM cfg),
+         ${compoundSplits(words, language)},
+         lexemes AS (SELECT lexeme FROM whole WHERE lexeme NOT IN (SELECT whole FROM chosen)
+                     UNION SELECT head FROM chosen UNION SELECT tail FROM chosen),
+         terms AS (SELECT lexeme, (quote_literal(lexeme) || CASE WHEN length(lexeme) >= ${PREFIX_FROM} THEN ':*' ELSE '' END) AS term FROM lexemes),
+         q AS (SELECT string_agg(term, ' | ')::tsquery AS query FROM terms),
          frequency AS (SELECT t.lexeme, count(c.id) AS df FROM terms t LEFT JOIN corpus c ON c.search @@ t.term::tsquery GROUP BY t.lexeme)
     SELECT c.id AS "chunkId", c."docKey", c.version, c.title, c.heading, c.text, c.locale, c.audience::text AS audience,
            ts_rank_cd(c.search, q.query, 32)::float8 AS score,
