@@ -15,6 +15,7 @@ import { listDocuments } from "./list-documents";
 import { loadDocumentVersion } from "./load-document-version";
 import { publishVersion } from "./publish-version";
 import { retireDocument } from "./retire-document";
+import { retireSupersededVersions } from "./retire-superseded-versions";
 import { saveDraft } from "./save-draft";
 import { submitForReview as submit } from "./submit-for-review";
 import { finishedEvaluation } from "../../testing/evaluations";
@@ -131,6 +132,14 @@ describe("importing Markdown", () => {
     const v2 = await loadDocumentVersion({ docKey: "import-edit", version: 2 });
     expect(v2?.doc.author?.name).toBe("Lee Lead");
     expect(v2?.doc.chunks.map((c) => c.text)).toEqual(["Version two, by a lead."]);
+  });
+
+  it("gives two people importing the same new key at once two versions, neither refused (the key's lock)", async () => {
+    const [a, b] = await Promise.all([
+      importDocuments({ files: [file("race.md", md("import-race", ["By the author."]))], actor: actor(people.author) }),
+      importDocuments({ files: [file("race.md", md("import-race", ["By the lead."]))], actor: actor(people.lead) }),
+    ]);
+    expect([a.files[0], b.files[0]].map((f) => (f!.status === "created" ? f!.version : f!.status)).sort()).toEqual([1, 2]);
   });
 
   it("takes the highest front-matter version of a key a folder holds twice, and refuses two it cannot tell apart", async () => {
@@ -367,13 +376,15 @@ describe("what retrieval may use", () => {
     await testDb().client
       .$executeRaw`UPDATE "PolicyDocument" SET "effectiveAt" = ${new Date(Date.now() - 1000)} WHERE "id" = ${v2.documentId}::uuid`;
     expect(await inEffect("scheduled")).toBe(2);
-    // The superseded version is retired by the key's next publish or retirement; until then the rule alone keeps it out.
-    await retireDocument({ docKey: "scheduled", actor: actor(people.lead) });
-    const states = (await loadDocumentVersion({ docKey: "scheduled", version: 1 }))!.versions.map((v) => [v.version, v.status]);
-    expect(states).toEqual([
-      [2, "retired"],
-      [1, "retired"],
-    ]);
+    // The superseded version leaves the evidence at once (the rule above); its state is tidied afterwards.
+    expect((await loadDocumentVersion({ docKey: "scheduled", version: 1 }))!.doc.status).toBe("published");
+    expect(await retireSupersededVersions()).toEqual([{ docKey: "scheduled", version: 1 }]);
+    const v1Row = (await loadDocumentVersion({ docKey: "scheduled", version: 1 }))!.doc;
+    expect([v1Row.status, v1Row.retiredBy?.name]).toEqual(["retired", "Lee Lead"]);
+    const [event] = await events("document.retired", "scheduled");
+    expect([event?.actorType, event?.inputs]).toEqual(["system", { docKey: "scheduled", versions: [1], why: "superseded" }]);
+    expect(await retireSupersededVersions()).toEqual([]);
+    expect(await inEffect("scheduled")).toBe(2);
   });
 
   it("refuses a schedule in the past or too far ahead", async () => {
