@@ -34,6 +34,7 @@ const SYSTEM_WORKERS: Record<string, string> = {
   "refund-reconciler": "The refund reconciler",
   "approval-sweeper": "The approval sweeper",
   "run-sweeper": "The run sweeper",
+  "document-scheduler": "The policy documents' schedule",
 };
 
 const SOURCE_WORDS: Record<string, string> = { seed: "the demo data" };
@@ -121,9 +122,10 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "document.withdrawn": (i) => `took ${citation(i)} back from review to draft`,
   "document.published": (i) =>
     `published ${citation(i)}, written by ${text(i.authorName) ?? "the demo data"}${text(i.effectiveAt) ? `, in effect from ${text(i.effectiveAt)}` : ""}`,
-  "document.publish_refused": (i) => `was refused publishing ${citation(i)}: ${text(i.reason) ?? text(i.code) ?? "see the event"}`,
+  "document.publish_refused": (i) =>
+    `was refused publishing ${citation(i)}: ${text(i.reason)?.replace(/\.$/, "") ?? text(i.code) ?? "see the event"}`,
   "document.retired": (i) =>
-    `retired ${text(i.docKey) ?? "a document"}${Array.isArray(i.versions) && i.versions.length ? ` (version ${i.versions.join(", ")})` : ""}`,
+    `retired ${text(i.docKey) ?? "a document"}${Array.isArray(i.versions) && i.versions.length ? ` (version ${i.versions.join(", ")})` : ""}${i.why === "superseded" ? ", superseded by a later version now in effect" : ""}`,
   "release.decided": (i) => `decided a release: ${text(i.decision) ?? "see the event"}`,
   "shadow.recorded": (_i, w) => `recorded shadow evidence on ${w.ticket}`,
   "auth.signed_in": () => "signed in",

@@ -212,35 +212,45 @@ async function write(client: Db, chosen: readonly TRead[], actor: TDocumentActor
   });
 }
 
+type TChecked = { file: TImportFile; result: ReturnType<typeof readFile> };
+
+/** A file's outcome: its problems, else what the import did with it (nothing, when it failed). */
+function outcomeOf(
+  { file, result }: TChecked,
+  choice: ReturnType<typeof chooseOnePerKey>,
+  written: ReadonlyMap<TImportFile, TImportOutcome>,
+): TImportOutcome {
+  if (!result.ok) return { name: file.name, status: "problems", problems: result.problems };
+  const { clashes, skipped } = choice;
+  if (clashes.has(file)) return { name: file.name, status: "problems", problems: [{ message: clashes.get(file)! }] };
+  const docKey = result.document.docKey;
+  if (skipped.has(file)) return { name: file.name, status: "skipped", docKey, reason: skipped.get(file)! };
+  return (
+    written.get(file) ?? {
+      name: file.name,
+      status: "held",
+      docKey,
+      reason: "Another file of this import has a problem, so nothing was imported.",
+    }
+  );
+}
+
 export async function importDocuments(input: {
   files: readonly TImportFile[];
   actor: TDocumentActor;
   client?: Db;
+  /** Called as files are checked (a command line shows it): files checked so far, of how many. */
+  onProgress?: (checked: number, of: number) => void;
 }): Promise<TImportResult> {
   assertDocumentsArea(input.actor);
   assertWithinLimits(input.files);
-  const results = input.files.map((file) => ({ file, result: readFile(file) }));
-  const read = results.flatMap(({ file, result }) => (result.ok ? [{ file, document: result.document }] : []));
-  const { chosen, skipped, clashes } = chooseOnePerKey(read);
-  const failed = results.some(({ result }) => !result.ok) || clashes.size > 0;
-
-  const outcomeOf = (file: TImportFile, docKey: string | null, written?: Map<TImportFile, TImportOutcome>): TImportOutcome => {
-    const result = results.find((r) => r.file === file)!.result;
-    if (!result.ok) return { name: file.name, status: "problems", problems: result.problems };
-    if (clashes.has(file)) return { name: file.name, status: "problems", problems: [{ message: clashes.get(file)! }] };
-    if (skipped.has(file)) return { name: file.name, status: "skipped", docKey: docKey!, reason: skipped.get(file)! };
-    return (
-      written?.get(file) ?? {
-        name: file.name,
-        status: "held",
-        docKey: docKey!,
-        reason: "Another file of this import has a problem, so nothing was imported.",
-      }
-    );
-  };
-  const docKeyOf = (file: TImportFile) => read.find((r) => r.file === file)?.document.docKey ?? null;
-  if (failed) return { ok: false, files: input.files.map((f) => outcomeOf(f, docKeyOf(f))) };
-
-  const written = await write(input.client ?? defaultDb(), chosen, input.actor);
-  return { ok: true, files: input.files.map((f) => outcomeOf(f, docKeyOf(f), written)) };
+  const checked: TChecked[] = input.files.map((file, i) => {
+    const result = readFile(file);
+    input.onProgress?.(i + 1, input.files.length);
+    return { file, result };
+  });
+  const choice = chooseOnePerKey(checked.flatMap(({ file, result }) => (result.ok ? [{ file, document: result.document }] : [])));
+  const ok = checked.every(({ result }) => result.ok) && choice.clashes.size === 0;
+  const written = ok ? await write(input.client ?? defaultDb(), choice.chosen, input.actor) : new Map<TImportFile, TImportOutcome>();
+  return { ok, files: checked.map((c) => outcomeOf(c, choice, written)) };
 }

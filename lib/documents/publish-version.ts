@@ -10,7 +10,8 @@
 // so a refused publish is on the record as surely as a published one. The published event names the
 // author and the publisher (ids and names), the key, the version, the content hash and when it takes
 // effect. Published now, the key's earlier published versions are retired at once; scheduled for
-// later, they stay in effect until then (countersign_policy_in_effect reads the same rule).
+// later, they stay in effect until then (countersign_policy_in_effect reads the same rule), and
+// retireSupersededVersions tidies their state afterwards.
 import { AppError, isAppError, isErrorCode } from "../contracts/app-error";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db, type DbTx } from "../db";
@@ -24,7 +25,7 @@ import {
   type TDocumentActor,
 } from "./document-rules";
 import { publishGateProblem } from "./publish-gate";
-import { lockDocumentKeys, moveVersion, retireSuperseded, retireVersions } from "./store/document-store";
+import { lockDocumentKeys, moveVersion, retireVersions } from "./store/document-store";
 
 /** The furthest ahead a version may be scheduled. */
 export const MAX_SCHEDULE_DAYS = 366;
@@ -150,8 +151,6 @@ async function publishIn(tx: DbTx, input: TPublishInput, facts: { current?: TFac
     change: { publishedAt: now, publishedById: actor.id, effectiveAt },
   });
   const retiredVersions = await retireVersions(tx, { ids: earlier.map((e) => e.id), byId: actor.id, at: now });
-  // Versions an earlier scheduled publish of this key has since superseded (none when published now).
-  await retireSuperseded(tx, docKey);
   return { documentId: row.id, docKey, version, contentHash, effectiveAt, retiredVersions };
 }
 

@@ -57,6 +57,10 @@ function message(state: TState): TFormMessage | null {
   });
 }
 
+const ROLE_OPTIONS = ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }));
+const plannerOptions = (model: TModelPlannerState) =>
+  (Object.keys(PLANNER_LABELS) as (keyof typeof PLANNER_LABELS)[]).map((value) => ({ value, label: plannerOptionLabel(value, model) }));
+
 function ChoiceSelect({
   common,
   options,
@@ -154,16 +158,8 @@ export function SettingsForm(props: {
                       Move the dial on the Autonomy page
                     </Link>
                   </div>
-                ) : field.kind === "planner" ? (
-                  <ChoiceSelect
-                    common={common}
-                    options={(Object.keys(PLANNER_LABELS) as (keyof typeof PLANNER_LABELS)[]).map((value) => ({
-                      value,
-                      label: plannerOptionLabel(value, model),
-                    }))}
-                  />
-                ) : field.kind === "role" ? (
-                  <ChoiceSelect common={common} options={ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }))} />
+                ) : field.kind === "planner" || field.kind === "role" ? (
+                  <ChoiceSelect common={common} options={field.kind === "role" ? ROLE_OPTIONS : plannerOptions(model)} />
                 ) : field.kind === "usd" ? (
                   <div className="relative">
                     <input
