@@ -25,6 +25,8 @@
 //   action reissuePasswordLinkAction (/admin/users) admin     refused     refused   refused     refused  allowed
 //   action changeUserRoleAction    (/admin/users) admin       refused     refused   refused     refused  allowed
 //   action setUserActiveAction     (/admin/users) admin       refused     refused   refused     refused  allowed
+//   action startEvaluationAction   (/documents/:key/:v) documents refused allowed allowed    allowed  allowed
+//   action acknowledgeRegressionsAction (/documents/:key/:v) documents refused allowed allowed allowed allowed   (who may: the setting, in lib/documents)
 //   action setPasswordAction       (/set-password/:token) public allowed  allowed   allowed     allowed  allowed   (the link's token is the credential)
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
@@ -99,6 +101,8 @@ type TActionName =
   | "changeUserRoleAction"
   | "setUserActiveAction"
   | "setPasswordAction"
+  | "startEvaluationAction"
+  | "acknowledgeRegressionsAction"
   | "signOutEverywhereAction"
   | "signOutAction";
 
@@ -280,6 +284,19 @@ const ACTIONS: readonly TActionRow[] = [
     name: "setUserActiveAction",
     gate: "admin",
     harmless: { field: "userId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "startEvaluationAction",
+    gate: "documents",
+    harmless: { field: "documentId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "acknowledgeRegressionsAction",
+    text: ["note"],
+    gate: "documents",
+    harmless: { field: "evaluationId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
@@ -655,6 +672,20 @@ test.beforeAll(async ({ browser }) => {
 
   await page.goto("/admin/jobs?view=failed");
   captured.set("retryJobAction", await captureAction(page, () => page.getByRole("button", { name: "Retry" }).first().click()));
+
+  // A version's evaluation (prisma/seed/e2e-evaluation.ts): asked for on the demo's draft, its
+  // regressions acknowledged on a version in review whose fixture evaluation found some.
+  await page.goto("/documents/seller-private-note-44/1");
+  captured.set(
+    "startEvaluationAction",
+    await captureAction(page, () => page.getByRole("button", { name: /^Evaluate (this version|again)$/ }).click()),
+  );
+  await page.goto("/documents/e2e-evaluation-access/1");
+  await page.getByRole("form", { name: "Acknowledge regressions" }).getByLabel(/^Note/).fill("Access table.");
+  captured.set(
+    "acknowledgeRegressionsAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Acknowledge 2 regressions" }).click()),
+  );
 
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();

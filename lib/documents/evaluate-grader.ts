@@ -5,7 +5,7 @@
 // embedded database the worker runs in the server); and its memory goes back when it exits. The
 // process reads nothing of the installation: it is sent the two corpora and answers the outcomes,
 // over Node's IPC channel, with its progress on the way.
-import { fork } from "node:child_process";
+import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { TCorpusGrader, TGradingProgress, TGradingRequest, TGradingResult } from "../contracts/policy-evaluation";
 
@@ -31,8 +31,11 @@ function tail(text: string): string {
 export function processGrader(options: { script?: string; timeoutMs?: number } = {}): TCorpusGrader {
   return (request: TGradingRequest, onProgress: (progress: TGradingProgress) => void) =>
     new Promise<TGradingResult>((done, fail) => {
-      const child = fork(resolve(options.script ?? GRADING_SCRIPT), [SERVE_FLAG], {
-        execArgv: ["--import", "tsx", "--max-semi-space-size=4"],
+      // Node with tsx's loader and an IPC channel: what fork() starts, but through spawn(), since
+      // Turbopack takes fork()'s path for a module to bundle and fails the build on it (vercel/next.js#97952).
+      // Run from the app's own files (as npm start runs), not traced into the build's output.
+      const script = resolve(/* turbopackIgnore: true */ process.cwd(), options.script ?? GRADING_SCRIPT);
+      const child = spawn(process.execPath, ["--import", "tsx", "--max-semi-space-size=4", script, SERVE_FLAG], {
         stdio: ["ignore", "ignore", "pipe", "ipc"],
       });
       let stderr = "";

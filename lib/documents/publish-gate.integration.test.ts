@@ -10,6 +10,7 @@ import { newUser, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import type { TEvaluationResults } from "../contracts/policy-evaluation";
 import { acknowledgeRegression } from "./evaluate-acknowledge";
+import { loadVersionEvaluation } from "./evaluate-load";
 import { startEvaluation } from "./evaluate-start";
 import { publishVersion } from "./publish-version";
 import { saveDraft } from "./save-draft";
@@ -156,5 +157,37 @@ describe("the publish gate", () => {
     expect(await refusalCode(acknowledgeRegression({ evaluationId: running, actor: publisher, client }))).toBe("evaluation_state");
     expect(await refusalCode(acknowledgeRegression({ evaluationId: "nope", actor: publisher, client }))).toBe("not_found");
     expect(await refusalCode(acknowledgeRegression({ evaluationId: crypto.randomUUID(), actor: publisher, client }))).toBe("not_found");
+  });
+
+  it("reads on the page what the gate reads: nothing, running, regressions, acknowledged by name, and an earlier content's that no longer counts", async () => {
+    const { client } = testDb();
+    const { documentId, author, publisher, markdown } = await inReview();
+    const view = async () => {
+      const { contentHash } = await client.policyDocument.findUniqueOrThrow({ where: { id: documentId } });
+      return loadVersionEvaluation({ documentId, contentHash, client });
+    };
+    expect(await view()).toMatchObject({ latest: null, gate: "evaluation_required", earlierContentEvaluated: false });
+    await startEvaluation({ documentId, actor: author, client });
+    expect(await view()).toMatchObject({
+      latest: { status: "queued", startedBy: expect.stringMatching(/^Person \d+$/) },
+      gate: "evaluation_required",
+    });
+    const evaluationId = await finishedEvaluation(client, documentId, author.id, withRegressions());
+    expect(await view()).toMatchObject({ gate: "regression_unacknowledged" });
+    await acknowledgeRegression({ evaluationId, actor: publisher, note: "Known.", client });
+    const acknowledged = await view();
+    expect(acknowledged.gate).toBeNull();
+    expect(acknowledged.corpusHashNow).toMatch(/^[0-9a-f]{64}$/);
+
+    await withdrawFromReview({ documentId, actor: author, client });
+    const { contentHash } = await client.policyDocument.findUniqueOrThrow({ where: { id: documentId } });
+    await saveDraft({
+      documentId,
+      source: markdown.replace("never expire", "expire"),
+      expectedContentHash: contentHash,
+      actor: author,
+      client,
+    });
+    expect(await view()).toMatchObject({ latest: null, gate: "evaluation_required", earlierContentEvaluated: true });
   });
 });

@@ -8,6 +8,7 @@ import { requireRole } from "@/lib/auth/session";
 import { loadDocumentVersion, type TDocumentVersion } from "@/lib/documents/load-document-version";
 import { loadPolicySettings } from "@/lib/policy/settings";
 import { AudienceBadge } from "../../audience-badge";
+import { EvaluationPanel } from "../../evaluation-panel";
 import { DocumentStatusBadge } from "../../document-status";
 import { VersionActions } from "../version-actions";
 import { versionFacts } from "../version-facts";
@@ -176,6 +177,7 @@ export default async function DocumentVersionPage({ params }: { params: Promise<
           {/* The evaluation of a draft or a version in review before it is published goes here, above its
               passages: its own component in this folder, given doc.id, doc.contentHash and doc.status; an
               acknowledgement it asks for can join the publish form through VersionActions' publishExtras. */}
+          <EvaluationPanel documentId={doc.id} contentHash={doc.contentHash} status={doc.status} />
           <Passages chunks={doc.chunks} />
           <VersionsNav page={page} />
         </div>
