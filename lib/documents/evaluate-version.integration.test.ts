@@ -64,7 +64,13 @@ describe("an evaluation before publishing", () => {
     expect(episodes.total).toBe((await loadDataset(EPISODES_PATH)).episodes.length);
     expect([questions.passedBefore, questions.passedAfter]).toEqual([questions.total, questions.total]);
     expect([episodes.passedBefore, episodes.passedAfter]).toEqual([episodes.total, episodes.total]);
-    expect(e.results.gradedWith).toMatchObject({ questionSetVersion: "policy-questions-v1", datasetVersion: "refund-agent-episodes-v1" });
+    const [set, dataset] = [await loadQuestionSet(QUESTIONS_PATH), await loadDataset(EPISODES_PATH)];
+    expect(e.results.gradedWith).toMatchObject({
+      questionSetVersion: set.version,
+      questionsHash: set.hash,
+      datasetVersion: dataset.version,
+      datasetHash: dataset.hash,
+    });
     const events = await client.auditEvent.findMany({
       where: { subjectType: "document", subjectId: "support-sla" },
       orderBy: { seq: "asc" },

@@ -4,6 +4,7 @@
 // (imported as a draft, sent to review); its evaluation is a fixture – what the job stores when a
 // version loses an answer and an episode (the real job is run by the spec on another version).
 import type { PrismaClient } from "../../generated/prisma/client";
+import { agentManifest } from "../../lib/contracts/manifest";
 import type { TEvaluationResults } from "../../lib/contracts/policy-evaluation";
 import { importDocuments } from "../../lib/documents/import-documents";
 import { submitForReview } from "../../lib/documents/submit-for-review";
@@ -27,6 +28,7 @@ const markdown = (key: string) =>
 
 /** What an evaluation that lost one answer, moved one citation and failed one episode stores. */
 function regressingResults(): TEvaluationResults {
+  const manifest = agentManifest();
   const change = { answerable: true, expected: "support-sla@1", abstainBefore: null };
   return {
     questions: {
@@ -62,10 +64,10 @@ function regressingResults(): TEvaluationResults {
     renamed: null,
     gradedWith: {
       questionSetVersion: "policy-questions-v1",
-      questionsHash: "fixture",
-      datasetVersion: "refund-agent-episodes-v1",
-      datasetHash: "fixture",
-      graderVersion: "trajectory-gate-v1",
+      questionsHash: manifest.evalQuestionsHash,
+      datasetVersion: manifest.evalDatasetVersion,
+      datasetHash: manifest.evalDatasetHash,
+      graderVersion: manifest.graderVersion,
     },
   };
 }
