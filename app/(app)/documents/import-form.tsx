@@ -272,6 +272,7 @@ function Outcomes({ outcomes }: { outcomes: TImportOutcome[] }) {
           <Cell label="Document" className="min-w-0">
             {"version" in o ? (
               <Link
+                prefetch={false}
                 href={`/documents/${encodeURIComponent(o.docKey)}/${o.version}`}
                 className="font-mono text-[12px] text-indigo-700 hover:underline"
               >

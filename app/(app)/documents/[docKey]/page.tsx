@@ -24,7 +24,7 @@ function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date 
       {history.versions.map((v) => (
         <CardRow key={v.id} className="align-top hover:bg-slate-50">
           <Cell rowHeader className="font-normal">
-            <Link href={`/documents/${key}/${v.version}`} className="font-medium text-indigo-700 hover:underline">
+            <Link href={`/documents/${key}/${v.version}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
               v{v.version}
             </Link>
             {v.version === history.inEffectVersion ? (
@@ -49,6 +49,7 @@ function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date 
           <Cell label="Changes">
             {v.version > 1 && history.versions.some((o) => o.version < v.version) ? (
               <Link
+                prefetch={false}
                 href={`/documents/${key}/diff?from=${history.versions.find((o) => o.version < v.version)!.version}&to=${v.version}`}
                 className="text-[13px] text-indigo-700 hover:underline"
               >

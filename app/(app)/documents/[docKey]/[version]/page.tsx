@@ -37,7 +37,10 @@ function EvidenceNotice({ page, now }: { page: TDocumentVersion; now: Date }) {
 }
 
 /** The passages, each addressable as #passage-<id> (what a citation opens); staff-only ones marked as such. */
-function Passages({ chunks }: { chunks: TDocumentVersion["doc"]["chunks"] }) {
+/** A passage's section: its heading without the document's title, which every heading starts with. */
+const sectionOf = (heading: string, title: string) => (heading.startsWith(`${title}: `) ? heading.slice(title.length + 2) : heading);
+
+function Passages({ chunks, title }: { chunks: TDocumentVersion["doc"]["chunks"]; title: string }) {
   const staff = chunks.filter((c) => c.audience === "staff").length;
   return (
     <section aria-labelledby="passages-title" className="space-y-2">
@@ -58,7 +61,7 @@ function Passages({ chunks }: { chunks: TDocumentVersion["doc"]["chunks"] }) {
           >
             <div className="mb-1 flex flex-wrap items-center gap-2 text-[12px] text-slate-600">
               <span className="font-mono text-[11px] text-slate-500">§{c.ordinal + 1}</span>
-              <span className="font-medium text-slate-800">{c.heading}</span>
+              <span className="font-medium text-slate-800">{sectionOf(c.heading, title)}</span>
               {c.audience === "staff" ? <AudienceBadge audience="staff" /> : null}
             </div>
             {c.text}
@@ -176,7 +179,7 @@ export default async function DocumentVersionPage({ params }: { params: Promise<
           {/* The evaluation of a draft or a version in review before it is published goes here, above its
               passages: its own component in this folder, given doc.id, doc.contentHash and doc.status; an
               acknowledgement it asks for can join the publish form through VersionActions' publishExtras. */}
-          <Passages chunks={doc.chunks} />
+          <Passages chunks={doc.chunks} title={doc.title} />
           <VersionsNav page={page} />
         </div>
         <div className="min-w-0">
