@@ -8,7 +8,7 @@ import { requireRole } from "@/lib/auth/session";
 import { loadDocumentVersion, type TDocumentVersion } from "@/lib/documents/load-document-version";
 import { loadPolicySettings } from "@/lib/policy/settings";
 import { AudienceBadge } from "../../audience-badge";
-import { DocumentStatusBadge } from "../../document-status";
+import { DocumentStatusBadge, scheduledFor } from "../../document-status";
 import { VersionActions } from "../version-actions";
 import { versionFacts } from "../version-facts";
 import { VersionDates, VersionPeople } from "../version-history";
@@ -162,15 +162,10 @@ export default async function DocumentVersionPage({ params }: { params: Promise<
         </p>
         <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">{doc.title}</h1>
         <p className="mt-1 flex flex-wrap items-center gap-2 text-[13px] text-slate-600">
-          <DocumentStatusBadge
-            status={doc.status}
-            scheduledFor={doc.status === "published" && doc.effectiveAt && doc.effectiveAt > now ? doc.effectiveAt : null}
-          />
+          <DocumentStatusBadge status={doc.status} scheduledFor={scheduledFor(doc, now)} />
           <span>{doc.section}</span>
-          <span aria-hidden="true" className="text-slate-400">
-            ·
-          </span>
-          <span>{doc.source}</span>
+          {/* The dot goes with the source: a line that wraps never ends on it. */}
+          <span className="before:mr-2 before:text-slate-400 before:content-['·']">{doc.source}</span>
         </p>
         <EvidenceNotice page={page} now={now} />
       </header>
