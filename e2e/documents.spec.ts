@@ -89,14 +89,31 @@ test("a specialist uploads a folder: a broken file stops the import, named by fi
   await expect(row).toContainText("Sam Specialist");
 });
 
-test("the author edits the draft and sends it to review, but cannot publish it: the button says why and the server refuses; a lead publishes it", async ({
+test("the author edits the draft (a save over a newer one refused, a problem shown by its line) and sends it to review, but cannot publish it: the button says why and the server refuses; a lead publishes it", async ({
   page,
   signInAs,
   browser,
 }) => {
   await signInAs("SPECIALIST");
   await page.goto(`/documents/${KEY}/1/edit`);
+  // The same draft open in a second tab, saved there first: this tab's save is refused, its text kept.
+  const otherTab = await page.context().newPage();
+  await otherTab.goto(`/documents/${KEY}/1/edit`);
+  await otherTab.getByLabel("Markdown source").fill(ENGRAVING.replace("up to 20 characters", "up to 22 characters"));
+  await otherTab.getByRole("button", { name: "Save draft" }).click();
+  await expect(otherTab.getByTestId("draft-message")).toHaveText(/^Saved\./);
+  await otherTab.close();
   const source = page.getByLabel("Markdown source");
+  const mine = ENGRAVING.replace("up to 20 characters", "up to 24 characters");
+  await source.fill(mine);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByTestId("draft-message")).toHaveText(
+    `${KEY}@1 changed after you opened it, so nothing was saved. Reload it, then make your change again. Your text is still here: copy what you need before you reload.`,
+  );
+  await expect(source).toHaveValue(mine);
+
+  await page.reload();
+  await expect(source).toHaveValue(/up to 22 characters/);
   await source.fill(ENGRAVING.replace("owner: Support Operations", "owner: Support Operations\nowner: Fulfilment"));
   await page.getByRole("button", { name: "Check passages" }).click();
   await expect(page.getByRole("button", { name: "Line 6" })).toBeVisible();

@@ -33,7 +33,7 @@ async function saveDraftText(target: Extract<TEditTarget, { kind: "draft" }>, so
     return {
       message: {
         tone: "error",
-        text: `Someone changed this draft: ${result.message} Your text is kept here: copy what you need before you reload.`,
+        text: `${result.message} Your text is still here: copy what you need before you reload.`,
       },
     };
   if (result.status === "error" && result.code === "invalid" && result.field === "source") {
