@@ -25,6 +25,11 @@ export function DocumentStatusBadge({ status, scheduledFor }: { status: Document
   );
 }
 
+/** When a published version takes effect, if that is still to come; null for every other version. */
+export function scheduledFor(v: { status: DocumentStatus; effectiveAt: Date | null }, now: Date): Date | null {
+  return v.status === "published" && v.effectiveAt && v.effectiveAt > now ? v.effectiveAt : null;
+}
+
 /** The first 12 hex digits of a content hash: enough to tell versions apart at a glance; the whole hash in its title. */
 export function ShortHash({ hash }: { hash: string }) {
   return (

@@ -112,7 +112,6 @@ function importSummary(ok: boolean, outcomes: readonly TImportOutcome[]): TMessa
 
 /** The form: pick files or a folder, see what will be sent, import; then each file's outcome. */
 export function ImportForm({ limits }: { limits: TImportLimits }) {
-  const id = useId();
   const upload = useImport(limits);
   const canSend = upload.sendable.length > 0 && !upload.tooMuch && !upload.pending;
   return (
@@ -125,35 +124,7 @@ export function ImportForm({ limits }: { limits: TImportLimits }) {
           if (canSend) upload.send();
         }}
       >
-        <div className="flex flex-wrap gap-x-6 gap-y-3 text-[13px]">
-          <div>
-            <label htmlFor={`${id}-files`} className="mb-1 block font-medium text-slate-900">
-              Markdown files
-            </label>
-            <input
-              id={`${id}-files`}
-              type="file"
-              multiple
-              accept=".md,.markdown,text/markdown"
-              onChange={(e) => void upload.add(e.currentTarget.files).then(() => (e.target.value = ""))}
-              className="block max-w-full text-[13px] file:mr-2 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-2.5 file:py-1 file:text-[13px] file:font-medium"
-            />
-          </div>
-          <div>
-            <label htmlFor={`${id}-folder`} className="mb-1 block font-medium text-slate-900">
-              A folder <span className="font-normal text-slate-500">(its .md files, sub-folders included)</span>
-            </label>
-            <input
-              id={`${id}-folder`}
-              type="file"
-              multiple
-              // React passes unknown lower-case attributes through: the browser's folder picker.
-              {...{ webkitdirectory: "", directory: "" }}
-              onChange={(e) => void upload.add(e.currentTarget.files).then(() => (e.target.value = ""))}
-              className="block max-w-full text-[13px] file:mr-2 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-2.5 file:py-1 file:text-[13px] file:font-medium"
-            />
-          </div>
-        </div>
+        <FilePickers onPick={upload.add} />
         <p className="text-[12px] text-slate-500">
           Up to {limits.maxFiles} files and {formatBytes(limits.maxPayloadBytes)} in one upload, {formatBytes(limits.maxFileBytes)} a
           document. Each file becomes a draft: a new document, or the next version of the document its key names.
@@ -164,29 +135,73 @@ export function ImportForm({ limits }: { limits: TImportLimits }) {
             {upload.tooMuch}
           </p>
         ) : null}
-        <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
-          <button type="submit" disabled={!canSend} aria-busy={upload.pending} className={PRIMARY}>
-            {upload.pending
-              ? "Importing…"
-              : upload.sendable.length
-                ? `Import ${upload.sendable.length} ${upload.sendable.length === 1 ? "file" : "files"}`
-                : "Import"}
-          </button>
-          {upload.files.length ? (
-            <button type="button" onClick={upload.clear} disabled={upload.pending} className={BUTTON}>
-              Clear selection
-            </button>
-          ) : null}
-          <p
-            role="status"
-            data-testid="import-message"
-            className={`min-w-0 basis-full text-[13px] sm:flex-1 sm:basis-0 ${upload.message?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
-          >
-            {upload.message?.text}
-          </p>
-        </div>
+        <UploadButtons upload={upload} canSend={canSend} />
       </form>
       {upload.outcomes ? <Outcomes outcomes={upload.outcomes} /> : null}
+    </div>
+  );
+}
+
+/** Files, or a folder: each pick adds to the selection (a file chosen again replaces its namesake). */
+function FilePickers({ onPick }: { onPick: (files: FileList | null) => Promise<void> }) {
+  const id = useId();
+  // Emptied once read, so choosing the same file again (fixed on disk) is a change the input reports.
+  const pick = (e: React.ChangeEvent<HTMLInputElement>) => void onPick(e.currentTarget.files).then(() => (e.target.value = ""));
+  return (
+    <div className="flex flex-wrap gap-x-6 gap-y-3 text-[13px]">
+      <div>
+        <label htmlFor={`${id}-files`} className="mb-1 block font-medium text-slate-900">
+          Markdown files
+        </label>
+        <input
+          id={`${id}-files`}
+          type="file"
+          multiple
+          accept=".md,.markdown,text/markdown"
+          onChange={pick}
+          className="block max-w-full text-[13px] file:mr-2 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-2.5 file:py-1 file:text-[13px] file:font-medium"
+        />
+      </div>
+      <div>
+        <label htmlFor={`${id}-folder`} className="mb-1 block font-medium text-slate-900">
+          A folder <span className="font-normal text-slate-500">(its .md files, sub-folders included)</span>
+        </label>
+        <input
+          id={`${id}-folder`}
+          type="file"
+          multiple
+          // React passes unknown lower-case attributes through: the browser's folder picker.
+          {...{ webkitdirectory: "", directory: "" }}
+          onChange={pick}
+          className="block max-w-full text-[13px] file:mr-2 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-2.5 file:py-1 file:text-[13px] file:font-medium"
+        />
+      </div>
+    </div>
+  );
+}
+
+function UploadButtons({ upload, canSend }: { upload: ReturnType<typeof useImport>; canSend: boolean }) {
+  return (
+    <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
+      <button type="submit" disabled={!canSend} aria-busy={upload.pending} className={PRIMARY}>
+        {upload.pending
+          ? "Importing…"
+          : upload.sendable.length
+            ? `Import ${upload.sendable.length} ${upload.sendable.length === 1 ? "file" : "files"}`
+            : "Import"}
+      </button>
+      {upload.files.length ? (
+        <button type="button" onClick={upload.clear} disabled={upload.pending} className={BUTTON}>
+          Clear selection
+        </button>
+      ) : null}
+      <p
+        role="status"
+        data-testid="import-message"
+        className={`min-w-0 basis-full text-[13px] sm:flex-1 sm:basis-0 ${upload.message?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
+      >
+        {upload.message?.text}
+      </p>
     </div>
   );
 }
@@ -272,6 +287,7 @@ function Outcomes({ outcomes }: { outcomes: TImportOutcome[] }) {
           <Cell label="Document" className="min-w-0">
             {"version" in o ? (
               <Link
+                prefetch={false}
                 href={`/documents/${encodeURIComponent(o.docKey)}/${o.version}`}
                 className="font-mono text-[12px] text-indigo-700 hover:underline"
               >

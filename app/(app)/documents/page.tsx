@@ -66,7 +66,7 @@ function Filters({ values, errors }: { values: Record<string, string>; errors: R
         </select>
         <FieldError id="documents-status-error" messages={errors.status} />
       </div>
-      <div className="sm:w-28">
+      <div className="sm:w-36">
         <label htmlFor="documents-locale" className={LABEL}>
           Locale
         </label>
@@ -82,7 +82,8 @@ function Filters({ values, errors }: { values: Record<string, string>; errors: R
         />
         <FieldError id="documents-locale-error" messages={errors.locale} />
       </div>
-      <div className="col-span-2 flex items-center gap-3">
+      {/* Level with the fields, below their labels, whatever errors they show under them. */}
+      <div className="col-span-2 flex items-center gap-3 sm:pt-[22px]">
         <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-[13px] font-medium text-white hover:bg-slate-800">
           Apply filters
         </button>
@@ -107,6 +108,7 @@ function DocumentsTable({ rows }: { rows: TDocumentRow[] }) {
           <Cell rowHeader className="col-span-2 min-w-0 font-normal md:col-span-1 md:max-w-96">
             <Link
               href={`/documents/${encodeURIComponent(r.docKey)}`}
+              prefetch={false}
               className="font-medium wrap-anywhere text-slate-900 hover:text-indigo-700 hover:underline"
             >
               {r.title}
@@ -234,7 +236,7 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
       <Filters key={JSON.stringify(values)} values={values} errors={errors} />
       {list ? (
         <Listing query={query} list={list} />
-      ) : errors.page ? (
+      ) : errors.page && Object.keys(errors).length === 1 ? (
         <Card id="documents-page-error" title="No such page">
           <p className="text-[13px] text-slate-700">{errors.page.join(" ")}</p>
         </Card>

@@ -14,6 +14,7 @@ import { retireDocument } from "@/lib/documents/retire-document";
 import { saveDraft } from "@/lib/documents/save-draft";
 import { submitForReview } from "@/lib/documents/submit-for-review";
 import { withdrawFromReview } from "@/lib/documents/withdraw-from-review";
+import { ZPublishInput } from "./publish-input";
 
 /** What the parser makes of a draft's text: its problems by line, or its passages. */
 export interface TDraftCheck {
@@ -75,32 +76,16 @@ export const withdrawFromReviewAction = authedAction({ area: "documents", input:
   return moved;
 });
 
-/** "2026-12-01T09:30" as typed in the form, read as UTC (the app shows every time in UTC). */
-const ZEffectiveAt = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, "Give a date and a time, or leave it empty to publish now.")
-  .transform((value) => new Date(`${value}:00Z`))
-  .refine((date) => !Number.isNaN(date.getTime()), "That date does not exist.");
-
-export const publishVersionAction = authedAction(
-  {
-    area: "documents",
-    input: ZDocumentId.extend({
-      effectiveAt: z.union([z.literal("").transform(() => null), ZEffectiveAt]).optional(),
-      acknowledgeRegressions: z.literal("yes").optional(),
-    }),
-  },
-  async ({ input, user }) => {
-    const published = await publishVersion({
-      documentId: input.documentId,
-      actor: user,
-      effectiveAt: input.effectiveAt ?? null,
-      acknowledgeRegressions: input.acknowledgeRegressions === "yes",
-    });
-    refresh();
-    return { ...published, effectiveAt: published.effectiveAt?.toISOString() ?? null };
-  },
-);
+export const publishVersionAction = authedAction({ area: "documents", input: ZPublishInput }, async ({ input, user }) => {
+  const published = await publishVersion({
+    documentId: input.documentId,
+    actor: user,
+    effectiveAt: input.effectiveAt ?? null,
+    acknowledgeRegressions: input.acknowledgeRegressions === "yes",
+  });
+  refresh();
+  return { ...published, effectiveAt: published.effectiveAt?.toISOString() ?? null };
+});
 
 export const retireDocumentAction = authedAction({ area: "documents", input: z.object({ docKey: ZDocKey }) }, async ({ input, user }) => {
   const retired = await retireDocument({ docKey: input.docKey, actor: user });

@@ -33,7 +33,7 @@ async function saveDraftText(target: Extract<TEditTarget, { kind: "draft" }>, so
     return {
       message: {
         tone: "error",
-        text: `Someone changed this draft: ${result.message} Your text is kept here: copy what you need before you reload.`,
+        text: `${result.message} Your text is still here: copy what you need before you reload.`,
       },
     };
   if (result.status === "error" && result.code === "invalid" && result.field === "source") {
@@ -66,119 +66,148 @@ async function saveNewVersion(target: Extract<TEditTarget, { kind: "newVersion" 
   };
 }
 
-export function DraftEditor(props: { target: TEditTarget; source: string; initialCheck: TDraftCheck }) {
+type TEditorProps = { target: TEditTarget; source: string; initialCheck: TDraftCheck };
+
+/** The editor's state: the text, what was last saved and checked, and the two things it asks the server. */
+function useDraftEditor(props: TEditorProps) {
   const router = useRouter();
   const [source, setSource] = useState(props.source);
   const [loadedHash, setLoadedHash] = useState(props.target.kind === "draft" ? props.target.contentHash : "");
   const [savedSource, setSavedSource] = useState(props.source);
   const [checked, setChecked] = useState<{ check: TDraftCheck; source: string }>({ check: props.initialCheck, source: props.source });
-  const check = checked.check;
   const [message, setMessage] = useState<TMessage | null>(null);
   const [pending, startTransition] = useTransition();
-  const textarea = useRef<HTMLTextAreaElement>(null);
   const dirty = source !== savedSource;
   useLeaveWarning(dirty);
 
+  const check = async () => {
+    const result = await checkDraftAction({ source });
+    if (result.status === "ok") setChecked({ check: result.check, source });
+    else setMessage({ tone: "error", text: failureText(result, WORDS) });
+  };
+  const save = async () => {
+    const answer =
+      props.target.kind === "draft" ? await saveDraftText(props.target, source, loadedHash) : await saveNewVersion(props.target, source);
+    if (answer.check) setChecked({ check: answer.check, source });
+    if (answer.savedHash) setLoadedHash(answer.savedHash);
+    if (answer.message.tone === "ok") setSavedSource(source);
+    setMessage(answer.message);
+    // The new version is a draft of the person's own: its own editor, from its own content hash.
+    if (answer.openHref) router.push(answer.openHref);
+  };
   const run = (what: "check" | "save") =>
     startTransition(async () => {
       setMessage(null);
       try {
-        if (what === "check") {
-          const result = await checkDraftAction({ source });
-          if (result.status === "ok") setChecked({ check: result.check, source });
-          else setMessage({ tone: "error", text: failureText(result, WORDS) });
-          return;
-        }
-        const answer =
-          props.target.kind === "draft"
-            ? await saveDraftText(props.target, source, loadedHash)
-            : await saveNewVersion(props.target, source);
-        if (answer.check) setChecked({ check: answer.check, source });
-        if (answer.savedHash) setLoadedHash(answer.savedHash);
-        if (answer.message.tone === "ok") setSavedSource(source);
-        setMessage(answer.message);
-        // The new version is a draft of the person's own: its own editor, from its own content hash.
-        if (answer.openHref) router.push(answer.openHref);
+        await (what === "check" ? check() : save());
       } catch {
         setMessage({ tone: "error", text: "The server did not answer: nothing was saved. Your text is kept; try again." });
       }
     });
+  return { source, setSource, checked, message, pending, dirty, run };
+}
 
-  const goToLine = (line: number) => {
-    const box = textarea.current;
-    if (!box) return;
-    const lines = source.split("\n");
-    const start = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0);
-    box.focus();
-    box.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
-  };
+/** Selects line `line` of the textarea's text and puts the focus there. */
+function selectLine(box: HTMLTextAreaElement | null, line: number) {
+  if (!box) return;
+  const lines = box.value.split("\n");
+  const start = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0);
+  box.focus();
+  box.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
+}
 
+export function DraftEditor(props: TEditorProps) {
+  const editor = useDraftEditor(props);
+  const textarea = useRef<HTMLTextAreaElement>(null);
   return (
     <form
       aria-label={props.target.kind === "draft" ? "Edit draft" : "Write a new version"}
       className="grid grid-cols-1 gap-4 lg:grid-cols-2"
       onSubmit={(e) => {
         e.preventDefault();
-        run("save");
+        editor.run("save");
       }}
     >
       <div className="min-w-0 space-y-3">
-        <div>
-          <label htmlFor="draft-source" className="mb-1 block text-[13px] font-medium text-slate-900">
-            Markdown source
-          </label>
-          <textarea
-            id="draft-source"
-            ref={textarea}
-            value={source}
-            onChange={(e) => setSource(e.target.value)}
-            rows={22}
-            spellCheck
-            aria-describedby="draft-source-help"
-            aria-invalid={check.problems.length > 0}
-            className="block w-full rounded-md border border-slate-300 bg-white px-2.5 py-2 font-mono text-[12.5px] leading-relaxed text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 aria-[invalid=true]:border-red-400"
-          />
-          <p id="draft-source-help" className="mt-1 text-[12px] text-slate-500">
-            Front matter names the document; each heading starts a section, each paragraph or list is a passage. End a heading with{" "}
-            <code className="font-mono">{"{audience=staff}"}</code> to keep its section from customers.
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
-          <button
-            type="submit"
-            disabled={pending}
-            aria-busy={pending}
-            className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
-          >
-            {pending ? "Working…" : props.target.kind === "draft" ? "Save draft" : "Save as a new draft"}
-          </button>
-          <button
-            type="button"
-            onClick={() => run("check")}
-            disabled={pending}
-            className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50"
-          >
-            Check passages
-          </button>
-          <span className="text-[12px] text-slate-500">{dirty ? "Unsaved changes" : "No unsaved changes"}</span>
-          <p
-            role="status"
-            data-testid="draft-message"
-            className={`min-w-0 basis-full text-[13px] ${message?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
-          >
-            {message?.text}
-          </p>
-        </div>
+        <SourceField ref={textarea} value={editor.source} onChange={editor.setSource} invalid={editor.checked.check.problems.length > 0} />
+        <EditorButtons editor={editor} saveLabel={props.target.kind === "draft" ? "Save draft" : "Save as a new draft"} />
       </div>
       <div className="min-w-0 space-y-2">
-        {checked.source !== source ? (
+        {editor.checked.source !== editor.source ? (
           <p className="rounded-md bg-slate-100 px-2.5 py-1.5 text-[12px] text-slate-700">
             The text has changed since this check: Check passages (or Save) to see what it makes now.
           </p>
         ) : null}
-        <DraftCheck check={check} onLine={goToLine} />
+        <DraftCheck check={editor.checked.check} onLine={(line) => selectLine(textarea.current, line)} />
       </div>
     </form>
+  );
+}
+
+function SourceField({
+  ref,
+  value,
+  onChange,
+  invalid,
+}: {
+  ref: React.Ref<HTMLTextAreaElement>;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+}) {
+  return (
+    <div>
+      <label htmlFor="draft-source" className="mb-1 block text-[13px] font-medium text-slate-900">
+        Markdown source
+      </label>
+      <textarea
+        id="draft-source"
+        ref={ref}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        rows={22}
+        spellCheck
+        aria-describedby="draft-source-help"
+        aria-invalid={invalid}
+        className="block w-full rounded-md border border-slate-300 bg-white px-2.5 py-2 font-mono text-[12.5px] leading-relaxed text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 aria-[invalid=true]:border-red-400"
+      />
+      <p id="draft-source-help" className="mt-1 text-[12px] text-slate-500">
+        Front matter names the document; each heading starts a section, each paragraph or list is a passage. End a heading with{" "}
+        <code className="font-mono">{"{audience=staff}"}</code> to keep its section from customers.
+      </p>
+    </div>
+  );
+}
+
+function EditorButtons({ editor, saveLabel }: { editor: ReturnType<typeof useDraftEditor>; saveLabel: string }) {
+  const { pending, message } = editor;
+  return (
+    <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
+      <button
+        type="submit"
+        disabled={pending}
+        aria-busy={pending}
+        className="inline-flex h-8 items-center rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
+      >
+        {pending ? "Working…" : saveLabel}
+      </button>
+      <button
+        type="button"
+        onClick={() => editor.run("check")}
+        disabled={pending}
+        className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50"
+      >
+        Check passages
+      </button>
+      <span className="text-[12px] text-slate-500">{editor.dirty ? "Unsaved changes" : "No unsaved changes"}</span>
+      <p
+        role="status"
+        data-testid="draft-message"
+        className={`min-w-0 basis-full text-[13px] ${message?.tone === "error" ? "text-red-700" : "text-emerald-700"}`}
+      >
+        {message?.text}
+      </p>
+    </div>
   );
 }
 

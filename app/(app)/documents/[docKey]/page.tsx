@@ -7,7 +7,8 @@ import { Cell, CardRow, ResponsiveTable } from "@/components/responsive-table";
 import { requireRole } from "@/lib/auth/session";
 import { loadDocumentHistory, type TDocumentHistory } from "@/lib/documents/load-document-history";
 import { loadPolicySettings } from "@/lib/policy/settings";
-import { DocumentStatusBadge, ShortHash } from "../document-status";
+import { formatUtc } from "@/components/format";
+import { DocumentStatusBadge, scheduledFor, ShortHash } from "../document-status";
 import { VersionActions } from "./version-actions";
 import { versionFacts } from "./version-facts";
 import { versionMoves } from "./version-moves";
@@ -16,6 +17,7 @@ import { VersionDates, VersionPeople } from "./version-history";
 export const metadata: Metadata = { title: "Policy document" };
 
 const DOC_KEY = /^[a-z0-9][a-z0-9-]{0,79}$/;
+const DOT = "before:mr-2 before:text-slate-400 before:content-['·']";
 
 function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date }) {
   const key = encodeURIComponent(history.docKey);
@@ -24,7 +26,7 @@ function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date 
       {history.versions.map((v) => (
         <CardRow key={v.id} className="align-top hover:bg-slate-50">
           <Cell rowHeader className="font-normal">
-            <Link href={`/documents/${key}/${v.version}`} className="font-medium text-indigo-700 hover:underline">
+            <Link href={`/documents/${key}/${v.version}`} prefetch={false} className="font-medium text-indigo-700 hover:underline">
               v{v.version}
             </Link>
             {v.version === history.inEffectVersion ? (
@@ -32,10 +34,7 @@ function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date 
             ) : null}
           </Cell>
           <Cell label="State">
-            <DocumentStatusBadge
-              status={v.status}
-              scheduledFor={v.status === "published" && v.effectiveAt && v.effectiveAt > now ? v.effectiveAt : null}
-            />
+            <DocumentStatusBadge status={v.status} scheduledFor={scheduledFor(v, now)} />
           </Cell>
           <Cell label="People" className="min-w-0">
             <VersionPeople v={v} />
@@ -49,6 +48,7 @@ function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date 
           <Cell label="Changes">
             {v.version > 1 && history.versions.some((o) => o.version < v.version) ? (
               <Link
+                prefetch={false}
                 href={`/documents/${key}/diff?from=${history.versions.find((o) => o.version < v.version)!.version}&to=${v.version}`}
                 className="text-[13px] text-indigo-700 hover:underline"
               >
@@ -61,6 +61,19 @@ function VersionsTable({ history, now }: { history: TDocumentHistory; now: Date 
         </CardRow>
       ))}
     </ResponsiveTable>
+  );
+}
+
+/** Which version the agent cites now, and which one will take over at a time to come. */
+function InEffect({ history, now }: { history: TDocumentHistory; now: Date }) {
+  const next = history.versions.find((v) => scheduledFor(v, now));
+  const coming = next ? ` v${next.version} takes effect at ${formatUtc(next.effectiveAt!, "minute")}.` : "";
+  return history.inEffectVersion ? (
+    <span className="font-medium text-emerald-800">
+      v{history.inEffectVersion} is in effect.{coming}
+    </span>
+  ) : (
+    <span className="text-slate-600">No version is in effect: the agent cites none of it.{coming}</span>
   );
 }
 
@@ -80,16 +93,14 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
         <Breadcrumbs trail={[{ href: "/documents", label: "Policies" }]} current={docKey} />
         <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">{latest.title}</h1>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-[13px] text-slate-600">
+          {/* Each dot goes with what follows it: a line that wraps never ends on one. */}
           <code className="font-mono text-[12px]">{docKey}</code>
-          <span aria-hidden="true">·</span>
-          <span>
+          <span className={DOT}>
             Locale <code className="font-mono text-[12px]">{latest.locale}</code>
           </span>
-          <span aria-hidden="true">·</span>
-          <span>Owner: {latest.owner ?? "none named"}</span>
-          <span aria-hidden="true">·</span>
-          <span className={history.inEffectVersion ? "font-medium text-emerald-800" : "text-slate-600"}>
-            {history.inEffectVersion ? `v${history.inEffectVersion} is in effect` : "No version is in effect: the agent cites none of it"}
+          <span className={DOT}>Owner: {latest.owner ?? "none named"}</span>
+          <span className={DOT}>
+            <InEffect history={history} now={now} />
           </span>
         </p>
       </div>
@@ -111,7 +122,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
             }
           >
             <div className="mb-3 flex flex-wrap items-center gap-2 text-[13px]">
-              <DocumentStatusBadge status={latest.status} />
+              <DocumentStatusBadge status={latest.status} scheduledFor={scheduledFor(latest, now)} />
               <span className="text-slate-600">
                 {latest._count.chunks} {latest._count.chunks === 1 ? "passage" : "passages"}
               </span>

@@ -9,7 +9,7 @@ import { loadDocumentVersion, type TDocumentVersion } from "@/lib/documents/load
 import { loadPolicySettings } from "@/lib/policy/settings";
 import { AudienceBadge } from "../../audience-badge";
 import { EvaluationPanel } from "../../evaluation-panel";
-import { DocumentStatusBadge } from "../../document-status";
+import { DocumentStatusBadge, scheduledFor } from "../../document-status";
 import { VersionActions } from "../version-actions";
 import { versionFacts } from "../version-facts";
 import { VersionDates, VersionPeople } from "../version-history";
@@ -38,7 +38,10 @@ function EvidenceNotice({ page, now }: { page: TDocumentVersion; now: Date }) {
 }
 
 /** The passages, each addressable as #passage-<id> (what a citation opens); staff-only ones marked as such. */
-function Passages({ chunks }: { chunks: TDocumentVersion["doc"]["chunks"] }) {
+/** A passage's section: its heading without the document's title, which every heading starts with. */
+const sectionOf = (heading: string, title: string) => (heading.startsWith(`${title}: `) ? heading.slice(title.length + 2) : heading);
+
+function Passages({ chunks, title }: { chunks: TDocumentVersion["doc"]["chunks"]; title: string }) {
   const staff = chunks.filter((c) => c.audience === "staff").length;
   return (
     <section aria-labelledby="passages-title" className="space-y-2">
@@ -59,7 +62,7 @@ function Passages({ chunks }: { chunks: TDocumentVersion["doc"]["chunks"] }) {
           >
             <div className="mb-1 flex flex-wrap items-center gap-2 text-[12px] text-slate-600">
               <span className="font-mono text-[11px] text-slate-500">§{c.ordinal + 1}</span>
-              <span className="font-medium text-slate-800">{c.heading}</span>
+              <span className="font-medium text-slate-800">{sectionOf(c.heading, title)}</span>
               {c.audience === "staff" ? <AudienceBadge audience="staff" /> : null}
             </div>
             {c.text}
@@ -160,15 +163,10 @@ export default async function DocumentVersionPage({ params }: { params: Promise<
         </p>
         <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">{doc.title}</h1>
         <p className="mt-1 flex flex-wrap items-center gap-2 text-[13px] text-slate-600">
-          <DocumentStatusBadge
-            status={doc.status}
-            scheduledFor={doc.status === "published" && doc.effectiveAt && doc.effectiveAt > now ? doc.effectiveAt : null}
-          />
+          <DocumentStatusBadge status={doc.status} scheduledFor={scheduledFor(doc, now)} />
           <span>{doc.section}</span>
-          <span aria-hidden="true" className="text-slate-400">
-            ·
-          </span>
-          <span>{doc.source}</span>
+          {/* The dot goes with the source: a line that wraps never ends on it. */}
+          <span className="before:mr-2 before:text-slate-400 before:content-['·']">{doc.source}</span>
         </p>
         <EvidenceNotice page={page} now={now} />
       </header>
@@ -178,7 +176,7 @@ export default async function DocumentVersionPage({ params }: { params: Promise<
               passages: its own component in this folder, given doc.id, doc.contentHash and doc.status; an
               acknowledgement it asks for can join the publish form through VersionActions' publishExtras. */}
           <EvaluationPanel documentId={doc.id} contentHash={doc.contentHash} status={doc.status} />
-          <Passages chunks={doc.chunks} />
+          <Passages chunks={doc.chunks} title={doc.title} />
           <VersionsNav page={page} />
         </div>
         <div className="min-w-0">

@@ -72,8 +72,9 @@ function PassageText({ heading, text, audience }: { heading: string; text: strin
 }
 
 /** What changes for retrieval and citations: passages gained, lost, reworded, or moved between customers and staff. */
-function PassageSummary({ passages }: { passages: TDiff["passages"] }) {
-  const groups = [
+/** The summary's groups, each with its sign and words (never its colour alone), empty ones left out. */
+function passageGroups(passages: TDiff["passages"]) {
+  return [
     {
       title: "Added",
       sign: "+",
@@ -118,6 +119,10 @@ function PassageSummary({ passages }: { passages: TDiff["passages"] }) {
       )),
     },
   ].filter((g) => g.items.length);
+}
+
+function PassageSummary({ passages }: { passages: TDiff["passages"] }) {
+  const groups = passageGroups(passages);
   return (
     <Card
       id="passage-changes"
