@@ -56,6 +56,8 @@ export async function gradeCorpora(
 
 /** The process's side of the IPC: one request, its progress and its answer, then exit. */
 function serve(): void {
+  // The worker that started it is gone (killed, or stopped): nobody waits for the answer.
+  process.once("disconnect", () => process.exit(1));
   const send = (message: TGradingMessage) => new Promise<void>((done) => process.send!(message, () => done()));
   process.once("message", async (message: { kind: "grade"; request: TGradingRequest }) => {
     try {

@@ -22,9 +22,14 @@ export const SERVE_FLAG = "--serve";
 export type TGradingMessage =
   { kind: "progress"; progress: TGradingProgress } | { kind: "result"; result: TGradingResult } | { kind: "error"; message: string };
 
-/** The last lines the process wrote to stderr, to say why it stopped. */
-function tail(text: string): string {
-  return text.trim().split("\n").slice(-3).join(" ").slice(-600);
+/** Why the process stopped, from what it wrote to stderr: the last error line (a stack's head), else its last line. */
+function lastWords(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const error = lines.findLast((l) => /^\w*Error\b/.test(l));
+  return (error ?? lines.at(-1) ?? "").slice(0, 600);
 }
 
 /** A grader that runs each grading in a new process of `script` (under tsx), killed after `timeoutMs`. */
@@ -61,7 +66,7 @@ export function processGrader(options: { script?: string; timeoutMs?: number } =
         settle(() =>
           fail(
             new Error(
-              `the grading process stopped (${signal ?? `exit code ${code}`}) before answering${stderr ? `: ${tail(stderr)}` : ""}`,
+              `the grading process stopped (${signal ?? `exit code ${code}`}) before answering${stderr ? `: ${lastWords(stderr)}` : ""}`,
             ),
           ),
         ),
