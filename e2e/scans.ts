@@ -195,7 +195,12 @@ export const SCANS: Record<string, TScan> = {
   "/documents/[docKey]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us", "/documents/seller-private-note-44") },
   "/documents/[docKey]/[version]": {
     who: ALL_ROLES,
-    paths: fixed("/documents/return-policy-us/2", "/documents/return-policy-us/1", "/documents/seller-private-note-44/1"),
+    paths: fixed(
+      "/documents/return-policy-us/2",
+      "/documents/return-policy-us/1",
+      "/documents/seller-private-note-44/1",
+      "/documents/e2e-evaluation-access/1",
+    ),
     states: [
       {
         name: "retiring asked to confirm",
