@@ -30,7 +30,8 @@ export const PARTS = {
   policy: { paths: ["lib/policy"], may: [...BASE, "env", "db", "audit"] },
   // Policy documents as the team's content: import, edit, review, publish, retire. Retrieval reads the
   // rule of what is in effect from the database (countersign_policy_in_effect), not from here.
-  documents: { paths: ["lib/documents"], may: [...BASE, "db", "audit", "policy"] },
+  // jobs: an evaluation before publishing is a job, enqueued with the evaluation's row.
+  documents: { paths: ["lib/documents"], may: [...BASE, "db", "audit", "policy", "jobs"] },
   intake: { paths: ["lib/intake"], may: [...BASE, "env", "db", "tickets", "audit"] },
   queue: { paths: ["lib/queue"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "policy"] },
   agent: {

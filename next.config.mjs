@@ -49,7 +49,13 @@ const nextConfig = {
   experimental: {
     // forbidden() and app/forbidden.tsx: requireRole answers a wrong role with a real 403 page.
     authInterrupts: true,
-    serverActions: { allowedOrigins: configuredActionHosts() },
+    serverActions: {
+      allowedOrigins: configuredActionHosts(),
+      // The largest body any action takes: an upload of policy documents on /documents (1 MB by
+      // default). The form checks its files against this before sending them
+      // (app/(app)/documents/import-limits.ts, whose test holds the two equal).
+      bodySizeLimit: "4mb",
+    },
   },
   async headers() {
     return [

@@ -15,6 +15,14 @@
 //   action startBulkAssignAction   (/)            assign      refused     allowed   allowed     allowed  allowed
 //   action selectAllInViewAction   (/)            queue       refused     allowed   allowed     allowed  allowed
 //   action decideBatchAction       (/approvals/batch) approve refused     allowed   allowed     refused  allowed
+//   action importDocumentsAction   (/documents)   writeDocuments refused  refused   allowed     allowed  allowed
+//   action checkDraftAction        (/documents/:key/:v/edit) writeDocuments refused refused allowed allowed allowed
+//   action saveDraftAction         (/documents/:key/:v/edit) writeDocuments refused refused allowed allowed allowed
+//   action writeVersionAction      (/documents/:key/:v/edit) writeDocuments refused refused allowed allowed allowed
+//   action submitForReviewAction   (/documents/:key/:v) writeDocuments refused refused allowed   allowed  allowed
+//   action withdrawFromReviewAction (/documents/:key/:v) documents refused allowed  allowed     allowed  allowed   (who may: the setting, in lib/documents)
+//   action publishVersionAction    (/documents/:key/:v) documents refused  allowed   allowed     allowed  allowed   (who may: the setting, in lib/documents)
+//   action retireDocumentAction    (/documents/:key/:v) documents refused  allowed   allowed     allowed  allowed   (who may: the setting, in lib/documents)
 //   action setAutonomyLimitAction  (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action runShadowPassAction     (/autonomy)    autonomy    refused     refused   refused     allowed  allowed
 //   action updatePolicySettingsAction (/admin)    admin       refused     refused   refused     refused  allowed
@@ -25,6 +33,8 @@
 //   action reissuePasswordLinkAction (/admin/users) admin     refused     refused   refused     refused  allowed
 //   action changeUserRoleAction    (/admin/users) admin       refused     refused   refused     refused  allowed
 //   action setUserActiveAction     (/admin/users) admin       refused     refused   refused     refused  allowed
+//   action startEvaluationAction   (/documents/:key/:v) documents refused allowed allowed    allowed  allowed
+//   action acknowledgeRegressionsAction (/documents/:key/:v) documents refused allowed allowed allowed allowed   (who may: the setting, in lib/documents)
 //   action setPasswordAction       (/set-password/:token) public allowed  allowed   allowed     allowed  allowed   (the link's token is the credential)
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
@@ -52,7 +62,7 @@
 import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { APIRequestContext, APIResponse, BrowserContext } from "@playwright/test";
+import type { APIRequestContext, APIResponse, BrowserContext, Page } from "@playwright/test";
 import { AREAS, ROLES, type Area, type Role } from "../lib/contracts/roles";
 import { ACCOUNTS, DEMO_PASSWORD, E2E_INTAKE_SECRET, SignInPage, expect, test, webhookHeaders } from "./fixtures";
 import { captureAction, type TCapturedAction } from "./actions";
@@ -88,6 +98,14 @@ type TActionName =
   | "startBulkAssignAction"
   | "selectAllInViewAction"
   | "decideBatchAction"
+  | "importDocumentsAction"
+  | "checkDraftAction"
+  | "saveDraftAction"
+  | "writeVersionAction"
+  | "submitForReviewAction"
+  | "withdrawFromReviewAction"
+  | "publishVersionAction"
+  | "retireDocumentAction"
   | "setAutonomyLimitAction"
   | "runShadowPassAction"
   | "updatePolicySettingsAction"
@@ -99,6 +117,8 @@ type TActionName =
   | "changeUserRoleAction"
   | "setUserActiveAction"
   | "setPasswordAction"
+  | "startEvaluationAction"
+  | "acknowledgeRegressionsAction"
   | "signOutEverywhereAction"
   | "signOutAction";
 
@@ -203,6 +223,67 @@ const ACTIONS: readonly TActionRow[] = [
     },
   },
   {
+    // Called with the files read in the browser (an object): the replay changes the JSON field.
+    name: "importDocumentsAction",
+    gate: "writeDocuments",
+    harmless: { field: "files", value: "not a list" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["files"]);
+    },
+  },
+  {
+    // Writes nothing whatever the text: the parser's verdict on an empty one.
+    name: "checkDraftAction",
+    text: ["source"],
+    gate: "writeDocuments",
+    harmless: { field: "source", value: "" },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "ok", check: { passages: [] } }),
+  },
+  {
+    name: "saveDraftAction",
+    text: ["source"],
+    gate: "writeDocuments",
+    harmless: { field: "documentId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "writeVersionAction",
+    text: ["source"],
+    gate: "writeDocuments",
+    harmless: { field: "docKey", value: "Not A Key" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["docKey"]);
+    },
+  },
+  {
+    name: "submitForReviewAction",
+    gate: "writeDocuments",
+    harmless: { field: "documentId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "withdrawFromReviewAction",
+    gate: "documents",
+    harmless: { field: "documentId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "publishVersionAction",
+    gate: "documents",
+    harmless: { field: "documentId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    // The setting is checked before the key is looked up: a role below it is refused for its role.
+    name: "retireDocumentAction",
+    gate: "documents",
+    harmless: { field: "docKey", value: "no-such-document-acce" },
+    allowedAnswer: ({ result }) =>
+      expect(result).toMatchObject({ status: "error", code: expect.stringMatching(/^(not_found|role_insufficient)$/) }),
+  },
+  {
     name: "setAutonomyLimitAction",
     gate: "autonomy",
     harmless: { field: "limitCents", value: "not a limit" },
@@ -280,6 +361,19 @@ const ACTIONS: readonly TActionRow[] = [
     name: "setUserActiveAction",
     gate: "admin",
     harmless: { field: "userId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "startEvaluationAction",
+    gate: "documents",
+    harmless: { field: "documentId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "acknowledgeRegressionsAction",
+    text: ["note"],
+    gate: "documents",
+    harmless: { field: "evaluationId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
@@ -488,7 +582,11 @@ const PAGES: readonly TPageRow[] = [
   { route: "/tickets/new", path: "/tickets/new", gate: "newTicket" },
   { route: "/tickets/[id]", path: "/tickets/e2e-laptop", gate: "tickets" },
   { route: "/tickets/[id]/compare", path: "/tickets/e2e-trace/compare", gate: "tickets" },
-  { route: "/documents/[docKey]/[version]", path: "/documents/return-policy-us/2", gate: "tickets" },
+  { route: "/documents", path: "/documents", gate: "documents" },
+  { route: "/documents/[docKey]", path: "/documents/return-policy-us", gate: "documents" },
+  { route: "/documents/[docKey]/[version]", path: "/documents/return-policy-us/2", gate: "documents" },
+  { route: "/documents/[docKey]/[version]/edit", path: "/documents/return-policy-us/2/edit", gate: "writeDocuments" },
+  { route: "/documents/[docKey]/diff", path: "/documents/return-policy-us/diff", gate: "documents" },
   { route: "/approvals/batch", path: "/approvals/batch", gate: "approve" },
   { route: "/ledger", path: "/ledger", gate: "ledger" },
   { route: "/audit", path: "/audit", gate: "audit" },
@@ -513,6 +611,50 @@ async function signIn(context: BrowserContext, role: Role) {
   await signInPage.signIn(ACCOUNTS[role].email, DEMO_PASSWORD);
   await expect(page.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
   await page.close();
+}
+
+const ACCESS_POLICY =
+  "---\nkey: access-table-policy\ntitle: Access table policy\n---\n## Scope\n\nThis document exists for the access table.\n";
+
+/** The documents pages' actions, each clicked as a person allowed to (the admin; the lead publishes,
+ * never the admin who wrote the version). One document is added: the admin's own, sent to review. */
+async function captureDocumentActions(page: Page, leadContext: BrowserContext) {
+  await page.goto("/documents");
+  await page.getByText("Import Markdown files").click();
+  await page
+    .getByLabel("Markdown files", { exact: true })
+    .setInputFiles({ name: "access-table-policy.md", mimeType: "text/markdown", buffer: Buffer.from(ACCESS_POLICY) });
+  const importButton = page.getByRole("button", { name: "Import 1 file" });
+  captured.set("importDocumentsAction", await captureAction(page, () => importButton.click()));
+  // The aborted upload kept the selection: sent again, for real.
+  await importButton.click();
+  await expect(page.getByTestId("import-message")).toHaveText(/^Imported: 1 new draft/);
+
+  const edit = "/documents/access-table-policy/1/edit";
+  await page.goto(edit);
+  captured.set("checkDraftAction", await captureAction(page, () => page.getByRole("button", { name: "Check passages" }).click()));
+  await page.goto(edit);
+  captured.set("saveDraftAction", await captureAction(page, () => page.getByRole("button", { name: "Save draft" }).click()));
+
+  const version = "/documents/access-table-policy/1";
+  const submit = page.getByRole("button", { name: "Submit for review" });
+  await page.goto(version);
+  captured.set("submitForReviewAction", await captureAction(page, () => submit.click()));
+  await page.goto(version);
+  await submit.click();
+  const withdraw = page.getByRole("button", { name: "Withdraw from review" });
+  await expect(withdraw).toBeEnabled();
+  captured.set("withdrawFromReviewAction", await captureAction(page, () => withdraw.click()));
+  const lead = await leadContext.newPage();
+  await lead.goto(version);
+  captured.set("publishVersionAction", await captureAction(lead, () => lead.getByRole("button", { name: "Publish" }).click()));
+  await lead.close();
+
+  await page.goto("/documents/return-policy-us/2");
+  await page.getByRole("button", { name: "Retire document…" }).click();
+  captured.set("retireDocumentAction", await captureAction(page, () => page.getByRole("button", { name: "Retire", exact: true }).click()));
+  await page.goto("/documents/return-policy-us/2/edit");
+  captured.set("writeVersionAction", await captureAction(page, () => page.getByRole("button", { name: "Save as a new draft" }).click()));
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -596,6 +738,8 @@ test.beforeAll(async ({ browser }) => {
     await captureAction(page, () => page.getByRole("button", { name: /^Select all in this view/ }).click()),
   );
 
+  await captureDocumentActions(page, contexts.get("LEAD")!);
+
   await page.goto("/autonomy");
   const dial = page.getByRole("form", { name: "Set the autonomy dial" });
   captured.set("setAutonomyLimitAction", await captureAction(page, () => dial.getByRole("button").click()));
@@ -655,6 +799,20 @@ test.beforeAll(async ({ browser }) => {
 
   await page.goto("/admin/jobs?view=failed");
   captured.set("retryJobAction", await captureAction(page, () => page.getByRole("button", { name: "Retry" }).first().click()));
+
+  // A version's evaluation (prisma/seed/e2e-evaluation.ts): asked for on the demo's draft, its
+  // regressions acknowledged on a version in review whose fixture evaluation found some.
+  await page.goto("/documents/seller-private-note-44/1");
+  captured.set(
+    "startEvaluationAction",
+    await captureAction(page, () => page.getByRole("button", { name: /^Evaluate (this version|again)$/ }).click()),
+  );
+  await page.goto("/documents/e2e-evaluation-access/1");
+  await page.getByRole("form", { name: "Acknowledge regressions" }).getByLabel(/^Note/).fill("Access table.");
+  captured.set(
+    "acknowledgeRegressionsAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Acknowledge 2 regressions" }).click()),
+  );
 
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();

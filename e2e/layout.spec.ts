@@ -69,7 +69,7 @@ test.describe("no page scrolls sideways", () => {
   });
 
   for (const width of WIDTHS) {
-    test(`at ${width} px: the queue, a ticket with a 300-character word, a ticket with a trace, the ledger and the audit trail`, async ({
+    test(`at ${width} px: the queue, a ticket with a 300-character word, a ticket with a trace, the ledger, the audit trail and the policies`, async ({
       page,
       signInAs,
     }) => {
@@ -81,6 +81,11 @@ test.describe("no page scrolls sideways", () => {
         ["ticket-trace", "/tickets/e2e-layout"],
         ["ledger", "/ledger"],
         ["audit", "/audit"],
+        ["documents", "/documents"],
+        ["document", "/documents/return-policy-us"],
+        ["document-version", "/documents/return-policy-us/2"],
+        ["document-edit", "/documents/return-policy-us/2/edit"],
+        ["document-diff", "/documents/return-policy-us/diff"],
       ] as const) {
         await page.goto(path);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

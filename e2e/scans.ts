@@ -170,7 +170,69 @@ export const SCANS: Record<string, TScan> = {
     paths: fixed("/tickets/e2e-trace/compare", "/tickets/demo-sla-question/compare"),
     states: [openDisclosures],
   },
-  "/documents/[docKey]/[version]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/2") },
+  // The list; for authors, an upload refused with its problems shown by file and line.
+  "/documents": {
+    who: ALL_ROLES,
+    paths: fixed("/documents", "/documents?status=published&page=2"),
+    states: [
+      {
+        name: "an upload with a problem: each file's outcome",
+        who: ["SPECIALIST", "LEAD", "ADMIN"],
+        open: async (page) => {
+          await page.getByText("Import Markdown files").click();
+          await page.getByLabel("Markdown files", { exact: true }).setInputFiles({
+            name: "scan.md",
+            mimeType: "text/markdown",
+            buffer: Buffer.from("---\ntitle: No key\ncolour: blue\n---\nText.\n"),
+          });
+          await page.getByRole("button", { name: "Import 1 file" }).click();
+          await expect(page.getByRole("list", { name: "Problems in scan.md" })).toBeVisible();
+          return "main";
+        },
+      },
+    ],
+  },
+  "/documents/[docKey]": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us", "/documents/seller-private-note-44") },
+  "/documents/[docKey]/[version]": {
+    who: ALL_ROLES,
+    paths: fixed(
+      "/documents/return-policy-us/2",
+      "/documents/return-policy-us/1",
+      "/documents/seller-private-note-44/1",
+      "/documents/e2e-evaluation-access/1",
+    ),
+    states: [
+      {
+        name: "retiring asked to confirm",
+        who: ["LEAD", "ADMIN"],
+        open: async (page) => {
+          const retire = page.getByRole("button", { name: "Retire document…" });
+          if (!(await retire.count())) return null;
+          await retire.click();
+          await expect(page.getByRole("form", { name: "Retire document" })).toBeVisible();
+          return "form[aria-label='Retire document']";
+        },
+      },
+    ],
+  },
+  // A published version's (a new version from it) and the seed's draft, which has no author yet: its editor.
+  "/documents/[docKey]/[version]/edit": {
+    who: ["SPECIALIST", "LEAD", "ADMIN"],
+    paths: fixed("/documents/return-policy-us/2/edit", "/documents/seller-private-note-44/1/edit"),
+    states: [
+      {
+        name: "checked with a problem",
+        open: async (page) => {
+          const source = page.getByLabel("Markdown source");
+          await source.fill((await source.inputValue()).replace("---\n", "---\ncolour: blue\n"));
+          await page.getByRole("button", { name: "Check passages" }).click();
+          await expect(page.getByText(/^1 problem/)).toBeVisible();
+          return "main";
+        },
+      },
+    ],
+  },
+  "/documents/[docKey]/diff": { who: ALL_ROLES, paths: fixed("/documents/return-policy-us/diff", "/documents/support-sla/diff") },
   "/ledger": { who: ["SPECIALIST", "LEAD", "ADMIN"], paths: fixed("/ledger"), states: [openDisclosures] },
   "/audit": { who: ["LEAD", "ADMIN"], paths: fixed("/audit"), states: [openDisclosures] },
   // With no selection it says so; the layout spec and the batch spec open it with requests.

@@ -12,6 +12,7 @@ import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
 import { seedE2eFailedJobs, seedE2eFixtures, seedE2eTraceRuns } from "../prisma/seed/e2e";
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
+import { seedE2eEvaluations } from "../prisma/seed/e2e-evaluation";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 import { E2E_DEFAULT_PORT, e2eDataDir } from "../testing/e2e-data-dir";
 
@@ -55,6 +56,7 @@ async function main() {
   console.log(`e2e: ${await seedE2eTraceRuns(handle.client)} simulated runs on the trace scenario's ticket`);
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);
   console.log(`e2e: ${await seedE2eFailedJobs(handle.client)} failed jobs for the jobs page`);
+  console.log(`e2e: ${await seedE2eEvaluations(handle.client)} policy versions in review with an evaluation's regressions`);
   await handle.close();
   const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], {
     stdio: "inherit",

@@ -21,6 +21,7 @@ import { decideRelease, releasePins } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
 import { seedDemo } from "../prisma/seed/demo";
 import { configuredTarget, describeDbError, missingEmbeddedDatabase, openDb } from "../lib/db";
+import { corpusHash } from "../lib/policy/corpus-hash";
 
 function commit(): string {
   try {
@@ -77,12 +78,17 @@ async function main(): Promise<number> {
       `${modelEpisodes} model-planner episode(s): ${llm.available ? `${llm.config.model} at ${llm.config.baseURL} (scripted bad answers still use the local fake server)` : "the local fake OpenAI-compatible server (no LLM_BASE_URL set)"}`,
     );
   const questions = await loadQuestionSet(values.questions!);
-  const { retrieval, rows, seconds } = await grade(dataset, questions, { workers, trials, llm: llm.available ? llm.config : undefined });
+  const { retrieval, rows, corpus, seconds } = await grade(dataset, questions, {
+    workers,
+    trials,
+    llm: llm.available ? llm.config : undefined,
+  });
   const receipt = buildReceipt({
     agentVersion: manifest.agentVersion,
     datasetVersion: dataset.version,
     datasetHash: dataset.hash,
     graderVersion: GRADER_VERSION,
+    corpusHash: corpus,
     modelId: !modelEpisodes ? "none (rule planner)" : llm.available ? `${llm.config.model} + ${FAKE_MODEL}` : FAKE_MODEL,
     commit: commit(),
     trials,
@@ -168,10 +174,12 @@ async function grade(
   dataset: TDataset,
   questions: TQuestionSet,
   options: { workers?: number; trials: number; llm?: TLlmConfig },
-): Promise<{ retrieval: TRetrievalScore; rows: TEpisodeRow[]; seconds: string }> {
+): Promise<{ retrieval: TRetrievalScore; rows: TEpisodeRow[]; corpus: string; seconds: string }> {
   const started = performance.now();
   const world = await openGradingDatabase(seedDemo);
   try {
+    // The policy text the questions and episodes are answered from, pinned in the receipt.
+    const corpus = await corpusHash(world.client);
     // Retrieval on the labelled questions, as the rule planner asks them.
     const retrieval = await gradeRetrieval(questions, { world: seedDemo, database: world });
     const rows = await gradeEpisodes(dataset, {
@@ -180,7 +188,7 @@ async function grade(
       ...options,
       onProgress: (done, total, row) => progress(done, total, `${row.passed ? "✓" : "✗"} ${row.episodeId}`),
     });
-    return { retrieval, rows, seconds: ((performance.now() - started) / 1000).toFixed(1) };
+    return { retrieval, rows, corpus, seconds: ((performance.now() - started) / 1000).toFixed(1) };
   } finally {
     await world.close();
   }

@@ -29,7 +29,7 @@ export function formatRun(run: TRunResult): string {
     `Reason:    ${REASON_LABELS[run.reason]} (${run.reason})`,
     `Citations: ${run.citations.length ? run.citations.join(", ") : "none"}`,
     `Budget:    ${run.budgets.used.steps}/${run.budgets.limits.maxSteps} steps, ${run.budgets.used.tokens}/${run.budgets.limits.maxTokens} tokens, ${run.budgets.used.wallMs}/${run.budgets.limits.maxWallMs} ms`,
-    `Versions:  agent ${run.versions.agent}, bundle ${run.versions.bundle}, policy ${run.versions.policy}, evidence ${run.versions.evidence}`,
+    `Versions:  agent ${run.versions.agent}, bundle ${run.versions.bundle}, policy ${run.versions.policy}, evidence ${run.versions.evidence}, corpus ${run.versions.corpus.slice(0, 12)}`,
     "",
     run.steps.length ? "Trace:" : "Trace: no steps (the ticket never entered the agent loop)",
     ...run.steps.map(

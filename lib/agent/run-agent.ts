@@ -116,6 +116,8 @@ async function openRun(input: TRunAgentInput): Promise<TOpening> {
     bundle: manifest.intakeBundle,
     policy: policyVersion(settings),
     evidence: manifest.evidenceServiceVersion,
+    // The policy documents in effect as it starts: what its evidence is drawn from.
+    corpus: ticket.corpusHash,
   };
   const runId = randomUUID();
   const runRow = {
@@ -126,6 +128,7 @@ async function openRun(input: TRunAgentInput): Promise<TOpening> {
     agentVersion: versions.agent,
     bundleVersion: ticket.bundleVersion,
     policyVersion: versions.policy,
+    corpusHash: versions.corpus,
     // The manifest as it was, and which planner (and model) this run used.
     manifest: { ...manifest, planner: { id: planner.id, model: input.model ?? null } },
     budgets: limits,

@@ -37,7 +37,7 @@ export interface TRunResult {
   proposal: TProposalView | null;
   approval: { id: string | null; kind: "refund" | "reply"; digest: string; requiredRole: string; expiresAt: string } | null;
   budgets: { limits: TBudgets; used: { steps: number; tokens: number; wallMs: number } };
-  versions: { agent: string; bundle: string; policy: string; evidence: string };
+  versions: { agent: string; bundle: string; policy: string; evidence: string; corpus: string };
 }
 
 /** A run that stopped, as its end needs it. */
@@ -71,6 +71,7 @@ function requestOf(run: TEnding, draft: string | null, proposal: TProposalView |
     draft,
     policyVersion: run.base.versions.policy,
     bundleVersion: run.ticket.bundleVersion,
+    corpusHash: run.base.versions.corpus,
   });
   return {
     id: randomUUID(),
@@ -82,6 +83,7 @@ function requestOf(run: TEnding, draft: string | null, proposal: TProposalView |
     policyVersion: op.policyVersion,
     bundleVersion: op.bundleVersion,
     agentVersion: op.agentVersion,
+    corpusHash: op.corpusHash,
     expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS),
     createdAt: now,
   };

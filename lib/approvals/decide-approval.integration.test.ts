@@ -536,7 +536,8 @@ describe("decideApproval", () => {
       decideApproval({ approvalId: stale.id, decision: "approve", digest: stale.digest, actor: reviewer }),
     ).rejects.toMatchObject({
       code: "stale",
-      message: "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.",
+      message:
+        "The policy, intake bundle or agent changed since this request was made (a setting, a policy document published or retired, a new release). Run the agent again for a fresh one.",
     });
 
     const fresh = await approvalFor(client, await tabletTicket(client, await freshOrder(client)));

@@ -120,7 +120,8 @@ function stateRefusal(request: TDecisionFacts, now: Date, viewer: { role: Role }
   if (request.stale)
     return {
       code: "stale",
-      message: "The policy, intake bundle or agent changed since this request was made. Run the agent again for a fresh one.",
+      message:
+        "The policy, intake bundle or agent changed since this request was made (a setting, a policy document published or retired, a new release). Run the agent again for a fresh one.",
     };
   return null;
 }

@@ -56,6 +56,7 @@ export async function editRefundAmount(
     draft,
     policyVersion: policyVersion(settings),
     bundleVersion: request.bundleVersion,
+    corpusHash: request.corpusHash,
   });
   const digest = approvalDigest(edited);
 

@@ -1,6 +1,6 @@
 // The facts the decision rules read (decision-options.ts), in one statement: the request, its
-// decisions so far, who started its run and who lowered its refund, its ticket's bundle, the policy settings, and what the
-// refund's order still allows. The ticket page reads a request this way too, so what it offers is
+// decisions so far, who started its run and who lowered its refund, its ticket's bundle, the policy settings, the corpus
+// hash now, and what the refund's order still allows. The ticket page reads a request this way too, so what it offers is
 // what a decision would be allowed. A decision and an edit (a lowered refund) both start here.
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, type Db } from "../db";
@@ -9,6 +9,7 @@ import type { TRowText } from "../db/typed-sql";
 import { refundedCentsText, stillRefundableCents } from "../orders/refund-facts";
 import { POLICY_SETTING_KEYS, policySettingsFrom, type TPolicySettings } from "../policy/settings";
 import { isStaleRequest } from "../policy/approval-versions";
+import { CORPUS_HASH_NOW_TEXT } from "../policy/corpus-hash";
 import type { TApprovalOperation } from "../contracts/approval-operation";
 import { decisionRefusal, decisionRefused, type TDecisionFacts, type TDecisionIntent, type TDecisionsSoFar } from "./decision-options";
 
@@ -28,6 +29,7 @@ type TRequestRow = TRowText<
     /** Who lowered the refund, this request and those it replaced: a JSON array of ids. */
     loweredByIds: string;
     settings: string;
+    corpusHash: string;
     orderCents: string | null;
     refundedCents: string | null;
   };
@@ -38,6 +40,8 @@ export interface TLoadedRequest extends TDecisionFacts {
   bundleVersion: string;
   operation: TApprovalOperation;
   settings: TPolicySettings;
+  /** The corpus in effect now: a request made now is made under it. */
+  corpusHash: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,6 +55,7 @@ const LOAD_REQUEST = preparedSql(`
          (SELECT coalesce(json_agg(e."editedById") FILTER (WHERE e."editedById" IS NOT NULL), '[]'::json) FROM "ApprovalRequest" e WHERE e."id" = ANY (countersign_request_lineage(r."id")))::text AS "loweredByIds",
          t."bundleVersion",
          (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings",
+         ${CORPUS_HASH_NOW_TEXT} AS "corpusHash",
          (SELECT o."amountCents"::text FROM "Order" o WHERE o."id" = ${ORDER_OF_REQUEST}) AS "orderCents",
          ${refundedCentsText(ORDER_OF_REQUEST)}::text AS "refundedCents"
   FROM "ApprovalRequest" r
@@ -88,7 +93,7 @@ function factsOf(row: TRequestRow): TLoadedRequest {
     digest: row.digest,
     decisions: JSON.parse(row.decisions) as TDecisionsSoFar,
     expiresAt: timestampFromText(row.expiresAt),
-    stale: isStaleRequest({ digest: row.digest, operation }, settings),
+    stale: isStaleRequest({ digest: row.digest, operation }, settings, row.corpusHash),
     refund:
       row.kind === "refund" && proposal
         ? { orderId: proposal.orderId, amountCents: proposal.amountCents, currency: proposal.currency, refundableCents }
@@ -97,6 +102,7 @@ function factsOf(row: TRequestRow): TLoadedRequest {
     bundleVersion: row.bundleVersion,
     operation,
     settings,
+    corpusHash: row.corpusHash,
   };
 }
 

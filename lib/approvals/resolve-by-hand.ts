@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { loadPolicySettings, policyVersion } from "../policy/settings";
+import { loadApprovalVersions } from "../policy/approval-versions";
 import { approvalDigest, approvalOperation, APPROVAL_TTL_MS } from "../contracts/approval-operation";
 import { decisionRefused } from "./decide-approval";
 import { mayUse } from "../contracts/roles";
@@ -41,13 +41,7 @@ export async function resolveByHand(input: {
   if (ticket.status === "resolved") throw decisionRefused("already_decided", "This ticket is already resolved.");
   if (ticket.approvals.length) throw decisionRefused("operation_changed", PENDING_REQUEST);
 
-  const settings = await loadPolicySettings(client);
-  const operation = approvalOperation({
-    proposal: null,
-    draft: reply,
-    policyVersion: policyVersion(settings),
-    bundleVersion: ticket.bundleVersion,
-  });
+  const operation = await handReplyOperation(client, reply, ticket.bundleVersion);
   const digest = approvalDigest(operation);
   const decided = handReplyDecision(digest, input.actor);
   try {
@@ -96,6 +90,18 @@ export async function resolveByHand(input: {
       );
     throw error;
   }
+}
+
+/** A hand reply's operation: no refund, the reply, under the policy and corpus in force now. */
+async function handReplyOperation(client: Db, reply: string, bundleVersion: string) {
+  const { current } = await loadApprovalVersions(client);
+  return approvalOperation({
+    proposal: null,
+    draft: reply,
+    policyVersion: current.policyVersion,
+    bundleVersion,
+    corpusHash: current.corpusHash,
+  });
 }
 
 /** The hand reply's request id and its one decision, signed (lib/audit/decision-signature.ts) before they are written. */

@@ -365,6 +365,7 @@ describe("a lowered refund", () => {
           policyVersion: request.policyVersion,
           bundleVersion: request.bundleVersion,
           agentVersion: request.agentVersion,
+          corpusHash: request.corpusHash,
           requiredRole: "REVIEWER",
           expiresAt: request.expiresAt,
           editedFromId: request.id,

@@ -126,6 +126,12 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
     `was refused publishing ${citation(i)}: ${text(i.reason)?.replace(/\.$/, "") ?? text(i.code) ?? "see the event"}`,
   "document.retired": (i) =>
     `retired ${text(i.docKey) ?? "a document"}${Array.isArray(i.versions) && i.versions.length ? ` (version ${i.versions.join(", ")})` : ""}${i.why === "superseded" ? ", superseded by a later version now in effect" : ""}`,
+  "document.evaluation_started": (i) => `asked for an evaluation of ${citation(i)}`,
+  "document.evaluated": (i) =>
+    `evaluated ${citation(i)}: ${typeof i.regressions === "number" ? `${i.regressions} regression${i.regressions === 1 ? "" : "s"}` : "see the event"}`,
+  "document.evaluation_failed": (i) => `could not evaluate ${citation(i)}: ${text(i.error) ?? "see the event"}`,
+  "document.regression_acknowledged": (i) =>
+    `acknowledged ${typeof i.regressions === "number" ? `the ${i.regressions} regression${i.regressions === 1 ? "" : "s"}` : "the regressions"} of ${citation(i)}${note(i)}`,
   "release.decided": (i) => `decided a release: ${text(i.decision) ?? "see the event"}`,
   "shadow.recorded": (_i, w) => `recorded shadow evidence on ${w.ticket}`,
   "auth.signed_in": () => "signed in",

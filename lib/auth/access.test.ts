@@ -27,11 +27,12 @@ describe("navigation", () => {
       const expected = NAV_ITEMS.filter((i) => (AREAS[i.area] as readonly string[]).includes(role)).map((i) => i.label);
       expect(labels).toEqual(expected);
     }
-    expect(navItemsFor("REVIEWER").map((i) => i.label)).toEqual(["Queue", "New ticket"]);
+    expect(navItemsFor("REVIEWER").map((i) => i.label)).toEqual(["Queue", "New ticket", "Policies"]);
     expect(navItemsFor("ADMIN").map((i) => i.label)).toEqual([
       "Queue",
       "New ticket",
       "Ledger",
+      "Policies",
       "Audit",
       "Evaluations",
       "Autonomy",

@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   // The state moved on
   already_decided: { http: 409, meaning: "The approval was decided already (perhaps by someone else a moment ago)." },
   expired: { http: 409, meaning: "The approval passed its expiry; run the agent again for a fresh one." },
-  stale: { http: 409, meaning: "What the caller acted on changed since they saw it (the policy, bundle or agent; the settings form); run again or reload." },
+  stale: { http: 409, meaning: "What the caller acted on changed since they saw it (the policy's settings or its published documents, the bundle or the agent; the settings form); run again or reload." },
   superseded: { http: 409, meaning: "A newer run replaced this approval; decide the newest one." },
   approved_meanwhile: { http: 409, meaning: "Another person approved a two-person request at the same moment and took the approval this one was for: this one was not recorded, and the request waits for its next approval (reload, and approve again if you may)." },
   second_approver_required: { http: 409, meaning: "A two-person approval needs a different person for its second approval; the same person cannot give both." },
@@ -39,6 +39,9 @@ export const ERROR_CODES = {
   invalid_ticket_state: { http: 409, meaning: "The ticket's status does not allow this move." },
   insufficient_evidence: { http: 409, meaning: "Raising the autonomy dial needs more agreeing shadow decisions, and no disagreement." },
   document_state: { http: 409, meaning: "The policy version is not in the state this needs: only a draft is edited or sent to review, only a version in review is published or withdrawn, only a published document is retired." },
+  evaluation_required: { http: 409, meaning: "A policy version is published only after an evaluation of its exact content has finished: evaluate it (again, if it changed since), then publish." },
+  regression_unacknowledged: { http: 409, meaning: "The evaluation of this content found regressions (answers lost, episodes that fail) that nobody has acknowledged by name: look at them, acknowledge them (or change the draft), then publish." },
+  evaluation_state: { http: 409, meaning: "The evaluation is not in the state this needs: only a finished evaluation with regressions, of the version's current content, is acknowledged, and only once." },
   publish_blocked: { http: 409, meaning: "The version's evaluation does not let it be published yet (the message says why: no finished evaluation of this content, or a regression nobody acknowledged by name)." },
   not_failed: { http: 409, meaning: "Only a failed job can be retried." },
   user_inactive: { http: 409, meaning: "The person is deactivated: reactivate them first." },

@@ -45,6 +45,11 @@ export const AUDIT_ACTIONS = [
   "document.published",
   "document.publish_refused",
   "document.retired",
+  // a version's evaluation before publishing (same stream)
+  "document.evaluation_started",
+  "document.evaluated",
+  "document.evaluation_failed",
+  "document.regression_acknowledged",
   // people and operations
   "auth.signed_in",
   "auth.sign_in_locked",

@@ -34,6 +34,10 @@ export const AREAS = {
    * evidence, so anyone may write one; publishing and retiring need the role named by the setting
    * `documents.publishRole` (roleAtLeast), and a person other than the author (lib/documents). */
   documents: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
+  /** The pages' writing of policy documents: importing, editing a draft, writing a new version and
+   * sending it to review – the authors. Publishing, withdrawing someone else's version and retiring
+   * stay open to the documents area: the setting decides them, in lib/documents. */
+  writeDocuments: ["SPECIALIST", "LEAD", "ADMIN"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Area = keyof typeof AREAS;

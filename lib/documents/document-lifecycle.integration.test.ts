@@ -17,7 +17,8 @@ import { publishVersion } from "./publish-version";
 import { retireDocument } from "./retire-document";
 import { retireSupersededVersions } from "./retire-superseded-versions";
 import { saveDraft } from "./save-draft";
-import { submitForReview } from "./submit-for-review";
+import { submitForReview as submit } from "./submit-for-review";
+import { finishedEvaluation } from "../../testing/evaluations";
 import { withdrawFromReview } from "./withdraw-from-review";
 
 const testDb = useTestDb(seedDemo);
@@ -58,6 +59,14 @@ async function counts() {
     chunks: await client.policyChunk.count(),
     audit: await client.auditEvent.count(),
   };
+}
+
+/** Sent to review and evaluated, with nothing found: these tests are about every other rule of a
+ * publish (publish-gate.integration.test.ts has the evaluation's). */
+async function submitForReview(input: Parameters<typeof submit>[0]) {
+  const sent = await submit(input);
+  await finishedEvaluation(testDb().client, input.documentId, input.actor.id);
+  return sent;
 }
 
 async function importOne(key: string, paragraphs: string[], by: TPerson = people.author) {

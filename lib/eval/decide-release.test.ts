@@ -12,6 +12,7 @@ const receipt = (rows = [row("a"), row("b"), row("c")], over: Partial<TReceipt> 
   agentVersion: "agent-v2",
   datasetVersion: "episodes-v1",
   datasetHash: HASH,
+  corpusHash: "c".repeat(64),
   graderVersion: "grader-v1",
   modelId: "none",
   commit: "0123abc",

@@ -58,7 +58,7 @@ describe("one outcome comparison", () => {
     ]);
 
     const { client } = testDb();
-    const receipt = buildReceipt({ agentVersion: "test", datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none", commit: "test", trials: 1, rows: graded });
+    const receipt = buildReceipt({ agentVersion: "test", datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, corpusHash: "test", modelId: "none", commit: "test", trials: 1, rows: graded });
     const decision = decideRelease(receipt, { agentVersion: "test", datasetVersion: dataset.version, datasetHash: dataset.hash, datasetEpisodes: 2, graderVersion: GRADER_VERSION }, { hash: dataset.hash, episodeIds: ["grounded-refund-approved", "grounded-refund-approved-wrong"] });
     const run = await storeEvalRun({ receipt, decision, client });
     const stored = await listEpisodeResults({ evalRunId: run.id, client });

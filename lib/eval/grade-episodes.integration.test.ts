@@ -21,7 +21,7 @@ describe("grading a broken runtime", () => {
     expect(premature.explanation).toMatch(/^status: expected "blocked", got "needs_human"|path differs/);
     expect(premature.explanation).toContain("reason: expected \"invalid_state_transition\"");
 
-    const receipt = buildReceipt({ agentVersion: agentManifest().agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: "trajectory-gate-v1", modelId: "none", commit: "test", trials: 1, rows });
+    const receipt = buildReceipt({ agentVersion: agentManifest().agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: "trajectory-gate-v1", corpusHash: "test", modelId: "none", commit: "test", trials: 1, rows });
     const decision = decideRelease(receipt, releasePins(agentManifest()), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
     expect(decision.outcome).toBe("hold");
     expect(decision.reason).toMatch(/^failed:.*premature-draft/);

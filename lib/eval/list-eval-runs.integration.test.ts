@@ -27,7 +27,7 @@ async function store(i: number, agentVersion: string, episodes: number, trials: 
   const { client } = testDb();
   const ids = Array.from({ length: episodes }, (_, n) => `ep-${String(n).padStart(4, "0")}`);
   const rows = ids.flatMap((id) => Array.from({ length: trials }, (_, t) => row(id, t + 1, !failing.includes(id))));
-  const receipt = buildReceipt({ agentVersion, datasetVersion: "ds-v1", datasetHash: "sha256:abc", graderVersion: "trajectory-gate-v1", modelId: "none", commit: `c0ffee${i}`, trials, rows });
+  const receipt = buildReceipt({ agentVersion, datasetVersion: "ds-v1", datasetHash: "sha256:abc", graderVersion: "trajectory-gate-v1", corpusHash: "test", modelId: "none", commit: `c0ffee${i}`, trials, rows });
   const pins = { agentVersion, datasetVersion: "ds-v1", datasetHash: "sha256:abc", datasetEpisodes: episodes, graderVersion: "trajectory-gate-v1" };
   const decision = decideRelease(receipt, pins, { hash: "sha256:abc", episodeIds: ids });
   const run = await storeEvalRun({ receipt, decision, client });

@@ -1,5 +1,6 @@
 // A receipt pins what was graded and by what: agent, dataset (version and content hash), grader,
-// model, commit, and one row per episode and trial. The release decision reads only the receipt.
+// model, commit, the policy corpus the episodes ran on (its corpus hash, lib/policy/corpus-hash.ts),
+// and one row per episode and trial. The release decision reads only the receipt.
 import { z } from "zod";
 import type { TEpisodeRow } from "./grade-episodes";
 
@@ -18,6 +19,8 @@ export const ZReceipt = z.object({
   datasetVersion: z.string(),
   datasetHash: z.string(),
   graderVersion: z.string(),
+  /** The corpus hash of the grading database the episodes ran on: which policy text was evidence. */
+  corpusHash: z.string(),
   modelId: z.string(),
   commit: z.string(),
   trials: z.number().int().positive(),

@@ -20,7 +20,7 @@ function decide(dataset: TDataset) {
   const manifest = agentManifest();
   const ids = new Set(dataset.episodes.map((e) => e.id));
   const rows = graded.filter((r) => ids.has(r.episodeId));
-  const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, modelId: "none", commit: "test", trials: 1, rows });
+  const receipt = buildReceipt({ agentVersion: manifest.agentVersion, datasetVersion: dataset.version, datasetHash: dataset.hash, graderVersion: GRADER_VERSION, corpusHash: "test", modelId: "none", commit: "test", trials: 1, rows });
   return decideRelease(receipt, releasePins(manifest), { hash: dataset.hash, episodeIds: [...ids] });
 }
 

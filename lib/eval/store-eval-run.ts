@@ -33,7 +33,14 @@ export async function storeEvalRun(input: { receipt: TReceipt; decision: TReleas
       action: "release.decided",
       subjectType: "eval_run",
       subjectId: run.id,
-      inputs: { agentVersion: receipt.agentVersion, datasetVersion: receipt.datasetVersion, datasetHash: receipt.datasetHash, graderVersion: receipt.graderVersion, commit: receipt.commit },
+      inputs: {
+        agentVersion: receipt.agentVersion,
+        datasetVersion: receipt.datasetVersion,
+        datasetHash: receipt.datasetHash,
+        graderVersion: receipt.graderVersion,
+        corpusHash: receipt.corpusHash,
+        commit: receipt.commit,
+      },
       policyDecision: decision,
     });
     await tx.releaseDecision.create({ data: { evalRunId: run.id, outcome: decision.outcome, reason: decision.reason, decidedById: input.createdById ?? null } });

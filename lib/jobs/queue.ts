@@ -39,6 +39,8 @@ export const QUEUES = {
   approvalNotify: "approval-notify",
   /** Pending approvals expiring within the reminder's lead time get their reminder (lib/approvals/remind-approvals.ts). */
   remindApprovals: "remind-approvals",
+  /** Grade a policy version before it is published, against the corpus in effect (lib/documents/evaluate-version.ts). Data: { evaluationId }. */
+  evaluateDocument: "evaluate-document",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -85,6 +85,7 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
         policyVersion: "p",
         bundleVersion: "b",
         agentVersion: "a",
+        corpusHash: "c",
         requiredRole: "REVIEWER",
         expiresAt: new Date(Date.now() + 60_000),
       },

@@ -14,8 +14,7 @@ import type { TicketStatus } from "../../generated/prisma/enums";
 import { STOP_REASONS, type TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
 import type { Role } from "../contracts/roles";
-import { currentApprovalVersions, versionsChanged } from "../policy/approval-versions";
-import { loadPolicySettings } from "../policy/settings";
+import { loadApprovalVersions, versionsChanged } from "../policy/approval-versions";
 import { QUEUE_VIEWS, slaOf, type TSla } from "./queue-views";
 import { SEARCH_MAX_LENGTH } from "./search-terms";
 import { compareNewestFirst, keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
@@ -164,7 +163,7 @@ export type TFetchedRow = Omit<TQueueRow, "customerName" | "assigneeName" | "pro
 export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date): Promise<TQueueRow[]> {
   const ids = rows.map((r) => r.id);
   const emails = [...new Set(rows.map((r) => r.customerEmail))];
-  const [proposals, customers, pending, settings] = ids.length
+  const [proposals, customers, pending, versions] = ids.length
     ? await Promise.all([
         client.refundProposal.findMany({
           where: { ticketId: { in: ids }, simulated: false },
@@ -174,13 +173,14 @@ export async function completeRows(client: Db, rows: TFetchedRow[], asOf: Date):
         client.customer.findMany({ where: { email: { in: emails } }, select: { email: true, name: true } }),
         client.approvalRequest.findMany({
           where: { ticketId: { in: ids }, status: "pending" },
-          select: { ticketId: true, requiredRole: true, policyVersion: true, agentVersion: true },
+          select: { ticketId: true, requiredRole: true, policyVersion: true, agentVersion: true, corpusHash: true },
         }),
-        loadPolicySettings(client),
+        loadApprovalVersions(client),
       ])
     : [[], [], [], null];
   const pendingRole = new Map(pending.map((p) => [p.ticketId, p.requiredRole]));
-  const current = settings ? currentApprovalVersions(settings) : null;
+  const current = versions?.current ?? null;
+  const settings = versions?.settings ?? null;
   const stale = new Set(current ? pending.filter((p) => versionsChanged(p, current)).map((p) => p.ticketId) : []);
   const targets = settings ? { approvalHours: settings["queue.slaApprovalHours"], handoffHours: settings["queue.slaHandoffHours"] } : null;
   const latest = new Map<string, { amountCents: number; currency: string }>();

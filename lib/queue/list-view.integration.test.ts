@@ -7,6 +7,7 @@ import { listView } from "./list-view";
 import { QUEUE_VIEWS, type TQueueView } from "./queue-views";
 import { viewCounts } from "./view-counts";
 import { currentApprovalVersions } from "../policy/approval-versions";
+import { corpusHash } from "../policy/corpus-hash";
 import { DEFAULT_SETTINGS } from "../policy/settings";
 
 const testDb = useTestDb();
@@ -18,10 +19,10 @@ type TSpec = {
   hours: number;
   assignee?: "me" | "other";
   pending?: Role;
-  madeUnder?: "another policy" | "another agent";
+  madeUnder?: "another policy" | "another agent" | "another corpus";
 };
 // Each ticket: its status, its age, who holds it, the role a pending request on it needs, and what
-// changed since the request was made (none: made under the current policy and agent).
+// changed since the request was made (none: made under the current policy, agent and corpus).
 const SPECS: TSpec[] = [
   { status: "needs_human", hours: 30, pending: "REVIEWER", madeUnder: "another policy" },
   { status: "needs_human", hours: 50, pending: "SPECIALIST", assignee: "me" },
@@ -35,6 +36,8 @@ const SPECS: TSpec[] = [
   { status: "resolved", hours: 100, assignee: "me" },
   { status: "resolved", hours: 90 },
   { status: "completed", hours: 20 },
+  // Made before a policy document was published: the corpus it was made under is no longer in effect.
+  { status: "needs_human", hours: 45, pending: "REVIEWER", madeUnder: "another corpus" },
 ];
 
 let me: string;
@@ -93,10 +96,11 @@ beforeAll(async () => {
     });
     ids.push(t.id);
     if (s.pending) {
-      const now = currentApprovalVersions(DEFAULT_SETTINGS);
+      const now = currentApprovalVersions(DEFAULT_SETTINGS, await corpusHash(client));
       const made = {
         policyVersion: s.madeUnder === "another policy" ? "refund-policy-v1+0000000000" : now.policyVersion,
         agentVersion: s.madeUnder === "another agent" ? "refund-agent-v0" : now.agentVersion,
+        corpusHash: s.madeUnder === "another corpus" ? "0".repeat(64) : now.corpusHash,
       };
       await client.approvalRequest.create({
         data: {
@@ -137,8 +141,8 @@ describe("listView", () => {
     expect(sla(4)).toMatchObject({ kind: "handoff", targetHours: 24, state: "on_track" });
     expect(sla(11)).toBeNull();
     expect(rows.find((r) => r.id === ids[1])!.pendingRole).toBe("SPECIALIST");
-    // A request made under another policy or agent is marked stale; one made under the current ones is not.
-    expect([0, 1, 2].map((i) => rows.find((r) => r.id === ids[i])!.pendingStale)).toEqual([true, false, true]);
+    // A request made under another policy, agent or corpus is marked stale; one made under the current ones is not.
+    expect([0, 1, 2, 12].map((i) => rows.find((r) => r.id === ids[i])!.pendingStale)).toEqual([true, false, true, true]);
     await testDb().client.setting.create({ data: { key: "queue.slaHandoffHours", value: 12 } });
     const later = await listView({ view: "handoff", userId: me });
     expect(later.rows.find((r) => r.id === ids[4])!.sla).toMatchObject({ targetHours: 12, state: "due_soon" });

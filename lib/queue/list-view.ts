@@ -11,8 +11,7 @@ import type { TicketStatus } from "../../generated/prisma/enums";
 import type { Prisma } from "../../generated/prisma/client";
 import { db as defaultDb, type Db } from "../db";
 import { encodeCursor, type TKeysetCursor } from "../db/keyset";
-import { currentApprovalVersions, type TApprovalVersions } from "../policy/approval-versions";
-import { loadPolicySettings } from "../policy/settings";
+import { loadApprovalVersions, type TApprovalVersions } from "../policy/approval-versions";
 import { completeRows, QUEUE_PAGE_SIZE, ROW_SELECT, UNRESOLVED_STATUSES, type TQueuePage } from "./list-tickets";
 import type { TQueueView } from "./queue-views";
 
@@ -42,13 +41,16 @@ function viewFilter(
     case "specialist":
       return { statuses: null, where: { approvals: { some: { status: "pending", requiredRole: "SPECIALIST" } } } };
     case "stale": {
-      // The same test as versionsChanged: either version other than the current one.
-      const { policyVersion, agentVersion } = current!;
+      // The same test as versionsChanged: any version other than the current one.
+      const { policyVersion, agentVersion, corpusHash } = current!;
       return {
         statuses: null,
         where: {
           approvals: {
-            some: { status: "pending", OR: [{ policyVersion: { not: policyVersion } }, { agentVersion: { not: agentVersion } }] },
+            some: {
+              status: "pending",
+              OR: [{ policyVersion: { not: policyVersion } }, { agentVersion: { not: agentVersion } }, { corpusHash: { not: corpusHash } }],
+            },
           },
         },
       };
@@ -83,7 +85,7 @@ export async function listView(input: {
   const dir = forward ? ("asc" as const) : ("desc" as const);
   const orderBy = [{ createdAt: dir }, { id: dir }];
   const take = pageSize + 1;
-  const current = input.view === "stale" ? currentApprovalVersions(await loadPolicySettings(client)) : null;
+  const current = input.view === "stale" ? (await loadApprovalVersions(client)).current : null;
   const { statuses, where } = viewFilter(input.view, input.userId, current);
   const base: TWhere = { ...where, ...beyond(input.cursor) };
 

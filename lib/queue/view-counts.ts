@@ -3,8 +3,7 @@
 // numbers: the counts scan the ticket table, which at 100,000 tickets is most of a view's cost.
 // The counts shared by everyone are one statement; "Mine" is each person's own, cached per person.
 import { db as defaultDb, Prisma, type Db } from "../db";
-import { currentApprovalVersions, staleRequestSql } from "../policy/approval-versions";
-import { loadPolicySettings } from "../policy/settings";
+import { loadApprovalVersions, staleRequestSql } from "../policy/approval-versions";
 import type { TQueueView } from "./queue-views";
 
 export const VIEW_COUNTS_MAX_AGE_MS = 10_000;
@@ -36,7 +35,7 @@ function remembered<T>(
 }
 
 async function readShared(client: Db): Promise<TShared> {
-  const current = currentApprovalVersions(await loadPolicySettings(client));
+  const { current } = await loadApprovalVersions(client);
   const [row] = await client.$queryRaw<Record<Exclude<TQueueView, "mine">, bigint>[]>(Prisma.sql`
     WITH pending AS (SELECT "ticketId", "requiredRole", ${staleRequestSql(current)} AS "stale" FROM "ApprovalRequest" WHERE "status" = 'pending')
     SELECT

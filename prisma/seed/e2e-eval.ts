@@ -8,7 +8,9 @@ import { resolve } from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { agentManifest } from "../../lib/contracts/manifest";
 import { decideRelease } from "../../lib/eval/decide-release";
+import { openGradingDatabase } from "../../lib/eval/episode-images";
 import { gradeEpisodes, GRADER_VERSION } from "../../lib/eval/grade-episodes";
+import { corpusHash } from "../../lib/policy/corpus-hash";
 import { loadDataset } from "../../lib/eval/load-dataset";
 import { buildReceipt } from "../../lib/eval/receipt";
 import { storeEvalRun } from "../../lib/eval/store-eval-run";
@@ -25,12 +27,21 @@ export async function seedE2eEvalRun(client: PrismaClient): Promise<string> {
   });
   if (existing) return existing.id;
   const { agentVersion } = agentManifest();
-  const rows = await gradeEpisodes(dataset, { world: seedDemo });
+  // The receipt names the corpus the episodes ran on: the world's, read from its database.
+  const world = await openGradingDatabase(seedDemo);
+  let rows, corpus;
+  try {
+    corpus = await corpusHash(world.client);
+    rows = await gradeEpisodes(dataset, { world: seedDemo, database: world });
+  } finally {
+    await world.close();
+  }
   const receipt = buildReceipt({
     agentVersion,
     datasetVersion: dataset.version,
     datasetHash: dataset.hash,
     graderVersion: GRADER_VERSION,
+    corpusHash: corpus,
     modelId: "none (rule planner)",
     commit: "e2e-fixture",
     trials: 1,

@@ -137,6 +137,7 @@ async function cloneSlice(
       draft: operation.draft === null ? null : operation.draft.replaceAll(templateOrder, ids.order),
       policyVersion: operation.policyVersion,
       bundleVersion: operation.bundleVersion,
+      corpusHash: operation.corpusHash,
     });
     ks.push(k);
     digests.push(approvalDigest(op));

@@ -27,6 +27,7 @@ export const STORES = {
   people: { tables: ["User", "UserSession", "PasswordLink", "SignInThrottle"], store: ["lib/auth/"] },
   policies: { tables: ["Setting"], store: ["lib/policy/"] },
   documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
+  documentEvaluations: { tables: ["PolicyEvaluation"], store: ["lib/documents/store/evaluate-store.ts"] },
   evaluations: { tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision"], store: ["lib/eval/"] },
   limits: { tables: ["RateLimitCounter"], store: ["lib/http/"] },
 } as const satisfies Record<string, { tables: readonly string[]; store: readonly string[] }>;

@@ -136,6 +136,7 @@ export async function insertLoweredRequest(
       policyVersion: l.operation.policyVersion,
       bundleVersion: l.operation.bundleVersion,
       agentVersion: l.operation.agentVersion,
+      corpusHash: l.operation.corpusHash,
       requiredRole: l.requiredRole,
       approvalsRequired: l.approvalsRequired,
       // The edit does not buy time: the original's expiry stands.
@@ -174,6 +175,7 @@ export async function insertHandReply(
       policyVersion: h.operation.policyVersion,
       bundleVersion: h.operation.bundleVersion,
       agentVersion: h.operation.agentVersion,
+      corpusHash: h.operation.corpusHash,
       requiredRole: "REVIEWER",
       status: "approved",
       expiresAt: h.expiresAt,

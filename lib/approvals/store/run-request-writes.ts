@@ -27,8 +27,8 @@ export const SUPERSEDED_COUNT = Prisma.sql`(SELECT count(*)::int FROM superseded
 /** A CTE named `name`: an approval request, inserted only `when` the rest of the statement holds. */
 export function insertRequestCte(name: string, row: Record<string, unknown>, when: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`${Prisma.raw(name)} AS (
-    INSERT INTO "ApprovalRequest" ("id", "ticketId", "runId", "proposalId", "kind", "digest", "operation", "draft", "policyVersion", "bundleVersion", "agentVersion", "requiredRole", "approvalsRequired", "status", "expiresAt", "createdAt", "editedFromId", "editedById")
-    SELECT a."id", a."ticketId", a."runId", a."proposalId", a."kind", a."digest", a."operation", a."draft", a."policyVersion", a."bundleVersion", a."agentVersion", a."requiredRole", coalesce(a."approvalsRequired", 1), a."status", a."expiresAt", a."createdAt", a."editedFromId", a."editedById"
+    INSERT INTO "ApprovalRequest" ("id", "ticketId", "runId", "proposalId", "kind", "digest", "operation", "draft", "policyVersion", "bundleVersion", "agentVersion", "corpusHash", "requiredRole", "approvalsRequired", "status", "expiresAt", "createdAt", "editedFromId", "editedById")
+    SELECT a."id", a."ticketId", a."runId", a."proposalId", a."kind", a."digest", a."operation", a."draft", a."policyVersion", a."bundleVersion", a."agentVersion", a."corpusHash", a."requiredRole", coalesce(a."approvalsRequired", 1), a."status", a."expiresAt", a."createdAt", a."editedFromId", a."editedById"
     FROM jsonb_populate_record(NULL::"ApprovalRequest", ${canonicalJson(row)}::jsonb) a
     ${where(when)}
     RETURNING id)`;

@@ -7,6 +7,7 @@ import { runBatchTicket } from "./agent-run";
 import { notifyApprovalJob } from "./approval-notify";
 import { signCheckpointJob } from "./audit-checkpoint";
 import { assignBatchTicket } from "./bulk-assign";
+import { evaluateDocumentJob } from "./evaluate-document";
 import type { TJobHandler } from "./job-input";
 import { reconcileRefundsJob } from "./reconcile-refunds";
 import { settleRefundJob } from "./refund-execute";
@@ -26,6 +27,7 @@ export const HANDLERS = {
   "sweep-sessions": sweepSessionsJob,
   "approval-notify": notifyApprovalJob,
   "remind-approvals": remindApprovalsJob,
+  "evaluate-document": evaluateDocumentJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */
