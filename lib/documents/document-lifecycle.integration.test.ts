@@ -86,6 +86,20 @@ const events = (action: string, docKey: string) =>
   testDb().client.auditEvent.findMany({ where: { action, subjectType: "document", subjectId: docKey }, orderBy: { at: "asc" } });
 
 describe("importing Markdown", () => {
+  it("refuses a reviewer, who may read documents but not write them, whoever calls (the pages ask the same rule)", async () => {
+    const before = await counts();
+    const text = md("reviewer-import", ["Written by a reviewer."]);
+    expect(await refusalCode(importDocuments({ files: [file("reviewer-import.md", text)], actor: actor(people.reviewer) }))).toBe(
+      "forbidden",
+    );
+    const created = await importOne("reviewer-edit", ["Written by an author."]);
+    const hash = (await loadDocumentVersion({ docKey: "reviewer-edit", version: 1 }))!.doc.contentHash;
+    const edit = saveDraft({ documentId: created.documentId, source: text, expectedContentHash: hash, actor: actor(people.reviewer) });
+    expect(await refusalCode(edit)).toBe("forbidden");
+    expect(await refusalCode(submit({ documentId: created.documentId, actor: actor(people.reviewer) }))).toBe("forbidden");
+    expect((await counts()).documents).toBe(before.documents + 1);
+  });
+
   it("writes nothing when any file has a problem, and names every problem with its file and line", async () => {
     const before = await counts();
     const result = await importDocuments({

@@ -19,6 +19,12 @@ export function assertDocumentsArea(actor: TDocumentActor): void {
   if (!mayUse(actor.role, "documents")) throw new AppError("forbidden", "Your role may not work on policy documents.");
 }
 
+/** Refuses a caller who may read documents but not write them (AREAS.writeDocuments): import, edit, submit. */
+export function assertMayWrite(actor: TDocumentActor): void {
+  if (!mayUse(actor.role, "writeDocuments"))
+    throw new AppError("forbidden", `Your role (${ROLE_LABELS[actor.role].toLowerCase()}) may read policy documents but not write them.`);
+}
+
 /** Refuses a caller below the least role the settings allow to publish or retire (`documents.publishRole`). */
 export function assertMayPublish(actor: TDocumentActor, settings: TPolicySettings, doing: string): void {
   const least = settings["documents.publishRole"];

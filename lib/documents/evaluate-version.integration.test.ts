@@ -44,7 +44,7 @@ describe("an evaluation before publishing", () => {
   it("is a job: graded in a process of its own, a version that changes the hours keeps every answer and every episode", async () => {
     const db = testDb();
     const { client } = db;
-    const author = await user(client, "REVIEWER");
+    const author = await user(client, "SPECIALIST");
     const documentId = await draftVersion(client, author, NEW_HOURS);
     const started = await startEvaluation({ documentId, actor: author, client });
     expect(started).toMatchObject({ status: "queued", created: true });

@@ -10,7 +10,7 @@ import { AppError } from "../contracts/app-error";
 import { textProblem } from "../contracts/text";
 import { recordAuditEvents } from "../audit/record-audit-event";
 import { db as defaultDb, type Db } from "../db";
-import { assertDocumentsArea, documentEvent, type TDocumentActor } from "./document-rules";
+import { assertMayWrite, documentEvent, type TDocumentActor } from "./document-rules";
 import { parsePolicyMarkdown, type TParsedDocument, type TParseProblem } from "./parse-markdown";
 import { insertDraftVersions, lockDocumentKeys, replaceDraftContent, type TNewVersion } from "./store/document-store";
 import { versionContent } from "./version-content";
@@ -242,7 +242,7 @@ export async function importDocuments(input: {
   /** Called as files are checked (a command line shows it): files checked so far, of how many. */
   onProgress?: (checked: number, of: number) => void;
 }): Promise<TImportResult> {
-  assertDocumentsArea(input.actor);
+  assertMayWrite(input.actor);
   assertWithinLimits(input.files);
   const checked: TChecked[] = input.files.map((file, i) => {
     const result = readFile(file);

@@ -20,10 +20,10 @@ import { withdrawFromReview } from "./withdraw-from-review";
 const testDb = useTestDb(seedDemo);
 
 let n = 0;
-/** A new document in review, written by a reviewer: its id, author and a lead who may publish it. */
+/** A new document in review, written by a specialist: its id, author and a lead who may publish it. */
 async function inReview(paragraph = "Gift cards never expire and can be used on any order.") {
   const { client } = testDb();
-  const author = await newUser(client, "REVIEWER");
+  const author = await newUser(client, "SPECIALIST");
   const publisher = await newUser(client, "LEAD");
   const key = `gift-cards-${++n}`;
   const markdown = policyMarkdown({ key, title: "Gift cards", section: "Using a gift card", paragraphs: [paragraph] });

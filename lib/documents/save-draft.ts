@@ -5,7 +5,7 @@
 import { AppError } from "../contracts/app-error";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db } from "../db";
-import { assertDocumentId, assertDocumentsArea, documentEvent, lockVersionRow, type TDocumentActor } from "./document-rules";
+import { assertDocumentId, assertMayWrite, documentEvent, lockVersionRow, type TDocumentActor } from "./document-rules";
 import { parsePolicyMarkdown, type TParsedDocument } from "./parse-markdown";
 import { replaceDraftContent } from "./store/document-store";
 import { versionContent } from "./version-content";
@@ -36,7 +36,7 @@ export async function saveDraft(input: {
   client?: Db;
 }): Promise<TSavedDraft> {
   const { actor } = input;
-  assertDocumentsArea(actor);
+  assertMayWrite(actor);
   assertDocumentId(input.documentId);
   const document = parsed(input.source);
   return (input.client ?? defaultDb()).$transaction(async (tx) => {

@@ -4,12 +4,12 @@
 import { AppError } from "../contracts/app-error";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db } from "../db";
-import { assertDocumentId, assertDocumentsArea, documentEvent, lockVersionRow, type TDocumentActor } from "./document-rules";
+import { assertDocumentId, assertMayWrite, documentEvent, lockVersionRow, type TDocumentActor } from "./document-rules";
 import { moveVersion } from "./store/document-store";
 
 export async function submitForReview(input: { documentId: string; actor: TDocumentActor; client?: Db }) {
   const { actor } = input;
-  assertDocumentsArea(actor);
+  assertMayWrite(actor);
   assertDocumentId(input.documentId);
   return (input.client ?? defaultDb()).$transaction(async (tx) => {
     const row = await lockVersionRow(tx, input.documentId);

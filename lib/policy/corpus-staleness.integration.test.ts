@@ -55,7 +55,7 @@ describe("the corpus hash", () => {
     const run = await client.agentRun.findUniqueOrThrow({ where: { id: request.runId! } });
     expect([run.corpusHash, request.corpusHash, (request.operation as { corpusHash: string }).corpusHash]).toEqual([first, first, first]);
 
-    const [author, lead] = [await user(client, "REVIEWER"), await user(client, "LEAD")];
+    const [author, lead] = [await user(client, "SPECIALIST"), await user(client, "LEAD")];
     const documentId = await draftVersion(client, author, SLA_V2);
     await submitForReview({ documentId, actor: author, client });
     // The corpus as it would be with the version published: what its evaluation grades.
@@ -81,7 +81,11 @@ describe("a publish and the approvals waiting under the corpus before it", () =>
     const before = await waitingRequest();
     const staleBefore = (await viewCounts({ userId: reviewer.id, client, maxAgeMs: 0 })).stale;
 
-    await publishedVersion(client, { author: reviewer, publisher: await user(client, "LEAD") }, SLA_V2.replace("12 hours", "10 hours"));
+    await publishedVersion(
+      client,
+      { author: await user(client, "SPECIALIST"), publisher: await user(client, "LEAD") },
+      SLA_V2.replace("12 hours", "10 hours"),
+    );
 
     expect(await refusalCode(decideApproval({ approvalId: before.id, decision: "approve", digest: before.digest, actor: reviewer }))).toBe(
       "stale",
