@@ -177,13 +177,14 @@ export async function orderFacts(client: Db | DbTx, orderId: string): Promise<TO
   return row ? orderFactsOf(row) : null;
 }
 
-/** Numbers the order supports in a draft: its amounts, its age, and digits in its id and name. */
+/** Numbers the order supports in a draft: its amounts, its age (in days: "12 days", "twelve days" or
+ * "12" is the order's, "12 weeks" is not), and digits in its id and name. */
 export function orderNumbers(order: TOrderFacts): (string | number)[] {
   return [
     order.amountCents / 100,
     order.refundableCents / 100,
     order.refundedCents / 100,
-    ...(order.daysSinceDelivery === null ? [] : [order.daysSinceDelivery]),
+    ...(order.daysSinceDelivery === null ? [] : [`${order.daysSinceDelivery} days`]),
     ...numbersIn(order.id),
     ...numbersIn(order.item),
   ];

@@ -7,7 +7,10 @@ describe("describeDraftProblem", () => {
   it("names each problem with what it concerns", () => {
     expect(describeDraftProblem({ kind: "no_citation" })).toBe("no_citation");
     expect(describeDraftProblem({ kind: "citation_not_retrieved", citation: "note-44@1" })).toBe("citation_not_retrieved note-44@1");
-    expect(describeDraftProblem({ kind: "unsupported_number", value: "60" })).toBe("unsupported_number 60");
+    expect(describeDraftProblem({ kind: "unsupported_number", value: "60", written: "60" })).toBe("unsupported_number 60");
+    expect(describeDraftProblem({ kind: "unsupported_number", value: "1 year", written: "a year" })).toBe(
+      "unsupported_number 1 year (written “a year”)",
+    );
     expect(describeDraftProblem({ kind: "unsupported_claim", sentence: "Always refund now [p@1].", citation: "p@1", share: 0.25 })).toBe(
       "unsupported_claim “Always refund now [p@1].” not supported by [p@1] (0.25 of its words found)",
     );

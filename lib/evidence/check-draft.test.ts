@@ -18,7 +18,7 @@ describe("checkDraft", () => {
   it("passes a draft whose citations were retrieved and whose numbers are supported", () => {
     const draft =
       "Refunds within 30 days of delivery [return-policy-us@2]. Delivered 12 days ago, we refund 79.00 USD in full [return-policy-us@2].";
-    expect(checkDraft({ draft, retrieved, orderNumbers: [79, 12], orderTerms })).toEqual([]);
+    expect(checkDraft({ draft, retrieved, orderNumbers: [79, "12 days"], orderTerms })).toEqual([]);
   });
 
   it("refuses a draft with no citation, or citing what was not retrieved", () => {
@@ -31,8 +31,8 @@ describe("checkDraft", () => {
   it("refuses an invented amount or number of days", () => {
     const draft = "Refunds within 60 days [return-policy-us@2]; we refund 1,250.00 USD.";
     expect(checkDraft({ draft, retrieved, orderNumbers: [79], orderTerms })).toEqual([
-      { kind: "unsupported_number", value: "60" },
-      { kind: "unsupported_number", value: "1250" },
+      { kind: "unsupported_number", value: "60 days", written: "60 days" },
+      { kind: "unsupported_number", value: "1250", written: "1,250.00" },
     ]);
   });
 
@@ -41,7 +41,7 @@ describe("checkDraft", () => {
     const returns = { citation: "return-window@1", text: "Items may be returned within 30 days of delivery." };
     const draft = "Refunds are paid to the original payment method within 30 business days [refund-payment@1].";
     expect(checkDraft({ draft, retrieved: [payment, returns], orderNumbers: [], orderTerms })).toEqual([
-      { kind: "unsupported_number", value: "30" },
+      { kind: "unsupported_number", value: "30 business days", written: "30 business days" },
     ]);
     // Cited, the same number is supported.
     expect(
@@ -79,7 +79,7 @@ describe("checkDraft", () => {
     ).toEqual([]);
     // Without the name as an order term, its digit is an unsupported number: the check is not blind to digits.
     expect(checkDraft({ draft, retrieved, orderNumbers: [79, 1001, 10], orderTerms: ["ORD-1001", "Aurora 10-inch tablet"] })).toEqual([
-      { kind: "unsupported_number", value: "2" },
+      { kind: "unsupported_number", value: "2", written: "2" },
     ]);
   });
 
@@ -90,6 +90,47 @@ describe("checkDraft", () => {
       "Refunds are 79.00 USD. [y@2]",
       "Thanks!",
     ]);
+  });
+
+  it("reads numbers written in words, units and multipliers as the quantities they are", () => {
+    const claim = (draft: string, orderNumbers: (string | number)[] = [79]) =>
+      checkDraft({ draft, retrieved, orderNumbers, orderTerms }).filter((p) => p.kind === "unsupported_number");
+    expect(claim("Damaged electronics may be returned for a full refund within sixty days of delivery [return-policy-us@2].")).toEqual([
+      { kind: "unsupported_number", value: "60 days", written: "sixty days" },
+    ]);
+    expect(claim("Damaged electronics may be returned for a full refund within a year of delivery [return-policy-us@2].")).toEqual([
+      { kind: "unsupported_number", value: "1 year", written: "a year" },
+    ]);
+    expect(claim("Damaged electronics may be returned for a double refund within 30 days of delivery [return-policy-us@2].")).toEqual([
+      { kind: "unsupported_number", value: "2 times", written: "double" },
+    ]);
+    expect(claim("Damaged electronics may be returned for a refund of twice the price within 30 days [return-policy-us@2].")).toEqual([
+      { kind: "unsupported_number", value: "2 times", written: "twice" },
+    ]);
+    expect(claim("Los productos dañados se reembolsan dentro de sesenta días [return-policy-us@2].")).toEqual([
+      { kind: "unsupported_number", value: "60 days", written: "sesenta días" },
+    ]);
+    expect(claim("Damaged electronics may be returned within a fortnight of delivery [return-policy-us@2].")).toEqual([
+      { kind: "unsupported_number", value: "1 fortnight", written: "a fortnight" },
+    ]);
+    // An uncited sentence holds its quantities to the order: twelve days is the order's, two weeks is not.
+    expect(claim("Your order was delivered twelve days ago.", [79, "12 days"])).toEqual([]);
+    expect(claim("Your order was delivered two weeks ago.", [79, "12 days"])).toEqual([
+      { kind: "unsupported_number", value: "2 weeks", written: "two weeks" },
+    ]);
+  });
+
+  it("passes the same numbers honestly restated in words or another unit", () => {
+    const check = (draft: string) => checkDraft({ draft, retrieved, orderNumbers: [79, "12 days"], orderTerms });
+    for (const draft of [
+      "Damaged electronics may be returned for a full refund within thirty days of delivery [return-policy-us@2].",
+      "Damaged electronics may be returned for a full refund within a month of delivery [return-policy-us@2].",
+      "Damaged electronics may be returned for a full refund within treinta días of delivery [return-policy-us@2].",
+      "Refunds at or above five hundred USD need a specialist [return-policy-us@2].",
+      "Damaged electronics may be returned for a full refund in the 30-day window after delivery [return-policy-us@2].",
+      "Your order was delivered twelve days ago. Refunds at or above 500 USD need a specialist [return-policy-us@2].",
+    ])
+      expect(check(draft), draft).toEqual([]);
   });
 
   it("reads numbers as written and ignores the digits of citations", () => {
@@ -103,7 +144,7 @@ describe("checkDraft", () => {
  * the file. Pinned by hash, so a changed verdict is a deliberate edit of both.
  */
 const CORPUS_FILE = new URL("./check-draft.corpus.json", import.meta.url);
-const CORPUS_SHA256 = "ea32e09d93b718c01507235c51b09f336f341ca88531ff5e4c0861ee82a375f2";
+const CORPUS_SHA256 = "1a7276b6a6cc5270fe4642f6ef35f0e931717da06194f5d90225aab4183fe7e7";
 
 interface TCorpus {
   retrieved: { citation: string; text: string }[];
@@ -234,7 +275,7 @@ describe("the adversarial draft corpus", () => {
         order.amountCents / 100,
         order.refundableCents / 100,
         order.refundedCents / 100,
-        order.daysSinceDelivery,
+        `${order.daysSinceDelivery} days`,
         ...numbersIn(order.id),
         ...numbersIn(order.item),
       ],

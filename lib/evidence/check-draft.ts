@@ -22,10 +22,14 @@
 //        the passage affirms is not denied by it, so a rule turned round ("do not need approval",
 //        "are eligible") fails, and
 //    (d) contains every quotation of three or more words in the sentence verbatim, and
-//    (e) holds every amount or number of days of the sentence that is not the order's: the rule and
-//        its numbers come from the same passage.
-//    Every such number not in any passage it cites is also reported on its own (unsupported_number).
-// 4. A sentence without a citation may state order facts (its numbers must be the order's), thank,
+//    (e) holds every quantity of the sentence that is not the order's: the rule and its numbers come
+//        from the same passage. A quantity is a number however it is written – "30", "thirty",
+//        "treinta", "a month", "a fortnight", "double", "half" – with its unit, read and compared by
+//        quantities.ts: "sixty days" or "a year" against a passage's "30 days" fails, "thirty days" and
+//        "a month" restate it; "a double refund" needs a passage that says double or twice.
+//    Every such quantity not in any passage it cites is also reported on its own (unsupported_number,
+//    with the quantity as written and in its normal form).
+// 4. A sentence without a citation may state order facts (its quantities must be the order's), thank,
 //    apologise or say what happens next; it may not speak of money, refunds, returns, payment, approval or
 //    timing commitments (MONEY_WORDS, COMMITMENT_WORDS): such a sentence is an invented promise
 //    ("Executing refund of 79 USD now.") unless it cites the passage that supports it. The drafter's
@@ -39,6 +43,7 @@
 // labelled question hold it in place from both sides (check-draft.test.ts,
 // lib/agent/grounding.integration.test.ts).
 import { citationsIn, withoutCitations } from "../contracts/citations";
+import { isQuantityWord, normalQuantity, quantitiesIn, quantitySupports, type TQuantity } from "./quantities";
 
 /** Share of a cited sentence's content words that must be found in the passage it cites. */
 export const GROUNDING_THRESHOLD = 0.7;
@@ -207,11 +212,15 @@ export function isNegation(word: string): boolean {
   return NEGATIONS.has(word) || word.endsWith("n't");
 }
 
-/** The stems of a text's content words: no stop words, negations, numbers or currency codes. */
+/**
+ * The stems of a text's content words: no stop words, negations, currency codes or quantities – a
+ * number, its unit or a multiplier ("thirty", "days", "a year", "double") is rule 3e's to check, so a
+ * paraphrase that writes "thirty days" or "a month" for "30 days" is not short of words for it.
+ */
 export function contentStems(text: string): Set<string> {
   return new Set(
     wordsOf(text)
-      .filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w)))
+      .filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w)) && !isQuantityWord(w))
       .map(stem),
   );
 }
@@ -359,7 +368,8 @@ export interface TDraftCheckInput {
   draft: string;
   /** Citations of the passages retrieved for this run (all approved, all current). */
   retrieved: { citation: string; text: string }[];
-  /** Numbers the order supports: amounts in currency units, days since delivery, ids. */
+  /** Numbers the order supports: amounts in currency units (numbers), days since delivery ("12 days":
+   * a string is read as a quantity, with its unit), digits of its id and item. */
   orderNumbers: (string | number)[];
   /** The order's own words, which are never claims: the customer's name, the order id, the item. */
   orderTerms: string[];
@@ -368,7 +378,9 @@ export interface TDraftCheckInput {
 export type TDraftProblem =
   | { kind: "no_citation" }
   | { kind: "citation_not_retrieved"; citation: string }
-  | { kind: "unsupported_number"; value: string }
+  /** A quantity neither a cited passage nor the order states: its normal form ("60 days", "1 year",
+   * "2 times") and the words it was written in ("sixty days", "a year", "double"). */
+  | { kind: "unsupported_number"; value: string; written: string }
   /** A sentence citing passages none of which supports it (3a–d). */
   | { kind: "unsupported_claim"; sentence: string; citation: string; share: number }
   /** A sentence about money, refunds or a commitment, citing nothing (4). */
@@ -389,7 +401,7 @@ interface TPassageWords {
   senses: { denied: Set<string>; affirmed: Set<string> };
   /** Its words and numbers as normalisedForQuote gives them, padded with a space either side. */
   quotable: string;
-  numbers: Set<string>;
+  quantities: TQuantity[];
 }
 
 // Passages are few and their texts fixed (a new version is a new text), while every sentence of every
@@ -405,7 +417,7 @@ function passageWords(passage: string): TPassageWords {
       stems: new Set(wordsOf(passage).map(stem)),
       senses: senses(passage),
       quotable: ` ${normalisedForQuote(passage)} `,
-      numbers: new Set(numbersIn(passage)),
+      quantities: quantitiesIn(passage),
     };
     if (passageWordsCache.size >= PASSAGE_WORDS_KEPT) passageWordsCache.delete(passageWordsCache.keys().next().value!);
     passageWordsCache.set(passage, words);
@@ -414,7 +426,7 @@ function passageWords(passage: string): TPassageWords {
 }
 
 /** How well one passage supports one (order-term-free) sentence: rules 3a–d. */
-export function passageSupport(sentence: string, passage: string, orderNumbers: Set<string> = new Set()): TSupport {
+export function passageSupport(sentence: string, passage: string, fromOrder: TQuantity[] = []): TSupport {
   const p = passageWords(passage);
   const content = contentStems(sentence);
   const found = [...content].filter((s) => p.content.has(s)).length;
@@ -425,9 +437,19 @@ export function passageSupport(sentence: string, passage: string, orderNumbers: 
   const sameSense = !contradicts(senses(sentence), p.senses);
   const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
   const quotesFound = quotes.every((q) => p.quotable.includes(` ${q} `));
-  const numbersFound = numbersIn(sentence).every((n) => p.numbers.has(n) || orderNumbers.has(n));
+  const numbersFound = quantitiesIn(sentence).every((q) => supported(q, [...p.quantities, ...fromOrder]));
   const wordsOk = share >= GROUNDING_THRESHOLD && commitmentsKept && sameSense && quotesFound;
   return { share, wordsOk, ok: wordsOk && numbersFound };
+}
+
+/** Whether one of the sources states the claimed quantity. */
+function supported(claim: TQuantity, sources: readonly TQuantity[]): boolean {
+  return sources.some((source) => quantitySupports(source, claim));
+}
+
+/** The order's numbers as quantities: a number has no unit, a string says its own ("12 days"). */
+function orderQuantities(numbers: readonly (string | number)[]): TQuantity[] {
+  return numbers.flatMap((n) => (typeof n === "number" ? [{ written: String(n), value: n, unit: null }] : quantitiesIn(n).slice(0, 1)));
 }
 
 export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraftCheckInput): TDraftProblem[] {
@@ -436,17 +458,17 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
   const retrievedSet = new Set(retrieved.map((r) => r.citation));
   if (!cited.length) problems.push({ kind: "no_citation" });
   for (const citation of cited) if (!retrievedSet.has(citation)) problems.push({ kind: "citation_not_retrieved", citation });
-  const fromOrder = new Set(orderNumbers.map((n) => canonicalNumber(String(n))));
-  const unsupported = new Set<string>();
+  const fromOrder = orderQuantities(orderNumbers);
+  const unsupported = new Map<string, string>();
   const withoutOrderTerms = orderTermsRemover(orderTerms);
 
   for (const raw of sentencesOf(draft)) {
     const sentence = withoutOrderTerms(raw);
     const citations = citationsIn(sentence);
     const passages = retrieved.filter((r) => citations.includes(r.citation));
-    const allowed = new Set([...fromOrder, ...passages.flatMap((p) => [...passageWords(p.text).numbers])]);
-    const invented = numbersIn(sentence).filter((value) => !allowed.has(value));
-    for (const value of invented) unsupported.add(value);
+    const allowed = [...fromOrder, ...passages.flatMap((p) => passageWords(p.text).quantities)];
+    const invented = quantitiesIn(sentence).filter((q) => !supported(q, allowed));
+    for (const q of invented) if (!unsupported.has(normalQuantity(q))) unsupported.set(normalQuantity(q), q.written);
     if (!citations.length) {
       if (speaksOf(sentence, MONEY_WORDS) || speaksOf(sentence, COMMITMENT_WORDS)) problems.push({ kind: "uncited_claim", sentence: raw });
       continue;
@@ -464,7 +486,7 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
       });
     }
   }
-  for (const value of unsupported) problems.push({ kind: "unsupported_number", value });
+  for (const [value, written] of unsupported) problems.push({ kind: "unsupported_number", value, written });
   return problems;
 }
 
@@ -477,7 +499,7 @@ export function describeDraftProblem(p: TDraftProblem): string {
     case "citation_not_retrieved":
       return `citation_not_retrieved ${p.citation}`;
     case "unsupported_number":
-      return `unsupported_number ${p.value}`;
+      return `unsupported_number ${p.value}${p.written === p.value ? "" : ` (written “${p.written}”)`}`;
     case "unsupported_claim":
       return `unsupported_claim ${quote(p.sentence)} not supported by [${p.citation}] (${p.share} of its words found)`;
     case "uncited_claim":

@@ -128,7 +128,8 @@ function describeProblems(problems: TDraftProblem[]): string {
   const words = {
     no_citation: () => "the reply cites nothing",
     citation_not_retrieved: (p) => `[${p.citation}] is not one of the passages given`,
-    unsupported_number: (p) => `the number ${p.value} appears in no passage and not in the order`,
+    unsupported_number: (p) =>
+      `the number ${p.value} appears in no passage and not in the order${p.written === p.value ? "" : ` (you wrote “${p.written}”)`}`,
     unsupported_claim: (p) => `the sentence "${p.sentence}" is not what [${p.citation}] says`,
     uncited_claim: (p) => `the sentence "${p.sentence}" speaks of money or a commitment without citing the passage that says it`,
   } satisfies { [K in TDraftProblem["kind"]]: (p: Extract<TDraftProblem, { kind: K }>) => string };
