@@ -105,3 +105,36 @@ describe("the rule drafter's drafts under the claim-level check", () => {
     expect(run.draft).toContain("Hi Race2,");
   });
 });
+
+describe("staff-only passages in a run", () => {
+  const note =
+    "When damaged electronics arrive and a refund is asked within days of delivery, check the customer's order history for earlier damage claims before approving.";
+
+  beforeAll(async () => {
+    const { client } = testDb();
+    const policy = await client.policyDocument.findUniqueOrThrow({ where: { docKey_version: { docKey: "return-policy-us", version: 2 } } });
+    await client.policyChunk.create({
+      data: { documentId: policy.id, ordinal: 90, heading: `${policy.title}: Reviewer notes`, text: note, audience: "staff" },
+    });
+  });
+
+  it("are retrieved for the reviewer, left out of the rule drafter's reply, and refused in a draft that repeats one", async () => {
+    const { client } = testDb();
+    const ticket = await client.ticket.findUniqueOrThrow({ where: { externalId: "demo-cracked-tablet" } });
+    const honest = await runAgent({ ticketId: ticket.id, mode: "simulate" });
+    expect(honest).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });
+    expect(honest.steps[0]!.result).toMatchObject({
+      passages: expect.arrayContaining([expect.objectContaining({ text: note, audience: "staff" })]),
+    });
+    expect(honest.draft).not.toMatch(/order history/);
+
+    const leaked = `${honest.draft}\nWe check the order history for earlier damage claims before approving [return-policy-us@2].`;
+    const run = await runAgent({
+      ticketId: ticket.id,
+      mode: "simulate",
+      tools: { draft_reply: async () => ({ text: leaked, citations: ["return-policy-us@2"] }) },
+    });
+    expect(run).toMatchObject({ status: "needs_human", reason: "tool_invalid_output", draft: null });
+    expect(run.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("staff_only_text “We check the order history") });
+  });
+});

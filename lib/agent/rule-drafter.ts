@@ -10,10 +10,14 @@ export function formatMoney(cents: number, currency: string): string {
   return `${(cents / 100).toFixed(2)} ${currency}`;
 }
 
+/** The retrieved passages the customer may read: a staff-only one is the reviewer's, never quoted. */
+function customerPassages(state: TAgentState) {
+  return state.evidence?.status === "grounded" ? state.evidence.passages.filter((p) => p.audience !== "staff") : [];
+}
+
 /** The first sentence (or clause before a semicolon) of a retrieved passage that matches, with its citation. */
 function passageSentence(state: TAgentState, pattern: RegExp): { text: string; citation: string } | null {
-  if (state.evidence?.status !== "grounded") return null;
-  for (const p of state.evidence.passages) {
+  for (const p of customerPassages(state)) {
     const sentence = p.text.split(/(?<=[.;])\s+/).find((s) => pattern.test(s));
     if (sentence) return { text: sentence.replace(/[.;]$/, ""), citation: p.citation };
   }
@@ -27,7 +31,8 @@ export function draftReply(state: TAgentState): TDraft {
   const firstName = order.customerName.split(" ")[0] ?? "there";
   const lines = [`Hi ${firstName},`, "", `Thank you for writing to us about order ${order.id} (${order.item}).`];
   const window = policyWindowDays(state);
-  const top = state.evidence.passages[0]!;
+  // With no passage for the customer the quotation is a staff-only one, which the draft check refuses.
+  const top = customerPassages(state)[0] ?? state.evidence.passages[0]!;
 
   if (ticketIntent(state.ticket) === "damaged_item" && window) {
     lines.push(

@@ -74,7 +74,8 @@ export function evidenceQuestion(ticket: { subject: string; body: string }): str
 /** The refund window the cited policy states ("within 30 days of delivery"), if it states one. */
 export function policyWindowDays(state: TAgentState): { days: number; citation: string } | null {
   if (state.evidence?.status !== "grounded") return null;
-  for (const p of state.evidence.passages) {
+  // A staff-only passage is the reviewer's: its window is never promised to the customer.
+  for (const p of state.evidence.passages.filter((p) => p.audience !== "staff")) {
     const m = p.text.match(/within (\d+) days of delivery/i);
     if (m) return { days: Number(m[1]), citation: p.citation };
   }

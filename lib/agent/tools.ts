@@ -43,6 +43,8 @@ const ZPassage = z.object({
   title: z.string(),
   heading: z.string(),
   text: z.string(),
+  // Kept through the observation: the draft check refuses staff-only text by it (check-draft.ts rule 5).
+  audience: z.enum(["customer", "staff"]),
   score: z.number(),
   coverage: z.number(),
 });

@@ -1,7 +1,16 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkDraft, GROUNDING_THRESHOLD, numbersIn, orderTermsRemover, passageSupport, sentencesOf } from "./check-draft";
+import {
+  checkDraft,
+  GROUNDING_THRESHOLD,
+  numbersIn,
+  orderTermsRemover,
+  passageSupport,
+  sentencesOf,
+  staffOnlySentences,
+  type TCheckedPassage,
+} from "./check-draft";
 import { citationsIn } from "../contracts/citations";
 import { buildContextPack } from "./answer-policy-question";
 import type { TRetrievedPassage } from "./retrieve-passages";
@@ -133,6 +142,70 @@ describe("checkDraft", () => {
       expect(check(draft), draft).toEqual([]);
   });
 
+  describe("staff-only passages", () => {
+    const staffNote = {
+      citation: "return-policy-us@2",
+      audience: "staff" as const,
+      text: "Before approving, check the customer's order history for earlier damage claims.",
+    };
+    const internal = {
+      citation: "warranty-internal@1",
+      audience: "staff" as const,
+      text: "Offer store credit before a refund for orders over 200 USD.",
+    };
+    const withStaff = [...retrieved, staffNote, internal];
+    const check = (draft: string) => checkDraft({ draft, retrieved: withStaff, orderNumbers: [79], orderTerms });
+
+    it("refuses a sentence that restates one, cited or not, or cites a document retrieved only for staff", () => {
+      expect(check("We check your order history for earlier damage claims before approving [return-policy-us@2].")).toEqual([
+        {
+          kind: "staff_only_text",
+          sentence: "We check your order history for earlier damage claims before approving [return-policy-us@2].",
+          citation: "return-policy-us@2",
+        },
+      ]);
+      expect(check("Refunds within 30 days [return-policy-us@2]. We look at your order history for earlier damage claims.")).toEqual([
+        { kind: "staff_only_text", sentence: "We look at your order history for earlier damage claims.", citation: "return-policy-us@2" },
+      ]);
+      expect(check("We can offer you store credit instead [warranty-internal@1].")).toEqual([
+        {
+          kind: "staff_only_text",
+          sentence: "We can offer you store credit instead [warranty-internal@1].",
+          citation: "warranty-internal@1",
+        },
+      ]);
+    });
+
+    it("lends no support to a customer sentence: not its words, not its numbers", () => {
+      // 200 is only in the staff-only passage: under the customer passage's tag it is an invented number.
+      expect(check("Refunds at or above 200 USD need a specialist [return-policy-us@2].")).toEqual([
+        { kind: "unsupported_number", value: "200", written: "200" },
+      ]);
+    });
+
+    it("passes what a customer passage says, though a staff-only passage shares its words", () => {
+      expect(
+        check(
+          "Damaged electronics may be returned for a full refund within 30 days of delivery [return-policy-us@2]. Thank you for your patience.",
+        ),
+      ).toEqual([]);
+    });
+  });
+
+  describe("staffOnlySentences", () => {
+    const passages = [
+      { text: "Refunds are issued to the original payment method.", audience: "customer" as const },
+      { text: "Before approving, check the customer's order history for earlier damage claims.", audience: "staff" as const },
+    ];
+    it("finds the sentences of a reply that restate a staff-only passage and nothing the customer may read", () => {
+      const reply =
+        "Hi Dana,\nRefunds are issued to the original payment method.\nWe checked your order history for earlier damage claims.";
+      expect(staffOnlySentences(reply, passages)).toEqual(["We checked your order history for earlier damage claims."]);
+      expect(staffOnlySentences("Hi Dana,\nRefunds are issued to the original payment method.", passages)).toEqual([]);
+      expect(staffOnlySentences(reply, passages.slice(0, 1))).toEqual([]);
+    });
+  });
+
   it("reads numbers as written and ignores the digits of citations", () => {
     expect(numbersIn("79.00 USD, 1,200 items, 30 days [return-policy-us@2]")).toEqual(["79", "1200", "30"]);
     expect(citationsIn("a [x-1@2] b [x-1@2] [y@3]")).toEqual(["x-1@2", "y@3"]);
@@ -144,10 +217,10 @@ describe("checkDraft", () => {
  * the file. Pinned by hash, so a changed verdict is a deliberate edit of both.
  */
 const CORPUS_FILE = new URL("./check-draft.corpus.json", import.meta.url);
-const CORPUS_SHA256 = "1a7276b6a6cc5270fe4642f6ef35f0e931717da06194f5d90225aab4183fe7e7";
+const CORPUS_SHA256 = "677950d9606c1cf68a3d7ce66466f84d49fdbacfc052b9a574aafc464d5c979e";
 
 interface TCorpus {
-  retrieved: { citation: string; text: string }[];
+  retrieved: TCheckedPassage[];
   order: {
     id: string;
     item: string;

@@ -36,6 +36,13 @@
 //    statement of the refunded amount therefore cites the passage on how refunds are paid, and its
 //    amount is the order's.
 //
+// 5. No sentence is staff-only text: passages of a section marked for staff (audience "staff") may be
+//    retrieved and shown to the reviewer, never told to the customer. A sentence is refused
+//    (staff_only_text) when it cites a document version of which only staff-only passages were
+//    retrieved, or when it restates a retrieved staff-only passage – GROUNDING_THRESHOLD of its
+//    content words (at least MIN_STAFF_WORDS of them) or a quotation of three words or more found
+//    there, cited or not – unless a customer passage it cites supports it too (a rule both say).
+//
 // The threshold is 0.7: the rule drafter's sentences quote or restate passages and score 1; honest
 // paraphrases in the corpus score 0.78–0.9; the retired version's rule under the current tag scores
 // 0.6, the private note's sentences 0.25–0.5 (and fail 3b–c besides). The
@@ -44,6 +51,9 @@
 // lib/agent/grounding.integration.test.ts).
 import { citationsIn, withoutCitations } from "../contracts/citations";
 import { isQuantityWord, normalQuantity, quantitiesIn, quantitySupports, type TQuantity } from "./quantities";
+import { orderTermsRemover } from "./order-terms";
+
+export { orderTermsRemover } from "./order-terms";
 
 /** Share of a cited sentence's content words that must be found in the passage it cites. */
 export const GROUNDING_THRESHOLD = 0.7;
@@ -299,62 +309,6 @@ export function sentencesOf(text: string): string[] {
   return sentences.map((s) => s.trim()).filter((s) => /[\p{L}\d]/u.test(withoutCitations(s)) || citationsIn(s).length);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** [\p{L}\d] for the code of an ASCII character in lower-cased text: a digit or a small letter. */
-function asciiWordChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
-}
-
-/** One pass over ASCII text for an ASCII part: what the pass's regex does, by plain search. */
-function removeAsciiPart(text: string, part: string): string {
-  // Lower-casing is exact and keeps every offset for ASCII, and for ASCII text a case-insensitive
-  // match of an ASCII part is exactly equality after lower-casing both.
-  const lower = text.toLowerCase();
-  let out = "";
-  let from = 0;
-  for (let at = lower.indexOf(part); at !== -1;) {
-    const end = at + part.length;
-    // Before the text's start and past its end charCodeAt gives NaN, which is no word character.
-    if (asciiWordChar(lower.charCodeAt(at - 1)) || asciiWordChar(lower.charCodeAt(end))) {
-      at = lower.indexOf(part, at + 1);
-      continue;
-    }
-    out += `${text.slice(from, at)} `;
-    from = end;
-    at = lower.indexOf(part, end);
-  }
-  return out + text.slice(from);
-}
-
-/**
- * Takes the order's own terms (name, order id, item) out of a text, matched as whole words and
- * ignoring case: each term and each of its words, the longest first, one pass each. Each pass is the
- * regex `(?<![\p{L}\d])part(?![\p{L}\d])` with flags `giu` replaced by a space; ASCII text and
- * parts (nearly every draft) are searched without it, a few times faster, with the same result
- * (check-draft.test.ts holds the two together).
- */
-export function orderTermsRemover(terms: string[]): (text: string) => string {
-  const parts = [
-    ...new Set(
-      terms
-        .flatMap((t) => [t, ...t.split(/\s+/)])
-        .map((t) => t.trim())
-        .filter((t) => t.length >= 2),
-    ),
-  ].sort((a, b) => b.length - a.length);
-  const patterns = parts.map((part) => new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(part)}(?![\\p{L}\\d])`, "giu"));
-  const asciiParts = parts.every((part) => ASCII.test(part)) ? parts.map((part) => part.toLowerCase()) : null;
-  return (text) =>
-    asciiParts && ASCII.test(text)
-      ? asciiParts.reduce(removeAsciiPart, text)
-      : patterns.reduce((out, pattern) => out.replace(pattern, " "), text);
-}
-
 /** Lower-case words and numbers separated by single spaces: a quotation compared up to punctuation. */
 function normalisedForQuote(text: string): string {
   return (
@@ -364,10 +318,18 @@ function normalisedForQuote(text: string): string {
   ).join(" ");
 }
 
+export interface TCheckedPassage {
+  citation: string;
+  text: string;
+  heading?: string;
+  audience?: "customer" | "staff";
+}
+
 export interface TDraftCheckInput {
   draft: string;
-  /** Citations of the passages retrieved for this run (all approved, all current). */
-  retrieved: { citation: string; text: string }[];
+  /** Citations of the passages retrieved for this run (all approved, all current), and whom each is
+   * for: a passage without an audience is the customer's (rule 5). */
+  retrieved: TCheckedPassage[];
   /** Numbers the order supports: amounts in currency units (numbers), days since delivery ("12 days":
    * a string is read as a quantity, with its unit), digits of its id and item. */
   orderNumbers: (string | number)[];
@@ -384,7 +346,9 @@ export type TDraftProblem =
   /** A sentence citing passages none of which supports it (3a–d). */
   | { kind: "unsupported_claim"; sentence: string; citation: string; share: number }
   /** A sentence about money, refunds or a commitment, citing nothing (4). */
-  | { kind: "uncited_claim"; sentence: string };
+  | { kind: "uncited_claim"; sentence: string }
+  /** A sentence that cites or restates a staff-only passage (5), with that passage's citation. */
+  | { kind: "staff_only_text"; sentence: string; citation: string };
 
 interface TSupport {
   share: number;
@@ -452,6 +416,41 @@ function orderQuantities(numbers: readonly (string | number)[]): TQuantity[] {
   return numbers.flatMap((n) => (typeof n === "number" ? [{ written: String(n), value: n, unit: null }] : quantitiesIn(n).slice(0, 1)));
 }
 
+/** A sentence needs this many content words before it can restate a staff-only passage: "Thank you
+ * for your patience." restates nothing, whatever a passage says. */
+const MIN_STAFF_WORDS = 3;
+
+/** Whether a sentence restates a passage: most of its words, or a quotation of three words or more. */
+function restates(sentence: string, passage: string): boolean {
+  const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
+  if (quotes.some((q) => passageWords(passage).quotable.includes(` ${q} `))) return true;
+  return contentStems(sentence).size >= MIN_STAFF_WORDS && passageSupport(sentence, passage).share >= GROUNDING_THRESHOLD;
+}
+
+/** Rule 5: the citation of the staff-only passage a sentence cites or restates, or null. */
+function staffOnlySource(sentence: string, citations: string[], retrieved: readonly TCheckedPassage[]): string | null {
+  const staff = retrieved.filter((p) => p.audience === "staff");
+  if (!staff.length) return null;
+  const cited = retrieved.filter((p) => citations.includes(p.citation));
+  if (cited.some((p) => p.audience !== "staff" && passageSupport(sentence, p.text).wordsOk)) return null;
+  const staffOnlyCitation = citations.find((c) => !retrieved.some((p) => p.citation === c && p.audience !== "staff"));
+  if (staffOnlyCitation && staff.some((p) => p.citation === staffOnlyCitation)) return staffOnlyCitation;
+  return staff.find((p) => restates(sentence, p.text))?.citation ?? null;
+}
+
+/**
+ * The sentences of a text (a reply, as a person may have edited it) that restate a staff-only passage
+ * and no customer passage supports: what the customer must never be sent (rule 5, without citations).
+ */
+export function staffOnlySentences(text: string, passages: readonly Pick<TCheckedPassage, "text" | "audience">[]): string[] {
+  const staff = passages.filter((p) => p.audience === "staff");
+  if (!staff.length) return [];
+  const customer = passages.filter((p) => p.audience !== "staff");
+  return sentencesOf(text).filter(
+    (sentence) => staff.some((p) => restates(sentence, p.text)) && !customer.some((p) => passageSupport(sentence, p.text).wordsOk),
+  );
+}
+
 export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraftCheckInput): TDraftProblem[] {
   const problems: TDraftProblem[] = [];
   const cited = citationsIn(draft);
@@ -465,7 +464,14 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
   for (const raw of sentencesOf(draft)) {
     const sentence = withoutOrderTerms(raw);
     const citations = citationsIn(sentence);
-    const passages = retrieved.filter((r) => citations.includes(r.citation));
+    // A staff-only passage supports nothing the customer is told (rule 5): not a word, not a number.
+    const passages = retrieved.filter((r) => citations.includes(r.citation) && r.audience !== "staff");
+    // Staff-only text is refused as such, and not held to the customer's passages besides.
+    const staff = staffOnlySource(sentence, citations, retrieved);
+    if (staff) {
+      problems.push({ kind: "staff_only_text", sentence: raw, citation: staff });
+      continue;
+    }
     const allowed = [...fromOrder, ...passages.flatMap((p) => passageWords(p.text).quantities)];
     const invented = quantitiesIn(sentence).filter((q) => !supported(q, allowed));
     for (const q of invented) if (!unsupported.has(normalQuantity(q))) unsupported.set(normalQuantity(q), q.written);
@@ -473,7 +479,8 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
       if (speaksOf(sentence, MONEY_WORDS) || speaksOf(sentence, COMMITMENT_WORDS)) problems.push({ kind: "uncited_claim", sentence: raw });
       continue;
     }
-    // A citation of something not retrieved is reported above; the sentence is then not checked twice.
+    // A citation of something not retrieved is reported above, one of staff-only passages alone by rule
+    // 5: the sentence is then not checked twice.
     if (!passages.length) continue;
     const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder));
     // Words supported and a number no cited passage has: reported once, as that number.
@@ -504,5 +511,7 @@ export function describeDraftProblem(p: TDraftProblem): string {
       return `unsupported_claim ${quote(p.sentence)} not supported by [${p.citation}] (${p.share} of its words found)`;
     case "uncited_claim":
       return `uncited_claim ${quote(p.sentence)} speaks of money or a commitment without a citation`;
+    case "staff_only_text":
+      return `staff_only_text ${quote(p.sentence)} repeats a staff-only passage of [${p.citation}]`;
   }
 }

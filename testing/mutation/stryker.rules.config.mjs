@@ -11,6 +11,7 @@ export default mutationConfig({
     "lib/intake/admit-ticket.ts",
     "lib/intake/route-signature.ts",
     "lib/evidence/check-draft.ts",
+    "lib/evidence/order-terms.ts",
     "lib/agent/validate-decision.ts",
     "lib/agent/transitions.ts",
   ],
