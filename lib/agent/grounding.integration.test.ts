@@ -48,7 +48,7 @@ describe("the rule drafter's drafts under the claim-level check", () => {
         const draft = draftReply(state);
         written.add(draft.text);
         const problem = draftProblem(draft, state);
-        if (problem) failures.push(`${q.id} / ${order.id}: ${problem}`);
+        if (problem) failures.push(`${q.id} / ${order.id}: ${problem.reason} ${problem.detail}`);
       }
     }
     expect(failures).toEqual([]);

@@ -6,7 +6,8 @@
 //   4. runTool           the tool, with a timeout (needs_human: tool_timeout, tool_error;
 //                                              order_customer_mismatch when the order is not the
 //                                              ticket's customer's)
-//   5. checkObservation  its observation       (needs_human: tool_invalid_output)
+//   5. checkObservation  its observation       (needs_human: tool_invalid_output; evidence_off_topic
+//                                              when a draft answers another question than the ticket's)
 //   6. recordStep        the trace event, then the state; a hand-off, a denied or an auto-approved
 //                        proposal ends the run
 //   7. checkBudgets      steps, tokens, wall time (needs_human: step/token/latency budget)
@@ -280,7 +281,8 @@ export async function runTool(run: Omit<TLoop, "planner" | "forbidden">, gated: 
 
 /**
  * Step 5: the observation against its schema; then a draft, whichever tool wrote it, against what
- * this run retrieved and looked up (its citations and numbers). A draft that fails is out of contract.
+ * this run retrieved and looked up (its citations and numbers) and the question the ticket asks. A
+ * draft that fails is out of contract; one that answers another question hands over evidence_off_topic.
  */
 export function checkObservation(run: TJournaling, ran: TRan): TStep<TObserved> {
   const { action } = ran;
@@ -290,7 +292,7 @@ export function checkObservation(run: TJournaling, ran: TRan): TStep<TObserved> 
     failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
   else if (action.action === "draft_reply") {
     const problem = draftProblem(valid.data as TDraft, run.state);
-    if (problem) failure = new Stop("tool_invalid_output", problem);
+    if (problem) failure = new Stop(problem.reason, problem.detail);
   }
   if (!failure) return go({ ...ran, parsed: valid.data });
   recordToolStep(run, ran, failure);

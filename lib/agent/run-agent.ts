@@ -6,7 +6,7 @@
 //   4. runTool           run the tool with a timeout (needs_human: tool_timeout, tool_error;
 //                                                  order_customer_mismatch when the order is not the
 //                                                  ticket's customer's)
-//   5. checkObservation  validate the observation  (needs_human: tool_invalid_output)
+//   5. checkObservation  validate the observation  (needs_human: tool_invalid_output; evidence_off_topic)
 //   6. recordStep        record a trace event, then the state (a hand-off, a denied or auto-approved
 //                                                  proposal ends the run)
 //   7. checkBudgets      check budgets             (needs_human: step/token/latency budget)

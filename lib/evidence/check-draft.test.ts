@@ -10,7 +10,9 @@ import {
   sentencesOf,
   staffOnlySentences,
   type TCheckedPassage,
+  type TDraftProblem,
 } from "./check-draft";
+import type { TSameMembers } from "../contracts/same-members";
 import { citationsIn } from "../contracts/citations";
 import { buildContextPack } from "./answer-policy-question";
 import type { TRetrievedPassage } from "./retrieve-passages";
@@ -217,7 +219,18 @@ describe("checkDraft", () => {
  * the file. Pinned by hash, so a changed verdict is a deliberate edit of both.
  */
 const CORPUS_FILE = new URL("./check-draft.corpus.json", import.meta.url);
-const CORPUS_SHA256 = "677950d9606c1cf68a3d7ce66466f84d49fdbacfc052b9a574aafc464d5c979e";
+const CORPUS_SHA256 = "5c60dff5d5ce8ffcb114644ec45aa097cef9d083ea21ae3b07127f78e7cffa40";
+
+const PROBLEM_KINDS = [
+  "no_citation",
+  "citation_not_retrieved",
+  "unsupported_number",
+  "unsupported_claim",
+  "uncited_claim",
+  "staff_only_text",
+  "off_topic",
+] as const;
+const _everyKind: TSameMembers<(typeof PROBLEM_KINDS)[number], TDraftProblem["kind"]> = true;
 
 interface TCorpus {
   retrieved: TCheckedPassage[];
@@ -230,7 +243,15 @@ interface TCorpus {
     refundedCents: number;
     daysSinceDelivery: number;
   };
-  drafts: { draft: string; verdict: "pass" | "refuse"; why: string; problems?: string[]; order?: Partial<TCorpus["order"]> }[];
+  drafts: {
+    draft: string;
+    verdict: "pass" | "refuse";
+    why: string;
+    problems?: string[];
+    order?: Partial<TCorpus["order"]>;
+    /** The ticket's subject and body, when the draft is also held to answer it (rule 6). */
+    ticket?: string;
+  }[];
 }
 
 describe("orderTermsRemover", () => {
@@ -331,12 +352,14 @@ describe("the adversarial draft corpus", () => {
   const raw = readFileSync(CORPUS_FILE, "utf8");
   const corpus = JSON.parse(raw) as TCorpus;
 
-  it("is the pinned corpus, with at least 40 drafts of both verdicts", () => {
+  it("is the pinned corpus, with at least 90 drafts of both verdicts and a refusal of every kind", () => {
     expect(createHash("sha256").update(raw).digest("hex")).toBe(CORPUS_SHA256);
-    expect(corpus.drafts.length).toBeGreaterThanOrEqual(40);
-    expect(corpus.drafts.filter((d) => d.verdict === "pass").length).toBeGreaterThanOrEqual(10);
-    expect(corpus.drafts.filter((d) => d.verdict === "refuse").length).toBeGreaterThanOrEqual(25);
+    expect(corpus.drafts.length).toBeGreaterThanOrEqual(90);
+    expect(corpus.drafts.filter((d) => d.verdict === "pass").length).toBeGreaterThanOrEqual(30);
+    expect(corpus.drafts.filter((d) => d.verdict === "refuse").length).toBeGreaterThanOrEqual(55);
     for (const d of corpus.drafts) expect(d.verdict === "refuse", d.why).toBe(!!d.problems?.length);
+    // A kind of problem the check can give and the corpus never shows is a rule nothing adversarial holds.
+    expect(new Set(corpus.drafts.flatMap((d) => d.problems ?? []))).toEqual(new Set(PROBLEM_KINDS));
   });
 
   it.each(corpus.drafts.map((d) => [d.why, d] as const))("%s", (_why, entry) => {
@@ -353,6 +376,7 @@ describe("the adversarial draft corpus", () => {
         ...numbersIn(order.item),
       ],
       orderTerms: [order.customerName, order.id, order.item],
+      question: entry.ticket,
     });
     expect([...new Set(problems.map((p) => p.kind))].sort(), JSON.stringify(problems)).toEqual([...(entry.problems ?? [])].sort());
   });

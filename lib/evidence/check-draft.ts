@@ -43,6 +43,10 @@
 //    content words (at least MIN_STAFF_WORDS of them) or a quotation of three words or more found
 //    there, cited or not – unless a customer passage it cites supports it too (a rule both say).
 //
+// 6. The passages the draft stands on – for each cited sentence, the cited passage that supports it
+//    best – answer the question the ticket asks (off_topic otherwise: check-draft-relevance.ts).
+//    Checked when the ticket's question is given, as the runtime and the model drafter give it.
+//
 // The threshold is 0.7: the rule drafter's sentences quote or restate passages and score 1; honest
 // paraphrases in the corpus score 0.78–0.9; the retired version's rule under the current tag scores
 // 0.6, the private note's sentences 0.25–0.5 (and fail 3b–c besides). The
@@ -50,10 +54,13 @@
 // labelled question hold it in place from both sides (check-draft.test.ts,
 // lib/agent/grounding.integration.test.ts).
 import { citationsIn, withoutCitations } from "../contracts/citations";
-import { isQuantityWord, normalQuantity, quantitiesIn, quantitySupports, type TQuantity } from "./quantities";
+import { normalQuantity, quantitiesIn, quantitySupports, type TQuantity } from "./quantities";
+import { contentStems, CURRENCY, isNegation, stem, STOP_WORDS, wordsOf } from "./words";
 import { orderTermsRemover } from "./order-terms";
+import { offTopic } from "./check-draft-relevance";
 
 export { orderTermsRemover } from "./order-terms";
+export { contentStems, isNegation, stem, wordsOf } from "./words";
 
 /** Share of a cited sentence's content words that must be found in the passage it cites. */
 export const GROUNDING_THRESHOLD = 0.7;
@@ -70,25 +77,6 @@ export function canonicalNumber(raw: string): string {
   const n = Number(plain);
   return Number.isFinite(n) ? String(n) : plain;
 }
-
-const STOP_WORDS = new Set(
-  (
-    "a an the and or but if so as at by for from in into of on onto to up with about after before than then that this these those there here " +
-    "it its it's i i'm i've i'd i'll me my mine we we're we've we'll we'd us our ours you you're you've you'll you'd your yours he she they them their " +
-    "is are was were be been being am do does did done have has had having will would shall should can could may might must " +
-    "what which who whom whose when where why how all any each both some such only own same too very just also more most other " +
-    "since because while until once again get gets got go goes let " +
-    "hi hello dear thanks thank please kind regards best sincerely yes ok okay " +
-    // framing a quote or a rule, not part of it
-    "policy policies says say states stated according per rule rules note"
-  ).split(" "),
-);
-
-/** Words that deny; handled by the negation check (3c), not counted as content. */
-const NEGATIONS = new Set(["not", "no", "never", "cannot", "nor", "none", "nothing", "neither", "without"]);
-
-/** Currency codes and signs: an amount is checked as a number, its unit is no claim of its own. */
-const CURRENCY = new Set(["usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "dollar", "euro", "pound", "cent"]);
 
 /**
  * Promises of speed, certainty or exemption, in the languages the helpdesk receives. A word matches
@@ -185,54 +173,6 @@ export const MONEY_WORDS = [
 
 function matches(word: string, entries: readonly string[]): boolean {
   return entries.some((e) => (e.endsWith("*") ? word.startsWith(e.slice(0, -1)) : word === e));
-}
-
-/** A word reduced to a crude stem: enough that inflections of one word meet, deterministic and small. */
-export function stem(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/, "");
-  // Once a word ends in a double s ("address", "glass", or "glasses" after its first rule) nothing more is cut.
-  for (const [suffix, replacement] of [
-    ["ies", "y"],
-    ["sses", "ss"],
-    ["s", ""],
-    ["ing", ""],
-    ["ed", ""],
-    ["ly", ""],
-    ["al", ""],
-    ["y", ""],
-    ["er", ""],
-    ["e", ""],
-  ] as const) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !w.endsWith("ss")) w = w.slice(0, -suffix.length) + replacement;
-  }
-  return w;
-}
-
-/** The words of a text, lower-cased, citations left out. */
-export function wordsOf(text: string): string[] {
-  return (
-    withoutCitations(text)
-      .toLowerCase()
-      .replace(/’/g, "'")
-      .match(/[\p{L}][\p{L}']*/gu) ?? []
-  ).map((w) => w.replace(/'+$/, ""));
-}
-
-export function isNegation(word: string): boolean {
-  return NEGATIONS.has(word) || word.endsWith("n't");
-}
-
-/**
- * The stems of a text's content words: no stop words, negations, currency codes or quantities – a
- * number, its unit or a multiplier ("thirty", "days", "a year", "double") is rule 3e's to check, so a
- * paraphrase that writes "thirty days" or "a month" for "30 days" is not short of words for it.
- */
-export function contentStems(text: string): Set<string> {
-  return new Set(
-    wordsOf(text)
-      .filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w)) && !isQuantityWord(w))
-      .map(stem),
-  );
 }
 
 /**
@@ -335,6 +275,8 @@ export interface TDraftCheckInput {
   orderNumbers: (string | number)[];
   /** The order's own words, which are never claims: the customer's name, the order id, the item. */
   orderTerms: string[];
+  /** What the ticket asks (its subject and body): the passages the draft stands on must answer it (6). */
+  question?: string;
 }
 
 export type TDraftProblem =
@@ -348,7 +290,9 @@ export type TDraftProblem =
   /** A sentence about money, refunds or a commitment, citing nothing (4). */
   | { kind: "uncited_claim"; sentence: string }
   /** A sentence that cites or restates a staff-only passage (5), with that passage's citation. */
-  | { kind: "staff_only_text"; sentence: string; citation: string };
+  | { kind: "staff_only_text"; sentence: string; citation: string }
+  /** Passages that do not answer what the ticket asks (6): the first such, and what was asked. */
+  | { kind: "off_topic"; citation: string; asked: string[] };
 
 interface TSupport {
   share: number;
@@ -451,7 +395,12 @@ export function staffOnlySentences(text: string, passages: readonly Pick<TChecke
   );
 }
 
-export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraftCheckInput): TDraftProblem[] {
+/** The question a ticket asks, as the relevance rule (6) reads it: its subject and body. */
+export function ticketQuestion(ticket: { subject: string; body: string }): string {
+  return `${ticket.subject}\n${ticket.body}`;
+}
+
+export function checkDraft({ draft, retrieved, orderNumbers, orderTerms, question }: TDraftCheckInput): TDraftProblem[] {
   const problems: TDraftProblem[] = [];
   const cited = citationsIn(draft);
   const retrievedSet = new Set(retrieved.map((r) => r.citation));
@@ -460,6 +409,7 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
   const fromOrder = orderQuantities(orderNumbers);
   const unsupported = new Map<string, string>();
   const withoutOrderTerms = orderTermsRemover(orderTerms);
+  const stoodOn = new Set<TCheckedPassage>();
 
   for (const raw of sentencesOf(draft)) {
     const sentence = withoutOrderTerms(raw);
@@ -483,6 +433,8 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
     // 5: the sentence is then not checked twice.
     if (!passages.length) continue;
     const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder));
+    const best = supports.reduce((b, s, i) => (s.wordsOk && (b < 0 || s.share > supports[b]!.share) ? i : b), -1);
+    if (best >= 0) stoodOn.add(passages[best]!);
     // Words supported and a number no cited passage has: reported once, as that number.
     if (!supports.some((s) => s.ok) && !(invented.length && supports.some((s) => s.wordsOk))) {
       problems.push({
@@ -494,6 +446,8 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
     }
   }
   for (const [value, written] of unsupported) problems.push({ kind: "unsupported_number", value, written });
+  const wrongQuestion = question === undefined ? null : offTopic({ question, passages: [...stoodOn], orderTerms });
+  if (wrongQuestion) problems.push({ kind: "off_topic", ...wrongQuestion });
   return problems;
 }
 
@@ -513,5 +467,7 @@ export function describeDraftProblem(p: TDraftProblem): string {
       return `uncited_claim ${quote(p.sentence)} speaks of money or a commitment without a citation`;
     case "staff_only_text":
       return `staff_only_text ${quote(p.sentence)} repeats a staff-only passage of [${p.citation}]`;
+    case "off_topic":
+      return `off_topic [${p.citation}] does not answer what the ticket asks about (${p.asked.map((a) => `“${a}”`).join(", ")})`;
   }
 }

@@ -2,7 +2,8 @@
 // completes the grounded case; every scripted bad answer ends documented, and none gains authority.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { ticketId } from "../../testing/runs";
+import { freshOrder, ticketId } from "../../testing/runs";
+import { createTicket } from "../intake/create-ticket";
 import { seedDemo } from "../../prisma/seed/demo";
 import { plannerSetup } from "./choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
@@ -143,6 +144,34 @@ describe("the model planner over HTTP", () => {
     expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", draft: fixed, citations: ["return-policy-us@2"] });
     expect(JSON.stringify(fake.requests.find((r, i) => r.kind === "draft" && i > 3)?.body.messages)).toContain(
       "the number 120 appears in no passage",
+    );
+    await heldToTheBoundaries(run);
+  });
+
+  it("sends back a draft that answers another question than the ticket's, then hands over evidence_off_topic", async () => {
+    const { client } = testDb();
+    const world = await freshOrder(client);
+    const lost = await client.$transaction((tx) =>
+      createTicket(
+        {
+          subject: "Lost parcel",
+          body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
+          customerEmail: world.email,
+          orderRef: world.orderId,
+          source: "form",
+        },
+        { type: "system" },
+        tx,
+      ),
+    );
+    // A well-behaved model throughout: it drafts from the passages it was given, which answer a damaged item's question.
+    const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: 2000 });
+    const run = await runAgent({ ticketId: lost.id, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model });
+    expect(run).toMatchObject({ status: "needs_human", reason: "evidence_off_topic", draft: null, citations: [] });
+    expect(run.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply"]);
+    expect(fake.requests.filter((r) => r.kind === "draft")).toHaveLength(2);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(
+      "does not answer what the customer asks about (lost parcel, never arrived)",
     );
     await heldToTheBoundaries(run);
   });

@@ -12,7 +12,7 @@ import {
 import type { TPlanner } from "../agent/planner";
 import type { TAgentState } from "../agent/state";
 import { citationsIn } from "../contracts/citations";
-import { checkDraft, type TDraftProblem } from "../evidence/check-draft";
+import { checkDraft, ticketQuestion, type TDraftProblem } from "../evidence/check-draft";
 import { completeJson, type TChatMessage, type TCompletion, type TLlmConfig } from "./provider";
 
 export const PLANNER_PROMPT_VERSION = "planner-prompt-v2";
@@ -134,6 +134,8 @@ function describeProblems(problems: TDraftProblem[]): string {
     unsupported_claim: (p) => `the sentence "${p.sentence}" is not what [${p.citation}] says`,
     uncited_claim: (p) => `the sentence "${p.sentence}" speaks of money or a commitment without citing the passage that says it`,
     staff_only_text: (p) => `the sentence "${p.sentence}" repeats guidance for the support team, which the customer may not read`,
+    off_topic: (p) =>
+      `[${p.citation}] does not answer what the customer asks about (${p.asked.join(", ")}): cite only a passage that answers their question`,
   } satisfies { [K in TDraftProblem["kind"]]: (p: Extract<TDraftProblem, { kind: K }>) => string };
   return problems.map((p) => (words[p.kind] as (p: TDraftProblem) => string)(p)).join("; ");
 }
@@ -178,7 +180,13 @@ export async function modelDraft(input: {
     const draft = parsed.ok ? ZModelDraft.safeParse(parsed.value) : null;
     text = draft?.success ? draft.data.reply : "";
     problems = draft?.success
-      ? checkDraft({ draft: text, retrieved: state.evidence.passages, orderNumbers: input.orderNumbers, orderTerms: input.orderTerms })
+      ? checkDraft({
+          draft: text,
+          retrieved: state.evidence.passages,
+          orderNumbers: input.orderNumbers,
+          orderTerms: input.orderTerms,
+          question: ticketQuestion(state.ticket),
+        })
       : [{ kind: "no_citation" }];
     if (!problems.length) break;
     repairs.push(problems);

@@ -12,6 +12,7 @@ export default mutationConfig({
     "lib/intake/route-signature.ts",
     "lib/evidence/check-draft.ts",
     "lib/evidence/order-terms.ts",
+    "lib/evidence/words.ts",
     "lib/agent/validate-decision.ts",
     "lib/agent/transitions.ts",
   ],
