@@ -17,7 +17,7 @@ import {
   type TRan,
   type TStep,
 } from "./loop-steps";
-import { scriptedPlanner, type TPlanner } from "./planner";
+import { scriptedPlanner, TokenBudgetRefusal, type TPlanner } from "./planner";
 import { RunJournal, type TTraceStep } from "./run-journal";
 import { initialState, type TAgentState } from "./state";
 import { ORDER_FACTS as ORDER } from "../../testing/order-facts";
@@ -107,6 +107,27 @@ describe("the planner's turn (askPlanner)", () => {
       reason: "latency_budget_exceeded",
       detail: "the planner did not answer within the 30 ms budget",
     });
+  });
+
+  it("tells the planner the tokens left, and stops token_budget_exceeded when its model call cannot fit, counting what it spent", async () => {
+    let told: unknown;
+    const frugal: TPlanner = {
+      id: "frugal",
+      decide: async (_state, _signal, budget) => {
+        told = budget;
+        throw new TokenBudgetRefusal("the next model call (decision) needs about 900 tokens and 60 are left of the budget", {
+          promptTokens: 20,
+          completionTokens: 10,
+        });
+      },
+    };
+    const run = { ...loopRun({ planner: frugal }), tokens: 40 };
+    expect(stopOf(await askPlanner(run))).toEqual({
+      reason: "token_budget_exceeded",
+      detail: "the next model call (decision) needs about 900 tokens and 60 are left of the budget (70 tokens used of 100)",
+    });
+    expect(told).toEqual({ tokensLeft: 60 });
+    expect(run.tokens).toBe(70);
   });
 });
 

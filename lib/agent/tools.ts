@@ -29,6 +29,8 @@ export interface TToolContext {
   signal: AbortSignal;
   /** Tools that call a model report its measured usage here; it counts against the token budget. */
   reportUsage: (usage: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => void;
+  /** Tokens the run has left when the tool starts: a tool that calls a model keeps within them. */
+  tokensLeft: number;
   /** The order the ticket names (`ref`, its orderRef), read with the run's first statement: a lookup
    * of that very reference needs no statement of its own. Its refunds so far are as of the run's
    * start; the executor checks what is still refundable again, under the order's lock. */

@@ -14,6 +14,7 @@ import type { TAgentState } from "../agent/state";
 import { citationsIn } from "../contracts/citations";
 import { checkDraft, ticketQuestion, type TDraftProblem } from "../evidence/check-draft";
 import { completeJson, type TChatMessage, type TCompletion, type TLlmConfig } from "./provider";
+import { completionCap } from "./token-budget";
 
 export const PLANNER_PROMPT_VERSION = "planner-prompt-v2";
 export const DRAFTER_PROMPT_VERSION = "drafter-prompt-v3";
@@ -92,7 +93,7 @@ const sumUsage = (calls: TCompletion[]) => ({
 export function modelPlanner(config: TLlmConfig): TPlanner {
   return {
     id: "model",
-    async decide(state, signal) {
+    async decide(state, signal, budget) {
       const messages: TChatMessage[] = [
         { role: "system", content: PLANNER_SYSTEM },
         { role: "user", content: plannerView(state) },
@@ -101,7 +102,22 @@ export function modelPlanner(config: TLlmConfig): TPlanner {
       // One retry on output that is not JSON at all; anything that parses goes to the runtime's
       // validator as it is (a wrong action or wrong arguments is the validator's to refuse).
       for (let attempt = 1; attempt <= 2; attempt++) {
-        const completion = await completeJson({ config, messages, schemaName: "decision", schema: DECISION_JSON_SCHEMA, signal });
+        // Before each call, the retry's too: within the tokens the run has left, or not made at all.
+        const maxTokens = completionCap({
+          tokensLeft: budget?.tokensLeft,
+          spent: sumUsage(calls),
+          messages,
+          schema: DECISION_JSON_SCHEMA,
+          kind: "decision",
+        });
+        const completion = await completeJson({
+          config,
+          messages,
+          schemaName: "decision",
+          schema: DECISION_JSON_SCHEMA,
+          maxTokens,
+          signal,
+        });
         calls.push(completion);
         const parsed = parseJson(completion.content);
         if (parsed.ok)
@@ -149,6 +165,8 @@ export async function modelDraft(input: {
   state: TAgentState;
   orderNumbers: (string | number)[];
   orderTerms: string[];
+  /** Tokens the run has left for this draft and its repair (undefined: no budget, as outside a run). */
+  tokensLeft?: number;
   signal?: AbortSignal;
 }): Promise<TModelDraft & { problems: TDraftProblem[] }> {
   const { state } = input;
@@ -168,11 +186,19 @@ export async function modelDraft(input: {
   let text = "";
   let problems: TDraftProblem[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
+    const maxTokens = completionCap({
+      tokensLeft: input.tokensLeft,
+      spent: sumUsage(calls),
+      messages,
+      schema: DRAFT_JSON_SCHEMA,
+      kind: "draft",
+    });
     const completion = await completeJson({
       config: input.config,
       messages,
       schemaName: "draft",
       schema: DRAFT_JSON_SCHEMA,
+      maxTokens,
       signal: input.signal,
     });
     calls.push(completion);
