@@ -381,6 +381,15 @@ describe("the adversarial draft corpus", () => {
     expect([...new Set(problems.map((p) => p.kind))].sort(), JSON.stringify(problems)).toEqual([...(entry.problems ?? [])].sort());
   });
 
+  it("passes an honest restatement of every passage the customer may read", () => {
+    const passing = corpus.drafts.filter((d) => d.verdict === "pass").flatMap((d) => sentencesOf(d.draft));
+    for (const passage of corpus.retrieved.filter((p) => p.audience !== "staff"))
+      expect(
+        passing.some((sentence) => passageSupport(sentence, passage.text).wordsOk),
+        passage.text,
+      ).toBe(true);
+  });
+
   it("keeps its threshold where the honest paraphrases pass and the note's words do not", () => {
     const passage = corpus.retrieved[0]!.text;
     expect(
