@@ -49,6 +49,21 @@ describe("quotations in a cited sentence", () => {
     expect(check(sentence)).toEqual([{ kind: "unsupported_claim", sentence, citation: "returns@1", share: 1 }]);
   });
 
+  it("passes a passage quoted whole that names the item ordered, or quotes a name in straight quotes itself", () => {
+    const electronics = {
+      citation: "returns-electronics@2",
+      text: 'If you no longer want a phone, tablet or laptop, press "Start a return" within 30 days of delivery.',
+    };
+    const draft = `Our policy says: “${electronics.text}” [returns-electronics@2]`;
+    // The item's own words are taken out before the claim is read, but a quotation is the passage's as written.
+    expect(checkDraft({ draft, retrieved: [electronics], orderNumbers: [], orderTerms: ["Dana", "ORD-1", "Aurora tablet"] })).toEqual([]);
+    // Changed by a word, the quotation is not the passage's.
+    const altered = draft.replace("laptop,", "laptop or TV,");
+    expect(checkDraft({ draft: altered, retrieved: [electronics], orderNumbers: [], orderTerms: ["Aurora tablet"] })).toMatchObject([
+      { kind: "unsupported_claim" },
+    ]);
+  });
+
   it("does not hold a two-word quotation to the passage's order", () => {
     expect(check("Damaged electronics may be returned for a “refund full” within 30 days of delivery [returns@1].")).toEqual([]);
   });

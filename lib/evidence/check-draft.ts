@@ -333,8 +333,21 @@ function passageWords(passage: string): TPassageWords {
   return words;
 }
 
-/** How well one passage supports one (order-term-free) sentence: rules 3a–d. */
-export function passageSupport(sentence: string, passage: string, fromOrder: TQuantity[] = []): TSupport {
+/**
+ * The quotations of three words or more in a sentence, normalised for comparison: “…” first, then
+ * "…" outside them (a passage quoted whole may itself quote a button's "name").
+ */
+function quotationsIn(sentence: string): string[] {
+  const curly = [...sentence.matchAll(/“([^”]+)”/g)].map((m) => m[1]!);
+  const straight = [...sentence.replace(/“[^”]*”/g, " ").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  return [...curly, ...straight].map(normalisedForQuote).filter((q) => q.split(" ").length >= 3);
+}
+
+/**
+ * How well one passage supports one (order-term-free) sentence: rules 3a–d. Its quotations are read
+ * from `quoted`, the sentence as written: a passage quoted whole may name the very item ordered.
+ */
+export function passageSupport(sentence: string, passage: string, fromOrder: TQuantity[] = [], quoted = sentence): TSupport {
   const p = passageWords(passage);
   const content = contentStems(sentence);
   const found = [...content].filter((s) => p.content.has(s)).length;
@@ -343,8 +356,7 @@ export function passageSupport(sentence: string, passage: string, fromOrder: TQu
     .filter((w) => matches(w, COMMITMENT_WORDS))
     .every((w) => p.stems.has(stem(w)));
   const sameSense = !contradicts(senses(sentence), p.senses);
-  const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
-  const quotesFound = quotes.every((q) => p.quotable.includes(` ${q} `));
+  const quotesFound = quotationsIn(quoted).every((q) => p.quotable.includes(` ${q} `));
   const numbersFound = quantitiesIn(sentence).every((q) => supported(q, [...p.quantities, ...fromOrder]));
   const wordsOk = share >= GROUNDING_THRESHOLD && commitmentsKept && sameSense && quotesFound;
   return { share, wordsOk, ok: wordsOk && numbersFound };
@@ -366,8 +378,7 @@ const MIN_STAFF_WORDS = 3;
 
 /** Whether a sentence restates a passage: most of its words, or a quotation of three words or more. */
 function restates(sentence: string, passage: string): boolean {
-  const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
-  if (quotes.some((q) => passageWords(passage).quotable.includes(` ${q} `))) return true;
+  if (quotationsIn(sentence).some((q) => passageWords(passage).quotable.includes(` ${q} `))) return true;
   return contentStems(sentence).size >= MIN_STAFF_WORDS && passageSupport(sentence, passage).share >= GROUNDING_THRESHOLD;
 }
 
@@ -432,7 +443,7 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms, questio
     // A citation of something not retrieved is reported above, one of staff-only passages alone by rule
     // 5: the sentence is then not checked twice.
     if (!passages.length) continue;
-    const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder));
+    const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder, raw));
     const best = supports.reduce((b, s, i) => (s.wordsOk && (b < 0 || s.share > supports[b]!.share) ? i : b), -1);
     if (best >= 0) stoodOn.add(passages[best]!);
     // Words supported and a number no cited passage has: reported once, as that number.
