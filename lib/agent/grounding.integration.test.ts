@@ -4,6 +4,7 @@
 // tickets and a customer whose name has a digit in it reach review through the real loop.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { publishStaffNote } from "../../testing/staff-note";
 import { seedDemo, TICKETS } from "../../prisma/seed/demo";
 import { loadQuestionSet } from "../eval/grade-retrieval";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 
 describe("the rule drafter's drafts under the claim-level check", () => {
-  it("pass for every answerable labelled question, inside and outside the window and when nothing is left to refund", async () => {
+  it("pass for every answerable labelled question, inside and outside the window and when nothing is left to refund (or, on another document than the labelled one, are refused as off its question)", async () => {
     const { client } = testDb();
     const set = await loadQuestionSet("eval/questions.jsonl");
     const answerable = set.questions.filter((q) => q.answerable);
@@ -48,7 +49,11 @@ describe("the rule drafter's drafts under the claim-level check", () => {
         const draft = draftReply(state);
         written.add(draft.text);
         const problem = draftProblem(draft, state);
-        if (problem) failures.push(`${q.id} / ${order.id}: ${problem.reason} ${problem.detail}`);
+        // A draft on another document than the one that answers the question may be refused as off
+        // its question – that is the relevance check's work; one on the right document may not be refused.
+        const elsewhere = !draft.citations.includes(q.cites!);
+        if (problem && !(elsewhere && problem.reason === "evidence_off_topic"))
+          failures.push(`${q.id} / ${order.id}: ${problem.reason} ${problem.detail}`);
       }
     }
     expect(failures).toEqual([]);
@@ -111,10 +116,10 @@ describe("staff-only passages in a run", () => {
     "When damaged electronics arrive and a refund is asked within days of delivery, check the customer's order history for earlier damage claims before approving.";
 
   beforeAll(async () => {
-    const { client } = testDb();
-    const policy = await client.policyDocument.findUniqueOrThrow({ where: { docKey_version: { docKey: "return-policy-us", version: 2 } } });
-    await client.policyChunk.create({
-      data: { documentId: policy.id, ordinal: 90, heading: `${policy.title}: Reviewer notes`, text: note, audience: "staff" },
+    await publishStaffNote(testDb().client, {
+      docKey: "returns-reviewer-notes",
+      title: "US return policy: damaged electronics",
+      text: note,
     });
   });
 

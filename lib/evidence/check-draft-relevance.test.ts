@@ -58,6 +58,19 @@ describe("offTopic", () => {
     expect(judge("Plan\nCan I get a refund for my subscription to my card?", ["method"])).toMatchObject({ asked: ["subscription"] });
   });
 
+  it("takes a passage to be written for the subjects its heading names, not those its text names in passing", () => {
+    const countries = {
+      citation: "shipping-international@1",
+      heading: "International shipping: which countries we deliver to: Countries we do not deliver to",
+      text: "We send parcels only within the United States. Orders addressed to a parcel forwarding service are cancelled.",
+    };
+    expect(offTopic({ question: "Shipping\nDo you ship to Canada?", passages: [countries] })).toBeNull();
+    // Without a heading that says so, the passage's "cancelled" is all it is written for.
+    expect(offTopic({ question: "Shipping\nDo you ship to Canada?", passages: [{ ...countries, heading: "" }] })).toMatchObject({
+      asked: ["ship to"],
+    });
+  });
+
   it("refuses passages that share none of the ticket's own words", () => {
     expect(judge("Who decides\nWho approves refunds at your company?", ["window"])).toMatchObject({ asked: ["approves", "decides"] });
     expect(judge("Shipping\nDo you ship to Canada?", ["timing"])).toMatchObject({ citation: "support-sla@1" });

@@ -16,8 +16,10 @@
 //   (a) the ticket names a subject – a kind of case a policy is written for (not delivered, damaged,
 //       wrong item, warranty, subscription, cancellation, shipping, price, marketplace seller) – and a
 //       passage the draft stands on is written for other subjects only: the damaged-electronics
-//       window for a parcel that never arrived; a passage naming no subject (where refunds are paid,
-//       who approves them) applies to every case; or
+//       window for a parcel that never arrived. A passage is written for the subjects its heading
+//       names ("International shipping: …"), or, when the heading names none, those its text does;
+//       a passage naming no subject (where refunds are paid, who approves them) applies to every
+//       case; or
 //   (b) the ticket has words of its own and the passages share none of them: "who approves refunds?"
 //       answered with the return window, "do you ship to Canada?" with the response time. Two stems
 //       meet when they are equal or share their first five letters ("devolver", "devolverse").
@@ -99,7 +101,8 @@ export const CONCEPTS: TConcept[] = [
     key: "shipping",
     subject: true,
     phrases: [
-      String.raw`ship(?:s|ped|ping)? (?:to|internationally|abroad|overseas)|(?:shipping|delivery|postage) (?:costs?|fees?|charges?|times?|rates?|options?|methods?)`,
+      String.raw`ship(?:s|ped|ping)? (?:to|internationally|abroad|overseas)|(?:shipping|delivery|postage) (?:costs?|fees?|charges?|times?|rates?|options?|methods?|areas?|countries)`,
+      String.raw`(?:international|domestic) (?:shipping|delivery)|deliver(?:s|y|ies)? (?:to|abroad|internationally|outside)|countries we (?:ship|deliver) to`,
       String.raw`(?:express|standard|overnight|free) (?:shipping|delivery)|courier|gastos de envío|versandkosten|frais de (?:port|livraison)`,
     ],
   },
@@ -235,7 +238,13 @@ export function offTopic(input: {
 }): TOffTopic | null {
   if (!input.passages.length) return null;
   const ticket = topicTerms(orderTermsRemover(input.orderTerms ?? [])(input.question));
-  const read = input.passages.map((p) => ({ citation: p.citation, ...topicTerms(`${p.heading ?? ""}\n${p.text}`) }));
+  const read = input.passages.map((p) => {
+    const [heading, text] = [topicTerms(p.heading ?? ""), topicTerms(p.text)];
+    // A subject the text names in passing ("cancelled", "damaged or missing items") is not what the
+    // passage is written for when its heading says what it is.
+    const subjects = heading.subjects.size ? heading.subjects : text.subjects;
+    return { citation: p.citation, subjects, terms: new Map([...heading.terms, ...text.terms]) };
+  });
   const asked = (keys: Iterable<string>) => [...new Set([...keys].flatMap((k) => ticket.terms.get(k)!))].slice(0, 5);
   // (a) A passage written for other subjects than the ticket's.
   const askedSubjects = [...ticket.terms.keys()].filter((k) => ticket.subjects.has(TOKEN_KEY.get(k)?.key ?? ""));
