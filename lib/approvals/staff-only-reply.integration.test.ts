@@ -8,23 +8,24 @@ import { drainQueue } from "../../testing/queue";
 import { refusalCode } from "../../testing/refusals";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
+import { publishStaffNote } from "../../testing/staff-note";
 import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
 import { decideApproval } from "./decide-approval";
 import { resolveByHand } from "./resolve-by-hand";
 
 const testDb = useTestDb(seedDemo);
 
-// A reviewer's note in a staff-only section of the published return policy, worded so that the
-// cracked-tablet question retrieves it beside the customer passages.
+// A reviewer's note in a staff-only section of a published document, worded so that the cracked-tablet
+// question retrieves it beside the return policy's customer passages.
 const STAFF_NOTE =
   "When damaged electronics arrive and a refund is asked within days of delivery, check the customer's order history for earlier damage claims before approving.";
 const LEAKED = "We checked your order history for earlier damage claims before approving.";
 
 beforeAll(async () => {
-  const { client } = testDb();
-  const policy = await client.policyDocument.findUniqueOrThrow({ where: { docKey_version: { docKey: "return-policy-us", version: 2 } } });
-  await client.policyChunk.create({
-    data: { documentId: policy.id, ordinal: 90, heading: `${policy.title}: Reviewer notes`, text: STAFF_NOTE, audience: "staff" },
+  await publishStaffNote(testDb().client, {
+    docKey: "returns-reviewer-notes",
+    title: "US return policy: damaged electronics",
+    text: STAFF_NOTE,
   });
 });
 
