@@ -201,14 +201,14 @@ describe("the model planner over HTTP", () => {
   it("keeps a run with a long ticket within its token budget: each call capped to what is left, the call that cannot fit not made", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    // About 2,000 tokens of ticket, sent with every call: checked only after each call, such a run spent
+    // About 1,300 tokens of ticket, sent with every call: checked only after each call, such a run spent
     // nearly twice its 6,000-token budget.
     const story = "I have been a customer for years and I always recommend you to friends and family, so this was a surprise. ";
     const long = await client.$transaction((tx) =>
       createTicket(
         {
           subject: "Tablet arrived with a cracked screen",
-          body: `${story.repeat(80)}My tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
+          body: `${story.repeat(50)}My tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
           customerEmail: world.email,
           orderRef: world.orderId,
           source: "form",
