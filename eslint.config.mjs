@@ -28,6 +28,9 @@ export const PARTS = {
   jobs: { paths: ["lib/jobs"], except: ["lib/jobs/worker.ts", "lib/jobs/handlers"], may: [...BASE, "env", "db", "audit"] },
   evidence: { paths: ["lib/evidence"], may: [...BASE, "db"] },
   policy: { paths: ["lib/policy"], may: [...BASE, "env", "db", "audit"] },
+  // Policy documents as the team's content: import, edit, review, publish, retire. Retrieval reads the
+  // rule of what is in effect from the database (countersign_policy_in_effect), not from here.
+  documents: { paths: ["lib/documents"], may: [...BASE, "db", "audit", "policy"] },
   intake: { paths: ["lib/intake"], may: [...BASE, "env", "db", "tickets", "audit"] },
   queue: { paths: ["lib/queue"], may: [...BASE, "env", "db", "orders", "tickets", "audit", "policy"] },
   agent: {

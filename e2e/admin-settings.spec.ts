@@ -79,3 +79,32 @@ test("a setting that decides no refund is saved without a new policy version", a
   await expect(form.getByTestId("settings-message")).toContainText("stays in force");
   await expect(version).toHaveText(before);
 });
+
+test("the least role that may publish policy documents is a choice of roles, saved without a new policy version", async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs("ADMIN");
+  const form = await openSettings(page);
+  const version = page.getByTestId("policy-version");
+  const before = (await version.textContent())!;
+  const role = form.getByLabel("Least role that may publish policy documents");
+  await expect(role).toHaveValue("LEAD");
+  await expect(role.getByRole("option")).toHaveText(["Reviewer", "Specialist", "Lead", "Admin"]);
+  await expect(role).toHaveAccessibleDescription(/It decides no refund: changing it makes no approval stale\./);
+  await screenshots(page, role, "publish-role");
+
+  await role.selectOption("SPECIALIST");
+  await form.getByRole("button", { name: "Save settings" }).click();
+  await expect(form.getByTestId("settings-message")).toHaveText(
+    `Saved: least role that may publish policy documents. Policy version ${before} stays in force: no waiting approval went stale.`,
+  );
+  await page.reload();
+  await expect(form.getByLabel("Least role that may publish policy documents")).toHaveValue("SPECIALIST");
+
+  // Back as it was, for whatever runs next on this server.
+  await form.getByLabel("Least role that may publish policy documents").selectOption("LEAD");
+  await form.getByRole("button", { name: "Save settings" }).click();
+  await expect(form.getByTestId("settings-message")).toContainText("stays in force");
+  await expect(version).toHaveText(before);
+});

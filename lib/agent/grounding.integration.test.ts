@@ -8,6 +8,7 @@ import { publishStaffNote } from "../../testing/staff-note";
 import { seedDemo, TICKETS } from "../../prisma/seed/demo";
 import { loadQuestionSet } from "../eval/grade-retrieval";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
+import { ticketLanguage } from "../evidence/language";
 import { createTicket } from "../intake/create-ticket";
 import { draftProblem } from "./draft-invariants";
 import { draftReply } from "./rule-drafter";
@@ -38,7 +39,7 @@ describe("the rule drafter's drafts under the claim-level check", () => {
     const failures: string[] = [];
     const written = new Set<string>();
     for (const q of answerable) {
-      const evidence = await answerPolicyQuestion(client, evidenceQuestion(q));
+      const evidence = await answerPolicyQuestion(client, { question: evidenceQuestion(q), locale: ticketLanguage(q) });
       if (evidence.status !== "grounded") continue;
       for (const order of orders) {
         const state = {

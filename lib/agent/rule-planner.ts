@@ -2,17 +2,18 @@
 // looks up the order the customer named, drafts, proposes a refund when the cited policy supports
 // one, and hands the ticket to a person. It is held to exactly the same checks as a model planner.
 import type { TPlanner } from "./planner";
-import { detectLanguage, isCoveredLanguage } from "../evidence/language";
+import { clearLanguage, ticketLanguage } from "../evidence/language";
+import type { TRetrievedPassage } from "../evidence/retrieve-passages";
 import type { TAgentState } from "./state";
 
 const DAMAGE_WORDS =
   /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
 
 /**
- * What a ticket asks, and the question the evidence service is asked for it: one fixed question per
- * intent, in the policies' own words, never the ticket's text. A ticket cannot steer retrieval by
- * naming documents, and an ordinary question finds the passage that answers it. The first intent
- * whose pattern matches wins; a ticket that matches none asks nothing answerable and is handed over.
+ * What an English ticket asks, and the question the evidence service is asked for it: one fixed
+ * question per intent, in the policies' own words, never the ticket's text, so an ordinary question
+ * finds the passage that answers it. The first intent whose pattern matches wins; a ticket that
+ * matches none asks in its own words (evidenceQuestion).
  */
 const INTENTS = [
   {
@@ -60,22 +61,33 @@ export function ticketIntent(ticket: { subject: string; body: string }): TTicket
   return INTENTS.find((i) => text.match(new RegExp(i.pattern.source, "i")))?.intent ?? "other";
 }
 
-/** The question asked of the evidence service, built from the ticket's intent (INTENTS). For a
- * ticket with none, the ticket's own words – capped – so the service can still say why it abstains
- * (nothing approved covers it, or a language no policy is written in). */
+/** The question asked of the evidence service for a ticket. An English ticket with a known intent
+ * asks its intent's question (INTENTS), in the policies' own words: a ticket cannot steer it. Any
+ * other ticket asks in its own words (ownWords), searched in the documents of the ticket's language
+ * (the service says so when none is written in it). Only passages in effect can come back, each must
+ * cover enough of the question to be evidence, and naming a document adds nothing (searchTerms). */
 export function evidenceQuestion(ticket: { subject: string; body: string }): string {
-  // A ticket in a language no policy is written in asks in its own words: the service says so.
-  if (!isCoveredLanguage(detectLanguage(textOf(ticket)))) return textOf(ticket).slice(0, 500);
-  const intent = ticketIntent(ticket);
-  const known = INTENTS.find((i) => i.intent === intent);
-  return known ? known.question : textOf(ticket).slice(0, 500);
+  const language = ticketLanguage(ticket);
+  const known = language === "en" ? INTENTS.find((i) => i.intent === ticketIntent(ticket)) : undefined;
+  return known ? known.question : ownWords(ticket, language);
 }
 
-/** The refund window the cited policy states ("within 30 days of delivery"), if it states one. */
+/** A ticket's own words as a question: the body first, then the subject unless it is clearly in
+ * another language than the ticket (an English subject line over a Spanish body searches Spanish
+ * documents with words they do not have); capped. */
+export function ownWords(ticket: { subject: string; body: string }, language: string): string {
+  const subject = clearLanguage(ticket.subject);
+  return (subject === null || subject === language ? `${ticket.body}\n${ticket.subject}` : ticket.body).slice(0, 500);
+}
+
+/** The retrieved passages a reply may quote to the customer: staff-only ones are for the reviewer. */
+export function customerPassages(state: TAgentState): TRetrievedPassage[] {
+  return state.evidence?.status === "grounded" ? state.evidence.passages.filter((p) => p.audience !== "staff") : [];
+}
+
+/** The refund window a customer passage states ("within 30 days of delivery"), if one states it. */
 export function policyWindowDays(state: TAgentState): { days: number; citation: string } | null {
-  if (state.evidence?.status !== "grounded") return null;
-  // A staff-only passage is the reviewer's: its window is never promised to the customer.
-  for (const p of state.evidence.passages.filter((p) => p.audience !== "staff")) {
+  for (const p of customerPassages(state)) {
     const m = p.text.match(/within (\d+) days of delivery/i);
     if (m) return { days: Number(m[1]), citation: p.citation };
   }
@@ -102,7 +114,11 @@ export const rulePlanner: TPlanner = {
       return d("lookup_order", { order_id: ticket.orderRef });
     }
     if (!state.order.found) return d("request_human_approval", { reason: `Order ${state.order.orderId} was not found.` });
-    if (!state.draft) return d("draft_reply", {});
+    if (!state.draft) {
+      // A reply quotes what the customer may read; when only staff-only passages answer, a person does.
+      if (!customerPassages(state).length) return d("request_human_approval", { reason: "Only staff-only policy covers this ticket." });
+      return d("draft_reply", {});
+    }
     if (!state.proposal && refundSupported(state)) {
       const order = state.order.order;
       return d("propose_refund", {

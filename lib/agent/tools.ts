@@ -9,6 +9,7 @@ import { driverOf, Prisma, type Db, type DbTx } from "../db";
 import { countProposalFacts, refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
 import { insertProposal } from "../approvals/store/approval-store";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
+import { ticketLanguage } from "../evidence/language";
 import { ABSTAIN_REASONS } from "../contracts/reason-codes";
 import { numbersIn } from "../evidence/check-draft";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -45,6 +46,7 @@ const ZPassage = z.object({
   title: z.string(),
   heading: z.string(),
   text: z.string(),
+  locale: z.string(),
   // Kept through the observation: the draft check refuses staff-only text by it (check-draft.ts rule 5).
   audience: z.enum(["customer", "staff"]),
   score: z.number(),
@@ -200,8 +202,9 @@ export function orderTerms(order: TOrderFacts): string[] {
 }
 
 export const DEFAULT_TOOLS: TToolSet = {
-  async get_policy_evidence(args, { client }) {
-    return answerPolicyQuestion(client, (args as { question: string }).question);
+  async get_policy_evidence(args, { client, state }) {
+    // Asked in the ticket's language, whoever wrote the question: the answer is for this customer.
+    return answerPolicyQuestion(client, { question: (args as { question: string }).question, locale: ticketLanguage(state.ticket) });
   },
 
   async lookup_order(args, { client, state, ticketOrder }) {

@@ -26,6 +26,33 @@ const aboutPat = { subjectType: "user", subjectId: PAT, ticket: null } as const;
 const refund = { amountCents: 7900, orderId: "ORD-1001", mode: "live" };
 
 describe("describeAuditEvent", () => {
+  it("says what happened to a policy document, naming its version, its author and a refusal's reason", () => {
+    const doc = { ...byAda, subjectType: "document", subjectId: "return-policy-us", ticket: null } as const;
+    expect(
+      say({
+        ...doc,
+        action: "document.published",
+        inputs: { docKey: "return-policy-us", version: 3, authorName: "Sam Specialist", effectiveAt: null },
+      }),
+    ).toBe("Ada Admin published return-policy-us@3, written by Sam Specialist.");
+    expect(
+      say({
+        ...doc,
+        action: "document.publish_refused",
+        inputs: { docKey: "return-policy-us", version: 3, code: "author_cannot_publish", reason: "You wrote return-policy-us@3." },
+      }),
+    ).toBe("Ada Admin was refused publishing return-policy-us@3: You wrote return-policy-us@3.");
+    expect(
+      say({
+        subjectType: "document",
+        ticket: null,
+        actorId: "document-scheduler",
+        action: "document.retired",
+        inputs: { docKey: "support-sla", versions: [1], why: "superseded" },
+      }),
+    ).toBe("The policy documents' schedule retired support-sla (version 1), superseded by a later version now in effect.");
+  });
+
   it("says who did what to what, and why, with people by name", () => {
     const names = new Map([["u-2", "Sam Specialist"]]);
     expect(

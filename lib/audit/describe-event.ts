@@ -34,6 +34,7 @@ const SYSTEM_WORKERS: Record<string, string> = {
   "refund-reconciler": "The refund reconciler",
   "approval-sweeper": "The approval sweeper",
   "run-sweeper": "The run sweeper",
+  "document-scheduler": "The policy documents' schedule",
 };
 
 const SOURCE_WORDS: Record<string, string> = { seed: "the demo data" };
@@ -114,6 +115,17 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
     `refused to execute the refund on ${w.ticket}: it exceeds what the order has left to refund${detail(i)}`,
   "refund.reenqueued": (_i, w) => `queued the approved refund on ${w.ticket} again: it had no outcome and no job`,
   "settings.changed": (i) => describeSettingsChange(i),
+  "document.imported": (i) =>
+    `${i.outcome === "updated" ? "updated the draft" : "imported a draft"} ${citation(i)}${text(i.file) ? ` from ${text(i.file)}` : ""}`,
+  "document.draft_saved": (i) => `edited the draft ${citation(i)}`,
+  "document.submitted": (i) => `sent ${citation(i)} to review`,
+  "document.withdrawn": (i) => `took ${citation(i)} back from review to draft`,
+  "document.published": (i) =>
+    `published ${citation(i)}, written by ${text(i.authorName) ?? "the demo data"}${text(i.effectiveAt) ? `, in effect from ${text(i.effectiveAt)}` : ""}`,
+  "document.publish_refused": (i) =>
+    `was refused publishing ${citation(i)}: ${text(i.reason)?.replace(/\.$/, "") ?? text(i.code) ?? "see the event"}`,
+  "document.retired": (i) =>
+    `retired ${text(i.docKey) ?? "a document"}${Array.isArray(i.versions) && i.versions.length ? ` (version ${i.versions.join(", ")})` : ""}${i.why === "superseded" ? ", superseded by a later version now in effect" : ""}`,
   "release.decided": (i) => `decided a release: ${text(i.decision) ?? "see the event"}`,
   "shadow.recorded": (_i, w) => `recorded shadow evidence on ${w.ticket}`,
   "auth.signed_in": () => "signed in",
@@ -133,6 +145,8 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
     `exported the audit trail${text(i.from) || text(i.to) ? ` from ${text(i.from) ?? "the start"} to ${text(i.to) ?? "now"}` : ""}`,
 };
 
+/** A policy version as citations name it: return-policy-us@2. */
+const citation = (i: TInputs) => `${text(i.docKey) ?? "a document"}${typeof i.version === "number" ? `@${i.version}` : ""}`;
 const of = (amount: string | null) => (amount ? ` of ${amount}` : "");
 const note = (i: TInputs) => (text(i.note) ? `: “${text(i.note)}”` : "");
 const detail = (i: TInputs) => (text(i.detail) ? ` (${text(i.detail)})` : "");

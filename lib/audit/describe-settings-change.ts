@@ -29,6 +29,7 @@ const POLICY_SETTINGS: Record<string, TSettingWords> = {
   "agent.defaultPlanner": { label: "default planner", value: word },
   "queue.slaApprovalHours": { label: "SLA for a ticket awaiting approval", value: number(" h") },
   "queue.slaHandoffHours": { label: "SLA for a ticket handed to a person", value: number(" h") },
+  "documents.publishRole": { label: "least role that may publish policy documents", value: (v) => word(v)?.toLowerCase() ?? null },
 };
 const NOTIFICATION_SETTINGS: Record<string, TSettingWords> = {
   webhook: { label: "webhook", value: fingerprinted((v) => field(v, "origin")) },

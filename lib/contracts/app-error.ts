@@ -19,6 +19,9 @@ export const ERROR_CODES = {
   reply_staff_only: { http: 400, meaning: "The reply to the customer repeats a passage written for staff only (a reviewer's note, an internal instruction); the message quotes the sentence and the field names the reply." },
   reply_required: { http: 400, meaning: "Resolving a ticket by hand needs the reply the customer will receive." },
   foreign_origin: { http: 403, meaning: "A server action was sent from a page of another site (or with no Origin at all); it did not run. Reload the app from its own address." },
+  import_too_large: { http: 413, meaning: "An import of policy documents has more files, or more bytes in one file or in all, than one import takes: split it; nothing was imported." },
+  not_the_author: { http: 403, meaning: "Only the author of a draft may change it; import or write a version of your own instead." },
+  author_cannot_publish: { http: 403, meaning: "A policy version is published by a second person: neither its author nor whoever sent it to review may publish it." },
   not_found: { http: 404, meaning: "The ticket, approval, job or other item named does not exist." },
 
   // The state moved on
@@ -36,6 +39,8 @@ export const ERROR_CODES = {
   ticket_resolved: { http: 409, meaning: "The ticket is resolved; a live run or a decision on it is refused (simulate still works)." },
   invalid_ticket_state: { http: 409, meaning: "The ticket's status does not allow this move." },
   insufficient_evidence: { http: 409, meaning: "Raising the autonomy dial needs more agreeing shadow decisions, and no disagreement." },
+  document_state: { http: 409, meaning: "The policy version is not in the state this needs: only a draft is edited or sent to review, only a version in review is published or withdrawn, only a published document is retired." },
+  publish_blocked: { http: 409, meaning: "The version's evaluation does not let it be published yet (the message says why: no finished evaluation of this content, or a regression nobody acknowledged by name)." },
   not_failed: { http: 409, meaning: "Only a failed job can be retried." },
   user_inactive: { http: 409, meaning: "The person is deactivated: reactivate them first." },
   last_admin: { http: 409, meaning: "The change would leave no active admin; make someone else an admin first." },

@@ -37,6 +37,14 @@ export const AUDIT_ACTIONS = [
   "settings.changed",
   "release.decided",
   "shadow.recorded",
+  // policy documents: one stream per document key (subject "document")
+  "document.imported",
+  "document.draft_saved",
+  "document.submitted",
+  "document.withdrawn",
+  "document.published",
+  "document.publish_refused",
+  "document.retired",
   // people and operations
   "auth.signed_in",
   "auth.sign_in_locked",

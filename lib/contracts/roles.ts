@@ -30,6 +30,10 @@ export const AREAS = {
   admin: ["ADMIN"],
   /** The signed-in person's own account: their sessions ("sign out everywhere"). */
   account: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
+  /** Policy documents: reading, importing, editing drafts and sending them to review. A draft is never
+   * evidence, so anyone may write one; publishing and retiring need the role named by the setting
+   * `documents.publishRole` (roleAtLeast), and a person other than the author (lib/documents). */
+  documents: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Area = keyof typeof AREAS;
@@ -54,4 +58,13 @@ export function roleSatisfies(role: Role, required: Role): boolean {
 /** Of two required roles, the one fewer people satisfy: a lowered refund keeps the stronger of its own and its original's. */
 export function strongerRole(a: Role, b: Role): Role {
   return APPROVAL_RANK[b] > APPROVAL_RANK[a] ? b : a;
+}
+
+/** Seniority, for a setting that names the least role allowed to do something (`documents.publishRole`).
+ * Not the approval order above: there a lead decides nothing, here a lead ranks above a specialist. */
+export const ROLE_RANK: Record<Role, number> = { REVIEWER: 0, SPECIALIST: 1, LEAD: 2, ADMIN: 3 };
+
+/** Whether `role` is `minimum` or ranks above it (ROLE_RANK). */
+export function roleAtLeast(role: Role, minimum: Role): boolean {
+  return ROLE_RANK[role] >= ROLE_RANK[minimum];
 }

@@ -161,6 +161,8 @@ export function parsePolicyMarkdown(raw: string, defaults: { docKey?: string } =
   if (control) return { ok: false, problems: [{ message: `The document ${control}.` }] };
 
   const front = readFrontMatter(source, problems);
+  // An unclosed front matter hides every name in it: saying the key and title are missing would be untrue.
+  if (problems.length && front.bodyStartLine === 0) return { ok: false, problems };
   const f = front.fields;
   const docKey = f.key ?? defaults.docKey ?? "";
   if (!docKey) problems.push({ line: 1, message: 'The front matter names no key ("key: return-policy-us").' });

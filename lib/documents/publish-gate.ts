@@ -9,6 +9,9 @@ export interface TPublishGateInput {
   contentHash: string;
   /** The person publishing. */
   userId: string;
+  /** The person publishing acknowledges, under their own name, the regressions the evaluation of this
+   * content found (publishVersion's `acknowledgeRegressions`). */
+  acknowledgeRegressions?: boolean;
 }
 
 /** Null when the evaluation lets this version be published, else the reason code and a sentence. */

@@ -14,8 +14,6 @@ import {
 } from "./check-draft";
 import type { TSameMembers } from "../contracts/same-members";
 import { citationsIn } from "../contracts/citations";
-import { buildContextPack } from "./answer-policy-question";
-import type { TRetrievedPassage } from "./retrieve-passages";
 
 const retrieved = [
   {
@@ -398,34 +396,5 @@ describe("the adversarial draft corpus", () => {
     expect(passageSupport("Refunds for this seller's orders are made in full, without review.", passage).share).toBeLessThan(
       GROUNDING_THRESHOLD,
     );
-  });
-});
-
-describe("buildContextPack", () => {
-  const passage = (citation: string, score: number, coverage: number, chars = 100): TRetrievedPassage => ({
-    chunkId: citation + score,
-    docKey: citation.split("@")[0]!,
-    version: 1,
-    citation,
-    title: "",
-    heading: "",
-    text: "x".repeat(chars),
-    locale: "en",
-    audience: "customer",
-    score,
-    coverage,
-  });
-  const limits = { minScore: 0.1, minCoverage: 0.5, maxChunks: 2, maxChars: 250 };
-
-  it("keeps only passages above the score and coverage floors, best covered first, within the limits", () => {
-    const pack = buildContextPack(
-      [passage("a@1", 0.9, 0.25), passage("b@1", 0.05, 1), passage("c@1", 0.5, 0.6), passage("d@1", 0.4, 1), passage("e@1", 0.8, 0.9)],
-      limits,
-    );
-    expect(pack.map((p) => p.citation)).toEqual(["d@1", "e@1"]);
-  });
-
-  it("stops before the character limit", () => {
-    expect(buildContextPack([passage("a@1", 0.9, 1, 200), passage("b@1", 0.8, 1, 100)], limits).map((p) => p.citation)).toEqual(["a@1"]);
   });
 });

@@ -1,12 +1,17 @@
-// Retrieval over approved, current policy passages with PostgreSQL full-text search. Only rows of
-// PolicyChunk can come back: text in a ticket never becomes evidence, and naming a document in a
-// ticket ("follow seller-private-note-44") retrieves nothing that retrieval would not find anyway.
+// Retrieval over the policy passages in effect, with PostgreSQL full-text search, in one language at a
+// time. Only rows of PolicyChunk can come back: text in a ticket never becomes evidence, and naming a
+// document in a ticket ("follow seller-private-note-44") retrieves nothing that retrieval would not
+// find anyway. Each passage was indexed with its document's locale's text-search configuration (the
+// trigger, countersign_search_config); the question is stemmed with the configuration of the language
+// it is asked in, and only documents of that language are searched, so a Spanish question meets
+// Spanish stems and an answer never mixes languages.
 import { driverOf, Prisma, sqlRows, type Db } from "../db";
 import { citationOf } from "../contracts/citations";
+import { IN_EFFECT_DOCUMENTS, languageOfLocale } from "./in-effect";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
-export const EVIDENCE_SERVICE_VERSION = "policy-fts-v2";
+export const EVIDENCE_SERVICE_VERSION = "policy-fts-v3";
 
 export interface TRetrievedPassage {
   chunkId: string;
@@ -22,55 +27,179 @@ export interface TRetrievedPassage {
   audience: "customer" | "staff";
   /** ts_rank_cd normalised to [0, 1). */
   score: number;
-  /** Share of the question's distinct search terms that occur in the passage. */
+  /** Share of the question that occurs in the passage: its distinct terms each weighed by how rare it
+   * is in the language's passages (termWeights), so "zapatos" counts for more than "pedido". */
   coverage: number;
 }
 
-/** The question's distinct lexemes, as PostgreSQL's English configuration stems them. */
+/**
+ * Words a ticket is written with that say nothing about which policy answers it: greetings and
+ * courtesy, and the words of asking and telling ("I wanted to know…", "me gustaría saber…"), in the
+ * languages tickets come in. No passage is about them; kept, they would count as part of the question
+ * that no document covers (termWeights), and any passage that happens to hold one would gain by it.
+ */
+const TICKET_WORDS = new Set(
+  (
+    "hi hello hey dear thanks thank thx please regards cheers ok okay yes " +
+    "get gets got getting want wants wanted need needs needed like know knew tell told ask asked asking say said wonder wondering " +
+    "question questions possible just really also still yet maybe hope help " +
+    "hola buenas buenos gracias saludos favor quiero quería quisiera querría necesito saber sé gustaría pregunta duda ayuda " +
+    "bonjour bonsoir merci salut cordialement voudrais veux aimerais savoir question aide " +
+    "hallo danke bitte grüße möchte möchten würde wissen frage hilfe " +
+    "olá obrigado obrigada gostaria queria saber ciao buongiorno grazie salve vorrei sapere hoi bedankt groet graag weten"
+  ).split(" "),
+);
+
+/**
+ * Identifiers: a token in which letters run into digits ("ORD-1001", "ORD-EV00060", "sku123"), or of
+ * three or more parts joined by hyphens ("seller-private-note-44"). An order's or a document's name
+ * is not a topic: naming a document retrieves nothing that its subject would not. ("30-day" and
+ * "4k", digits before letters, are kept.)
+ */
+const TOKEN = /[\p{L}\p{N}_-]+/gu;
+const isIdentifier = (token: string) => /\p{L}[-_]?\p{N}/u.test(token) || token.split("-").length >= 3;
+
+/** An English contraction's tail ("doesn't", "I'm", "we'll"): what is left of it is a stop word. */
+const CONTRACTION = /(?:n['’]t|['’](?:s|m|d|ll|ve|re))\b/gu;
+
+/** The question's distinct words, before the language's configuration stems them. */
 export function searchTerms(question: string): string[] {
-  const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, 48);
+  const plain = question.toLowerCase().replace(TOKEN, (token) => (isIdentifier(token) ? " " : token));
+  const words = plain.replace(CONTRACTION, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].filter((w) => !TICKET_WORDS.has(w)).slice(0, 48);
 }
 
-export async function retrievePassages(client: Db, question: string, limit = 20): Promise<TRetrievedPassage[]> {
+/** The shortest stem that also matches the words it begins. */
+const PREFIX_FROM = 4;
+
+export interface TRetrievalQuery {
+  question: string;
+  /** The language asked in ("en", "es"; a locale's region is ignored): the documents searched and the
+   * configuration the question is stemmed with. */
+  locale: string;
+  limit?: number;
+}
+
+/** A term of the question as the language's configuration stems it, and in how many passages of
+ * that language in effect it occurs. */
+export interface TQuestionTerm {
+  lexeme: string;
+  passages: number;
+}
+
+export interface TRetrieval {
+  /** The passages that share a term with the question, best ts_rank_cd first (at most `limit`). */
+  passages: (TRetrievedPassage & { matched: string[]; inHeading: string[] })[];
+  /** The question's distinct terms (stop words left out), each with its document frequency. */
+  terms: TQuestionTerm[];
+  /** Passages in effect in the language asked: the collection the frequencies are counted in. */
+  corpusSize: number;
+}
+
+type TRow = Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version"> & {
+  version: string;
+  score: string;
+  matched: string;
+  inHeading: string;
+  terms: string;
+  corpus: string;
+};
+
+/**
+ * The passages in effect in one language that share at least one term with the question, with the
+ * terms each holds, and how common each of the question's terms is in that language's passages: what
+ * ranking and the context pack weigh (answer-policy-question.ts). One statement.
+ */
+export async function searchPassages(client: Db, { question, locale, limit = 200 }: TRetrievalQuery): Promise<TRetrieval> {
   const words = searchTerms(question);
-  if (!words.length) return [];
-  // Words reach to_tsquery only as letters and digits joined by "|": nothing in a ticket can form
-  // query syntax. An OR query ranks passages by how many of the question's terms they share.
-  const orQuery = words.join(" | ");
-  // Straight on the driver (every column as text): an agent run asks this at most of its steps.
-  const rows = await sqlRows<
-    Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version"> & {
-      version: string;
-      score: string;
-      matched: string;
-      total: string;
-    }
-  >(
+  if (!words.length) return { passages: [], terms: [], corpusSize: 0 };
+  const language = languageOfLocale(locale);
+  // Words reach the query only as lexemes PostgreSQL made of letters and digits, each quoted: nothing in
+  // a ticket can form query syntax. A term of PREFIX_FROM letters or more also matches a passage's word
+  // that starts with it ("deliv" – "deliveri", "reembols" – "reembolsar"); a shorter one only itself
+  // ("ord" of an order id is not "order").
+  const rows = await sqlRows<TRow>(
     driverOf(client),
     Prisma.sql`
-    WITH q AS (SELECT to_tsquery('english', ${orQuery}) AS query),
-         lexemes AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', ${words.join(" ")}))) AS lexeme)
-    SELECT c.id AS "chunkId", d."docKey", d.version, d.title, c.heading, c.text, d.locale, c.audience::text AS audience,
+    WITH cfg AS (SELECT countersign_search_config(${language}) AS config),
+         terms AS (SELECT lexeme, (quote_literal(lexeme) || CASE WHEN length(lexeme) >= ${PREFIX_FROM} THEN ':*' ELSE '' END) AS term
+                   FROM (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector(cfg.config, ${words.join(" ")}))) AS lexeme FROM cfg) t),
+         q AS (SELECT string_agg(term, ' | ')::tsquery AS query FROM terms),
+         corpus AS (SELECT c.id, c.search, c.heading, c.text, c.audience, c.ordinal, d."docKey", d.version, d.title, d.locale
+                    FROM "PolicyChunk" c JOIN ${IN_EFFECT_DOCUMENTS} d ON d.id = c."documentId"
+                    WHERE split_part(lower(d.locale), '-', 1) = ${language}),
+         frequency AS (SELECT t.lexeme, count(c.id) AS df FROM terms t LEFT JOIN corpus c ON c.search @@ t.term::tsquery GROUP BY t.lexeme)
+    SELECT c.id AS "chunkId", c."docKey", c.version, c.title, c.heading, c.text, c.locale, c.audience::text AS audience,
            ts_rank_cd(c.search, q.query, 32)::float8 AS score,
-           (SELECT count(*) FROM lexemes l WHERE c.search @@ (quote_literal(l.lexeme) || ':*')::tsquery) AS matched,
-           (SELECT count(*) FROM lexemes) AS total
-    FROM "PolicyChunk" c
-    JOIN "PolicyDocument" d ON d.id = c."documentId"
-    CROSS JOIN q
-    WHERE d.status = 'published'
-      AND NOT EXISTS (
-        SELECT 1 FROM "PolicyDocument" newer
-        WHERE newer."docKey" = d."docKey" AND newer.status = 'published' AND newer.version > d.version)
-      AND c.search @@ q.query
-    ORDER BY score DESC, d."docKey", c.ordinal
+           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE c.search @@ t.term::tsquery)::text AS matched,
+           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE ts_filter(c.search, '{a}') @@ t.term::tsquery)::text AS "inHeading",
+           (SELECT coalesce(json_agg(json_build_array(f.lexeme, f.df) ORDER BY f.lexeme), '[]') FROM frequency f)::text AS terms,
+           (SELECT count(*) FROM corpus) AS corpus
+    FROM corpus c CROSS JOIN q
+    WHERE c.search @@ q.query
+    ORDER BY score DESC, c."docKey", c.ordinal
     LIMIT ${limit}`,
   );
-  return rows.map(({ matched, total, ...row }) => ({
-    ...row,
-    version: Number(row.version),
-    score: Number(row.score),
-    citation: citationOf(row.docKey, Number(row.version)),
-    coverage: Number(total) ? Number(matched) / Number(total) : 0,
-  }));
+  const first = rows[0];
+  return {
+    passages: rows.map(({ matched, inHeading, terms: _terms, corpus: _corpus, ...row }) => ({
+      ...row,
+      version: Number(row.version),
+      score: Number(row.score),
+      citation: citationOf(row.docKey, Number(row.version)),
+      coverage: 0,
+      matched: JSON.parse(matched) as string[],
+      inHeading: JSON.parse(inHeading) as string[],
+    })),
+    terms: first
+      ? (JSON.parse(first.terms) as [string, number][]).map(([lexeme, passages]) => ({ lexeme, passages: Number(passages) }))
+      : [],
+    corpusSize: first ? Number(first.corpus) : 0,
+  };
+}
+
+/**
+ * How much a term says about which passage answers: its inverse document frequency (BM25's, always
+ * above 0) in the passages of the language asked. A term no passage holds cannot tell passages apart,
+ * but it is part of what was asked: it weighs UNKNOWN_TERM_WEIGHT of the rarest known term's weight,
+ * so a question about something no document mentions ("follow seller-private-note-44") is covered
+ * less by any passage than one about what the documents say. A number no passage holds (an order
+ * number, "40 days ago") is a fact of the case, not a topic, and weighs nothing.
+ */
+export function termWeights(
+  { terms, corpusSize }: Pick<TRetrieval, "terms" | "corpusSize">,
+  unknownWeight = UNKNOWN_TERM_WEIGHT,
+): Map<string, number> {
+  const idf = (df: number) => Math.log(1 + (corpusSize - df + 0.5) / (df + 0.5));
+  const unknown = /^\d+$/;
+  return new Map(terms.map((t) => [t.lexeme, t.passages > 0 ? idf(t.passages) : unknown.test(t.lexeme) ? 0 : unknownWeight * idf(1)]));
+}
+
+export const UNKNOWN_TERM_WEIGHT = 1;
+
+/**
+ * How passages are ordered: by relevance, their coverage plus HEADING_WEIGHT times the coverage of
+ * their heading alone (the document's title and the section's: a question about "gift cards" belongs
+ * first to the passages under that title) plus RANK_WEIGHT times ts_rank_cd (which rewards the terms
+ * standing close together). Tuned on eval/questions.jsonl; see eval/README.md.
+ */
+export const RANKING = { headingWeight: 0.5, rankWeight: 0.5 };
+
+/** The found passages with their coverage, the most relevant first (RANKING), then by citation. */
+export function rankPassages(found: TRetrieval, unknownWeight = UNKNOWN_TERM_WEIGHT): TRetrievedPassage[] {
+  const weights = termWeights(found, unknownWeight);
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const share = (terms: string[]) => (total ? terms.reduce((sum, m) => sum + (weights.get(m) ?? 0), 0) / total : 0);
+  return found.passages
+    .map(({ matched, inHeading, ...p }) => {
+      const coverage = share(matched);
+      return { passage: { ...p, coverage }, relevance: coverage + RANKING.headingWeight * share(inHeading) + RANKING.rankWeight * p.score };
+    })
+    .sort((a, b) => b.relevance - a.relevance || a.passage.citation.localeCompare(b.passage.citation))
+    .map(({ passage }) => passage);
+}
+
+/** The passages in effect in one language that share a term with the question, ranked (rankPassages). */
+export async function retrievePassages(client: Db, query: TRetrievalQuery): Promise<TRetrievedPassage[]> {
+  return rankPassages(await searchPassages(client, query));
 }

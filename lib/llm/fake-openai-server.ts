@@ -109,7 +109,8 @@ function draftFromRequest(text: string): string {
       status: "grounded",
       question: "",
       citations: [...new Set(passages.map((p: { citation: string }) => p.citation))],
-      passages,
+      // The request shows a passage's citation and text; the rule drafter also reads its language and audience.
+      passages: passages.map((p: { citation: string; text: string }) => ({ locale: "en", audience: "customer", ...p })),
     },
     order: { found: true, order },
     draft: null,

@@ -75,6 +75,10 @@ describe("refund policy", () => {
     expect(policyVersion({ ...raised, "agent.defaultPlanner": "model" })).toBe(policyVersion(raised));
   });
 
+  it("keeps the version when only the least role that may publish documents changes: it decides who edits evidence, not refunds", () => {
+    expect(policyVersion({ ...DEFAULT_SETTINGS, "documents.publishRole": "SPECIALIST" })).toBe(policyVersion(DEFAULT_SETTINGS));
+  });
+
   // What the refund policy, the autonomy dial (and raising it) read: each must move the version, or an
   // approval would be executed under limits nobody saw when it was made.
   it.each([
@@ -90,9 +94,12 @@ describe("refund policy", () => {
   });
 
   it("keeps the version an installation had before the default planner left it, while the rule planner is the default", () => {
-    // The version as it was computed before: every setting but the queue's, the default planner included.
+    // The version as it was computed before: every setting but the queue's, the default planner included
+    // (the publish role came later, never in the hash).
     const before = (settings: typeof DEFAULT_SETTINGS) => {
-      const hashed = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith("queue.")));
+      const hashed = Object.fromEntries(
+        Object.entries(settings).filter(([key]) => !key.startsWith("queue.") && !key.startsWith("documents.")),
+      );
       return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(hashed)).slice(0, 10)}`;
     };
     for (const settings of [

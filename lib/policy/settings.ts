@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { db as defaultDb, type Db, type DbTx } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
+import { ROLES } from "../contracts/roles";
 
 export const ZPolicySettings = z.strictObject({
   /** The autonomy dial: refunds at or below this may be auto-approved. Starts at zero: nothing is. */
@@ -30,6 +31,9 @@ export const ZPolicySettings = z.strictObject({
     .int()
     .min(1)
     .max(24 * 90),
+  /** The least role (REVIEWER < SPECIALIST < LEAD < ADMIN) that may publish or retire a policy
+   * document; whoever it is, never the version's author (lib/documents/publish-version.ts). */
+  "documents.publishRole": z.enum(ROLES),
 });
 export type TPolicySettings = z.infer<typeof ZPolicySettings>;
 
@@ -43,6 +47,7 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "agent.defaultPlanner": "rule",
   "queue.slaApprovalHours": 4,
   "queue.slaHandoffHours": 24,
+  "documents.publishRole": "LEAD",
 };
 
 /** The policy rules' own version; the settings in force are folded into policyVersion(). */
@@ -69,6 +74,12 @@ export const DECIDES_REFUNDS = {
   // When the queue marks a ticket overdue.
   "queue.slaApprovalHours": false,
   "queue.slaHandoffHours": false,
+  // Who may publish decides which people can change the evidence, not what any refund may be: no
+  // limit, threshold or approval's operation reads it. A publish itself changes the corpus, and it is
+  // the corpus's content hash, bound into what an approval covers, that makes waiting approvals stale;
+  // folding this setting in as well would stale every waiting approval when only the list of people
+  // who may publish changed.
+  "documents.publishRole": false,
 } as const satisfies Record<keyof TPolicySettings, boolean>;
 
 /**

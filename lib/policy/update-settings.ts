@@ -26,6 +26,7 @@ const EDITORS: Record<keyof TPolicySettings, Area> = {
   "agent.defaultPlanner": "admin",
   "queue.slaApprovalHours": "admin",
   "queue.slaHandoffHours": "admin",
+  "documents.publishRole": "admin",
 };
 
 // Settings changes are serialised (a two-key advisory lock in a key space of its own), so the

@@ -25,7 +25,8 @@ export const STORES = {
   jobs: { tables: ["pgboss"], store: ["lib/jobs/"] },
   orders: { tables: ["Customer", "Order"], store: ["lib/orders/order-store.ts"] },
   people: { tables: ["User", "UserSession", "PasswordLink", "SignInThrottle"], store: ["lib/auth/"] },
-  policies: { tables: ["PolicyDocument", "PolicyChunk", "Setting"], store: ["lib/policy/"] },
+  policies: { tables: ["Setting"], store: ["lib/policy/"] },
+  documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
   evaluations: { tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision"], store: ["lib/eval/"] },
   limits: { tables: ["RateLimitCounter"], store: ["lib/http/"] },
 } as const satisfies Record<string, { tables: readonly string[]; store: readonly string[] }>;

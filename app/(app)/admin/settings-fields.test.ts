@@ -28,11 +28,18 @@ describe("admin settings form", () => {
 
   it("names the field of every bad value", () => {
     const result = ZPolicySettingsForm.safeParse(
-      form({ dailyCapUsd: "12.345", specialistThresholdUsd: "0", customerRefundsPerDay: "1.5", defaultPlanner: "gpt" }),
+      form({
+        dailyCapUsd: "12.345",
+        specialistThresholdUsd: "0",
+        customerRefundsPerDay: "1.5",
+        defaultPlanner: "gpt",
+        publishRole: "OWNER",
+      }),
     );
     expect(result.success).toBe(false);
     const fields = result.error!.issues.map((i) => i.path[0]).sort();
-    expect(fields).toEqual(["customerRefundsPerDay", "dailyCapUsd", "defaultPlanner", "specialistThresholdUsd"]);
+    expect(fields).toEqual(["customerRefundsPerDay", "dailyCapUsd", "defaultPlanner", "publishRole", "specialistThresholdUsd"]);
+    expect(ZPolicySettingsForm.parse(form({ publishRole: "SPECIALIST" })).settings["documents.publishRole"]).toBe("SPECIALIST");
   });
 
   it("names the model planner unavailable where it cannot run, and the rule planner as always", () => {

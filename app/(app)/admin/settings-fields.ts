@@ -4,6 +4,7 @@
 // it has a label.
 import { z } from "zod";
 import { plainText } from "@/lib/contracts/text";
+import { ROLES } from "@/lib/contracts/roles";
 import type { TPolicySettings } from "@/lib/policy/settings";
 
 // This module reaches the browser (the admin form), where zod would probe `new Function` to compile
@@ -16,7 +17,7 @@ export interface TSettingField {
   key: TKey;
   /** The form field's name. */
   name: string;
-  kind: "usd" | "count" | "planner";
+  kind: "usd" | "count" | "planner" | "role";
   label: string;
   help: string;
   /** Shown, not edited here: changed elsewhere, under rules of its own. */
@@ -92,6 +93,13 @@ export const SETTING_FIELDS = [
     label: "SLA: hours a ticket handed to a person may wait",
     help: "Wall-clock hours from a ticket's arrival while it waits for a person with nothing to approve (handed off, blocked or bypassed); past it the queue marks it overdue.",
   },
+  {
+    key: "documents.publishRole",
+    name: "publishRole",
+    kind: "role",
+    label: "Least role that may publish policy documents",
+    help: "Publishing or retiring a policy document needs this role or a higher one (reviewer, specialist, lead, admin), and never the version's author or whoever sent it to review.",
+  },
 ] as const satisfies readonly TSettingField[];
 
 export const PLANNER_LABELS: Record<TPolicySettings["agent.defaultPlanner"], string> = {
@@ -152,6 +160,7 @@ function ZCount(min: 0 | 1) {
 }
 
 const ZPlanner = z.enum(["rule", "model"], { message: "Choose a planner." });
+const ZRole = z.enum(ROLES, { message: "Choose a role." });
 
 type TEditable = Exclude<(typeof SETTING_FIELDS)[number], { readOnly: true }>["name"];
 
@@ -167,6 +176,7 @@ export const ZPolicySettingsForm = z
     defaultPlanner: ZPlanner,
     slaApprovalHours: ZCount(1).refine((n) => n <= 24 * 90, "At most 2160 hours (90 days)."),
     slaHandoffHours: ZCount(1).refine((n) => n <= 24 * 90, "At most 2160 hours (90 days)."),
+    publishRole: ZRole,
   } satisfies Record<TEditable | "policyVersion", z.ZodType>)
   .transform(({ policyVersion, ...form }) => ({
     expectedPolicyVersion: policyVersion,
@@ -179,5 +189,6 @@ export const ZPolicySettingsForm = z
       "agent.defaultPlanner": form.defaultPlanner,
       "queue.slaApprovalHours": form.slaApprovalHours,
       "queue.slaHandoffHours": form.slaHandoffHours,
+      "documents.publishRole": form.publishRole,
     } satisfies Omit<TPolicySettings, "autonomy.autoApproveLimitCents">,
   }));

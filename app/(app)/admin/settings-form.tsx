@@ -5,6 +5,7 @@ import { useActionState, useLayoutEffect, useRef, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import type { TErrorCode } from "@/lib/contracts/app-error";
 import { formMessage, type TFormMessage } from "@/components/action-message";
+import { ROLE_LABELS, ROLES } from "@/lib/contracts/roles";
 import { updatePolicySettingsAction } from "./actions";
 import {
   PLANNER_LABELS,
@@ -56,7 +57,17 @@ function message(state: TState): TFormMessage | null {
   });
 }
 
-function PlannerSelect({ common, model }: { common: React.ComponentProps<"select">; model: TModelPlannerState }) {
+const ROLE_OPTIONS = ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }));
+const plannerOptions = (model: TModelPlannerState) =>
+  (Object.keys(PLANNER_LABELS) as (keyof typeof PLANNER_LABELS)[]).map((value) => ({ value, label: plannerOptionLabel(value, model) }));
+
+function ChoiceSelect({
+  common,
+  options,
+}: {
+  common: React.ComponentProps<"select">;
+  options: readonly { value: string; label: string }[];
+}) {
   const ref = useRef<HTMLSelectElement>(null);
   // React keeps a controlled input's default in step with its value, so the form's reset after an
   // action leaves what was typed; not a select's. Without this a refused choice would jump back to the
@@ -66,9 +77,9 @@ function PlannerSelect({ common, model }: { common: React.ComponentProps<"select
   }, [common.value]);
   return (
     <select {...common} ref={ref} className={INPUT}>
-      {(Object.keys(PLANNER_LABELS) as (keyof typeof PLANNER_LABELS)[]).map((value) => (
+      {options.map(({ value, label }) => (
         <option key={value} value={value}>
-          {plannerOptionLabel(value, model)}
+          {label}
         </option>
       ))}
     </select>
@@ -147,8 +158,8 @@ export function SettingsForm(props: {
                       Move the dial on the Autonomy page
                     </Link>
                   </div>
-                ) : field.kind === "planner" ? (
-                  <PlannerSelect common={common} model={model} />
+                ) : field.kind === "planner" || field.kind === "role" ? (
+                  <ChoiceSelect common={common} options={field.kind === "role" ? ROLE_OPTIONS : plannerOptions(model)} />
                 ) : field.kind === "usd" ? (
                   <div className="relative">
                     <input

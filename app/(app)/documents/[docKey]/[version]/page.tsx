@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { DocumentStatus } from "@/generated/prisma/enums";
 import { requireRole } from "@/lib/auth/session";
-import { loadPolicyDocument } from "@/lib/evidence/load-document";
+import { loadDocumentVersion } from "@/lib/documents/load-document-version";
 
 export const metadata: Metadata = { title: "Policy document" };
 
@@ -19,7 +19,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
   await requireRole("tickets");
   const { docKey, version } = await params;
   if (!/^\d{1,9}$/.test(version)) notFound();
-  const found = await loadPolicyDocument({ docKey: decodeURIComponent(docKey), version: Number(version) });
+  const found = await loadDocumentVersion({ docKey: decodeURIComponent(docKey), version: Number(version) });
   if (!found) notFound();
   const { doc, versions } = found;
   return (
