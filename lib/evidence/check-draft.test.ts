@@ -265,7 +265,11 @@ describe("orderTermsRemover", () => {
     ].sort((a, b) => b.length - a.length);
     return (text: string) =>
       parts.reduce(
-        (out, part) => out.replace(new RegExp(`(?<![\\p{L}\\d])${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])`, "giu"), " "),
+        (out, part) =>
+          out.replace(
+            new RegExp(`(?<![\\p{L}\\d]|\\d[.,])${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d]|[.,]\\d)`, "giu"),
+            " ",
+          ),
         text,
       );
   };
@@ -278,6 +282,14 @@ describe("orderTermsRemover", () => {
     expect(orderTermsRemover(["a-a"])("xa-a-a b")).toBe("xa-  b");
     expect(orderTermsRemover(["Ana-Ana"])("Ana-Ana-Ana")).toBe(" -Ana");
     expect(orderTermsRemover(["Zoë Brandt"])("Zoë, dear zoë brandt, Brandt’s order")).toBe(" , dear  ,  ’s order");
+  });
+
+  it("never takes a piece of a longer number: the item's 14 is not the 14 of 14.99 or 1,400", () => {
+    const remove = orderTermsRemover(["Nimbus 14 laptop"]);
+    expect(remove("Express shipping costs 14.99 USD, or 1,400 points; your Nimbus 14 laptop, 14.")).toBe(
+      "Express shipping costs 14.99 USD, or 1,400 points; your  ,  .",
+    );
+    expect(orderTermsRemover(["ORD-99"])("Order ORD-99.99 and ORD-99.")).toBe("Order ORD-99.99 and  .");
   });
 
   it("removes the longest term first, trims terms, and skips single letters", () => {
@@ -313,6 +325,9 @@ describe("orderTermsRemover", () => {
       "ORD-1001",
       "ord-1001",
       "ORD-10011",
+      "14.99",
+      "1,001",
+      ",",
       "Aurora",
       "10-inch",
       "10-INCH",
