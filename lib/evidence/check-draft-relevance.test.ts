@@ -62,13 +62,23 @@ describe("offTopic", () => {
     const countries = {
       citation: "shipping-international@1",
       heading: "International shipping: which countries we deliver to: Countries we do not deliver to",
-      text: "We send parcels only within the United States. Orders addressed to a parcel forwarding service are cancelled.",
+      text: "We send parcels only within the United States. A parcel damaged at a forwarding service is not ours to replace.",
     };
     expect(offTopic({ question: "Shipping\nDo you ship to Canada?", passages: [countries] })).toBeNull();
-    // Without a heading that says so, the passage's "cancelled" is all it is written for.
+    // Without a heading that says so, the passage's "damaged" is all it is written for.
     expect(offTopic({ question: "Shipping\nDo you ship to Canada?", passages: [{ ...countries, heading: "" }] })).toMatchObject({
       asked: ["ship to"],
     });
+  });
+
+  it("does not take a cancellation for a subject: what is cancelled is", () => {
+    const plans = {
+      citation: "subscription-billing@1",
+      heading: "Software and cloud subscriptions: billing, plan changes and failed payments: Which subscriptions this covers",
+      text: "This covers subscriptions we sell and bill: cloud storage plans, security software and streaming add-ons, billed monthly or yearly.",
+    };
+    const question = "Cancel yearly add-on\nI was charged for a yearly streaming add-on 3 days ago and want to cancel. Can I get a refund?";
+    expect(offTopic({ question, passages: [plans] })).toBeNull();
   });
 
   it("refuses passages that share none of the ticket's own words", () => {

@@ -14,7 +14,7 @@
 //   uses ("refund", "order", "money", "item", "please": GENERIC).
 // Then a draft is off topic (off_topic) when
 //   (a) the ticket names a subject – a kind of case a policy is written for (not delivered, damaged,
-//       wrong item, warranty, subscription, cancellation, shipping, price, marketplace seller) – and a
+//       wrong item, warranty, subscription, shipping, price, marketplace seller) – and a
 //       passage the draft stands on is written for other subjects only: the damaged-electronics
 //       window for a parcel that never arrived. A passage is written for the subjects its heading
 //       names ("International shipping: …"), or, when the heading names none, those its text does;
@@ -93,8 +93,9 @@ export const CONCEPTS: TConcept[] = [
     phrases: [String.raw`subscri(?:be|bed|ption|ptions)|membership|auto-?renew(?:al|ed|s)?|suscripci[oó]n|abonnement|mitgliedschaft`],
   },
   {
+    // Not a subject: an order, a subscription, a plan or a warranty is cancelled, and which one is the subject.
     key: "cancellation",
-    subject: true,
+    subject: false,
     phrases: [String.raw`cancel(?:s|led|ed|ling|ing|lation)?|cancelar|cancelaci[oó]n|stornier(?:en|ung)|annuler|annulation`],
   },
   {
