@@ -4,7 +4,7 @@
 // tickets and a customer whose name has a digit in it reach review through the real loop.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { publishStaffNote } from "../../testing/staff-note";
+import { DAMAGED_RETURNS_NOTE, publishStaffNote } from "../../testing/staff-note";
 import { seedDemo, TICKETS } from "../../prisma/seed/demo";
 import { loadQuestionSet } from "../eval/grade-retrieval";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
@@ -113,15 +113,10 @@ describe("the rule drafter's drafts under the claim-level check", () => {
 });
 
 describe("staff-only passages in a run", () => {
-  const note =
-    "When damaged electronics arrive and a refund is asked within days of delivery, check the customer's order history for earlier damage claims before approving.";
+  const note = DAMAGED_RETURNS_NOTE.staff;
 
   beforeAll(async () => {
-    await publishStaffNote(testDb().client, {
-      docKey: "returns-reviewer-notes",
-      title: "US return policy: damaged electronics",
-      text: note,
-    });
+    await publishStaffNote(testDb().client, DAMAGED_RETURNS_NOTE);
   });
 
   it("are retrieved for the reviewer, left out of the rule drafter's reply, and refused in a draft that repeats one", async () => {

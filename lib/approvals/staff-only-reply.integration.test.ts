@@ -8,25 +8,20 @@ import { drainQueue } from "../../testing/queue";
 import { refusalCode } from "../../testing/refusals";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { publishStaffNote } from "../../testing/staff-note";
+import { DAMAGED_RETURNS_NOTE, publishStaffNote } from "../../testing/staff-note";
 import { approvalDigest, approvalOperation, type TApprovalOperation } from "../contracts/approval-operation";
 import { decideApproval } from "./decide-approval";
 import { resolveByHand } from "./resolve-by-hand";
 
 const testDb = useTestDb(seedDemo);
 
-// A reviewer's note in a staff-only section of a published document, worded so that the cracked-tablet
-// question retrieves it beside the return policy's customer passages.
-const STAFF_NOTE =
-  "When damaged electronics arrive and a refund is asked within days of delivery, check the customer's order history for earlier damage claims before approving.";
+// A reviewer's note in a staff-only section of a published document, which the cracked-tablet question
+// retrieves beside the return policy's customer passages.
+const STAFF_NOTE = DAMAGED_RETURNS_NOTE.staff;
 const LEAKED = "We checked your order history for earlier damage claims before approving.";
 
 beforeAll(async () => {
-  await publishStaffNote(testDb().client, {
-    docKey: "returns-reviewer-notes",
-    title: "US return policy: damaged electronics",
-    text: STAFF_NOTE,
-  });
+  await publishStaffNote(testDb().client, DAMAGED_RETURNS_NOTE);
 });
 
 /** A fresh tablet refund waiting for its decision, its run having retrieved the staff-only note. */
