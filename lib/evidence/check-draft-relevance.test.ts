@@ -103,6 +103,24 @@ describe("offTopic", () => {
     expect(judge(question, keys)).toBeNull();
   });
 
+  it("reads the ticket's words as the passages': a curly apostrophe, a word of four letters, a shared beginning", () => {
+    expect(judge("Parcel\nThe parcel hasn’t arrived yet.", ["window"])).toMatchObject({ asked: ["hasn't arrived"] });
+    const lamps = { citation: "lamps@1", heading: "Lighting", text: "Lamps may be returned within 30 days." };
+    expect(offTopic({ question: "Lamp\nMy lamp flickers.", passages: [lamps] })).toBeNull();
+    const inspection = { citation: "inspection@1", text: "Returned items are inspected when they reach the warehouse." };
+    expect(offTopic({ question: "Inspection\nHow does the inspection work?", passages: [inspection] })).toBeNull();
+  });
+
+  it("finds the ticket's words in any of the passages, and names at most five it asked", () => {
+    expect(judge("Manager\nDoes a manager need to sign off?", ["window", "approval"])).toBeNull();
+    const asked = judge("Odd\nQuokkas, wombats, platypuses, echidnas, dingoes and kookaburras?", ["firstResponse"]);
+    expect(asked?.asked).toEqual(["quokkas", "wombats", "platypuses", "echidnas", "dingoes"]);
+  });
+
+  it("holds a passage to nothing when the ticket uses only the words every ticket uses", () => {
+    expect(judge("Refund\nRefund please, thank you.", ["firstResponse"])).toBeNull();
+  });
+
   it("has nothing to hold when the draft stands on no passage", () => {
     expect(offTopic({ question: "My order never arrived.", passages: [] })).toBeNull();
   });
@@ -120,6 +138,8 @@ describe("topicTerms", () => {
     const { terms, subjects } = topicTerms("My order never arrived and the box was missing. Please help, I want a refund.");
     expect([...subjects]).toEqual(["not_delivered"]);
     expect([...terms.entries()]).toEqual([["zzconceptnotdelivered", ["never arrived", "box was missing"]]]);
+    // A phrase written twice is named once.
+    expect(topicTerms("It never arrived. It never arrived!").terms.get("zzconceptnotdelivered")).toEqual(["never arrived"]);
   });
 });
 
@@ -134,6 +154,20 @@ describe("checkDraft with the ticket's question", () => {
     ]);
     expect(check("Cracked\nMy tablet arrived cracked. Can I return it?")).toEqual([]);
     expect(check(undefined)).toEqual([]);
+  });
+
+  it("stands a sentence only on the cited passages that support it", () => {
+    const approvals = { citation: "x@1", heading: "Refund approvals", text: "Refunds above 500 USD need a specialist's approval." };
+    const damaged = { citation: "x@1", heading: "Damaged electronics", text: "Damaged electronics may be returned within 30 days." };
+    const problems = checkDraft({
+      draft: "Refunds above 500 USD need a specialist's approval [x@1].",
+      retrieved: [approvals, damaged],
+      orderNumbers: [],
+      orderTerms: [],
+      question: "Lost parcel\nMy parcel never arrived. Who approves my refund?",
+    });
+    // The damaged-electronics passage is cited by the tag but supports nothing: it is not what the draft says.
+    expect(problems).toEqual([]);
   });
 
   it("holds to the passage each sentence stands on, not to every passage of the document cited", () => {

@@ -17,6 +17,12 @@ describe("describeDraftProblem", () => {
     expect(describeDraftProblem({ kind: "uncited_claim", sentence: "We refund 79 USD now." })).toBe(
       "uncited_claim “We refund 79 USD now.” speaks of money or a commitment without a citation",
     );
+    expect(describeDraftProblem({ kind: "staff_only_text", sentence: "We check your history [p@1].", citation: "p@1" })).toBe(
+      "staff_only_text “We check your history [p@1].” repeats a staff-only passage of [p@1]",
+    );
+    expect(describeDraftProblem({ kind: "off_topic", citation: "p@1", asked: ["never arrived", "report"] })).toBe(
+      "off_topic [p@1] does not answer what the ticket asks about (“never arrived”, “report”)",
+    );
   });
 
   it("quotes a sentence up to 80 characters, and cuts a longer one to 77 and an ellipsis", () => {
@@ -62,6 +68,12 @@ describe("quotations in a cited sentence", () => {
     expect(checkDraft({ draft: altered, retrieved: [electronics], orderNumbers: [], orderTerms: ["Aurora tablet"] })).toMatchObject([
       { kind: "unsupported_claim" },
     ]);
+  });
+
+  it("holds a quotation in straight quotes to the passage too, and reads no quotation into punctuation", () => {
+    const sentence = 'Damaged electronics may be returned, "a full refund for" within 30 days of delivery [returns@1].';
+    expect(check(sentence)).toEqual([{ kind: "unsupported_claim", sentence, citation: "returns@1", share: 1 }]);
+    expect(check("Damaged electronics may be returned for a full refund “—” within 30 days of delivery [returns@1].")).toEqual([]);
   });
 
   it("does not hold a two-word quotation to the passage's order", () => {

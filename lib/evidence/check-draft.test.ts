@@ -9,6 +9,7 @@ import {
   passageSupport,
   sentencesOf,
   staffOnlySentences,
+  ticketQuestion,
   type TCheckedPassage,
   type TDraftProblem,
 } from "./check-draft";
@@ -176,6 +177,17 @@ describe("checkDraft", () => {
       ]);
     });
 
+    it("refuses a sentence citing a document retrieved only for staff, though it restates none of its words", () => {
+      const sentence = "Your case is handled by our team [warranty-internal@1].";
+      expect(check(sentence)).toEqual([{ kind: "staff_only_text", sentence, citation: "warranty-internal@1" }]);
+    });
+
+    it("takes three content words to restate a staff-only passage", () => {
+      // Three of the note's words, uncited: restated. Two: "Earlier claims." says nothing of it.
+      expect(check("Refunds within 30 days [return-policy-us@2]. Order history checked.")).toMatchObject([{ kind: "staff_only_text" }]);
+      expect(check("Refunds within 30 days [return-policy-us@2]. History checked.")).toEqual([]);
+    });
+
     it("lends no support to a customer sentence: not its words, not its numbers", () => {
       // 200 is only in the staff-only passage: under the customer passage's tag it is an invented number.
       expect(check("Refunds at or above 200 USD need a specialist [return-policy-us@2].")).toEqual([
@@ -203,11 +215,25 @@ describe("checkDraft", () => {
       expect(staffOnlySentences(reply, passages)).toEqual(["We checked your order history for earlier damage claims."]);
       expect(staffOnlySentences("Hi Dana,\nRefunds are issued to the original payment method.", passages)).toEqual([]);
       expect(staffOnlySentences(reply, passages.slice(0, 1))).toEqual([]);
+      // A customer passage's words, even turned round, are no staff-only text.
+      expect(staffOnlySentences("Refunds are not issued to the original payment method.", passages)).toEqual([]);
     });
+  });
+
+  it("reports a quantity written twice in two ways once, as it was first written", () => {
+    const draft = "Refunds within 60 days [return-policy-us@2]. Yes, sixty days [return-policy-us@2].";
+    expect(checkDraft({ draft, retrieved, orderNumbers: [], orderTerms }).filter((p) => p.kind === "unsupported_number")).toEqual([
+      { kind: "unsupported_number", value: "60 days", written: "60 days" },
+    ]);
+  });
+
+  it("reads the question a ticket asks from its subject and body", () => {
+    expect(ticketQuestion({ subject: "Lost parcel", body: "It never arrived." })).toBe("Lost parcel\nIt never arrived.");
   });
 
   it("reads numbers as written and ignores the digits of citations", () => {
     expect(numbersIn("79.00 USD, 1,200 items, 30 days [return-policy-us@2]")).toEqual(["79", "1200", "30"]);
+    expect(numbersIn("no number here [return-policy-us@2]")).toEqual([]);
     expect(citationsIn("a [x-1@2] b [x-1@2] [y@3]")).toEqual(["x-1@2", "y@3"]);
   });
 });

@@ -43,8 +43,8 @@
 //    content words (at least MIN_STAFF_WORDS of them) or a quotation of three words or more found
 //    there, cited or not – unless a customer passage it cites supports it too (a rule both say).
 //
-// 6. The passages the draft stands on – for each cited sentence, the cited passage that supports it
-//    best – answer the question the ticket asks (off_topic otherwise: check-draft-relevance.ts).
+// 6. The passages the draft stands on – the cited passages whose words support one of its sentences –
+//    answer the question the ticket asks (off_topic otherwise: check-draft-relevance.ts).
 //    Checked when the ticket's question is given, as the runtime and the model drafter give it.
 //
 // The threshold is 0.7: the rule drafter's sentences quote or restate passages and score 1; honest
@@ -369,7 +369,7 @@ function supported(claim: TQuantity, sources: readonly TQuantity[]): boolean {
 
 /** The order's numbers as quantities: a number has no unit, a string says its own ("12 days"). */
 function orderQuantities(numbers: readonly (string | number)[]): TQuantity[] {
-  return numbers.flatMap((n) => (typeof n === "number" ? [{ written: String(n), value: n, unit: null }] : quantitiesIn(n).slice(0, 1)));
+  return numbers.flatMap((n) => (typeof n === "number" ? [{ written: String(n), value: n, unit: null }] : quantitiesIn(n)));
 }
 
 /** A sentence needs this many content words before it can restate a staff-only passage: "Thank you
@@ -384,13 +384,14 @@ function restates(sentence: string, passage: string): boolean {
 
 /** Rule 5: the citation of the staff-only passage a sentence cites or restates, or null. */
 function staffOnlySource(sentence: string, citations: string[], retrieved: readonly TCheckedPassage[]): string | null {
-  const staff = retrieved.filter((p) => p.audience === "staff");
-  if (!staff.length) return null;
-  const cited = retrieved.filter((p) => citations.includes(p.citation));
-  if (cited.some((p) => p.audience !== "staff" && passageSupport(sentence, p.text).wordsOk)) return null;
-  const staffOnlyCitation = citations.find((c) => !retrieved.some((p) => p.citation === c && p.audience !== "staff"));
-  if (staffOnlyCitation && staff.some((p) => p.citation === staffOnlyCitation)) return staffOnlyCitation;
-  return staff.find((p) => restates(sentence, p.text))?.citation ?? null;
+  const isStaff = (p: TCheckedPassage) => p.audience === "staff";
+  // A document version of which only staff-only passages were retrieved, cited; or one restated.
+  const source =
+    citations.find((c) => retrieved.some((p) => p.citation === c) && retrieved.every((p) => p.citation !== c || isStaff(p))) ??
+    retrieved.find((p) => isStaff(p) && restates(sentence, p.text))?.citation;
+  if (source === undefined) return null;
+  // What a cited customer passage says too is the customer's to read.
+  return retrieved.some((p) => !isStaff(p) && citations.includes(p.citation) && passageSupport(sentence, p.text).wordsOk) ? null : source;
 }
 
 /**
@@ -398,12 +399,13 @@ function staffOnlySource(sentence: string, citations: string[], retrieved: reado
  * and no customer passage supports: what the customer must never be sent (rule 5, without citations).
  */
 export function staffOnlySentences(text: string, passages: readonly Pick<TCheckedPassage, "text" | "audience">[]): string[] {
-  const staff = passages.filter((p) => p.audience === "staff");
-  if (!staff.length) return [];
-  const customer = passages.filter((p) => p.audience !== "staff");
-  return sentencesOf(text).filter(
-    (sentence) => staff.some((p) => restates(sentence, p.text)) && !customer.some((p) => passageSupport(sentence, p.text).wordsOk),
-  );
+  const saidBy = (sentence: string, audience: "staff" | "customer") =>
+    passages.some((p) =>
+      audience === "staff"
+        ? p.audience === "staff" && restates(sentence, p.text)
+        : p.audience !== "staff" && passageSupport(sentence, p.text).wordsOk,
+    );
+  return sentencesOf(text).filter((sentence) => saidBy(sentence, "staff") && !saidBy(sentence, "customer"));
 }
 
 /** The question a ticket asks, as the relevance rule (6) reads it: its subject and body. */
@@ -444,8 +446,7 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms, questio
     // 5: the sentence is then not checked twice.
     if (!passages.length) continue;
     const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder, raw));
-    const best = supports.reduce((b, s, i) => (s.wordsOk && (b < 0 || s.share > supports[b]!.share) ? i : b), -1);
-    if (best >= 0) stoodOn.add(passages[best]!);
+    for (const [i, passage] of passages.entries()) if (supports[i]!.wordsOk) stoodOn.add(passage);
     // Words supported and a number no cited passage has: reported once, as that number.
     if (!supports.some((s) => s.ok) && !(invented.length && supports.some((s) => s.wordsOk))) {
       problems.push({

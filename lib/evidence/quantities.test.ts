@@ -35,6 +35,29 @@ describe("quantitiesIn", () => {
       ["21 days <einundzwanzig Tage>", "30 business days <dreißig Werktage>", "250 <zweihundertfünfzig>", "1 year <ein Jahr>"],
     ],
     ["1,200.00 USD, 79 USD", ["1200 <1,200.00>", "79 <79>"]],
+    [
+      "cinco por ciento, dix pour cent, 15 prozent",
+      ["5 percent <cinco por ciento>", "10 percent <dix pour cent>", "15 percent <15 prozent>"],
+    ],
+    [
+      "dos días y medio, deux jours et demie, a full year, 5 working days",
+      ["2.5 days <dos días y medio>", "2.5 days <deux jours et demie>", "1 year <a full year>", "5 business days <5 working days>"],
+    ],
+    [
+      "dreiunddreißig Tage, hundert Tage, zweitausend, tausendzweihundert",
+      ["33 days <dreiunddreißig Tage>", "100 days <hundert Tage>", "2000 <zweitausend>", "1200 <tausendzweihundert>"],
+    ],
+    [
+      "quatre-vingts jours, vingt-quatre heures, soixante-dix jours",
+      ["80 days <quatre-vingts jours>", "24 hours <vingt-quatre heures>", "70 days <soixante-dix jours>"],
+    ],
+    [
+      "thirty and forty days, two three days, twenty a day",
+      ["30 <thirty>", "40 days <forty days>", "2 <two>", "3 days <three days>", "20 <twenty>", "1 day <a day>"],
+    ],
+    ["half a day, half the fee, two thousand and five", ["0.5 days <half a day>", "0.5 times <half>", "2005 <two thousand and five>"]],
+    ["30, days later; a day, and a half", ["30 <30>", "1 day <a day>", "0.5 times <half>"]],
+    ["dos veces, deux fois, zweimal, a double-sided page", ["2 times <dos veces>", "2 times <deux fois>", "2 times <zweimal>"]],
   ])("reads %j", (text, expected) => {
     expect(read(text)).toEqual(expected);
   });
@@ -46,6 +69,8 @@ describe("quantitiesIn", () => {
     "Please double-check the address.",
     "Nous vous répondrons dès que possible; le sept est un chiffre.",
     "constructor toString valueOf",
+    "Im Jahrhundert davor war alles anders.",
+    "El siglo pasado, sin más.",
   ])("reads no quantity in %j", (text) => {
     expect(read(text)).toEqual([]);
   });
@@ -58,6 +83,8 @@ describe("quantitySupports", () => {
     expect(agree("within 14 days", "within a fortnight")).toBe(true);
     expect(agree("within 24 hours", "within a day")).toBe(true);
     expect(agree("within 12 months", "within a year")).toBe(true);
+    expect(agree("within 28 days", "within a month")).toBe(true);
+    expect(agree("within 31 days", "within a month")).toBe(true);
     expect(agree("within 365 days", "within a year")).toBe(true);
     expect(agree("50% of the fee", "half the fee")).toBe(true);
     expect(agree("twice the amount", "double the amount")).toBe(true);
@@ -66,6 +93,9 @@ describe("quantitySupports", () => {
   it("refuses another quantity, another family, or a bare number for a quantity with a unit", () => {
     expect(agree("within 30 days", "within a year")).toBe(false);
     expect(agree("within 30 days", "within sixty days")).toBe(false);
+    expect(agree("within 32 days", "within a month")).toBe(false);
+    expect(agree("within 27 days", "within a month")).toBe(false);
+    expect(agree("50% of the fee", "half a day")).toBe(false);
     expect(agree("within 30 days", "within 30 hours")).toBe(false);
     expect(agree("within 5 business days", "within 5 days")).toBe(false);
     expect(agree("within 7 days", "within 5 business days")).toBe(false);

@@ -196,11 +196,12 @@ function unitAt(tokens: TToken[], i: number): { unit: TUnit; next: number; half:
 
 /** How many tokens from tokens[i] say "and a half" ("y media", "et demie"): 0 when they do not. */
 function halfAt(tokens: TToken[], i: number): number {
-  const next = tokens.slice(i, i + 3);
-  if (!next.every((t) => t.joined)) return 0;
-  const words = next.map((t) => t.word).join(" ");
-  if (/^and a half\b/.test(words)) return 3;
-  return /^(y medi[oa]|et demie?)\b/.test(words) ? 2 : 0;
+  const words = (n: number) => {
+    const next = tokens.slice(i, i + n);
+    return next.length === n && next.every((t) => t.joined) ? next.map((t) => t.word).join(" ") : "";
+  };
+  if (words(3) === "and a half") return 3;
+  return /^(?:y medi[oa]|et demie?)$/.test(words(2)) ? 2 : 0;
 }
 
 /** A multiplier word at tokens[i] ("double", "half"), unless it starts a compound ("double-check"). */
