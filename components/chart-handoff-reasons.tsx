@@ -9,6 +9,7 @@ const COLOUR: Partial<Record<TStopReason, string>> = {
   draft_ready_for_review: "bg-indigo-500",
   no_approved_evidence: "bg-sky-500",
   unsupported_language: "bg-teal-600",
+  evidence_off_topic: "bg-cyan-700",
   missing_order: "bg-amber-500",
   order_customer_mismatch: "bg-fuchsia-600",
   planner_requested_handoff: "bg-violet-500",

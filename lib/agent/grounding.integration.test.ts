@@ -4,6 +4,7 @@
 // tickets and a customer whose name has a digit in it reach review through the real loop.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
+import { DAMAGED_RETURNS_NOTE, publishStaffNote } from "../../testing/staff-note";
 import { seedDemo, TICKETS } from "../../prisma/seed/demo";
 import { loadQuestionSet } from "../eval/grade-retrieval";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 
 describe("the rule drafter's drafts under the claim-level check", () => {
-  it("pass for every answerable labelled question, inside and outside the window and when nothing is left to refund", async () => {
+  it("pass for every answerable labelled question, inside and outside the window and when nothing is left to refund (or, on another document than the labelled one, are refused as off its question)", async () => {
     const { client } = testDb();
     const set = await loadQuestionSet("eval/questions.jsonl");
     const answerable = set.questions.filter((q) => q.answerable);
@@ -49,7 +50,11 @@ describe("the rule drafter's drafts under the claim-level check", () => {
         const draft = draftReply(state);
         written.add(draft.text);
         const problem = draftProblem(draft, state);
-        if (problem) failures.push(`${q.id} / ${order.id}: ${problem}`);
+        // A draft on another document than the one that answers the question may be refused as off
+        // its question – that is the relevance check's work; one on the right document may not be refused.
+        const elsewhere = !draft.citations.includes(q.cites!);
+        if (problem && !(elsewhere && problem.reason === "evidence_off_topic"))
+          failures.push(`${q.id} / ${order.id}: ${problem.reason} ${problem.detail}`);
       }
     }
     expect(failures).toEqual([]);
@@ -104,5 +109,33 @@ describe("the rule drafter's drafts under the claim-level check", () => {
     const run = await runAgent({ ticketId: ticket.id, mode: "simulate" });
     expect(run).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
     expect(run.draft).toContain("Hi Race2,");
+  });
+});
+
+describe("staff-only passages in a run", () => {
+  const note = DAMAGED_RETURNS_NOTE.staff;
+
+  beforeAll(async () => {
+    await publishStaffNote(testDb().client, DAMAGED_RETURNS_NOTE);
+  });
+
+  it("are retrieved for the reviewer, left out of the rule drafter's reply, and refused in a draft that repeats one", async () => {
+    const { client } = testDb();
+    const ticket = await client.ticket.findUniqueOrThrow({ where: { externalId: "demo-cracked-tablet" } });
+    const honest = await runAgent({ ticketId: ticket.id, mode: "simulate" });
+    expect(honest).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });
+    expect(honest.steps[0]!.result).toMatchObject({
+      passages: expect.arrayContaining([expect.objectContaining({ text: note, audience: "staff" })]),
+    });
+    expect(honest.draft).not.toMatch(/order history/);
+
+    const leaked = `${honest.draft}\nWe check the order history for earlier damage claims before approving [return-policy-us@2].`;
+    const run = await runAgent({
+      ticketId: ticket.id,
+      mode: "simulate",
+      tools: { draft_reply: async () => ({ text: leaked, citations: ["return-policy-us@2"] }) },
+    });
+    expect(run).toMatchObject({ status: "needs_human", reason: "tool_invalid_output", draft: null });
+    expect(run.steps[2]!.result).toMatchObject({ detail: expect.stringContaining("staff_only_text “We check the order history") });
   });
 });

@@ -17,7 +17,7 @@ import {
   type TRan,
   type TStep,
 } from "./loop-steps";
-import { scriptedPlanner, type TPlanner } from "./planner";
+import { scriptedPlanner, TokenBudgetRefusal, type TPlanner } from "./planner";
 import { RunJournal, type TTraceStep } from "./run-journal";
 import { initialState, type TAgentState } from "./state";
 import { ORDER_FACTS as ORDER } from "../../testing/order-facts";
@@ -107,6 +107,27 @@ describe("the planner's turn (askPlanner)", () => {
       reason: "latency_budget_exceeded",
       detail: "the planner did not answer within the 30 ms budget",
     });
+  });
+
+  it("tells the planner the tokens left, and stops token_budget_exceeded when its model call cannot fit, counting what it spent", async () => {
+    let told: unknown;
+    const frugal: TPlanner = {
+      id: "frugal",
+      decide: async (_state, _signal, budget) => {
+        told = budget;
+        throw new TokenBudgetRefusal("the next model call (decision) needs about 900 tokens and 60 are left of the budget", {
+          promptTokens: 20,
+          completionTokens: 10,
+        });
+      },
+    };
+    const run = { ...loopRun({ planner: frugal }), tokens: 40 };
+    expect(stopOf(await askPlanner(run))).toEqual({
+      reason: "token_budget_exceeded",
+      detail: "the next model call (decision) needs about 900 tokens and 60 are left of the budget (70 tokens used of 100)",
+    });
+    expect(told).toEqual({ tokensLeft: 60 });
+    expect(run.tokens).toBe(70);
   });
 });
 
@@ -250,6 +271,44 @@ describe("step 5, the observation (checkObservation)", () => {
     expect(stopOf(step)?.reason).toBe("tool_invalid_output");
     expect(stopOf(step)?.detail).toMatch(/^draft failed its checks: /);
     expect(run.recorder.journal.steps[0]?.outcome).toBe("invalid_output");
+  });
+
+  it("hands over evidence_off_topic when a draft, grounded sentence by sentence, answers another question", async () => {
+    const passage = {
+      chunkId: "c1",
+      docKey: "returns",
+      version: 1,
+      citation: "returns@1",
+      title: "US return policy: damaged electronics",
+      heading: "US return policy: damaged electronics: Returns and refunds",
+      text: "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery.",
+      locale: "en",
+      audience: "customer" as const,
+      score: 0.5,
+      coverage: 1,
+    };
+    const evidence = { status: "grounded" as const, question: "q", passages: [passage], citations: ["returns@1"] };
+    const text = "Electronics that arrive damaged may be returned for a full refund within 30 days of delivery [returns@1].";
+    const answer = async (subject: string, body: string) => {
+      const run = loopRun({ state: { order: { found: true, order: ORDER }, evidence } });
+      run.state.ticket = { ...run.state.ticket, subject, body };
+      const draft = gated(decided(await planned(run, null), { action: "draft_reply", args: {} }));
+      return { step: checkObservation(run, ran(draft, { text, citations: ["returns@1"] })), run };
+    };
+    const lost = await answer("Lost parcel", "My order never arrived. How long do I have to report it?");
+    expect(stopOf(lost.step)).toEqual({
+      reason: "evidence_off_topic",
+      detail: "draft failed its checks: off_topic [returns@1] does not answer what the ticket asks about (“lost parcel”, “never arrived”)",
+    });
+    expect(lost.run.recorder.journal.steps[0]).toMatchObject({
+      action: "draft_reply",
+      outcome: "invalid_output",
+      reason: "evidence_off_topic",
+    });
+    // The same draft for the question it answers goes on.
+    expect(goOf((await answer("Cracked screen", "My tablet arrived with a cracked screen. Can I return it?")).step).parsed).toMatchObject({
+      text,
+    });
   });
 
   it("goes on with the parsed observation, tracing nothing yet", async () => {

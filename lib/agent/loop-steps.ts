@@ -1,12 +1,15 @@
-// The steps of the loop (`loop` in run-agent.ts). The planner proposes exactly one action from the state; the
-// runtime holds the authority, in this order:
+// The steps of the loop (`loop` in run-agent.ts). The planner proposes exactly one action from the state
+// (askPlanner: planner_error; token_budget_exceeded when its model call cannot fit in the tokens left);
+// the runtime holds the authority, in this order:
 //   1. checkDecision     the decision itself   (blocked: invalid_decision … invalid_argument_types)
 //   2. checkTransition   what the state holds  (blocked: invalid_state_transition)
 //   3. askPolicy         the policy gate       (deny → blocked: policy_denied; rewrite; escalate → a person)
 //   4. runTool           the tool, with a timeout (needs_human: tool_timeout, tool_error;
 //                                              order_customer_mismatch when the order is not the
-//                                              ticket's customer's)
-//   5. checkObservation  its observation       (needs_human: tool_invalid_output)
+//                                              ticket's customer's; token_budget_exceeded when a
+//                                              tool's model call cannot fit in the tokens left)
+//   5. checkObservation  its observation       (needs_human: tool_invalid_output; evidence_off_topic
+//                                              when a draft answers another question than the ticket's)
 //   6. recordStep        the trace event, then the state; a hand-off, a denied or an auto-approved
 //                        proposal ends the run
 //   7. checkBudgets      steps, tokens, wall time (needs_human: step/token/latency budget)
@@ -20,7 +23,7 @@ import type { TAgentManifest } from "../contracts/manifest";
 import type { TStopReason } from "../contracts/reason-codes";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
 import { evaluateAction, type TActionDecision } from "../policy/evaluate-action";
-import type { TPlanner } from "./planner";
+import { TokenBudgetRefusal, type TPlanner } from "./planner";
 import type { TTraceStep } from "./run-journal";
 import type { RunRecorder } from "./store/run-recorder";
 import type { TAgentState, TDraft, TOrderObservation, TProposalView } from "./state";
@@ -54,8 +57,8 @@ export interface TLoop {
   readonly forbidden: readonly string[];
   readonly limits: TBudgets;
   readonly tools: TToolSet;
-  /** What every tool is given besides the state, its signal and its usage report. */
-  readonly toolContext: Omit<TToolContext, "state" | "signal" | "reportUsage">;
+  /** What every tool is given besides the state, its signal, its usage report and the tokens left. */
+  readonly toolContext: Omit<TToolContext, "state" | "signal" | "reportUsage" | "tokensLeft">;
   readonly recorder: Pick<RunRecorder, "journal" | "writeEvents">;
   readonly state: TAgentState;
   /** Tokens used so far: the planner's and the tools'. */
@@ -144,7 +147,8 @@ function blocked(
   return { stop: new Stop(reason, detail) };
 }
 
-/** The planner proposes one action, within the time left; its usage counts against the budget. */
+/** The planner proposes one action, within the time and tokens left; its usage counts against the
+ * budget. A planner that cannot fit its model call in the tokens left says so before making it. */
 export async function askPlanner(
   run: Pick<TLoop, "planner" | "state" | "limits" | "startedAt" | "tokens"> & { readonly recorder: Pick<TLoop["recorder"], "journal"> },
 ): Promise<TStep<TPlanned>> {
@@ -152,8 +156,16 @@ export async function askPlanner(
   const stepStarted = performance.now();
   let output: Awaited<ReturnType<TPlanner["decide"]>> | typeof TIMEOUT;
   try {
-    output = await withTimeout((signal) => run.planner.decide(structuredClone(run.state), signal), run.limits.maxWallMs - elapsed(run));
+    const budget = { tokensLeft: run.limits.maxTokens - run.tokens };
+    output = await withTimeout(
+      (signal) => run.planner.decide(structuredClone(run.state), signal, budget),
+      run.limits.maxWallMs - elapsed(run),
+    );
   } catch (error) {
+    if (error instanceof TokenBudgetRefusal) {
+      run.tokens += spentTokens(error.spent);
+      return stop("token_budget_exceeded", `${error.message} (${run.tokens} tokens used of ${run.limits.maxTokens})`);
+    }
     return stop("planner_error", error instanceof Error ? error.message : String(error));
   }
   if (output === TIMEOUT) return stop("latency_budget_exceeded", `the planner did not answer within the ${run.limits.maxWallMs} ms budget`);
@@ -206,11 +218,17 @@ export function askPolicy(run: TJournaling, decided: TDecided): TStep<TGated> {
   return go({ ...decided, gate, outcome: "ok" });
 }
 
+/** Tokens of a usage report, as the run counts them: whole, and never negative. */
+function spentTokens(u: { promptTokens: number; completionTokens: number }): number {
+  return Math.max(0, Math.floor(u.promptTokens || 0)) + Math.max(0, Math.floor(u.completionTokens || 0));
+}
+
 /** How a failed tool's step ends in the trace. */
 function failureOutcome(reason: TStopReason): TTraceStep["outcome"] {
   if (reason === "tool_timeout" || reason === "latency_budget_exceeded") return "timeout";
   if (reason === "tool_error") return "error";
-  if (reason === "order_customer_mismatch") return "blocked";
+  // Refused by the runtime before anything happened: another customer's order, a model call over budget.
+  if (reason === "order_customer_mismatch" || reason === "token_budget_exceeded") return "blocked";
   return "invalid_output";
 }
 
@@ -259,7 +277,14 @@ export async function runTool(run: Omit<TLoop, "planner" | "forbidden">, gated: 
   let failure: Stop | null = null;
   try {
     const result = await withTimeout(
-      (signal) => run.tools[action.action](action.args, { ...run.toolContext, state: structuredClone(run.state), signal, reportUsage }),
+      (signal) =>
+        run.tools[action.action](action.args, {
+          ...run.toolContext,
+          state: structuredClone(run.state),
+          signal,
+          reportUsage,
+          tokensLeft: run.limits.maxTokens - run.tokens,
+        }),
       Math.min(run.limits.toolTimeoutMs, Math.max(0, run.limits.maxWallMs - elapsed(run))),
     );
     if (result !== TIMEOUT) observation = result;
@@ -269,7 +294,11 @@ export async function runTool(run: Omit<TLoop, "planner" | "forbidden">, gated: 
   } catch (error) {
     // Another customer's order: a person takes the ticket, and the trace says only that.
     if (error instanceof OrderCustomerMismatch) failure = new Stop("order_customer_mismatch", error.message);
-    else failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
+    else if (error instanceof TokenBudgetRefusal) {
+      // What the tool spent before the call it could not make still counts.
+      reportUsage(error.spent);
+      failure = new Stop("token_budget_exceeded", error.message);
+    } else failure = new Stop("tool_error", error instanceof Error ? error.message : String(error));
   }
   run.tokens += toolUsage.promptTokens + toolUsage.completionTokens;
   const ran = { ...gated, observation, toolUsage };
@@ -280,7 +309,8 @@ export async function runTool(run: Omit<TLoop, "planner" | "forbidden">, gated: 
 
 /**
  * Step 5: the observation against its schema; then a draft, whichever tool wrote it, against what
- * this run retrieved and looked up (its citations and numbers). A draft that fails is out of contract.
+ * this run retrieved and looked up (its citations and numbers) and the question the ticket asks. A
+ * draft that fails is out of contract; one that answers another question hands over evidence_off_topic.
  */
 export function checkObservation(run: TJournaling, ran: TRan): TStep<TObserved> {
   const { action } = ran;
@@ -290,7 +320,7 @@ export function checkObservation(run: TJournaling, ran: TRan): TStep<TObserved> 
     failure = new Stop("tool_invalid_output", `${action.action} returned an invalid observation: ${valid.error.issues[0]?.message ?? "?"}`);
   else if (action.action === "draft_reply") {
     const problem = draftProblem(valid.data as TDraft, run.state);
-    if (problem) failure = new Stop("tool_invalid_output", problem);
+    if (problem) failure = new Stop(problem.reason, problem.detail);
   }
   if (!failure) return go({ ...ran, parsed: valid.data });
   recordToolStep(run, ran, failure);

@@ -11,10 +11,30 @@ export interface TPlannerOutput {
   promptVersion?: string;
 }
 
+/** What the run has left for a planner's turn: a planner that calls a model keeps within it. */
+export interface TPlannerBudget {
+  tokensLeft: number;
+}
+
 export interface TPlanner {
   /** Recorded on the run: "rule", "model", "scripted". */
   readonly id: string;
-  decide(state: TAgentState, signal: AbortSignal): Promise<TPlannerOutput>;
+  decide(state: TAgentState, signal: AbortSignal, budget?: TPlannerBudget): Promise<TPlannerOutput>;
+}
+
+/**
+ * A model call not made because it could not fit in the tokens the run has left (lib/llm/token-budget.ts).
+ * Thrown before the call by a planner or a tool; it carries what that turn had already spent, which
+ * the run counts, and the run hands over token_budget_exceeded.
+ */
+export class TokenBudgetRefusal extends Error {
+  constructor(
+    message: string,
+    readonly spent: { promptTokens: number; completionTokens: number },
+  ) {
+    super(message);
+    this.name = "TokenBudgetRefusal";
+  }
 }
 
 /** Replays a fixed list of decisions (adversarial tests, eval episodes). Past the end it hands off. */

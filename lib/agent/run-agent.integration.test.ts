@@ -255,6 +255,48 @@ describe("the guarded runtime", () => {
     expect(await replaced(grounded)).toMatchObject({ reason: "draft_ready_for_review", citations: ["return-policy-us@2"] });
   });
 
+  it("hands over evidence_off_topic when the grounded draft answers another question than the ticket's", async () => {
+    const { client } = testDb();
+    const world = await freshOrder(client);
+    const ticket = await client.$transaction((tx) =>
+      createTicket(
+        {
+          subject: "Lost parcel",
+          body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
+          customerEmail: world.email,
+          orderRef: world.orderId,
+          source: "form",
+        },
+        { type: "system" },
+        tx,
+      ),
+    );
+    const result = await runAgent({ ticketId: ticket.id });
+    // The evidence is grounded (the return window's words), but it answers a damaged item's question.
+    expect(result).toMatchObject({
+      status: "needs_human",
+      reason: "evidence_off_topic",
+      path: ["get_policy_evidence", "lookup_order", "draft_reply"],
+      draft: null,
+      citations: [],
+      proposal: null,
+      approval: null,
+    });
+    expect(result.steps[2]).toMatchObject({
+      outcome: "invalid_output",
+      reason: "evidence_off_topic",
+      result: {
+        detail: expect.stringContaining(
+          "off_topic [return-policy-us@2] does not answer what the ticket asks about (“lost parcel”, “never arrived”)",
+        ),
+      },
+    });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticket.id } })).toMatchObject({
+      status: "needs_human",
+      reason: "evidence_off_topic",
+    });
+  });
+
   it("needs a specialist for the 650 USD laptop refund", async () => {
     const result = await run("demo-large-laptop-refund");
     expect(result).toMatchObject({ status: "needs_human", reason: "draft_ready_for_review" });

@@ -1,12 +1,13 @@
 // The agent loop. The planner proposes; the runtime holds the authority. Each turn the planner
-// proposes exactly one action, and seven steps follow it (loop-steps.ts):
+// proposes exactly one action, within the time and tokens left, and seven steps follow it (loop-steps.ts):
 //   1. checkDecision     validate the decision     (blocked: invalid_decision … invalid_argument_types)
 //   2. checkTransition   validate the transition   (blocked: invalid_state_transition)
 //   3. askPolicy         ask the policy gate       (deny → blocked: policy_denied; rewrite; escalate → a person)
 //   4. runTool           run the tool with a timeout (needs_human: tool_timeout, tool_error;
 //                                                  order_customer_mismatch when the order is not the
-//                                                  ticket's customer's)
-//   5. checkObservation  validate the observation  (needs_human: tool_invalid_output)
+//                                                  ticket's customer's; token_budget_exceeded before
+//                                                  a model call that cannot fit)
+//   5. checkObservation  validate the observation  (needs_human: tool_invalid_output; evidence_off_topic)
 //   6. recordStep        record a trace event, then the state (a hand-off, a denied or auto-approved
 //                                                  proposal ends the run)
 //   7. checkBudgets      check budgets             (needs_human: step/token/latency budget)

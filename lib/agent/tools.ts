@@ -30,6 +30,8 @@ export interface TToolContext {
   signal: AbortSignal;
   /** Tools that call a model report its measured usage here; it counts against the token budget. */
   reportUsage: (usage: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => void;
+  /** Tokens the run has left when the tool starts: a tool that calls a model keeps within them. */
+  tokensLeft: number;
   /** The order the ticket names (`ref`, its orderRef), read with the run's first statement: a lookup
    * of that very reference needs no statement of its own. Its refunds so far are as of the run's
    * start; the executor checks what is still refundable again, under the order's lock. */
@@ -45,6 +47,7 @@ const ZPassage = z.object({
   heading: z.string(),
   text: z.string(),
   locale: z.string(),
+  // Kept through the observation: the draft check refuses staff-only text by it (check-draft.ts rule 5).
   audience: z.enum(["customer", "staff"]),
   score: z.number(),
   coverage: z.number(),
@@ -180,13 +183,14 @@ export async function orderFacts(client: Db | DbTx, orderId: string): Promise<TO
   return row ? orderFactsOf(row) : null;
 }
 
-/** Numbers the order supports in a draft: its amounts, its age, and digits in its id and name. */
+/** Numbers the order supports in a draft: its amounts, its age (in days: "12 days", "twelve days" or
+ * "12" is the order's, "12 weeks" is not), and digits in its id and name. */
 export function orderNumbers(order: TOrderFacts): (string | number)[] {
   return [
     order.amountCents / 100,
     order.refundableCents / 100,
     order.refundedCents / 100,
-    ...(order.daysSinceDelivery === null ? [] : [order.daysSinceDelivery]),
+    ...(order.daysSinceDelivery === null ? [] : [`${order.daysSinceDelivery} days`]),
     ...numbersIn(order.id),
     ...numbersIn(order.item),
   ];

@@ -20,7 +20,7 @@ import { decisionRefused, loadDecidable } from "./load-decidable";
 import { editRefundAmount } from "./edit-approval";
 import { decisionCtes } from "./store/approval-store";
 import { signDecision } from "../audit/decision-signature";
-import { assertReplyMatches } from "./reply-claims";
+import { assertNoStaffText, assertReplyMatches } from "./reply-claims";
 
 export { DECISION_REFUSALS, decisionRefused, type TDecisionRefusal } from "./load-decidable";
 
@@ -75,8 +75,12 @@ export async function decideApproval(input: TDecideInput): Promise<TDecideResult
   const request = await loadDecidable(client, { ...input, amountCents: amountGiven ? input.amountCents! : undefined }, now);
   if (input.decision === "reject" && !note) throw decisionRefused("note_required", "Say why you reject it: a note is required.");
   const plan = planDecision(request, input, note, now);
-  // The reply an approval sends, edited or not, states the refund being made and nothing else.
-  if (input.decision === "approve") assertReplyMatches(plan.edited ?? request.draft, request.refund, "editedReply");
+  // The reply an approval sends, edited or not, states the refund being made and nothing else, and
+  // nothing written for staff only.
+  if (input.decision === "approve") {
+    assertReplyMatches(plan.edited ?? request.draft, request.refund, "editedReply");
+    assertNoStaffText(plan.edited ?? request.draft, request.passages, "editedReply");
+  }
   const decisionId = await writeDecision(client, request, input, plan);
   return {
     approvalId: request.id,

@@ -17,6 +17,7 @@ export const DECISION_REFUSALS = [
   "note_required",
   "reply_required",
   "reply_contradicts_operation",
+  "reply_staff_only",
   "operation_changed",
   "ticket_busy",
   "second_approver_required",

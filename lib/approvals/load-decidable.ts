@@ -30,6 +30,8 @@ type TRequestRow = TRowText<
     loweredByIds: string;
     settings: string;
     corpusHash: string;
+    /** The passages the request's run retrieved, as JSON text: [{ text, audience }]. */
+    passages: string;
     orderCents: string | null;
     refundedCents: string | null;
   };
@@ -37,6 +39,9 @@ type TRequestRow = TRowText<
 /** A request as the rules and a decision read it. */
 export interface TLoadedRequest extends TDecisionFacts {
   draft: string | null;
+  /** The passages the request's run retrieved, with whom each is for (null: the customer, as runs
+   * recorded before passages carried it): a reply approved may not repeat a staff-only one. */
+  passages: { text: string; audience: "customer" | "staff" | null }[];
   bundleVersion: string;
   operation: TApprovalOperation;
   settings: TPolicySettings;
@@ -56,6 +61,10 @@ const LOAD_REQUEST = preparedSql(`
          t."bundleVersion",
          (SELECT coalesce(json_agg(json_build_object('key', s."key", 'value', s."value")), '[]'::json) FROM "Setting" s WHERE s."key" = ANY($2::text[]))::text AS "settings",
          ${CORPUS_HASH_NOW_TEXT} AS "corpusHash",
+         (SELECT coalesce(json_agg(json_build_object('text', p->>'text', 'audience', p->>'audience')), '[]'::json)
+            FROM "AgentRun" run,
+                 jsonb_array_elements(CASE WHEN jsonb_typeof(run."evidence"->'passages') = 'array' THEN run."evidence"->'passages' ELSE '[]'::jsonb END) p
+           WHERE run."id" = r."runId")::text AS "passages",
          (SELECT o."amountCents"::text FROM "Order" o WHERE o."id" = ${ORDER_OF_REQUEST}) AS "orderCents",
          ${refundedCentsText(ORDER_OF_REQUEST)}::text AS "refundedCents"
   FROM "ApprovalRequest" r
@@ -99,6 +108,7 @@ function factsOf(row: TRequestRow): TLoadedRequest {
         ? { orderId: proposal.orderId, amountCents: proposal.amountCents, currency: proposal.currency, refundableCents }
         : null,
     draft: row.draft,
+    passages: JSON.parse(row.passages) as TLoadedRequest["passages"],
     bundleVersion: row.bundleVersion,
     operation,
     settings,

@@ -13,9 +13,26 @@ import { customerReply, normaliseLineEndings } from "../contracts/customer-reply
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 import { insertHandReply, releaseReply } from "./store/approval-store";
 import { signDecision } from "../audit/decision-signature";
-import { assertReplyMatches } from "./reply-claims";
+import { assertNoStaffText, assertReplyMatches, passagesOf } from "./reply-claims";
 
 const PENDING_REQUEST = "A draft is waiting for a decision on this ticket: decide that request instead.";
+
+/** The ticket a reply by hand resolves, refused when it is gone, resolved, waiting for a decision, or
+ * when the reply repeats a staff-only passage the last run retrieved (the person was shown it). */
+async function resolvableTicket(client: Db, ticketId: string, reply: string) {
+  const ticket = await client.ticket.findUnique({
+    where: { id: ticketId },
+    include: {
+      approvals: { where: { status: "pending" }, select: { id: true } },
+      runs: { orderBy: { startedAt: "desc" }, take: 1, select: { evidence: true } },
+    },
+  });
+  if (!ticket) throw decisionRefused("not_found", "This ticket does not exist.");
+  assertNoStaffText(reply, passagesOf(ticket.runs[0]?.evidence), "reply");
+  if (ticket.status === "resolved") throw decisionRefused("already_decided", "This ticket is already resolved.");
+  if (ticket.approvals.length) throw decisionRefused("operation_changed", PENDING_REQUEST);
+  return ticket;
+}
 
 export async function resolveByHand(input: {
   ticketId: string;
@@ -33,14 +50,7 @@ export async function resolveByHand(input: {
   if (!mayUse(input.actor.role, "approve")) throw decisionRefused("role_insufficient", "Leads cannot resolve tickets.");
   // A reply by hand goes out with no refund: it may not promise one.
   assertReplyMatches(reply, null, "reply");
-  const ticket = await client.ticket.findUnique({
-    where: { id: input.ticketId },
-    include: { approvals: { where: { status: "pending" }, select: { id: true } } },
-  });
-  if (!ticket) throw decisionRefused("not_found", "This ticket does not exist.");
-  if (ticket.status === "resolved") throw decisionRefused("already_decided", "This ticket is already resolved.");
-  if (ticket.approvals.length) throw decisionRefused("operation_changed", PENDING_REQUEST);
-
+  const ticket = await resolvableTicket(client, input.ticketId, reply);
   const operation = await handReplyOperation(client, reply, ticket.bundleVersion);
   const digest = approvalDigest(operation);
   const decided = handReplyDecision(digest, input.actor);

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   note_required: { http: 400, meaning: "A rejection needs a note saying why." },
   amount_not_lowered: { http: 400, meaning: "An edited refund may only be lower than the one proposed (and above zero); raising it needs a new run." },
   reply_contradicts_operation: { http: 400, meaning: "The reply to the customer states an amount other than the refund being made, or promises a refund that is not being made; the message quotes the sentence and the field names the reply." },
+  reply_staff_only: { http: 400, meaning: "The reply to the customer repeats a passage written for staff only (a reviewer's note, an internal instruction); the message quotes the sentence and the field names the reply." },
   reply_required: { http: 400, meaning: "Resolving a ticket by hand needs the reply the customer will receive." },
   foreign_origin: { http: 403, meaning: "A server action was sent from a page of another site (or with no Origin at all); it did not run. Reload the app from its own address." },
   import_too_large: { http: 413, meaning: "An import of policy documents has more files, or more bytes in one file or in all, than one import takes: split it; nothing was imported." },

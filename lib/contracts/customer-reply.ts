@@ -3,6 +3,9 @@
 // The customer gets the same words without them – citations name internal document versions, and a
 // footnote would add nothing the customer can open – with line endings and trailing spaces tidied.
 // The approval digest covers this text (approval-operation.ts), and every outbox message is it.
+// It never carries a staff-only passage: a decision refuses a reply that repeats one
+// (lib/approvals/reply-claims.ts) rather than this builder cutting it out, so what the customer
+// receives is exactly what a person approved.
 import { withoutCitations } from "./citations";
 
 /** `\r\n` and lone `\r` as `\n`: a browser's textarea sends CRLF, so an untouched reply is not an edit. */

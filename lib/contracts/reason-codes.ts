@@ -31,6 +31,7 @@ export const STOP_REASONS = [
   "order_customer_mismatch",
   "no_approved_evidence",
   "unsupported_language",
+  "evidence_off_topic",
   "draft_ready_for_review",
   "planner_requested_handoff",
   // budgets
@@ -66,6 +67,7 @@ export const STATUS_OF_REASON = {
   order_customer_mismatch: "needs_human",
   no_approved_evidence: "needs_human",
   unsupported_language: "needs_human",
+  evidence_off_topic: "needs_human",
   draft_ready_for_review: "needs_human",
   planner_requested_handoff: "needs_human",
   step_budget_exhausted: "needs_human",
@@ -98,6 +100,7 @@ export const REASON_LABELS = {
   order_customer_mismatch: "The order belongs to another customer than the ticket's",
   no_approved_evidence: "No approved policy covers this ticket",
   unsupported_language: "The ticket is in a language no approved policy is written in",
+  evidence_off_topic: "The policy found does not answer what the ticket asks",
   draft_ready_for_review: "A cited draft is ready for review",
   planner_requested_handoff: "The agent handed the ticket to a person",
   step_budget_exhausted: "Step budget used up",

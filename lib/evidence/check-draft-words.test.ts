@@ -7,12 +7,21 @@ describe("describeDraftProblem", () => {
   it("names each problem with what it concerns", () => {
     expect(describeDraftProblem({ kind: "no_citation" })).toBe("no_citation");
     expect(describeDraftProblem({ kind: "citation_not_retrieved", citation: "note-44@1" })).toBe("citation_not_retrieved note-44@1");
-    expect(describeDraftProblem({ kind: "unsupported_number", value: "60" })).toBe("unsupported_number 60");
+    expect(describeDraftProblem({ kind: "unsupported_number", value: "60", written: "60" })).toBe("unsupported_number 60");
+    expect(describeDraftProblem({ kind: "unsupported_number", value: "1 year", written: "a year" })).toBe(
+      "unsupported_number 1 year (written “a year”)",
+    );
     expect(describeDraftProblem({ kind: "unsupported_claim", sentence: "Always refund now [p@1].", citation: "p@1", share: 0.25 })).toBe(
       "unsupported_claim “Always refund now [p@1].” not supported by [p@1] (0.25 of its words found)",
     );
     expect(describeDraftProblem({ kind: "uncited_claim", sentence: "We refund 79 USD now." })).toBe(
       "uncited_claim “We refund 79 USD now.” speaks of money or a commitment without a citation",
+    );
+    expect(describeDraftProblem({ kind: "staff_only_text", sentence: "We check your history [p@1].", citation: "p@1" })).toBe(
+      "staff_only_text “We check your history [p@1].” repeats a staff-only passage of [p@1]",
+    );
+    expect(describeDraftProblem({ kind: "off_topic", citation: "p@1", asked: ["never arrived", "report"] })).toBe(
+      "off_topic [p@1] does not answer what the ticket asks about (“never arrived”, “report”)",
     );
   });
 
@@ -44,6 +53,27 @@ describe("quotations in a cited sentence", () => {
   it("refuses a quotation of three or more words the passage does not hold in that order, though its words are there", () => {
     const sentence = "Damaged electronics may be returned, “a full refund for” within 30 days of delivery [returns@1].";
     expect(check(sentence)).toEqual([{ kind: "unsupported_claim", sentence, citation: "returns@1", share: 1 }]);
+  });
+
+  it("passes a passage quoted whole that names the item ordered, or quotes a name in straight quotes itself", () => {
+    const electronics = {
+      citation: "returns-electronics@2",
+      text: 'If you no longer want a phone, tablet or laptop, press "Start a return" within 30 days of delivery.',
+    };
+    const draft = `Our policy says: “${electronics.text}” [returns-electronics@2]`;
+    // The item's own words are taken out before the claim is read, but a quotation is the passage's as written.
+    expect(checkDraft({ draft, retrieved: [electronics], orderNumbers: [], orderTerms: ["Dana", "ORD-1", "Aurora tablet"] })).toEqual([]);
+    // Changed by a word, the quotation is not the passage's.
+    const altered = draft.replace("laptop,", "laptop or TV,");
+    expect(checkDraft({ draft: altered, retrieved: [electronics], orderNumbers: [], orderTerms: ["Aurora tablet"] })).toMatchObject([
+      { kind: "unsupported_claim" },
+    ]);
+  });
+
+  it("holds a quotation in straight quotes to the passage too, and reads no quotation into punctuation", () => {
+    const sentence = 'Damaged electronics may be returned, "a full refund for" within 30 days of delivery [returns@1].';
+    expect(check(sentence)).toEqual([{ kind: "unsupported_claim", sentence, citation: "returns@1", share: 1 }]);
+    expect(check("Damaged electronics may be returned for a full refund “—” within 30 days of delivery [returns@1].")).toEqual([]);
   });
 
   it("does not hold a two-word quotation to the passage's order", () => {

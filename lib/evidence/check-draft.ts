@@ -22,15 +22,30 @@
 //        the passage affirms is not denied by it, so a rule turned round ("do not need approval",
 //        "are eligible") fails, and
 //    (d) contains every quotation of three or more words in the sentence verbatim, and
-//    (e) holds every amount or number of days of the sentence that is not the order's: the rule and
-//        its numbers come from the same passage.
-//    Every such number not in any passage it cites is also reported on its own (unsupported_number).
-// 4. A sentence without a citation may state order facts (its numbers must be the order's), thank,
+//    (e) holds every quantity of the sentence that is not the order's: the rule and its numbers come
+//        from the same passage. A quantity is a number however it is written – "30", "thirty",
+//        "treinta", "a month", "a fortnight", "double", "half" – with its unit, read and compared by
+//        quantities.ts: "sixty days" or "a year" against a passage's "30 days" fails, "thirty days" and
+//        "a month" restate it; "a double refund" needs a passage that says double or twice.
+//    Every such quantity not in any passage it cites is also reported on its own (unsupported_number,
+//    with the quantity as written and in its normal form).
+// 4. A sentence without a citation may state order facts (its quantities must be the order's), thank,
 //    apologise or say what happens next; it may not speak of money, refunds, returns, payment, approval or
 //    timing commitments (MONEY_WORDS, COMMITMENT_WORDS): such a sentence is an invented promise
 //    ("Executing refund of 79 USD now.") unless it cites the passage that supports it. The drafter's
 //    statement of the refunded amount therefore cites the passage on how refunds are paid, and its
 //    amount is the order's.
+//
+// 5. No sentence is staff-only text: passages of a section marked for staff (audience "staff") may be
+//    retrieved and shown to the reviewer, never told to the customer. A sentence is refused
+//    (staff_only_text) when it cites a document version of which only staff-only passages were
+//    retrieved, or when it restates a retrieved staff-only passage – GROUNDING_THRESHOLD of its
+//    content words (at least MIN_STAFF_WORDS of them) or a quotation of three words or more found
+//    there, cited or not – unless a customer passage it cites supports it too (a rule both say).
+//
+// 6. The passages the draft stands on – the cited passages whose words support one of its sentences –
+//    answer the question the ticket asks (off_topic otherwise: check-draft-relevance.ts).
+//    Checked when the ticket's question is given, as the runtime and the model drafter give it.
 //
 // The threshold is 0.7: the rule drafter's sentences quote or restate passages and score 1; honest
 // paraphrases in the corpus score 0.78–0.9; the retired version's rule under the current tag scores
@@ -39,6 +54,13 @@
 // labelled question hold it in place from both sides (check-draft.test.ts,
 // lib/agent/grounding.integration.test.ts).
 import { citationsIn, withoutCitations } from "../contracts/citations";
+import { normalQuantity, quantitiesIn, quantitySupports, type TQuantity } from "./quantities";
+import { contentStems, CURRENCY, isNegation, stem, STOP_WORDS, wordsOf } from "./words";
+import { orderTermsRemover } from "./order-terms";
+import { offTopic } from "./check-draft-relevance";
+
+export { orderTermsRemover } from "./order-terms";
+export { contentStems, isNegation, stem, wordsOf } from "./words";
 
 /** Share of a cited sentence's content words that must be found in the passage it cites. */
 export const GROUNDING_THRESHOLD = 0.7;
@@ -55,25 +77,6 @@ export function canonicalNumber(raw: string): string {
   const n = Number(plain);
   return Number.isFinite(n) ? String(n) : plain;
 }
-
-const STOP_WORDS = new Set(
-  (
-    "a an the and or but if so as at by for from in into of on onto to up with about after before than then that this these those there here " +
-    "it its it's i i'm i've i'd i'll me my mine we we're we've we'll we'd us our ours you you're you've you'll you'd your yours he she they them their " +
-    "is are was were be been being am do does did done have has had having will would shall should can could may might must " +
-    "what which who whom whose when where why how all any each both some such only own same too very just also more most other " +
-    "since because while until once again get gets got go goes let " +
-    "hi hello dear thanks thank please kind regards best sincerely yes ok okay " +
-    // framing a quote or a rule, not part of it
-    "policy policies says say states stated according per rule rules note"
-  ).split(" "),
-);
-
-/** Words that deny; handled by the negation check (3c), not counted as content. */
-const NEGATIONS = new Set(["not", "no", "never", "cannot", "nor", "none", "nothing", "neither", "without"]);
-
-/** Currency codes and signs: an amount is checked as a number, its unit is no claim of its own. */
-const CURRENCY = new Set(["usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "dollar", "euro", "pound", "cent"]);
 
 /**
  * Promises of speed, certainty or exemption, in the languages the helpdesk receives. A word matches
@@ -172,50 +175,6 @@ function matches(word: string, entries: readonly string[]): boolean {
   return entries.some((e) => (e.endsWith("*") ? word.startsWith(e.slice(0, -1)) : word === e));
 }
 
-/** A word reduced to a crude stem: enough that inflections of one word meet, deterministic and small. */
-export function stem(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/, "");
-  // Once a word ends in a double s ("address", "glass", or "glasses" after its first rule) nothing more is cut.
-  for (const [suffix, replacement] of [
-    ["ies", "y"],
-    ["sses", "ss"],
-    ["s", ""],
-    ["ing", ""],
-    ["ed", ""],
-    ["ly", ""],
-    ["al", ""],
-    ["y", ""],
-    ["er", ""],
-    ["e", ""],
-  ] as const) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && !w.endsWith("ss")) w = w.slice(0, -suffix.length) + replacement;
-  }
-  return w;
-}
-
-/** The words of a text, lower-cased, citations left out. */
-export function wordsOf(text: string): string[] {
-  return (
-    withoutCitations(text)
-      .toLowerCase()
-      .replace(/’/g, "'")
-      .match(/[\p{L}][\p{L}']*/gu) ?? []
-  ).map((w) => w.replace(/'+$/, ""));
-}
-
-export function isNegation(word: string): boolean {
-  return NEGATIONS.has(word) || word.endsWith("n't");
-}
-
-/** The stems of a text's content words: no stop words, negations, numbers or currency codes. */
-export function contentStems(text: string): Set<string> {
-  return new Set(
-    wordsOf(text)
-      .filter((w) => !STOP_WORDS.has(w) && !isNegation(w) && !CURRENCY.has(w) && !CURRENCY.has(stem(w)))
-      .map(stem),
-  );
-}
-
 /**
  * What a text denies and what it affirms: the first content word after a negation (within three
  * words) is denied ("not eligible", "don't need", "no photo"); every other content word is affirmed.
@@ -290,62 +249,6 @@ export function sentencesOf(text: string): string[] {
   return sentences.map((s) => s.trim()).filter((s) => /[\p{L}\d]/u.test(withoutCitations(s)) || citationsIn(s).length);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** [\p{L}\d] for the code of an ASCII character in lower-cased text: a digit or a small letter. */
-function asciiWordChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
-}
-
-/** One pass over ASCII text for an ASCII part: what the pass's regex does, by plain search. */
-function removeAsciiPart(text: string, part: string): string {
-  // Lower-casing is exact and keeps every offset for ASCII, and for ASCII text a case-insensitive
-  // match of an ASCII part is exactly equality after lower-casing both.
-  const lower = text.toLowerCase();
-  let out = "";
-  let from = 0;
-  for (let at = lower.indexOf(part); at !== -1;) {
-    const end = at + part.length;
-    // Before the text's start and past its end charCodeAt gives NaN, which is no word character.
-    if (asciiWordChar(lower.charCodeAt(at - 1)) || asciiWordChar(lower.charCodeAt(end))) {
-      at = lower.indexOf(part, at + 1);
-      continue;
-    }
-    out += `${text.slice(from, at)} `;
-    from = end;
-    at = lower.indexOf(part, end);
-  }
-  return out + text.slice(from);
-}
-
-/**
- * Takes the order's own terms (name, order id, item) out of a text, matched as whole words and
- * ignoring case: each term and each of its words, the longest first, one pass each. Each pass is the
- * regex `(?<![\p{L}\d])part(?![\p{L}\d])` with flags `giu` replaced by a space; ASCII text and
- * parts (nearly every draft) are searched without it, a few times faster, with the same result
- * (check-draft.test.ts holds the two together).
- */
-export function orderTermsRemover(terms: string[]): (text: string) => string {
-  const parts = [
-    ...new Set(
-      terms
-        .flatMap((t) => [t, ...t.split(/\s+/)])
-        .map((t) => t.trim())
-        .filter((t) => t.length >= 2),
-    ),
-  ].sort((a, b) => b.length - a.length);
-  const patterns = parts.map((part) => new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(part)}(?![\\p{L}\\d])`, "giu"));
-  const asciiParts = parts.every((part) => ASCII.test(part)) ? parts.map((part) => part.toLowerCase()) : null;
-  return (text) =>
-    asciiParts && ASCII.test(text)
-      ? asciiParts.reduce(removeAsciiPart, text)
-      : patterns.reduce((out, pattern) => out.replace(pattern, " "), text);
-}
-
 /** Lower-case words and numbers separated by single spaces: a quotation compared up to punctuation. */
 function normalisedForQuote(text: string): string {
   return (
@@ -355,24 +258,41 @@ function normalisedForQuote(text: string): string {
   ).join(" ");
 }
 
+export interface TCheckedPassage {
+  citation: string;
+  text: string;
+  heading?: string;
+  audience?: "customer" | "staff";
+}
+
 export interface TDraftCheckInput {
   draft: string;
-  /** Citations of the passages retrieved for this run (all approved, all current). */
-  retrieved: { citation: string; text: string }[];
-  /** Numbers the order supports: amounts in currency units, days since delivery, ids. */
+  /** Citations of the passages retrieved for this run (all approved, all current), and whom each is
+   * for: a passage without an audience is the customer's (rule 5). */
+  retrieved: TCheckedPassage[];
+  /** Numbers the order supports: amounts in currency units (numbers), days since delivery ("12 days":
+   * a string is read as a quantity, with its unit), digits of its id and item. */
   orderNumbers: (string | number)[];
   /** The order's own words, which are never claims: the customer's name, the order id, the item. */
   orderTerms: string[];
+  /** What the ticket asks (its subject and body): the passages the draft stands on must answer it (6). */
+  question?: string;
 }
 
 export type TDraftProblem =
   | { kind: "no_citation" }
   | { kind: "citation_not_retrieved"; citation: string }
-  | { kind: "unsupported_number"; value: string }
+  /** A quantity neither a cited passage nor the order states: its normal form ("60 days", "1 year",
+   * "2 times") and the words it was written in ("sixty days", "a year", "double"). */
+  | { kind: "unsupported_number"; value: string; written: string }
   /** A sentence citing passages none of which supports it (3a–d). */
   | { kind: "unsupported_claim"; sentence: string; citation: string; share: number }
   /** A sentence about money, refunds or a commitment, citing nothing (4). */
-  | { kind: "uncited_claim"; sentence: string };
+  | { kind: "uncited_claim"; sentence: string }
+  /** A sentence that cites or restates a staff-only passage (5), with that passage's citation. */
+  | { kind: "staff_only_text"; sentence: string; citation: string }
+  /** Passages that do not answer what the ticket asks (6): the first such, and what was asked. */
+  | { kind: "off_topic"; citation: string; asked: string[] };
 
 interface TSupport {
   share: number;
@@ -389,7 +309,7 @@ interface TPassageWords {
   senses: { denied: Set<string>; affirmed: Set<string> };
   /** Its words and numbers as normalisedForQuote gives them, padded with a space either side. */
   quotable: string;
-  numbers: Set<string>;
+  quantities: TQuantity[];
 }
 
 // Passages are few and their texts fixed (a new version is a new text), while every sentence of every
@@ -405,7 +325,7 @@ function passageWords(passage: string): TPassageWords {
       stems: new Set(wordsOf(passage).map(stem)),
       senses: senses(passage),
       quotable: ` ${normalisedForQuote(passage)} `,
-      numbers: new Set(numbersIn(passage)),
+      quantities: quantitiesIn(passage),
     };
     if (passageWordsCache.size >= PASSAGE_WORDS_KEPT) passageWordsCache.delete(passageWordsCache.keys().next().value!);
     passageWordsCache.set(passage, words);
@@ -413,8 +333,21 @@ function passageWords(passage: string): TPassageWords {
   return words;
 }
 
-/** How well one passage supports one (order-term-free) sentence: rules 3a–d. */
-export function passageSupport(sentence: string, passage: string, orderNumbers: Set<string> = new Set()): TSupport {
+/**
+ * The quotations of three words or more in a sentence, normalised for comparison: “…” first, then
+ * "…" outside them (a passage quoted whole may itself quote a button's "name").
+ */
+function quotationsIn(sentence: string): string[] {
+  const curly = [...sentence.matchAll(/“([^”]+)”/g)].map((m) => m[1]!);
+  const straight = [...sentence.replace(/“[^”]*”/g, " ").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  return [...curly, ...straight].map(normalisedForQuote).filter((q) => q.split(" ").length >= 3);
+}
+
+/**
+ * How well one passage supports one (order-term-free) sentence: rules 3a–d. Its quotations are read
+ * from `quoted`, the sentence as written: a passage quoted whole may name the very item ordered.
+ */
+export function passageSupport(sentence: string, passage: string, fromOrder: TQuantity[] = [], quoted = sentence): TSupport {
   const p = passageWords(passage);
   const content = contentStems(sentence);
   const found = [...content].filter((s) => p.content.has(s)).length;
@@ -423,37 +356,97 @@ export function passageSupport(sentence: string, passage: string, orderNumbers: 
     .filter((w) => matches(w, COMMITMENT_WORDS))
     .every((w) => p.stems.has(stem(w)));
   const sameSense = !contradicts(senses(sentence), p.senses);
-  const quotes = [...sentence.matchAll(/[“"]([^”"]+)[”"]/g)].map((m) => normalisedForQuote(m[1]!)).filter((q) => q.split(" ").length >= 3);
-  const quotesFound = quotes.every((q) => p.quotable.includes(` ${q} `));
-  const numbersFound = numbersIn(sentence).every((n) => p.numbers.has(n) || orderNumbers.has(n));
+  const quotesFound = quotationsIn(quoted).every((q) => p.quotable.includes(` ${q} `));
+  const numbersFound = quantitiesIn(sentence).every((q) => supported(q, [...p.quantities, ...fromOrder]));
   const wordsOk = share >= GROUNDING_THRESHOLD && commitmentsKept && sameSense && quotesFound;
   return { share, wordsOk, ok: wordsOk && numbersFound };
 }
 
-export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraftCheckInput): TDraftProblem[] {
+/** Whether one of the sources states the claimed quantity. */
+function supported(claim: TQuantity, sources: readonly TQuantity[]): boolean {
+  return sources.some((source) => quantitySupports(source, claim));
+}
+
+/** The order's numbers as quantities: a number has no unit, a string says its own ("12 days"). */
+function orderQuantities(numbers: readonly (string | number)[]): TQuantity[] {
+  return numbers.flatMap((n) => (typeof n === "number" ? [{ written: String(n), value: n, unit: null }] : quantitiesIn(n)));
+}
+
+/** A sentence needs this many content words before it can restate a staff-only passage: "Thank you
+ * for your patience." restates nothing, whatever a passage says. */
+const MIN_STAFF_WORDS = 3;
+
+/** Whether a sentence restates a passage: most of its words, or a quotation of three words or more. */
+function restates(sentence: string, passage: string): boolean {
+  if (quotationsIn(sentence).some((q) => passageWords(passage).quotable.includes(` ${q} `))) return true;
+  return contentStems(sentence).size >= MIN_STAFF_WORDS && passageSupport(sentence, passage).share >= GROUNDING_THRESHOLD;
+}
+
+/** Rule 5: the citation of the staff-only passage a sentence cites or restates, or null. */
+function staffOnlySource(sentence: string, citations: string[], retrieved: readonly TCheckedPassage[]): string | null {
+  const isStaff = (p: TCheckedPassage) => p.audience === "staff";
+  // A document version of which only staff-only passages were retrieved, cited; or one restated.
+  const source =
+    citations.find((c) => retrieved.some((p) => p.citation === c) && retrieved.every((p) => p.citation !== c || isStaff(p))) ??
+    retrieved.find((p) => isStaff(p) && restates(sentence, p.text))?.citation;
+  if (source === undefined) return null;
+  // What a cited customer passage says too is the customer's to read.
+  return retrieved.some((p) => !isStaff(p) && citations.includes(p.citation) && passageSupport(sentence, p.text).wordsOk) ? null : source;
+}
+
+/**
+ * The sentences of a text (a reply, as a person may have edited it) that restate a staff-only passage
+ * and no customer passage supports: what the customer must never be sent (rule 5, without citations).
+ */
+export function staffOnlySentences(text: string, passages: readonly Pick<TCheckedPassage, "text" | "audience">[]): string[] {
+  const saidBy = (sentence: string, audience: "staff" | "customer") =>
+    passages.some((p) =>
+      audience === "staff"
+        ? p.audience === "staff" && restates(sentence, p.text)
+        : p.audience !== "staff" && passageSupport(sentence, p.text).wordsOk,
+    );
+  return sentencesOf(text).filter((sentence) => saidBy(sentence, "staff") && !saidBy(sentence, "customer"));
+}
+
+/** The question a ticket asks, as the relevance rule (6) reads it: its subject and body. */
+export function ticketQuestion(ticket: { subject: string; body: string }): string {
+  return `${ticket.subject}\n${ticket.body}`;
+}
+
+export function checkDraft({ draft, retrieved, orderNumbers, orderTerms, question }: TDraftCheckInput): TDraftProblem[] {
   const problems: TDraftProblem[] = [];
   const cited = citationsIn(draft);
   const retrievedSet = new Set(retrieved.map((r) => r.citation));
   if (!cited.length) problems.push({ kind: "no_citation" });
   for (const citation of cited) if (!retrievedSet.has(citation)) problems.push({ kind: "citation_not_retrieved", citation });
-  const fromOrder = new Set(orderNumbers.map((n) => canonicalNumber(String(n))));
-  const unsupported = new Set<string>();
+  const fromOrder = orderQuantities(orderNumbers);
+  const unsupported = new Map<string, string>();
   const withoutOrderTerms = orderTermsRemover(orderTerms);
+  const stoodOn = new Set<TCheckedPassage>();
 
   for (const raw of sentencesOf(draft)) {
     const sentence = withoutOrderTerms(raw);
     const citations = citationsIn(sentence);
-    const passages = retrieved.filter((r) => citations.includes(r.citation));
-    const allowed = new Set([...fromOrder, ...passages.flatMap((p) => [...passageWords(p.text).numbers])]);
-    const invented = numbersIn(sentence).filter((value) => !allowed.has(value));
-    for (const value of invented) unsupported.add(value);
+    // A staff-only passage supports nothing the customer is told (rule 5): not a word, not a number.
+    const passages = retrieved.filter((r) => citations.includes(r.citation) && r.audience !== "staff");
+    // Staff-only text is refused as such, and not held to the customer's passages besides.
+    const staff = staffOnlySource(sentence, citations, retrieved);
+    if (staff) {
+      problems.push({ kind: "staff_only_text", sentence: raw, citation: staff });
+      continue;
+    }
+    const allowed = [...fromOrder, ...passages.flatMap((p) => passageWords(p.text).quantities)];
+    const invented = quantitiesIn(sentence).filter((q) => !supported(q, allowed));
+    for (const q of invented) if (!unsupported.has(normalQuantity(q))) unsupported.set(normalQuantity(q), q.written);
     if (!citations.length) {
       if (speaksOf(sentence, MONEY_WORDS) || speaksOf(sentence, COMMITMENT_WORDS)) problems.push({ kind: "uncited_claim", sentence: raw });
       continue;
     }
-    // A citation of something not retrieved is reported above; the sentence is then not checked twice.
+    // A citation of something not retrieved is reported above, one of staff-only passages alone by rule
+    // 5: the sentence is then not checked twice.
     if (!passages.length) continue;
-    const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder));
+    const supports = passages.map((p) => passageSupport(sentence, p.text, fromOrder, raw));
+    for (const [i, passage] of passages.entries()) if (supports[i]!.wordsOk) stoodOn.add(passage);
     // Words supported and a number no cited passage has: reported once, as that number.
     if (!supports.some((s) => s.ok) && !(invented.length && supports.some((s) => s.wordsOk))) {
       problems.push({
@@ -464,7 +457,9 @@ export function checkDraft({ draft, retrieved, orderNumbers, orderTerms }: TDraf
       });
     }
   }
-  for (const value of unsupported) problems.push({ kind: "unsupported_number", value });
+  for (const [value, written] of unsupported) problems.push({ kind: "unsupported_number", value, written });
+  const wrongQuestion = question === undefined ? null : offTopic({ question, passages: [...stoodOn], orderTerms });
+  if (wrongQuestion) problems.push({ kind: "off_topic", ...wrongQuestion });
   return problems;
 }
 
@@ -477,10 +472,14 @@ export function describeDraftProblem(p: TDraftProblem): string {
     case "citation_not_retrieved":
       return `citation_not_retrieved ${p.citation}`;
     case "unsupported_number":
-      return `unsupported_number ${p.value}`;
+      return `unsupported_number ${p.value}${p.written === p.value ? "" : ` (written “${p.written}”)`}`;
     case "unsupported_claim":
       return `unsupported_claim ${quote(p.sentence)} not supported by [${p.citation}] (${p.share} of its words found)`;
     case "uncited_claim":
       return `uncited_claim ${quote(p.sentence)} speaks of money or a commitment without a citation`;
+    case "staff_only_text":
+      return `staff_only_text ${quote(p.sentence)} repeats a staff-only passage of [${p.citation}]`;
+    case "off_topic":
+      return `off_topic [${p.citation}] does not answer what the ticket asks about (${p.asked.map((a) => `“${a}”`).join(", ")})`;
   }
 }

@@ -2,8 +2,12 @@
 // episodes (a hosted model cannot run here). It listens on loopback only and answers each request
 // with the next scripted entry: a decision, a draft, raw content (malformed JSON), an HTTP error, or a
 // delay. With no script left it answers "auto": the rule planner's decision for the state it was
-// sent, and the rule drafter's reply – a well-behaved model.
+// sent, and the rule drafter's reply – a well-behaved model. Its usage is a fixed 180 + 24 tokens per
+// answer unless the script says otherwise, or, started with `countUsage`, counted as a server counts
+// it: the prompt's tokens (messages and schema, with the chat template's few tokens per message) and
+// the answer's, cut at the request's max_tokens as a server cuts it (finish_reason "length").
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { countTokens, decode, encode } from "gpt-tokenizer";
 import type { AddressInfo } from "node:net";
 import { rulePlanner } from "../agent/rule-planner";
 import { draftReply } from "../agent/rule-drafter";
@@ -21,7 +25,9 @@ type TUsage = { prompt_tokens: number; completion_tokens: number };
 
 export interface TRecordedRequest {
   kind: "decision" | "draft" | "other";
-  body: { model?: string; messages?: { role: string; content: string }[]; response_format?: unknown };
+  body: { model?: string; messages?: { role: string; content: string }[]; response_format?: unknown; max_tokens?: number };
+  /** The usage the answer reported (none for an HTTP error). */
+  usage?: TUsage;
 }
 
 export interface TFakeOpenAI {
@@ -114,7 +120,18 @@ function draftFromRequest(text: string): string {
   return draftReply(state).text;
 }
 
-export async function startFakeOpenAI(script: TFakeEntry[] = []): Promise<TFakeOpenAI> {
+/** The usage a server reports for a request and its answer, the answer cut at max_tokens. */
+function countedUsage(body: TRecordedRequest["body"], content: string): { usage: TUsage; content: string; cut: boolean } {
+  const schema = (body.response_format as { json_schema?: { schema?: unknown } } | undefined)?.json_schema?.schema;
+  const messages = body.messages ?? [];
+  const prompt = messages.reduce((n, m) => n + countTokens(m.content) + 4, 3 + (schema ? countTokens(JSON.stringify(schema)) : 0));
+  const tokens = encode(content);
+  const cut = body.max_tokens !== undefined && tokens.length > body.max_tokens;
+  const answer = cut ? decode(tokens.slice(0, body.max_tokens)) : content;
+  return { usage: { prompt_tokens: prompt, completion_tokens: cut ? body.max_tokens! : tokens.length }, content: answer, cut };
+}
+
+export async function startFakeOpenAI(script: TFakeEntry[] = [], options: { countUsage?: boolean } = {}): Promise<TFakeOpenAI> {
   const queue = [...script];
   const requests: TRecordedRequest[] = [];
 
@@ -141,6 +158,8 @@ export async function startFakeOpenAI(script: TFakeEntry[] = []): Promise<TFakeO
       content =
         "decision" in entry ? JSON.stringify(entry.decision) : "draft" in entry ? JSON.stringify({ reply: entry.draft }) : entry.content;
     }
+    let cut = false;
+    if (options.countUsage && (entry === "auto" || !entry.usage)) ({ usage, content, cut } = countedUsage(body, content));
     return {
       status: 200,
       json: {
@@ -148,7 +167,7 @@ export async function startFakeOpenAI(script: TFakeEntry[] = []): Promise<TFakeO
         object: "chat.completion",
         created: Math.floor(Date.now() / 1000),
         model: body.model ?? "fake-model",
-        choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+        choices: [{ index: 0, finish_reason: cut ? "length" : "stop", message: { role: "assistant", content } }],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       },
     };
@@ -167,8 +186,11 @@ export async function startFakeOpenAI(script: TFakeEntry[] = []): Promise<TFakeO
         : text.startsWith("DRAFT_JSON:")
           ? "draft"
           : "other";
-      requests.push({ kind, body });
+      const record: TRecordedRequest = { kind, body };
+      requests.push(record);
       const { status, json } = await answer(queue.length ? queue.shift()! : "auto", kind, body);
+      const usage = (json as { usage?: TUsage & { total_tokens: number } }).usage;
+      if (usage) record.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
       if (!res.destroyed) res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
     } catch (error) {
       if (!res.destroyed)

@@ -2,7 +2,8 @@
 // completes the grounded case; every scripted bad answer ends documented, and none gains authority.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { ticketId } from "../../testing/runs";
+import { freshOrder, ticketId } from "../../testing/runs";
+import { createTicket } from "../intake/create-ticket";
 import { seedDemo } from "../../prisma/seed/demo";
 import { plannerSetup } from "./choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
@@ -147,6 +148,34 @@ describe("the model planner over HTTP", () => {
     await heldToTheBoundaries(run);
   });
 
+  it("sends back a draft that answers another question than the ticket's, then hands over evidence_off_topic", async () => {
+    const { client } = testDb();
+    const world = await freshOrder(client);
+    const lost = await client.$transaction((tx) =>
+      createTicket(
+        {
+          subject: "Lost parcel",
+          body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
+          customerEmail: world.email,
+          orderRef: world.orderId,
+          source: "form",
+        },
+        { type: "system" },
+        tx,
+      ),
+    );
+    // A well-behaved model throughout: it drafts from the passages it was given, which answer a damaged item's question.
+    const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: 2000 });
+    const run = await runAgent({ ticketId: lost.id, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model });
+    expect(run).toMatchObject({ status: "needs_human", reason: "evidence_off_topic", draft: null, citations: [] });
+    expect(run.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply"]);
+    expect(fake.requests.filter((r) => r.kind === "draft")).toHaveLength(2);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(
+      "does not answer what the customer asks about (lost parcel, never arrived)",
+    );
+    await heldToTheBoundaries(run);
+  });
+
   it.each([
     ["a slow answer past the timeout", { delayMs: 800, then: { decision: ev } }],
     ["a 500", { status: 500 }],
@@ -167,5 +196,81 @@ describe("the model planner over HTTP", () => {
     );
     expect(run).toMatchObject({ status: "needs_human", reason: "token_budget_exceeded", path: ["get_policy_evidence", "lookup_order"] });
     expect(run.budgets.used.tokens).toBe(8200);
+  });
+
+  it("keeps a run with a long ticket within its token budget: each call capped to what is left, the call that cannot fit not made", async () => {
+    const { client } = testDb();
+    const world = await freshOrder(client);
+    // About 1,300 tokens of ticket, sent with every call: checked only after each call, such a run spent
+    // nearly twice its 6,000-token budget.
+    const story = "I have been a customer for years and I always recommend you to friends and family, so this was a surprise. ";
+    const long = await client.$transaction((tx) =>
+      createTicket(
+        {
+          subject: "Tablet arrived with a cracked screen",
+          body: `${story.repeat(50)}My tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
+          customerEmail: world.email,
+          orderRef: world.orderId,
+          source: "form",
+        },
+        { type: "system" },
+        tx,
+      ),
+    );
+    const counting = await startFakeOpenAI([], { countUsage: true });
+    try {
+      const setup = plannerSetup("model", { baseURL: counting.url, apiKey: "test-key", model: "fake-model", timeoutMs: 5000 });
+      const budget = 6000;
+      const run = await runAgent({
+        ticketId: long.id,
+        mode: "simulate",
+        planner: setup.planner,
+        tools: setup.tools,
+        model: setup.model,
+        budgets: { maxTokens: budget },
+      });
+      expect(run).toMatchObject({ status: "needs_human", reason: "token_budget_exceeded" });
+      expect(run.budgets.used.tokens).toBeLessThanOrEqual(budget);
+      // What the endpoint reported is what the run counted, call by call.
+      const reported = counting.requests.map((r) => r.usage!.prompt_tokens + r.usage!.completion_tokens);
+      expect(run.budgets.used.tokens).toBe(reported.reduce((a, b) => a + b, 0));
+      // Each call was sent a max_tokens that fits, with its prompt, in what the run had left before it.
+      let left = budget;
+      for (const [i, request] of counting.requests.entries()) {
+        expect(request.body.max_tokens, `call ${i + 1}`).toBeGreaterThan(0);
+        expect(request.usage!.prompt_tokens + request.body.max_tokens!, `call ${i + 1}`).toBeLessThanOrEqual(left);
+        left -= reported[i]!;
+      }
+      expect(counting.requests.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await counting.close();
+    }
+  });
+
+  it("does not send the drafter's repair when it cannot fit, and counts the draft it did pay for", async () => {
+    const invented = "We will refund 120.00 USD within 30 days of delivery [return-policy-us@2].";
+    const run = await runModel(
+      [
+        { decision: ev },
+        { decision: lookup },
+        { decision: draft },
+        { draft: invented, usage: { prompt_tokens: 1200, completion_tokens: 50 } },
+      ],
+      { maxTokens: 2400 },
+    );
+    expect(run).toMatchObject({
+      status: "needs_human",
+      reason: "token_budget_exceeded",
+      path: ["get_policy_evidence", "lookup_order", "draft_reply"],
+    });
+    expect(run.steps[2]).toMatchObject({
+      outcome: "blocked",
+      reason: "token_budget_exceeded",
+      promptTokens: 180 + 1200,
+      completionTokens: 24 + 50,
+    });
+    expect(run.budgets.used.tokens).toBe(3 * 204 + 1250);
+    // One draft request only: its repair was never sent.
+    expect(fake.requests.filter((r) => r.kind === "draft")).toHaveLength(1);
   });
 });

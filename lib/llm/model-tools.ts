@@ -14,6 +14,7 @@ export function modelTools(config: TLlmConfig): Partial<TToolSet> {
         state,
         orderNumbers: orderNumbers(state.order.order),
         orderTerms: orderTerms(state.order.order),
+        tokensLeft: ctx.tokensLeft,
         signal: ctx.signal,
       });
       ctx.reportUsage({ ...draft.usage, model: draft.model, promptVersion: DRAFTER_PROMPT_VERSION });

@@ -67,6 +67,8 @@ export async function completeJson(input: {
   messages: TChatMessage[];
   schemaName: string;
   schema: Record<string, unknown>;
+  /** The longest answer allowed (max_tokens): what the run's token budget leaves (token-budget.ts). */
+  maxTokens?: number;
   signal?: AbortSignal;
 }): Promise<TCompletion> {
   const started = performance.now();
@@ -76,6 +78,7 @@ export async function completeJson(input: {
         model: input.config.model,
         messages: input.messages,
         temperature: 0,
+        ...(input.maxTokens === undefined ? {} : { max_tokens: input.maxTokens }),
         response_format: { type: "json_schema", json_schema: { name: input.schemaName, schema: input.schema, strict: true } },
       },
       { signal: input.signal },

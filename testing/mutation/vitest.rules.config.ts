@@ -21,6 +21,8 @@ export default defineConfig({
       "lib/intake/route-signature.test.ts",
       "lib/evidence/check-draft.test.ts",
       "lib/evidence/check-draft-words.test.ts",
+      "lib/evidence/check-draft-relevance.test.ts",
+      "lib/evidence/quantities.test.ts",
       "lib/agent/validate-decision.test.ts",
       "lib/agent/transitions.test.ts",
     ],
