@@ -4,10 +4,9 @@
 // the documents page shows the comparison.
 import type { PassageAudience } from "../../generated/prisma/enums";
 
-/** One version of the corpus as graded: its content and its passages as the installation holds them. */
-export interface TCorpusVersion {
-  docKey: string;
-  version: number;
+/** What a policy version says: everything its content hash and its passages come from (the
+ * documents store writes it; a grading reads it back). */
+export interface TVersionContent {
   title: string;
   section: string;
   body: string;
@@ -15,7 +14,13 @@ export interface TCorpusVersion {
   locale: string;
   owner: string | null;
   contentHash: string;
-  passages: { heading: string; text: string; audience: PassageAudience }[];
+  passages: readonly { heading: string; text: string; audience: PassageAudience }[];
+}
+
+/** One version of the corpus as graded: its content and its passages as the installation holds them. */
+export interface TCorpusVersion extends TVersionContent {
+  docKey: string;
+  version: number;
 }
 
 /** A corpus: the versions in effect, and their corpus hash (lib/policy/corpus-hash.ts). */

@@ -4,26 +4,12 @@
 // keeps its content and passages, and moves only forward through its states (the trigger
 // countersign_policy_document_guard, migration 20261127110000_document_lifecycle).
 import { randomUUID } from "node:crypto";
-import type { DocumentStatus, PassageAudience } from "../../../generated/prisma/enums";
+import type { DocumentStatus } from "../../../generated/prisma/enums";
 import type { DbTx } from "../../db";
+import type { TVersionContent } from "../../contracts/policy-evaluation";
 
-export interface TPassageRow {
-  heading: string;
-  text: string;
-  audience: PassageAudience;
-}
-
-/** What a version says: everything its content hash and its passages come from. */
-export interface TVersionContent {
-  title: string;
-  section: string;
-  body: string;
-  source: string;
-  locale: string;
-  owner: string | null;
-  contentHash: string;
-  passages: readonly TPassageRow[];
-}
+export type { TVersionContent };
+export type TPassageRow = TVersionContent["passages"][number];
 
 export interface TNewVersion extends TVersionContent {
   docKey: string;
