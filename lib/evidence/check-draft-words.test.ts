@@ -1,7 +1,16 @@
 // What the draft check says, in words, about each problem: the trace shows it to a person and the
 // model drafter is sent it to write the draft again; and quotations held to the passage verbatim.
 import { describe, expect, it } from "vitest";
-import { checkDraft, contentStems, describeDraftProblem, GROUNDING_THRESHOLD, passageSupport, sentencesOf, stem } from "./check-draft";
+import {
+  checkDraft,
+  contentStems,
+  describeDraftProblem,
+  GROUNDING_THRESHOLD,
+  passageSupport,
+  sentencesOf,
+  stem,
+  wordsOf,
+} from "./check-draft";
 
 describe("describeDraftProblem", () => {
   it("names each problem with what it concerns", () => {
@@ -78,6 +87,14 @@ describe("quotations in a cited sentence", () => {
 
   it("does not hold a two-word quotation to the passage's order", () => {
     expect(check("Damaged electronics may be returned for a “refund full” within 30 days of delivery [returns@1].")).toEqual([]);
+  });
+});
+
+describe("words", () => {
+  it("reads no words in a text of digits and signs, and drops the apostrophes that end a word", () => {
+    expect(wordsOf("123 – 456 [return-policy-us@2]")).toEqual([]);
+    expect(contentStems("79 % 30")).toEqual(new Set());
+    expect(wordsOf("The customers'' items")).toEqual(["the", "customers", "items"]);
   });
 });
 

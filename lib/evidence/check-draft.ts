@@ -9,11 +9,12 @@
 //    retrieved passages are approved and current).
 // 2. The draft is cut into sentences (quotes “…” stay whole; a citation after a full stop belongs to
 //    the sentence before it). The customer's name, the order id and the item's name are taken out
-//    first: they are facts of the order, never claims ("Hi Race2," states nothing).
+//    first: they are facts of the order, never claims ("Hi Race2," states nothing); a quotation is
+//    still read as written, so a passage quoted whole that names the item stays verbatim.
 // 3. A sentence with a citation states policy. It is supported when one retrieved passage it cites
 //    (a) holds at least GROUNDING_THRESHOLD of the sentence's content words – words left after stop
-//        words, numbers and currency codes are removed, compared by a simple stem ("refunded" and
-//        "refunds" are both "refund") –,
+//        words, quantities (numbers, units, multipliers) and currency codes are removed, compared by a
+//        simple stem ("refunded" and "refunds" are both "refund") –,
 //    (b) holds every commitment word of the sentence (COMMITMENT_WORDS: "now", "immediately",
 //        "always", "without", "guarantee", "sofort"…): a promise of speed, certainty or an exemption
 //        is never supported by a passage that does not make it, however many other words match,
@@ -35,14 +36,12 @@
 //    ("Executing refund of 79 USD now.") unless it cites the passage that supports it. The drafter's
 //    statement of the refunded amount therefore cites the passage on how refunds are paid, and its
 //    amount is the order's.
-//
 // 5. No sentence is staff-only text: passages of a section marked for staff (audience "staff") may be
 //    retrieved and shown to the reviewer, never told to the customer. A sentence is refused
 //    (staff_only_text) when it cites a document version of which only staff-only passages were
 //    retrieved, or when it restates a retrieved staff-only passage – GROUNDING_THRESHOLD of its
 //    content words (at least MIN_STAFF_WORDS of them) or a quotation of three words or more found
 //    there, cited or not – unless a customer passage it cites supports it too (a rule both say).
-//
 // 6. The passages the draft stands on – the cited passages whose words support one of its sentences –
 //    answer the question the ticket asks (off_topic otherwise: check-draft-relevance.ts).
 //    Checked when the ticket's question is given, as the runtime and the model drafter give it.
@@ -334,13 +333,13 @@ function passageWords(passage: string): TPassageWords {
 }
 
 /**
- * The quotations of three words or more in a sentence, normalised for comparison: “…” first, then
- * "…" outside them (a passage quoted whole may itself quote a button's "name").
+ * The quotations of three words or more in a sentence, normalised for comparison: “…” or "…", a
+ * straight-quoted "name" inside “…” part of its quotation (a passage quoted whole may quote one).
  */
 function quotationsIn(sentence: string): string[] {
-  const curly = [...sentence.matchAll(/“([^”]+)”/g)].map((m) => m[1]!);
-  const straight = [...sentence.replace(/“[^”]*”/g, " ").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
-  return [...curly, ...straight].map(normalisedForQuote).filter((q) => q.split(" ").length >= 3);
+  return [...sentence.matchAll(/“([^”]+)”|"([^"]+)"/g)]
+    .map((m) => normalisedForQuote((m[1] ?? m[2])!))
+    .filter((q) => q.split(" ").length >= 3);
 }
 
 /**
@@ -399,13 +398,9 @@ function staffOnlySource(sentence: string, citations: string[], retrieved: reado
  * and no customer passage supports: what the customer must never be sent (rule 5, without citations).
  */
 export function staffOnlySentences(text: string, passages: readonly Pick<TCheckedPassage, "text" | "audience">[]): string[] {
-  const saidBy = (sentence: string, audience: "staff" | "customer") =>
-    passages.some((p) =>
-      audience === "staff"
-        ? p.audience === "staff" && restates(sentence, p.text)
-        : p.audience !== "staff" && passageSupport(sentence, p.text).wordsOk,
-    );
-  return sentencesOf(text).filter((sentence) => saidBy(sentence, "staff") && !saidBy(sentence, "customer"));
+  const staffSays = (sentence: string) => passages.some((p) => p.audience === "staff" && restates(sentence, p.text));
+  const customerSays = (sentence: string) => passages.some((p) => p.audience !== "staff" && passageSupport(sentence, p.text).wordsOk);
+  return sentencesOf(text).filter((sentence) => staffSays(sentence) && !customerSays(sentence));
 }
 
 /** The question a ticket asks, as the relevance rule (6) reads it: its subject and body. */

@@ -58,6 +58,7 @@ describe("quantitiesIn", () => {
     ["half a day, half the fee, two thousand and five", ["0.5 days <half a day>", "0.5 times <half>", "2005 <two thousand and five>"]],
     ["30, days later; a day, and a half", ["30 <30>", "1 day <a day>", "0.5 times <half>"]],
     ["dos veces, deux fois, zweimal, a double-sided page", ["2 times <dos veces>", "2 times <deux fois>", "2 times <zweimal>"]],
+    ["50 per, cent; vierundvierzig Tage; neunundneunzig", ["50 <50>", "44 days <vierundvierzig Tage>", "99 <neunundneunzig>"]],
   ])("reads %j", (text, expected) => {
     expect(read(text)).toEqual(expected);
   });

@@ -87,6 +87,9 @@ const UNIT_WORDS = new Map<string, TUnit>(Object.entries({
   percent: "percent", "%": "percent", prozent: "percent",
 } satisfies Record<string, TUnit>));
 
+/** Percent in two words. */
+const PERCENT_WORDS = new Set(["per cent", "por ciento", "pour cent"]);
+
 /** Words between a number and its unit that keep its unit ("30 calendar days", "a full year"). */
 const UNIT_ADJECTIVES = new Set([
   "calendar",
@@ -127,18 +130,17 @@ function germanCompound(word: string): number | undefined {
     ["hundert", 100],
   ] as const) {
     const at = word.indexOf(scale);
-    if (at < 0 || word === scale) continue;
-    const left = at ? wordNumber(word.slice(0, at).replace(/s$/, "")) : 1;
+    if (at < 0) continue;
+    const left = at ? wordNumber(word.slice(0, at)) : 1;
     const rest = word.slice(at + scale.length);
     const right = rest ? wordNumber(rest) : 0;
     return left !== undefined && right !== undefined ? left * size + right : undefined;
   }
-  const und = word.match(/^(\p{L}+?)und(\p{L}+zig|dreißig|dreissig)$/u);
-  if (und) {
-    const [units, tens] = [wordNumber(und[1]!), SMALL.get(und[2]!)];
-    return units !== undefined && units < 10 && tens !== undefined ? units + tens : undefined;
-  }
-  return undefined;
+  // "einundzwanzig": a unit, "und", a ten – each a word SMALL holds.
+  const und = word.match(
+    /^(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|dreissig|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig)$/,
+  );
+  return und ? SMALL.get(und[1]!)! + SMALL.get(und[2]!)! : undefined;
 }
 
 function wordNumber(word: string): number | undefined {
@@ -183,9 +185,9 @@ function unitAt(tokens: TToken[], i: number): { unit: TUnit; next: number; half:
     business ||= BUSINESS.has(tokens[j]!.word);
     j++;
   }
-  if (tokens[j]?.word === "per" && tokens[j + 1]?.word === "cent") return { unit: "percent", next: j + 2, half: false };
-  if (tokens[j]?.word === "por" && tokens[j + 1]?.word === "ciento") return { unit: "percent", next: j + 2, half: false };
-  if (tokens[j]?.word === "pour" && tokens[j + 1]?.word === "cent") return { unit: "percent", next: j + 2, half: false };
+  const pair = tokens.slice(j, j + 2);
+  if (pair.length === 2 && pair.every((t) => t.joined) && PERCENT_WORDS.has(`${pair[0]!.word} ${pair[1]!.word}`))
+    return { unit: "percent", next: j + 2, half: false };
   let unit = tokens[j]?.joined ? UNIT_WORDS.get(tokens[j]!.word) : undefined;
   if (!unit) return null;
   if (tokens[j + 1]?.joined && BUSINESS.has(tokens[j + 1]!.word)) [business, j] = [true, j + 1];

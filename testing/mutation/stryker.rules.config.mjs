@@ -13,8 +13,6 @@ export default mutationConfig({
     "lib/evidence/check-draft.ts",
     "lib/evidence/order-terms.ts",
     "lib/evidence/words.ts",
-    "lib/evidence/quantities.ts",
-    "lib/evidence/check-draft-relevance.ts",
     "lib/agent/validate-decision.ts",
     "lib/agent/transitions.ts",
   ],
