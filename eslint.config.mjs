@@ -22,7 +22,9 @@ export const PARTS = {
   http: { paths: ["lib/http"], may: BASE },
   env: { paths: ["lib/env.ts"], may: [...BASE, "http"] },
   db: { paths: ["lib/db"], may: [...BASE, "env"] },
-  orders: { paths: ["lib/orders"], may: [...BASE, "db"] },
+  // env, audit, intake: the orders API reads its secrets, audits each write and shares the intake's
+  // signed-delivery reader; the shop's source reads its settings.
+  orders: { paths: ["lib/orders"], may: [...BASE, "env", "db", "audit", "intake"] },
   tickets: { paths: ["lib/tickets"], may: [...BASE, "db"] },
   audit: { paths: ["lib/audit"], may: [...BASE, "env", "db", "tickets"] },
   jobs: { paths: ["lib/jobs"], except: ["lib/jobs/worker.ts", "lib/jobs/handlers"], may: [...BASE, "env", "db", "audit"] },

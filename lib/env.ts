@@ -75,6 +75,36 @@ export const ZEnv = z.object({
     })
     .default(LEGACY_SIGNATURE_DEFAULT_UNTIL)
     .transform((value) => (value === "off" ? null : new Date(`${value}T00:00:00Z`))),
+  /**
+   * The secrets that sign deliveries to the orders API (PUT /api/orders/{id}, PUT /api/customers/{id}),
+   * in rotation, newest first, comma-separated; the same form as INTAKE_SECRETS. Unset: the orders API
+   * refuses every delivery (the demo's orders come from its seed).
+   */
+  ORDERS_SECRETS: z
+    .string()
+    .transform((value) => value.split(",").map((s) => s.trim()))
+    .pipe(
+      z
+        .array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)"))
+        .min(1)
+        .max(5, "at most 5 secrets at once"),
+    )
+    .optional(),
+  /** Where orders and customers are read from: `internal` (the app's own tables, fed by the orders API) or `shopify`. */
+  ORDER_SOURCE: z.enum(["internal", "shopify"], { message: "must be internal or shopify" }).default("internal"),
+  /** The shop's Admin API origin, e.g. https://your-shop.myshopify.com (ORDER_SOURCE=shopify). */
+  SHOPIFY_SHOP_URL: z
+    .url({ message: "must be the shop's URL, e.g. https://your-shop.myshopify.com" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
+  /** The Admin API access token of the shop's app (read_orders, read_customers; write_orders to refund). */
+  SHOPIFY_ACCESS_TOKEN: z.string().min(1).optional(),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/, "must be an Admin API version, e.g. 2026-04")
+    .default("2026-04"),
+  /** How long an order read from the shop is used for a ticket's lookups before it is read again. */
+  SHOPIFY_CACHE_SECONDS: z.coerce.number({ message: "must be a whole number" }).int().min(0).max(3600).default(60),
   /** Requests per rate window on the intake API per signing key, and per client address (0: no limit). */
   INTAKE_RATE_LIMIT: rateLimit.default(600),
   INTAKE_RATE_LIMIT_PER_ADDRESS: rateLimit.default(600),
@@ -238,6 +268,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       "INTAKE_SECRETS",
       "set INTAKE_SECRETS or INTAKE_SECRET, not both (put the old INTAKE_SECRET last in INTAKE_SECRETS to rotate it out)",
     );
+  if (env.ORDER_SOURCE === "shopify" && (!env.SHOPIFY_SHOP_URL || !env.SHOPIFY_ACCESS_TOKEN))
+    throw new EnvError("ORDER_SOURCE", "shopify needs SHOPIFY_SHOP_URL and SHOPIFY_ACCESS_TOKEN");
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,

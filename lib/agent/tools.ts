@@ -5,8 +5,10 @@
 import { z } from "zod";
 
 import { randomUUID } from "node:crypto";
-import { driverOf, Prisma, type Db, type DbTx } from "../db";
-import { countProposalFacts, refundedCentsSql, stillRefundableCents } from "../orders/refund-facts";
+import { driverOf, type Db, type DbTx } from "../db";
+import { countProposalFacts, stillRefundableCents } from "../orders/refund-facts";
+import { readOrder, type TOrderRow } from "../orders/read-order";
+import { orderSource } from "../orders/order-source";
 import { insertProposal } from "../approvals/store/approval-store";
 import { answerPolicyQuestion } from "../evidence/answer-policy-question";
 import { ticketLanguage } from "../evidence/language";
@@ -106,9 +108,8 @@ export type TToolOutput<K extends TActionName> = z.infer<(typeof TOOL_OUTPUTS)[K
 export type TToolImpl = (args: TAllowedAction["args"], ctx: TToolContext) => Promise<unknown>;
 export type TToolSet = Record<TActionName, TToolImpl>;
 
-/** An order as the tools read it, with what has been refunded on it so far, and its customer's email
- * (to hold it to the ticket's customer; never part of what the agent observes). */
-export type TOrderRow = Omit<TOrderFacts, "daysSinceDelivery" | "refundableCents"> & { customerEmail: string };
+// The order as the tables hold it, read through the installation's order source (lib/orders).
+export { orderRowSql, readOrder, type TOrderRow } from "../orders/read-order";
 
 /** What the trace and the run's end say when a ticket names another customer's order: nothing of it. */
 export const ORDER_CUSTOMER_MISMATCH = "the order does not belong to the ticket's customer";
@@ -132,31 +133,6 @@ export function isTicketCustomers(row: { customerEmail: string }, ticket: { cust
 
 /** Tools that write (a proposal row): the audit events of the run's calls so far go first. */
 export const WRITING_TOOLS: ReadonlySet<TActionName> = new Set(["propose_refund"]);
-
-/**
- * The order a reference names, as a scalar subquery for a larger statement: a TOrderRow as JSON, or
- * NULL. Order ids are matched case-insensitively, as customers type them, by an exact comparison on
- * upper(id) (indexed: "Order_upper_id_idx"); an order whose id matches exactly wins over one that
- * differs only in case.
- */
-export function orderRowSql(ref: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(
-    SELECT json_build_object(
-             'id', o.id, 'item', o.item, 'category', o.category, 'amountCents', o."amountCents", 'currency', o.currency,
-             'deliveredAt', to_char(o."deliveredAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'refundedCents', ${refundedCentsSql(Prisma.raw("o.id"))},
-             'customerName', c.name, 'customerFlagged', c.flagged, 'customerEmail', c.email)
-    FROM "Order" o JOIN "Customer" c ON c.id = o."customerId"
-    WHERE upper(o.id) = upper(${ref})
-    ORDER BY o.id = ${ref} DESC, o.id
-    LIMIT 1)`;
-}
-
-/** The order an id names (case-insensitive, surrounding spaces ignored), in one statement. */
-export async function readOrder(client: Db | DbTx, orderId: string): Promise<TOrderRow | null> {
-  const rows = await client.$queryRaw<{ order: TOrderRow | null }[]>`SELECT ${orderRowSql(Prisma.sql`${orderId.trim()}`)} AS "order"`;
-  return rows[0]?.order ?? null;
-}
 
 const DAY_MS = 86_400_000;
 
@@ -209,7 +185,7 @@ export const DEFAULT_TOOLS: TToolSet = {
 
   async lookup_order(args, { client, state, ticketOrder }) {
     const orderId = (args as { order_id: string }).order_id;
-    const row = ticketOrder && orderId.trim() === ticketOrder.ref ? ticketOrder.row : await readOrder(client, orderId);
+    const row = await orderSource().lookupOrder(client, orderId, ticketOrder);
     // Another customer's order is not looked up for this ticket: whoever names it learns nothing of it.
     if (row && !isTicketCustomers(row, state.ticket)) throw new OrderCustomerMismatch();
     return row ? { found: true, order: orderFactsOf(row) } : { found: false, orderId };

@@ -114,6 +114,13 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "refund.blocked_exceeds_refundable": (i, w) =>
     `refused to execute the refund on ${w.ticket}: it exceeds what the order has left to refund${detail(i)}`,
   "refund.reenqueued": (_i, w) => `queued the approved refund on ${w.ticket} again: it had no outcome and no job`,
+  "customer.upserted": (i) => `${i.created ? "added" : "updated"} the customer ${text(i.customerId) ?? "?"} from the orders API`,
+  "order.upserted": (i) => {
+    const refunds =
+      typeof i.newRefunds === "number" && i.newRefunds > 0 ? `, with ${count(i.newRefunds, "refund", "refunds")} made elsewhere` : "";
+    return `${i.created ? "added" : "updated"} the order ${text(i.orderId) ?? "?"} from the orders API${refunds}`;
+  },
+  "order.synced": (i) => `read the order ${text(i.orderId) ?? "?"} from ${text(i.source) ?? "its source"}`,
   "settings.changed": (i) => describeSettingsChange(i),
   "document.imported": (i) =>
     `${i.outcome === "updated" ? "updated the draft" : "imported a draft"} ${citation(i)}${text(i.file) ? ` from ${text(i.file)}` : ""}`,

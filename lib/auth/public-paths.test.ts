@@ -11,6 +11,8 @@ describe("isPublicPath", () => {
     "/api/intake/tickets",
     "/api/outbox",
     "/api/audit/checkpoints",
+    "/api/orders/ORD-1001",
+    "/api/customers/CUS-001",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
   it.each([
@@ -24,6 +26,8 @@ describe("isPublicPath", () => {
     "/api/audit",
     "/api/audit/checkpoints-all",
     "/api/tickets",
+    "/api/ordersx",
+    "/api/customers-export",
     "/admin/api/health",
   ])("%s is not public", (path) => expect(isPublicPath(path)).toBe(false));
 

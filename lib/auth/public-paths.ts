@@ -9,8 +9,8 @@
  * - /set-password: a set-password link's page and its action; the link's token is the credential.
  * - /api/health: probes from load balancers and `npm start`.
  * - /api/auth: next-auth's own endpoints (session, csrf, sign-out).
- * - /api/intake, /api/outbox, /api/audit/checkpoints: machine callers that authenticate each request
- *   by an HMAC signature.
+ * - /api/intake, /api/outbox, /api/audit/checkpoints, /api/orders, /api/customers: machine callers
+ *   that authenticate each request by an HMAC signature.
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
 export const PUBLIC_PATHS = [
@@ -21,6 +21,8 @@ export const PUBLIC_PATHS = [
   "/api/intake",
   "/api/outbox",
   "/api/audit/checkpoints",
+  "/api/orders",
+  "/api/customers",
 ] as const;
 
 export const SIGN_IN_PATH = "/signin";

@@ -33,6 +33,10 @@ export const AUDIT_ACTIONS = [
   "refund.blocked_approval_expired",
   "refund.blocked_exceeds_refundable",
   "refund.reenqueued",
+  // orders and customers from the team's systems (the orders API, the shop)
+  "customer.upserted",
+  "order.upserted",
+  "order.synced",
   // settings, evaluation, the dial's evidence
   "settings.changed",
   "release.decided",

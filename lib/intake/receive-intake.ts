@@ -9,29 +9,22 @@
 import { z } from "zod";
 import { db, isUniqueViolation } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
-import { textProblem } from "../contracts/text";
 import { env, intakeSecrets } from "../env";
 import { insertTicket } from "./create-ticket";
 import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
 import { configuredLimiter, retryAfterHeader, type THelpdeskLimiter } from "./rate-limits";
-import { decodeUtf8, parseStrictJson, type TJsonProblem } from "./strict-json";
+import {
+  outsideText as text,
+  parseStrictFields,
+  readCappedBody as readCappedBodyOf,
+  readJsonBody,
+  type TSignedDelivery,
+} from "./signed-delivery";
 import { secretFingerprint, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from "./webhook-signature";
 
 export const MAX_INTAKE_BYTES = 64 * 1024;
 /** The deprecated body signature (sha256=<hex HMAC of the raw body>), accepted until INTAKE_LEGACY_SIGNATURE_UNTIL. */
 export const SIGNATURE_HEADER = "x-countersign-signature";
-
-/** A string field of text from outside: well-formed, without control characters (lib/contracts/text.ts), not blank unless optional. Never trimmed. */
-function text(max: number, options: { multiline?: boolean; blankAllowed?: boolean } = {}) {
-  return z
-    .string()
-    .max(max)
-    .superRefine((value, ctx) => {
-      const problem = textProblem(value, options);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-      if (!options.blankAllowed && value.trim().length === 0) ctx.addIssue({ code: "custom", message: "must not be blank" });
-    });
-}
 
 export const ZIntakeTicket = z.strictObject({
   externalId: z
@@ -64,11 +57,7 @@ export type TIntakeResponse = {
 };
 
 /** What the HTTP request brought: the raw body (null past the size limit), its headers, the client's address. */
-export interface TIntakeDelivery {
-  rawBody: Buffer | null;
-  headers: { get(name: string): string | null };
-  address: string | null;
-}
+export type TIntakeDelivery = TSignedDelivery;
 
 export interface TIntakeConfig {
   /** The secrets in rotation, newest first. */
@@ -115,34 +104,6 @@ function resultBody(ticket: {
   };
 }
 
-/** `application/json`, with no charset or UTF-8's. */
-function isJsonContentType(value: string | null): boolean {
-  if (!value) return false;
-  const [type, ...parameters] = value.split(";").map((part) => part.trim().toLowerCase());
-  if (type !== "application/json") return false;
-  return parameters.every((p) => !p.startsWith("charset=") || /^charset="?utf-8"?$/.test(p));
-}
-
-/** Field errors keyed by field: a null-prototype object, so that a field named `__proto__` is a field like any other. */
-function fieldErrorsOf(entries: Iterable<[string, string]>): Record<string, string[]> {
-  const out = Object.create(null) as Record<string, string[]>;
-  for (const [field, message] of entries) (out[field || "(body)"] ??= []).push(message);
-  return out;
-}
-
-function invalidFields(entries: Iterable<[string, string]>): TIntakeResponse {
-  return {
-    status: 400,
-    body: { error: "invalid_fields", message: "Some fields are missing or invalid.", fieldErrors: fieldErrorsOf(entries) },
-  };
-}
-
-function refusedJson(problem: TJsonProblem): TIntakeResponse {
-  return problem.kind === "syntax"
-    ? { status: 400, body: { error: "invalid_json", message: `The body is not valid JSON: ${problem.message}` } }
-    : invalidFields([[problem.path, problem.message]]);
-}
-
 type TSigned =
   | {
       ok: true;
@@ -183,7 +144,7 @@ function checkSignature(delivery: TIntakeDelivery, rawBody: Buffer, payload: str
 }
 
 export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeConfig = configuredIntake()): Promise<TIntakeResponse> {
-  const body = readBody(delivery);
+  const body = readJsonBody(delivery, { maxBytes: MAX_INTAKE_BYTES, what: "the ticket" });
   if (!body.ok) return body.response;
   const signed = checkSignature(delivery, body.rawBody, body.text, config);
   if (!signed.ok) return signed.response;
@@ -192,37 +153,9 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
 
   const limited = config.limiter && (await overRateLimit(config.limiter, signed.secret, delivery.address));
   if (limited) return answer(limited);
-  const parsed = parseTicket(body.text);
+  const parsed = parseStrictFields(ZIntakeTicket, body.text);
   if (!parsed.ok) return answer(parsed.response);
-  return answer(await storeTicket(parsed.ticket, signed.delivery));
-}
-
-type TRead<T> = ({ ok: true } & T) | { ok: false; response: TIntakeResponse };
-
-/**
- * The body as text: JSON by its Content-Type, within the size limit, strictly UTF-8. Decoded before
- * the signature is checked: the signature covers the bytes, and text that is not UTF-8 has no
- * faithful string to check it on (nor to store).
- */
-function readBody(delivery: TIntakeDelivery): TRead<{ rawBody: Buffer; text: string }> {
-  const { rawBody } = delivery;
-  if (!isJsonContentType(delivery.headers.get("content-type"))) {
-    return {
-      ok: false,
-      response: {
-        status: 415,
-        body: { error: "unsupported_media_type", message: "Send the ticket as Content-Type: application/json (UTF-8)." },
-      },
-    };
-  }
-  if (rawBody === null || rawBody.length > MAX_INTAKE_BYTES) {
-    return {
-      ok: false,
-      response: { status: 413, body: { error: "payload_too_large", message: `The body must be at most ${MAX_INTAKE_BYTES} bytes.` } },
-    };
-  }
-  const decoded = decodeUtf8(rawBody);
-  return decoded.ok ? { ok: true, rawBody, text: decoded.text } : { ok: false, response: refusedJson(decoded.problem) };
+  return answer(await storeTicket(parsed.value, signed.delivery));
 }
 
 /** A 429 when the signing key or the address has used its budget; null within it (and counted). */
@@ -236,24 +169,6 @@ async function overRateLimit(limiter: THelpdeskLimiter, secret: string, address:
       message: `Too many deliveries ${verdict.limit === "key" ? "signed with this key" : "from this address"}; retry after ${verdict.retryAfterSeconds} s.`,
     },
     headers: retryAfterHeader(verdict),
-  };
-}
-
-/** The ticket the text holds: strict JSON (no key twice, no prototype key), then its fields. */
-function parseTicket(text: string): TRead<{ ticket: TIntakeTicket }> {
-  const json = parseStrictJson(text);
-  if (!json.ok) return { ok: false, response: refusedJson(json.problem) };
-  const parsed = ZIntakeTicket.safeParse(json.value);
-  if (parsed.success) return { ok: true, ticket: parsed.data };
-  return {
-    ok: false,
-    response: invalidFields(
-      parsed.error.issues.flatMap((issue): [string, string][] =>
-        issue.code === "unrecognized_keys"
-          ? issue.keys.map((key): [string, string] => [key, "is not a known field"])
-          : [[issue.path.join("."), issue.message]],
-      ),
-    ),
   };
 }
 
@@ -306,23 +221,7 @@ async function answerRepeat(externalId: string, payloadHash: string): Promise<TI
   return { status: 200, body: resultBody(existing) };
 }
 
-/** Reads a request body, giving up (null) past `max` bytes without buffering the rest. */
-export async function readCappedBody(request: Request, max = MAX_INTAKE_BYTES): Promise<Buffer | null> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) return null;
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+/** Reads a request body, giving up (null) past `max` bytes (the intake's limit unless told) without buffering the rest. */
+export function readCappedBody(request: Request, max = MAX_INTAKE_BYTES): Promise<Buffer | null> {
+  return readCappedBodyOf(request, max);
 }

@@ -1,5 +1,5 @@
 // The refund facts, each defined once. What an order still allows to be refunded: its amount less
-// every refund written to the ledger for it – asked by the agent's lookup_order and propose_refund, the
+// every refund written to the ledger for it and every refund its source reports as made elsewhere – asked by the agent's lookup_order and propose_refund, the
 // ticket page, the decision rules and the executor (whose write, countersign_write_refund, sums it
 // again under the order's row lock, where only it may decide). And what the refund policy counts for
 // a new proposal – the customer's proposals today and the day's auto-approved total – under the locks
@@ -7,9 +7,23 @@
 import { Prisma, sqlRows } from "../db";
 import type { TSqlTx } from "../db/driver";
 
-/** The refunds written for an order so far, in cents, as a scalar subquery on an order id. */
-export function refundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
+/** The refunds our ledger has written for an order, in cents, as a scalar subquery on an order id. */
+function ledgerRefundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = ${orderId})`;
+}
+
+/** The refunds the order source reports as made outside the app (ExternalRefund), in cents. */
+function externalRefundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(sum(x."amountCents"), 0) FROM "ExternalRefund" x WHERE x."orderId" = ${orderId})`;
+}
+
+/**
+ * The refunds made on an order so far, in cents, as a scalar subquery on an order id: ours (the
+ * ledger's) and those made outside the app that its source reported. The executor's write
+ * (countersign_write_refund, migration 20261128100000) sums the same two parts under the order's lock.
+ */
+export function refundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${ledgerRefundedCentsSql(orderId)} + ${externalRefundedCentsSql(orderId)})`;
 }
 
 /** The same, for statements written as text: `orderColumn` is the SQL naming the order's id. */

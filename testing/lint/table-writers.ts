@@ -23,7 +23,7 @@ export const STORES = {
   },
   // pg-boss's own tables and functions, and its client.
   jobs: { tables: ["pgboss"], store: ["lib/jobs/"] },
-  orders: { tables: ["Customer", "Order"], store: ["lib/orders/order-store.ts"] },
+  orders: { tables: ["Customer", "Order", "ExternalRefund", "OrderDelivery"], store: ["lib/orders/order-store.ts"] },
   people: { tables: ["User", "UserSession", "PasswordLink", "SignInThrottle"], store: ["lib/auth/"] },
   policies: { tables: ["Setting"], store: ["lib/policy/"] },
   documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
