@@ -40,6 +40,11 @@ describe("parseEnv", () => {
     [{ INTAKE_RATE_LIMIT: "-1" }, "INTAKE_RATE_LIMIT"],
     [{ OUTBOX_RATE_LIMIT_PER_ADDRESS: "many" }, "OUTBOX_RATE_LIMIT_PER_ADDRESS"],
     [{ HELPDESK_RATE_WINDOW_SECONDS: "0" }, "HELPDESK_RATE_WINDOW_SECONDS"],
+    [{ ORDERS_SECRETS: "short" }, "ORDERS_SECRETS"],
+    [{ ORDER_SOURCE: "woocommerce" }, "ORDER_SOURCE"],
+    [{ ORDER_SOURCE: "shopify", SHOPIFY_SHOP_URL: "https://shop.example" }, "ORDER_SOURCE"],
+    [{ ORDER_SOURCE: "shopify", SHOPIFY_SHOP_URL: "shop.example", SHOPIFY_ACCESS_TOKEN: "shpat_x" }, "SHOPIFY_SHOP_URL"],
+    [{ SHOPIFY_API_VERSION: "latest" }, "SHOPIFY_API_VERSION"],
   ])("names the bad variable in one line: %o", (source, variable) => {
     let caught: unknown;
     try {
@@ -80,6 +85,18 @@ describe("parseEnv", () => {
         ALLOWED_ORIGINS: "http://support.example:8080/, https://countersign.example.com",
       }).allowedOrigins,
     ).toEqual(["https://countersign.example.com", "http://support.example:8080"]);
+  });
+
+  it("reads orders from the app's own tables unless told, with the orders API closed until its secrets are set", () => {
+    expect(parseEnv({})).toMatchObject({ ORDER_SOURCE: "internal", SHOPIFY_API_VERSION: "2026-04" });
+    expect(parseEnv({}).ORDERS_SECRETS).toBeUndefined();
+    const shop = parseEnv({
+      ORDER_SOURCE: "shopify",
+      SHOPIFY_SHOP_URL: "https://your-shop.myshopify.com",
+      SHOPIFY_ACCESS_TOKEN: "shpat_0123",
+      ORDERS_SECRETS: `${"a".repeat(32)}, ${"b".repeat(32)}`,
+    });
+    expect(shop).toMatchObject({ ORDER_SOURCE: "shopify", SHOPIFY_CACHE_SECONDS: 60, ORDERS_SECRETS: ["a".repeat(32), "b".repeat(32)] });
   });
 
   it("treats an empty variable as unset", () => {

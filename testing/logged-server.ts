@@ -1,6 +1,6 @@
 // Child process for the tests that need real HTTP (request-logs.integration.test.ts, through
 // testing/app-server.ts the sign-in limits): the app's own route handlers (intake, outbox, health,
-// next-auth) behind Node's HTTP server, with the request entry hook the production server installs
+// next-auth, the orders API) behind Node's HTTP server, with the request entry hook the production server installs
 // (installRequestContext settling the forwarded headers, as instrumentation-node.ts does), and the
 // app's logger on standard output – the lines the test reads. Its first line names the port.
 // The database: DATABASE_URL's when set (the test's own clone), otherwise an in-memory PGlite.
@@ -39,10 +39,19 @@ const intake = await import("../app/api/intake/tickets/route");
 const outbox = await import("../app/api/outbox/route");
 const health = await import("../app/api/health/route");
 const auth = await import("../app/api/auth/[...nextauth]/route");
+const orders = await import("../app/api/orders/[id]/route");
+const customers = await import("../app/api/customers/[id]/route");
+/** A dynamic route's handler, given its one path parameter as Next.js gives it. */
+const withId =
+  (handler: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>): THandler =>
+  (request) =>
+    handler(request, { params: Promise.resolve({ id: decodeURIComponent(new URL(request.url).pathname.split("/").pop()!) }) });
 const ROUTES: { method: string; path: RegExp; handler: THandler }[] = [
   { method: "POST", path: /^\/api\/intake\/tickets$/, handler: intake.POST },
   { method: "GET", path: /^\/api\/outbox$/, handler: outbox.GET },
   { method: "GET", path: /^\/api\/health$/, handler: () => health.GET() },
+  { method: "PUT", path: /^\/api\/orders\/[^/]+$/, handler: withId(orders.PUT) },
+  { method: "PUT", path: /^\/api\/customers\/[^/]+$/, handler: withId(customers.PUT) },
   { method: "GET", path: /^\/api\/auth\//, handler: auth.GET as unknown as THandler },
   { method: "POST", path: /^\/api\/auth\//, handler: auth.POST as unknown as THandler },
 ];
