@@ -15,7 +15,7 @@ import pg from "pg";
  * row. Every other table in the app's schemas is read and written freely. A new table that keeps
  * history belongs here (and wants the append-only triggers in its migration, for the owner's sake).
  */
-export const APPEND_ONLY_TABLES = ["AuditEvent", "LedgerEntry", "ApprovalDecision", "AuditCheckpoint"] as const;
+export const APPEND_ONLY_TABLES = ["AuditEvent", "LedgerEntry", "ApprovalDecision", "AuditCheckpoint", "ExternalRefund"] as const;
 
 /** Read but never written by the app: the migration history (the health check reads it). */
 export const READ_ONLY_TABLES = ["_prisma_migrations"] as const;

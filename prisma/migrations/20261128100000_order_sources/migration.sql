@@ -15,6 +15,11 @@ CREATE TABLE "ExternalRefund" (
 );
 CREATE INDEX "ExternalRefund_orderId_idx" ON "ExternalRefund"("orderId");
 ALTER TABLE "ExternalRefund" ADD CONSTRAINT "ExternalRefund_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "Order"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+-- A refund reported is history: never changed or removed (the app's role may only read and add, lib/db/privileges.ts).
+CREATE TRIGGER "ExternalRefund_append_only" BEFORE UPDATE OR DELETE ON "ExternalRefund"
+  FOR EACH ROW EXECUTE FUNCTION countersign_refuse_change();
+CREATE TRIGGER "ExternalRefund_no_truncate" BEFORE TRUNCATE ON "ExternalRefund"
+  FOR EACH STATEMENT EXECUTE FUNCTION countersign_refuse_change();
 
 CREATE TABLE "OrderDelivery" (
     "webhookId" TEXT NOT NULL,
