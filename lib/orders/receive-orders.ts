@@ -15,7 +15,14 @@ import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { db, isUniqueViolation, type DbTx } from "../db";
 import { env } from "../env";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { outsideText, parseStrictFields, readJsonBody, type TDeliveryAnswer, type TSignedDelivery } from "../intake/signed-delivery";
+import {
+  invalidFields,
+  outsideText,
+  parseStrictFields,
+  readJsonBody,
+  type TDeliveryAnswer,
+  type TSignedDelivery,
+} from "../intake/signed-delivery";
 import { verifyWebhook } from "../intake/webhook-signature";
 import {
   insertOrderDelivery,
@@ -125,15 +132,7 @@ export async function receiveOrders(
     now: config.now,
   });
   if (!verdict.ok) return refusal(401, "invalid_signature", verdict.message);
-  if (!ID.test(input.id))
-    return {
-      status: 400,
-      body: {
-        error: "invalid_fields",
-        message: "Some fields are missing or invalid.",
-        fieldErrors: { id: ["must be 1–64 letters, digits or . _ : -"] },
-      },
-    };
+  if (!ID.test(input.id)) return invalidFields([["id", "must be 1–64 letters, digits or . _ : -"]]);
 
   const parsed = input.resource === "order" ? parseStrictFields(ZOrderPut, body.text) : parseStrictFields(ZCustomerPut, body.text);
   if (!parsed.ok) return parsed.response;
