@@ -11,7 +11,7 @@
 // author and the publisher (ids and names), the key, the version, the content hash and when it takes
 // effect. Published now, the key's earlier published versions are retired at once; scheduled for
 // later, they stay in effect until then (countersign_policy_in_effect reads the same rule), and
-// retireSupersededVersions tidies their state afterwards.
+// retireSupersededVersions (the routine job retire-superseded) tidies their state afterwards.
 import { AppError, isAppError, isErrorCode } from "../contracts/app-error";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db, type DbTx } from "../db";
