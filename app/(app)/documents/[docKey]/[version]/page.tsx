@@ -11,9 +11,8 @@ import { AudienceBadge } from "../../audience-badge";
 import { EvaluationPanel } from "../../evaluation-panel";
 import { DocumentStatusBadge, scheduledFor } from "../../document-status";
 import { VersionActions } from "../version-actions";
-import { versionFacts } from "../version-facts";
 import { VersionDates, VersionPeople } from "../version-history";
-import { versionMoves } from "../version-moves";
+import { loadVersionMoves } from "../load-version-moves";
 
 export const metadata: Metadata = { title: "Policy document" };
 
@@ -147,7 +146,7 @@ export default async function DocumentVersionPage({ params }: { params: Promise<
   if (!page) notFound();
   const { doc } = page;
   const now = new Date();
-  const moves = versionMoves(versionFacts(page, doc), user, settings["documents.publishRole"]);
+  const moves = await loadVersionMoves(page, doc, user, settings["documents.publishRole"]);
   return (
     <div className="space-y-4">
       <header>
