@@ -5,7 +5,7 @@
 // author, a role below the setting, no evaluation of the content, regressions nobody acknowledged.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "@/testing/db";
-import { cleanResults, finishedEvaluation } from "@/testing/evaluations";
+import { cleanResults, finishedEvaluation, regressingResults } from "@/testing/evaluations";
 import { newUser } from "@/testing/runs";
 import { refusalCode } from "@/testing/refusals";
 import { seedDemo } from "@/prisma/seed/demo";
@@ -115,21 +115,6 @@ const refusalOf = (done: Promise<unknown>) =>
     (e: { code: string; message: string }) => ({ code: e.code, message: e.message }),
   );
 
-/** What an evaluation that lost an answer stores: one regression. */
-function withRegressions(): TEvaluationResults {
-  const results = cleanResults();
-  results.questions.lost.push({
-    id: "timing-how-long",
-    answerable: true,
-    expected: "support-sla@1",
-    before: ["support-sla@1"],
-    after: [],
-    abstainBefore: null,
-    abstainAfter: "no_approved_evidence",
-  });
-  return results;
-}
-
 const CASES: TCase[] = [
   { name: "the author of a draft", stage: "draft", publishRole: "LEAD", viewer: "author" },
   { name: "another specialist at someone's draft", stage: "draft", publishRole: "LEAD", viewer: "SPECIALIST" },
@@ -195,7 +180,7 @@ describe("the moves a version's page offers", () => {
     const [other, lead] = [await newUser(client, "SPECIALIST"), await newUser(client, "LEAD")];
     const evaluated = await versionAt("in_review", author);
     const unevaluated = await versionAt("in_review", author, null);
-    const regressing = await versionAt("in_review", author, withRegressions());
+    const regressing = await versionAt("in_review", author, regressingResults());
     for (const [version, viewer, code] of [
       [evaluated, author, "author_cannot_publish"],
       [evaluated, other, "role_insufficient"],
