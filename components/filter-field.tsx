@@ -1,11 +1,26 @@
 // The pieces of a list page's filter form (documents, ledger, audit): a field with its label above and
 // its error below, the error and any hint tied to the control so a screen reader says them with it,
 // and the row that applies the filters or clears them.
+import Form from "next/form";
 import Link from "next/link";
 import type { ReactNode } from "react";
 
 const CONTROL =
   "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
+
+/** A list page's filter form: a search landmark sent as a GET to the page's address (next/form navigates on the client). */
+export function FilterForm(props: { action: string; label: string; className: string; children: ReactNode }) {
+  return (
+    <Form action={props.action} role="search" aria-label={props.label} className={props.className}>
+      {props.children}
+    </Form>
+  );
+}
+
+/** What every field of one form is given, by the field's name: the form's prefix, its value and errors. */
+export function filterFieldsOf(form: string, values: Record<string, string>, errors: Record<string, string[] | undefined>) {
+  return (name: string) => ({ form, name, value: values[name], errors: errors[name] });
+}
 
 /** What a field's control is given: spread on the input or select. */
 export interface TFilterControl {

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
 import { Cell, CardRow, ResponsiveTable } from "@/components/responsive-table";
 import { EmptyState } from "@/components/empty-state";
-import { FilterActions, FilterField } from "@/components/filter-field";
+import { FilterActions, FilterField, FilterForm, filterFieldsOf } from "@/components/filter-field";
 import { formatUtc } from "@/components/format";
 import { JsonDetails } from "@/components/json-details";
 import { PageHeader } from "@/components/page-header";
@@ -91,14 +90,9 @@ function brokenSeqOf(report: TAuditReport): bigint | null {
 
 function Filters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[] | undefined> }) {
   const filtered = FILTERS.some((f) => values[f]);
-  const at = (name: string) => ({ form: "audit", name, value: values[name], errors: errors[name] });
+  const at = filterFieldsOf("audit", values, errors);
   return (
-    <Form
-      action="/audit"
-      role="search"
-      aria-label="Search the audit trail"
-      className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap"
-    >
+    <FilterForm action="/audit" label="Search the audit trail" className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap">
       <FilterField {...at("ticket")} label="Ticket" className="lg:w-40">
         {(control) => <input {...control} placeholder="12 or an id" autoComplete="off" spellCheck={false} />}
       </FilterField>
@@ -120,7 +114,7 @@ function Filters({ values, errors }: { values: Record<string, string>; errors: R
         {(control) => <input {...control} type="datetime-local" />}
       </FilterField>
       <FilterActions submit="Search" clear="Clear" clearHref="/audit" filtered={filtered} className="col-span-2 flex items-center gap-3" />
-    </Form>
+    </FilterForm>
   );
 }
 

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
 import { Card } from "@/components/card";
 import { EmptyState } from "@/components/empty-state";
-import { FilterActions, FilterField } from "@/components/filter-field";
+import { FilterActions, FilterField, FilterForm, filterFieldsOf } from "@/components/filter-field";
 import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
@@ -25,14 +24,9 @@ type TSearchParams = Record<string, string | string[] | undefined>;
 
 function Filters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[] | undefined> }) {
   const filtered = Boolean(values.q || values.status || values.locale);
-  const at = (name: string) => ({ form: "documents", name, value: values[name], errors: errors[name] });
+  const at = filterFieldsOf("documents", values, errors);
   return (
-    <Form
-      action="/documents"
-      role="search"
-      aria-label="Filter the documents"
-      className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap"
-    >
+    <FilterForm action="/documents" label="Filter the documents" className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
       <FilterField {...at("q")} label="Key or title" className="col-span-2 sm:w-72">
         {(control) => <input {...control} type="search" autoComplete="off" />}
       </FilterField>
@@ -59,7 +53,7 @@ function Filters({ values, errors }: { values: Record<string, string>; errors: R
         filtered={filtered}
         className="col-span-2 flex items-center gap-3 sm:pt-[22px]"
       />
-    </Form>
+    </FilterForm>
   );
 }
 

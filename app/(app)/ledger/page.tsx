@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
 import { EmptyState } from "@/components/empty-state";
-import { FilterActions, FilterField } from "@/components/filter-field";
+import { FilterActions, FilterField, FilterForm, filterFieldsOf } from "@/components/filter-field";
 import { formatAmount, formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
@@ -34,14 +33,9 @@ function Filters({
   actors: { id: string; name: string; email: string }[];
 }) {
   const filtered = Object.values(values).some(Boolean);
-  const at = (name: string) => ({ form: "ledger", name, value: values[name], errors: errors[name] });
+  const at = filterFieldsOf("ledger", values, errors);
   return (
-    <Form
-      action="/ledger"
-      role="search"
-      aria-label="Filter the ledger"
-      className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap"
-    >
+    <FilterForm action="/ledger" label="Filter the ledger" className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
       <FilterField {...at("orderId")} label="Order id" className="col-span-2 sm:w-44">
         {(control) => <input {...control} placeholder="ORD-1001" autoComplete="off" spellCheck={false} />}
       </FilterField>
@@ -72,7 +66,7 @@ function Filters({
         filtered={filtered}
         className="col-span-2 flex items-center gap-3"
       />
-    </Form>
+    </FilterForm>
   );
 }
 
