@@ -138,7 +138,8 @@ test("the author edits the draft (a save over a newer one refused, a problem sho
 
   const publish = page.getByRole("button", { name: "Publish" });
   await expect(publish).toBeDisabled();
-  await expect(publish).toHaveAccessibleDescription("You wrote this version: another person must publish it.");
+  // The button says the server's own sentence (lib/documents asked before the click).
+  await expect(publish).toHaveAccessibleDescription(`You wrote ${KEY}@1, so you cannot publish it: a second person must.`);
   // Forced past the page: the server refuses it all the same, and the version stays in review.
   await publish.evaluate((button) => button.removeAttribute("disabled"));
   await publish.click();

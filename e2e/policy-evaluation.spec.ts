@@ -50,17 +50,26 @@ test("a version's regressions: listed, publishing refused over them, acknowledge
   const decision = page.getByRole("form", { name: "Decision" });
   await expect(decision.getByRole("button", { name: "Approve" })).toBeEnabled();
 
-  // A lead is refused the publish while they stand, acknowledges them with a note, and publishes.
+  // While they stand, a lead's Publish is disabled with the gate's own sentence, and a click forced
+  // past the page is refused by the server in the same words; the lead acknowledges them with a note,
+  // and publishes.
   const lead = await signedInPage(browser, "LEAD");
   await lead.goto(PUBLISH);
-  await lead.getByRole("form", { name: "Publish" }).getByRole("button", { name: "Publish" }).click();
-  await expect(lead.getByTestId("move-message")).toContainText("found 2 regressions (1 answer lost, 1 episode failing after publishing)");
+  const publish = lead.getByRole("form", { name: "Publish" }).getByRole("button", { name: "Publish" });
+  const refusal =
+    /^The evaluation of this content found 2 regressions \(1 answer lost, 1 episode failing after publishing\) that nobody has acknowledged/;
+  await expect(publish).toBeDisabled();
+  await expect(publish).toHaveAccessibleDescription(refusal);
+  await publish.evaluate((button) => button.removeAttribute("disabled"));
+  await publish.click();
+  await expect(lead.getByTestId("move-message")).toHaveText(refusal);
   const acknowledge = lead.getByRole("form", { name: "Acknowledge regressions" });
   await acknowledge.getByLabel(/^Note/).fill("Refund timing moves to the payments FAQ.");
   await acknowledge.getByRole("button", { name: "Acknowledge 2 regressions" }).click();
   await expect(lead.getByTestId("acknowledged")).toContainText("2 regressions acknowledged by Lee Lead at");
   await expect(lead.getByTestId("acknowledged")).toContainText("“Refund timing moves to the payments FAQ.”");
-  await lead.getByRole("form", { name: "Publish" }).getByRole("button", { name: "Publish" }).click();
+  await expect(publish).toBeEnabled();
+  await publish.click();
   await expect(lead.getByTestId("move-message")).toHaveText("Published: it is evidence from now on.");
 
   // The reply was made under the corpus before the publish: stale now, as after a policy setting.

@@ -45,6 +45,22 @@ export function cleanResults(): TEvaluationResults {
   };
 }
 
+/** What an evaluation that lost one answer and flipped one episode stores: two regressions. */
+export function regressingResults(): TEvaluationResults {
+  const results = cleanResults();
+  results.questions.lost.push({
+    id: "timing-how-long",
+    answerable: true,
+    expected: "support-sla@1",
+    before: ["support-sla@1"],
+    after: [],
+    abstainBefore: null,
+    abstainAfter: "no_approved_evidence",
+  });
+  results.episodes.toFail.push({ id: "refund-timing-question", title: "How long a refund takes", explanation: "path differs" });
+  return results;
+}
+
 /** A finished evaluation of the version's current content, recorded as its job would (with `results`). */
 export async function finishedEvaluation(
   client: PrismaClient,

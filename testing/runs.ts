@@ -48,17 +48,31 @@ export async function freshOrder(client: PrismaClient, amountCents = 7_900) {
   return { email: customer.email, orderId: order.id };
 }
 
-/** A ticket about that order's cracked screen: the rule planner drafts it and proposes 79 USD. */
-export async function tabletTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
-  const input = {
-    subject: "Tablet arrived with a cracked screen",
-    body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
-    customerEmail: world.email,
-    orderRef: world.orderId,
-    source: "form",
-  } as const;
+/** A form ticket from `world`'s customer about their order, in these words; its id. */
+export async function ticketFrom(
+  client: PrismaClient,
+  world: { email: string; orderId: string },
+  words: { subject: string; body: string },
+): Promise<string> {
+  const input = { ...words, customerEmail: world.email, orderRef: world.orderId, source: "form" } as const;
   const t = await client.$transaction((tx) => createTicket(input, { type: "system" }, tx));
   return t.id;
+}
+
+/** A ticket about that order's cracked screen: the rule planner drafts it and proposes 79 USD. */
+export function tabletTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
+  return ticketFrom(client, world, {
+    subject: "Tablet arrived with a cracked screen",
+    body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
+  });
+}
+
+/** A ticket saying that order never arrived: the passages found answer a damaged item's question, not this one. */
+export function lostParcelTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
+  return ticketFrom(client, world, {
+    subject: "Lost parcel",
+    body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
+  });
 }
 
 /** Runs the rule planner live on a ticket and returns the pending request it stopped with. */

@@ -6,8 +6,7 @@ import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "./planner";
 import { runAgent, type TRunAgentInput } from "./run-agent";
 import { DEFAULT_TOOLS, orderFactsOf, readOrder, type TToolSet } from "./tools";
-import { createTicket } from "../intake/create-ticket";
-import { freshOrder } from "../../testing/runs";
+import { freshOrder, lostParcelTicket, tabletTicket, ticketFrom } from "../../testing/runs";
 
 const testDb = useTestDb();
 const tickets: Record<string, string> = {};
@@ -258,20 +257,8 @@ describe("the guarded runtime", () => {
   it("hands over evidence_off_topic when the grounded draft answers another question than the ticket's", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    const ticket = await client.$transaction((tx) =>
-      createTicket(
-        {
-          subject: "Lost parcel",
-          body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
-          customerEmail: world.email,
-          orderRef: world.orderId,
-          source: "form",
-        },
-        { type: "system" },
-        tx,
-      ),
-    );
-    const result = await runAgent({ ticketId: ticket.id });
+    const ticketId = await lostParcelTicket(client, world);
+    const result = await runAgent({ ticketId });
     // The evidence is grounded (the return window's words), but it answers a damaged item's question.
     expect(result).toMatchObject({
       status: "needs_human",
@@ -291,7 +278,7 @@ describe("the guarded runtime", () => {
         ),
       },
     });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticket.id } })).toMatchObject({
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({
       status: "needs_human",
       reason: "evidence_off_topic",
     });
@@ -319,21 +306,13 @@ describe("the guarded runtime", () => {
   it("hands a stranger's ticket naming another customer's order to a person, and tells it nothing of the order", async () => {
     const { client } = testDb();
     const stranger = (subject: string) =>
-      client.$transaction((tx) =>
-        createTicket(
-          {
-            subject,
-            body: "Hi, my Aurora tablet (order ORD-1001) arrived with a cracked screen. Can I get a refund?",
-            customerEmail: "mallory@attacker.example",
-            orderRef: "ORD-1001",
-            source: "form",
-          },
-          { type: "system" },
-          tx,
-        ),
+      ticketFrom(
+        client,
+        { email: "mallory@attacker.example", orderId: "ORD-1001" },
+        { subject, body: "Hi, my Aurora tablet (order ORD-1001) arrived with a cracked screen. Can I get a refund?" },
       );
-    const ticket = await stranger("Tablet arrived with a cracked screen");
-    const result = await runAgent({ ticketId: ticket.id });
+    const ticketId = await stranger("Tablet arrived with a cracked screen");
+    const result = await runAgent({ ticketId });
     expect(result).toMatchObject({
       status: "needs_human",
       reason: "order_customer_mismatch",
@@ -347,7 +326,7 @@ describe("the guarded runtime", () => {
       reason: "order_customer_mismatch",
       result: { detail: "the order does not belong to the ticket's customer" },
     });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticket.id } })).toMatchObject({
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({
       status: "needs_human",
       reason: "order_customer_mismatch",
     });
@@ -355,7 +334,7 @@ describe("the guarded runtime", () => {
     // A planner that looks the order up by another spelling learns nothing either; and with a lookup
     // that ignores the owner, propose_refund still refuses where it writes.
     const spelled = await runAgent({
-      ticketId: (await stranger("Refund please")).id,
+      ticketId: await stranger("Refund please"),
       ...blockedBy([
         { action: "get_policy_evidence", args: { question: "refund for damaged electronics: cracked" } },
         { action: "lookup_order", args: { order_id: " ord-1001 " } },
@@ -368,7 +347,7 @@ describe("the guarded runtime", () => {
         order: orderFactsOf((await readOrder(c, (args as { order_id: string }).order_id))!),
       }),
     };
-    const written = await runAgent({ ticketId: (await stranger("Cracked tablet")).id, tools: careless });
+    const written = await runAgent({ ticketId: await stranger("Cracked tablet"), tools: careless });
     expect(written).toMatchObject({
       status: "needs_human",
       reason: "order_customer_mismatch",
@@ -380,7 +359,7 @@ describe("the guarded runtime", () => {
     expect(await client.agentRun.findUniqueOrThrow({ where: { id: written.runId } })).toMatchObject({ draft: null });
     expect(written.path.at(-1)).toBe("propose_refund");
 
-    const ticketIds = [ticket.id, spelled.ticketId];
+    const ticketIds = [ticketId, spelled.ticketId];
     const runIds = [result.runId, spelled.runId];
     const shown = JSON.stringify(
       {
@@ -402,26 +381,10 @@ describe("the guarded runtime", () => {
   it("counts the per-customer limit on the order's customer, whatever the ticket's email says", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    const ticketFrom = async (customerEmail: string) =>
-      (
-        await client.$transaction((tx) =>
-          createTicket(
-            {
-              subject: "Tablet arrived with a cracked screen",
-              body: `Hi, my Aurora tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
-              customerEmail,
-              orderRef: world.orderId,
-              source: "form",
-            },
-            { type: "system" },
-            tx,
-          ),
-        )
-      ).id;
     // Three proposals today (the default limit), then the same customer writing in capitals.
     for (let i = 0; i < 3; i++)
-      expect(await runAgent({ ticketId: await ticketFrom(world.email) })).toMatchObject({ reason: "draft_ready_for_review" });
-    const capitals = await runAgent({ ticketId: await ticketFrom(world.email.toUpperCase()) });
+      expect(await runAgent({ ticketId: await tabletTicket(client, world) })).toMatchObject({ reason: "draft_ready_for_review" });
+    const capitals = await runAgent({ ticketId: await tabletTicket(client, { ...world, email: world.email.toUpperCase() }) });
     expect(capitals).toMatchObject({ status: "blocked", reason: "policy_denied" });
     expect(capitals.proposal).toMatchObject({ decision: "denied", reasons: expect.arrayContaining(["customer_rate_limited"]) });
   });

@@ -51,34 +51,43 @@ export async function listDocuments(input: { client?: Db; filter?: TDocumentFilt
     status ? Prisma.sql`l."status"::text = ${status}` : null,
     locale ? Prisma.sql`l."locale" = ${locale}` : null,
   ].filter((c): c is Prisma.Sql => c !== null);
+  // The latest versions are filtered and counted, then only the page's rows are joined to their author
+  // and the version in effect: joined before the LIMIT, as the count over them once forced, every
+  // key of a large list was, each against every version in effect. The count stands beside the page
+  // (a row of nulls when the page is past the end), so a page past the last one still says the total.
   const rows = await sqlRows<TRow>(
     driverOf(client),
     Prisma.sql`
     WITH latest AS (
-      SELECT DISTINCT ON (d."docKey") d.*, count(*) OVER (PARTITION BY d."docKey") AS versions
+      SELECT DISTINCT ON (d."docKey") d."docKey", d."id", d."version", d."status", d."title", d."locale", d."owner", d."updatedAt",
+             d."authorId", count(*) OVER (PARTITION BY d."docKey") AS versions
       FROM "PolicyDocument" d ORDER BY d."docKey", d."version" DESC),
+    matching AS (
+      SELECT * FROM latest l ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}),
+    shown AS (SELECT * FROM matching ORDER BY "docKey" LIMIT ${size} OFFSET ${(number - 1) * size}),
     effect AS (SELECT d."docKey", d."version" FROM countersign_policy_in_effect() e JOIN "PolicyDocument" d ON d."id" = e."id")
-    SELECT l."docKey", l."id" AS "documentId", l."version", l."status", l."title", l."locale", l."owner", l."updatedAt",
-           u."name" AS "authorName", effect."version" AS "inEffectVersion", l.versions, count(*) OVER () AS total
-    FROM latest l
-    LEFT JOIN "User" u ON u."id" = l."authorId"
-    LEFT JOIN effect ON effect."docKey" = l."docKey"
-    ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}
-    ORDER BY l."docKey"
-    LIMIT ${size} OFFSET ${(number - 1) * size}`,
+    SELECT s."docKey", s."id" AS "documentId", s."version", s."status", s."title", s."locale", s."owner", s."updatedAt",
+           u."name" AS "authorName", effect."version" AS "inEffectVersion", s.versions, counted.total
+    FROM (SELECT count(*) AS total FROM matching) counted
+    LEFT JOIN shown s ON true
+    LEFT JOIN "User" u ON u."id" = s."authorId"
+    LEFT JOIN effect ON effect."docKey" = s."docKey"
+    ORDER BY s."docKey"`,
   );
-  const documents: TDocumentRow[] = rows.map((r) => ({
-    docKey: r.docKey,
-    documentId: r.documentId,
-    version: Number(r.version),
-    status: r.status,
-    title: r.title,
-    locale: r.locale,
-    owner: r.owner,
-    authorName: r.authorName,
-    updatedAt: timestampFromText(r.updatedAt),
-    inEffectVersion: r.inEffectVersion === null ? null : Number(r.inEffectVersion),
-    versions: Number(r.versions),
-  }));
-  return { documents, total: rows.length ? Number(rows[0]!.total) : 0, page: { number, size } };
+  const documents: TDocumentRow[] = rows
+    .filter((r) => r.docKey !== null)
+    .map((r) => ({
+      docKey: r.docKey,
+      documentId: r.documentId,
+      version: Number(r.version),
+      status: r.status,
+      title: r.title,
+      locale: r.locale,
+      owner: r.owner,
+      authorName: r.authorName,
+      updatedAt: timestampFromText(r.updatedAt),
+      inEffectVersion: r.inEffectVersion === null ? null : Number(r.inEffectVersion),
+      versions: Number(r.versions),
+    }));
+  return { documents, total: Number(rows[0]?.total ?? 0), page: { number, size } };
 }

@@ -4,11 +4,10 @@
 // publish – published. Every refusal and every acknowledgement is audited.
 import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { cleanResults, draftVersion, finishedEvaluation, policyMarkdown } from "../../testing/evaluations";
+import { draftVersion, finishedEvaluation, policyMarkdown, regressingResults } from "../../testing/evaluations";
 import { refusalCode } from "../../testing/refusals";
 import { newUser, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import type { TEvaluationResults } from "../contracts/policy-evaluation";
 import { acknowledgeRegression } from "./evaluate-acknowledge";
 import { loadVersionEvaluation } from "./evaluate-load";
 import { startEvaluation } from "./evaluate-start";
@@ -30,22 +29,6 @@ async function inReview(paragraph = "Gift cards never expire and can be used on 
   const documentId = await draftVersion(client, author, markdown, `${key}.md`);
   await submitForReview({ documentId, actor: author, client });
   return { documentId, author, publisher, key, markdown };
-}
-
-/** What an evaluation that lost one answer and flipped one episode stores. */
-function withRegressions(): TEvaluationResults {
-  const results = cleanResults();
-  results.questions.lost.push({
-    id: "timing-how-long",
-    answerable: true,
-    expected: "support-sla@1",
-    before: ["support-sla@1"],
-    after: [],
-    abstainBefore: null,
-    abstainAfter: "no_approved_evidence",
-  });
-  results.episodes.toFail.push({ id: "refund-timing-question", title: "How long a refund takes", explanation: "path differs" });
-  return results;
 }
 
 const refusals = (docKey: string) =>
@@ -75,7 +58,7 @@ describe("the publish gate", () => {
   it("refuses a regression nobody acknowledged; publishes once someone who may publish acknowledged it by name", async () => {
     const { client } = testDb();
     const { documentId, author, publisher, key } = await inReview();
-    const evaluationId = await finishedEvaluation(client, documentId, author.id, withRegressions());
+    const evaluationId = await finishedEvaluation(client, documentId, author.id, regressingResults());
     await expect(publishVersion({ documentId, actor: publisher, client })).rejects.toMatchObject({
       code: "regression_unacknowledged",
       message: expect.stringMatching(/2 regressions \(1 answer lost, 1 episode failing after publishing\)/),
@@ -107,7 +90,7 @@ describe("the publish gate", () => {
   it("lets the publisher acknowledge the regressions as they publish, under their own name, in the publish's transaction", async () => {
     const { client } = testDb();
     const { documentId, author, publisher, key } = await inReview();
-    const evaluationId = await finishedEvaluation(client, documentId, author.id, withRegressions());
+    const evaluationId = await finishedEvaluation(client, documentId, author.id, regressingResults());
     await publishVersion({ documentId, actor: publisher, acknowledgeRegressions: true, client });
     expect(await client.policyEvaluation.findUniqueOrThrow({ where: { id: evaluationId } })).toMatchObject({
       acknowledgedById: publisher.id,
@@ -121,7 +104,7 @@ describe("the publish gate", () => {
     const { documentId, author, publisher } = await inReview();
     await finishedEvaluation(client, documentId, author.id);
     await new Promise((r) => setTimeout(r, 5));
-    const newer = await finishedEvaluation(client, documentId, author.id, withRegressions());
+    const newer = await finishedEvaluation(client, documentId, author.id, regressingResults());
     expect(await refusalCode(publishVersion({ documentId, actor: publisher, client }))).toBe("regression_unacknowledged");
     await acknowledgeRegression({ evaluationId: newer, actor: publisher, client });
     await publishVersion({ documentId, actor: publisher, client });
@@ -130,7 +113,7 @@ describe("the publish gate", () => {
   it("needs a new evaluation when the content changed after the evaluation: the earlier draft's does not count, nor its acknowledgement", async () => {
     const { client } = testDb();
     const { documentId, author, publisher, markdown } = await inReview();
-    const evaluationId = await finishedEvaluation(client, documentId, author.id, withRegressions());
+    const evaluationId = await finishedEvaluation(client, documentId, author.id, regressingResults());
     await withdrawFromReview({ documentId, actor: author, client });
     const { contentHash } = await client.policyDocument.findUniqueOrThrow({ where: { id: documentId } });
     await saveDraft({
@@ -172,7 +155,7 @@ describe("the publish gate", () => {
       latest: { status: "queued", startedBy: expect.stringMatching(/^Person \d+$/) },
       gate: "evaluation_required",
     });
-    const evaluationId = await finishedEvaluation(client, documentId, author.id, withRegressions());
+    const evaluationId = await finishedEvaluation(client, documentId, author.id, regressingResults());
     expect(await view()).toMatchObject({ gate: "regression_unacknowledged" });
     await acknowledgeRegression({ evaluationId, actor: publisher, note: "Known.", client });
     const acknowledged = await view();

@@ -11,20 +11,13 @@
 // author and the publisher (ids and names), the key, the version, the content hash and when it takes
 // effect. Published now, the key's earlier published versions are retired at once; scheduled for
 // later, they stay in effect until then (countersign_policy_in_effect reads the same rule), and
-// retireSupersededVersions tidies their state afterwards.
+// retireSupersededVersions (the routine job retire-superseded) tidies their state afterwards.
 import { AppError, isAppError, isErrorCode } from "../contracts/app-error";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db, type DbTx } from "../db";
-import { loadPolicySettings } from "../policy/settings";
-import {
-  assertDocumentId,
-  assertDocumentsArea,
-  assertMayPublish,
-  documentEvent,
-  lockVersionRow,
-  type TDocumentActor,
-} from "./document-rules";
+import { assertDocumentId, assertDocumentsArea, documentEvent, lockVersionRow, type TDocumentActor } from "./document-rules";
 import { publishGateProblem } from "./publish-gate";
+import { checkPublishRules } from "./publish-refusal";
 import { lockDocumentKeys, moveVersion, retireVersions } from "./store/document-store";
 
 /** The furthest ahead a version may be scheduled. */
@@ -76,27 +69,6 @@ async function namesOf(tx: DbTx, ids: readonly (string | null)[]): Promise<Map<s
   return new Map(users.map((u) => [u.id, u.name]));
 }
 
-/** Every rule but the gate, in the order a person would want to hear them. */
-async function checkRules(
-  tx: DbTx,
-  input: TPublishInput,
-  row: { docKey: string; version: number; status: string; authorId: string | null; submittedById: string | null },
-) {
-  const name = `${row.docKey}@${row.version}`;
-  if (row.status !== "in_review")
-    throw new AppError("document_state", `${name} is ${row.status.replace("_", " ")}: only a version in review can be published.`);
-  if (input.actor.id === row.authorId)
-    throw new AppError("author_cannot_publish", `You wrote ${name}, so you cannot publish it: a second person must.`);
-  if (input.actor.id === row.submittedById)
-    throw new AppError("author_cannot_publish", `You sent ${name} to review, so you cannot publish it: a second person must.`);
-  assertMayPublish(input.actor, await loadPolicySettings(tx), "Publishing a policy document");
-  const newer = await tx.policyDocument.findFirst({
-    where: { docKey: row.docKey, status: { in: ["published", "retired"] }, version: { gt: row.version } },
-    select: { version: true },
-  });
-  if (newer) throw new AppError("document_state", `${row.docKey}@${newer.version}, a later version, has been published already.`);
-}
-
 async function publishIn(tx: DbTx, input: TPublishInput, facts: { current?: TFacts }): Promise<TPublished> {
   const { actor } = input;
   const effectiveAt = input.effectiveAt ?? null;
@@ -117,7 +89,7 @@ async function publishIn(tx: DbTx, input: TPublishInput, facts: { current?: TFac
     publisherId: actor.id,
     publisherName: names.get(actor.id) ?? null,
   };
-  await checkRules(tx, input, row);
+  await checkPublishRules(tx, actor, row);
   const gate = await publishGateProblem({
     tx,
     documentId: row.id,

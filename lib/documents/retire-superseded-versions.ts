@@ -1,7 +1,8 @@
 // Tidies the states after a scheduled version takes effect: the published versions it superseded are
 // retired, by whoever published it, as of the time it took effect. Nothing depends on it for what is
-// evidence – countersign_policy_in_effect already leaves them out – so it may run whenever: as a
-// routine job, or by hand. Each key's retirement is audited, as the system's, in the same transaction.
+// evidence – countersign_policy_in_effect already leaves them out – so it may run whenever: the
+// routine job retire-superseded runs it every minute (lib/jobs/definitions/retire-superseded.ts).
+// Each key's retirement is audited, as the system's, in the same transaction.
 import { recordAuditEvents } from "../audit/record-audit-event";
 import { db as defaultDb, type Db } from "../db";
 import { retireSuperseded } from "./store/document-store";

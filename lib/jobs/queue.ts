@@ -41,6 +41,8 @@ export const QUEUES = {
   remindApprovals: "remind-approvals",
   /** Grade a policy version before it is published, against the corpus in effect (lib/documents/evaluate-version.ts). Data: { evaluationId }. */
   evaluateDocument: "evaluate-document",
+  /** Published policy versions superseded by a scheduled version that has taken effect are retired (lib/documents/retire-superseded-versions.ts). */
+  retireSuperseded: "retire-superseded",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -2,8 +2,7 @@
 // completes the grounded case; every scripted bad answer ends documented, and none gains authority.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { freshOrder, ticketId } from "../../testing/runs";
-import { createTicket } from "../intake/create-ticket";
+import { freshOrder, lostParcelTicket, ticketFrom, ticketId } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { plannerSetup } from "./choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
@@ -151,22 +150,10 @@ describe("the model planner over HTTP", () => {
   it("sends back a draft that answers another question than the ticket's, then hands over evidence_off_topic", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    const lost = await client.$transaction((tx) =>
-      createTicket(
-        {
-          subject: "Lost parcel",
-          body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
-          customerEmail: world.email,
-          orderRef: world.orderId,
-          source: "form",
-        },
-        { type: "system" },
-        tx,
-      ),
-    );
+    const lost = await lostParcelTicket(client, world);
     // A well-behaved model throughout: it drafts from the passages it was given, which answer a damaged item's question.
     const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: 2000 });
-    const run = await runAgent({ ticketId: lost.id, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model });
+    const run = await runAgent({ ticketId: lost, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model });
     expect(run).toMatchObject({ status: "needs_human", reason: "evidence_off_topic", draft: null, citations: [] });
     expect(run.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply"]);
     expect(fake.requests.filter((r) => r.kind === "draft")).toHaveLength(2);
@@ -204,25 +191,16 @@ describe("the model planner over HTTP", () => {
     // About 1,300 tokens of ticket, sent with every call: checked only after each call, such a run spent
     // nearly twice its 6,000-token budget.
     const story = "I have been a customer for years and I always recommend you to friends and family, so this was a surprise. ";
-    const long = await client.$transaction((tx) =>
-      createTicket(
-        {
-          subject: "Tablet arrived with a cracked screen",
-          body: `${story.repeat(50)}My tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
-          customerEmail: world.email,
-          orderRef: world.orderId,
-          source: "form",
-        },
-        { type: "system" },
-        tx,
-      ),
-    );
+    const long = await ticketFrom(client, world, {
+      subject: "Tablet arrived with a cracked screen",
+      body: `${story.repeat(50)}My tablet (order ${world.orderId}) arrived with a cracked screen. Can I get a refund?`,
+    });
     const counting = await startFakeOpenAI([], { countUsage: true });
     try {
       const setup = plannerSetup("model", { baseURL: counting.url, apiKey: "test-key", model: "fake-model", timeoutMs: 5000 });
       const budget = 6000;
       const run = await runAgent({
-        ticketId: long.id,
+        ticketId: long,
         mode: "simulate",
         planner: setup.planner,
         tools: setup.tools,

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
 import { Cell, CardRow, ResponsiveTable } from "@/components/responsive-table";
 import { EmptyState } from "@/components/empty-state";
+import { FilterActions, FilterField, FilterForm, filterFieldsOf } from "@/components/filter-field";
 import { formatUtc } from "@/components/format";
 import { JsonDetails } from "@/components/json-details";
 import { PageHeader } from "@/components/page-header";
@@ -23,9 +23,6 @@ export const metadata: Metadata = { title: "Audit" };
 type TSearchParams = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-const FIELD =
-  "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
-const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
 const FILTERS = ["ticket", "actor", "action", "from", "to"] as const;
 
 function ChainBanner({ verified }: { verified: TIncrementalReport }) {
@@ -93,79 +90,31 @@ function brokenSeqOf(report: TAuditReport): bigint | null {
 
 function Filters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[] | undefined> }) {
   const filtered = FILTERS.some((f) => values[f]);
-  const field = (name: string, hint?: string) => {
-    const describedBy = [hint, errors[name]?.length ? `audit-${name}-error` : undefined].filter(Boolean).join(" ");
-    return {
-      id: `audit-${name}`,
-      name,
-      defaultValue: values[name],
-      className: FIELD,
-      ...(errors[name]?.length ? { "aria-invalid": true } : {}),
-      ...(describedBy ? { "aria-describedby": describedBy } : {}),
-    };
-  };
-  const error = (name: string) =>
-    errors[name]?.length ? (
-      <p id={`audit-${name}-error`} className="mt-1 text-[12px] text-red-700">
-        {errors[name]!.join(" ")}
-      </p>
-    ) : null;
+  const at = filterFieldsOf("audit", values, errors);
   return (
-    <Form
-      action="/audit"
-      role="search"
-      aria-label="Search the audit trail"
-      className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap"
-    >
-      <div className="lg:w-40">
-        <label htmlFor="audit-ticket" className={LABEL}>
-          Ticket
-        </label>
-        <input {...field("ticket")} placeholder="12 or an id" autoComplete="off" spellCheck={false} />
-        {error("ticket")}
-      </div>
-      <div className="lg:w-52">
-        <label htmlFor="audit-actor" className={LABEL}>
-          Actor
-        </label>
-        <input {...field("actor", "audit-actor-hint")} placeholder="email, name, agent, system…" autoComplete="off" spellCheck={false} />
-        <span id="audit-actor-hint" className="sr-only">
-          A person&apos;s email or name, an actor type (user, agent, system, api) or an actor id.
-        </span>
-        {error("actor")}
-      </div>
-      <div className="col-span-2 lg:w-48">
-        <label htmlFor="audit-action" className={LABEL}>
-          Action
-        </label>
-        <input {...field("action")} placeholder="refund or refund.executed" autoComplete="off" spellCheck={false} />
-        {error("action")}
-      </div>
-      <div className="lg:w-52">
-        <label htmlFor="audit-from" className={LABEL}>
-          From (UTC)
-        </label>
-        <input {...field("from")} type="datetime-local" />
-        {error("from")}
-      </div>
-      <div className="lg:w-52">
-        <label htmlFor="audit-to" className={LABEL}>
-          To (UTC)
-        </label>
-        <input {...field("to")} type="datetime-local" />
-        {error("to")}
-      </div>
-      <div className="col-span-2 flex items-center gap-3">
-        <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-[13px] font-medium text-white hover:bg-slate-800">
-          Search
-        </button>
-        {filtered ? (
-          <Link href="/audit" className="text-[13px] font-medium text-indigo-700 hover:underline">
-            Clear
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+    <FilterForm action="/audit" label="Search the audit trail" className="mb-4 grid grid-cols-2 items-end gap-3 lg:flex lg:flex-wrap">
+      <FilterField {...at("ticket")} label="Ticket" className="lg:w-40">
+        {(control) => <input {...control} placeholder="12 or an id" autoComplete="off" spellCheck={false} />}
+      </FilterField>
+      <FilterField
+        {...at("actor")}
+        label="Actor"
+        hint="A person's email or name, an actor type (user, agent, system, api) or an actor id."
+        className="lg:w-52"
+      >
+        {(control) => <input {...control} placeholder="email, name, agent, system…" autoComplete="off" spellCheck={false} />}
+      </FilterField>
+      <FilterField {...at("action")} label="Action" className="col-span-2 lg:w-48">
+        {(control) => <input {...control} placeholder="refund or refund.executed" autoComplete="off" spellCheck={false} />}
+      </FilterField>
+      <FilterField {...at("from")} label="From (UTC)" className="lg:w-52">
+        {(control) => <input {...control} type="datetime-local" />}
+      </FilterField>
+      <FilterField {...at("to")} label="To (UTC)" className="lg:w-52">
+        {(control) => <input {...control} type="datetime-local" />}
+      </FilterField>
+      <FilterActions submit="Search" clear="Clear" clearHref="/audit" filtered={filtered} className="col-span-2 flex items-center gap-3" />
+    </FilterForm>
   );
 }
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
 import { Card } from "@/components/card";
 import { EmptyState } from "@/components/empty-state";
+import { FilterActions, FilterField, FilterForm, filterFieldsOf } from "@/components/filter-field";
 import { formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { hrefWith, Pager } from "@/components/pager";
@@ -20,80 +20,40 @@ import { listQueryValues, parseListQuery, type TDocumentListQuery } from "./list
 export const metadata: Metadata = { title: "Policies" };
 
 const PAGE_SIZE = 50;
-const FIELD =
-  "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
-const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
-
 type TSearchParams = Record<string, string | string[] | undefined>;
-
-function FieldError({ id, messages }: { id: string; messages?: string[] }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className="mt-1 text-[12px] text-red-700">
-      {messages.join(" ")}
-    </p>
-  );
-}
 
 function Filters({ values, errors }: { values: Record<string, string>; errors: Record<string, string[] | undefined> }) {
   const filtered = Boolean(values.q || values.status || values.locale);
-  const invalid = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `documents-${name}-error` } : {});
+  const at = filterFieldsOf("documents", values, errors);
   return (
-    <Form
-      action="/documents"
-      role="search"
-      aria-label="Filter the documents"
-      className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap"
-    >
-      <div className="col-span-2 sm:w-72">
-        <label htmlFor="documents-q" className={LABEL}>
-          Key or title
-        </label>
-        <input id="documents-q" name="q" type="search" defaultValue={values.q} autoComplete="off" className={FIELD} {...invalid("q")} />
-        <FieldError id="documents-q-error" messages={errors.q} />
-      </div>
-      <div className="sm:w-44">
-        <label htmlFor="documents-status" className={LABEL}>
-          State of the latest version
-        </label>
-        <select id="documents-status" name="status" defaultValue={values.status} className={FIELD} {...invalid("status")}>
-          <option value="">Any</option>
-          {Object.values(DocumentStatus).map((s) => (
-            <option key={s} value={s}>
-              {DOCUMENT_STATUS_WORDS[s]}
-            </option>
-          ))}
-        </select>
-        <FieldError id="documents-status-error" messages={errors.status} />
-      </div>
-      <div className="sm:w-36">
-        <label htmlFor="documents-locale" className={LABEL}>
-          Locale
-        </label>
-        <input
-          id="documents-locale"
-          name="locale"
-          defaultValue={values.locale}
-          placeholder="en"
-          autoComplete="off"
-          spellCheck={false}
-          className={FIELD}
-          {...invalid("locale")}
-        />
-        <FieldError id="documents-locale-error" messages={errors.locale} />
-      </div>
+    <FilterForm action="/documents" label="Filter the documents" className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+      <FilterField {...at("q")} label="Key or title" className="col-span-2 sm:w-72">
+        {(control) => <input {...control} type="search" autoComplete="off" />}
+      </FilterField>
+      <FilterField {...at("status")} label="State of the latest version" className="sm:w-44">
+        {(control) => (
+          <select {...control}>
+            <option value="">Any</option>
+            {Object.values(DocumentStatus).map((s) => (
+              <option key={s} value={s}>
+                {DOCUMENT_STATUS_WORDS[s]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FilterField>
+      <FilterField {...at("locale")} label="Locale" className="sm:w-36">
+        {(control) => <input {...control} placeholder="en" autoComplete="off" spellCheck={false} />}
+      </FilterField>
       {/* Level with the fields, below their labels, whatever errors they show under them. */}
-      <div className="col-span-2 flex items-center gap-3 sm:pt-[22px]">
-        <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-[13px] font-medium text-white hover:bg-slate-800">
-          Apply filters
-        </button>
-        {filtered ? (
-          <Link href="/documents" className="text-[13px] font-medium text-indigo-700 hover:underline">
-            Clear filters
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+      <FilterActions
+        submit="Apply filters"
+        clear="Clear filters"
+        clearHref="/documents"
+        filtered={filtered}
+        className="col-span-2 flex items-center gap-3 sm:pt-[22px]"
+      />
+    </FilterForm>
   );
 }
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
 import { EmptyState } from "@/components/empty-state";
+import { FilterActions, FilterField, FilterForm, filterFieldsOf } from "@/components/filter-field";
 import { formatAmount, formatUtc } from "@/components/format";
 import { PageHeader } from "@/components/page-header";
 import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
@@ -23,19 +23,6 @@ export const metadata: Metadata = { title: "Ledger" };
 type TSearchParams = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-const FIELD =
-  "block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-[13px] text-slate-900 aria-[invalid=true]:border-red-500";
-const LABEL = "mb-1 block text-[12px] font-medium text-slate-600";
-
-function FieldError({ id, messages }: { id: string; messages?: string[] }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className="mt-1 text-[12px] text-red-700">
-      {messages.join(" ")}
-    </p>
-  );
-}
-
 function Filters({
   values,
   errors,
@@ -46,71 +33,40 @@ function Filters({
   actors: { id: string; name: string; email: string }[];
 }) {
   const filtered = Object.values(values).some(Boolean);
-  const invalid = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `ledger-${name}-error` } : {});
+  const at = filterFieldsOf("ledger", values, errors);
   return (
-    <Form
-      action="/ledger"
-      role="search"
-      aria-label="Filter the ledger"
-      className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap"
-    >
-      <div className="col-span-2 sm:w-44">
-        <label htmlFor="ledger-orderId" className={LABEL}>
-          Order id
-        </label>
-        <input
-          id="ledger-orderId"
-          name="orderId"
-          defaultValue={values.orderId}
-          placeholder="ORD-1001"
-          autoComplete="off"
-          spellCheck={false}
-          className={FIELD}
-          {...invalid("orderId")}
-        />
-        <FieldError id="ledger-orderId-error" messages={errors.orderId} />
-      </div>
-      <div className="sm:w-40">
-        <label htmlFor="ledger-from" className={LABEL}>
-          From (UTC)
-        </label>
-        <input id="ledger-from" name="from" type="date" defaultValue={values.from} className={FIELD} {...invalid("from")} />
-        <FieldError id="ledger-from-error" messages={errors.from} />
-      </div>
-      <div className="sm:w-40">
-        <label htmlFor="ledger-to" className={LABEL}>
-          To (UTC, inclusive)
-        </label>
-        <input id="ledger-to" name="to" type="date" defaultValue={values.to} className={FIELD} {...invalid("to")} />
-        <FieldError id="ledger-to-error" messages={errors.to} />
-      </div>
-      <div className="col-span-2 sm:w-56">
-        <label htmlFor="ledger-actor" className={LABEL}>
-          Actor
-        </label>
-        <select id="ledger-actor" name="actor" defaultValue={values.actor} className={FIELD} {...invalid("actor")}>
-          <option value="">Anyone</option>
-          <option value={POLICY_APPROVER.filter}>The policy (approved within the autonomy dial)</option>
-          <option value="system">System (the refund worker executes every refund)</option>
-          {actors.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name} ({a.email})
-            </option>
-          ))}
-        </select>
-        <FieldError id="ledger-actor-error" messages={errors.actor} />
-      </div>
-      <div className="col-span-2 flex items-center gap-3">
-        <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-[13px] font-medium text-white hover:bg-slate-800">
-          Apply filters
-        </button>
-        {filtered ? (
-          <Link href="/ledger" className="text-[13px] font-medium text-indigo-700 hover:underline">
-            Clear filters
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+    <FilterForm action="/ledger" label="Filter the ledger" className="mb-3 grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
+      <FilterField {...at("orderId")} label="Order id" className="col-span-2 sm:w-44">
+        {(control) => <input {...control} placeholder="ORD-1001" autoComplete="off" spellCheck={false} />}
+      </FilterField>
+      <FilterField {...at("from")} label="From (UTC)" className="sm:w-40">
+        {(control) => <input {...control} type="date" />}
+      </FilterField>
+      <FilterField {...at("to")} label="To (UTC, inclusive)" className="sm:w-40">
+        {(control) => <input {...control} type="date" />}
+      </FilterField>
+      <FilterField {...at("actor")} label="Actor" className="col-span-2 sm:w-56">
+        {(control) => (
+          <select {...control}>
+            <option value="">Anyone</option>
+            <option value={POLICY_APPROVER.filter}>The policy (approved within the autonomy dial)</option>
+            <option value="system">System (the refund worker executes every refund)</option>
+            {actors.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.email})
+              </option>
+            ))}
+          </select>
+        )}
+      </FilterField>
+      <FilterActions
+        submit="Apply filters"
+        clear="Clear filters"
+        clearHref="/ledger"
+        filtered={filtered}
+        className="col-span-2 flex items-center gap-3"
+      />
+    </FilterForm>
   );
 }
 

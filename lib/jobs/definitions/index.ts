@@ -9,12 +9,13 @@ import { EVALUATE_DOCUMENT_JOB } from "./evaluate-document";
 import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
 import { REFUND_EXECUTE_JOB } from "./refund-execute";
 import { REMIND_APPROVALS_JOB } from "./remind-approvals";
+import { RETIRE_SUPERSEDED_JOB } from "./retire-superseded";
 import { SWEEP_APPROVALS_JOB } from "./sweep-approvals";
 import { SWEEP_RUNS_JOB } from "./sweep-runs";
 import { SWEEP_SESSIONS_JOB } from "./sweep-sessions";
 
 export { AGENT_RUN_JOB, APPROVAL_NOTIFY_JOB, AUDIT_CHECKPOINT_JOB, BULK_ASSIGN_JOB, RECONCILE_REFUNDS_JOB, REFUND_EXECUTE_JOB };
-export { REMIND_APPROVALS_JOB, SWEEP_APPROVALS_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB, EVALUATE_DOCUMENT_JOB };
+export { REMIND_APPROVALS_JOB, SWEEP_APPROVALS_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB, EVALUATE_DOCUMENT_JOB, RETIRE_SUPERSEDED_JOB };
 
 export const JOBS = {
   "refund-execute": REFUND_EXECUTE_JOB,
@@ -28,4 +29,5 @@ export const JOBS = {
   "approval-notify": APPROVAL_NOTIFY_JOB,
   "remind-approvals": REMIND_APPROVALS_JOB,
   "evaluate-document": EVALUATE_DOCUMENT_JOB,
+  "retire-superseded": RETIRE_SUPERSEDED_JOB,
 } satisfies { [Q in TQueueName]: TJobDefinition<Q> };

@@ -12,6 +12,7 @@ import type { TJobHandler } from "./job-input";
 import { reconcileRefundsJob } from "./reconcile-refunds";
 import { settleRefundJob } from "./refund-execute";
 import { remindApprovalsJob } from "./remind-approvals";
+import { retireSupersededJob } from "./retire-superseded";
 import { sweepApprovalsJob } from "./sweep-approvals";
 import { sweepRunsJob } from "./sweep-runs";
 import { sweepSessionsJob } from "./sweep-sessions";
@@ -28,6 +29,7 @@ export const HANDLERS = {
   "approval-notify": notifyApprovalJob,
   "remind-approvals": remindApprovalsJob,
   "evaluate-document": evaluateDocumentJob,
+  "retire-superseded": retireSupersededJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */

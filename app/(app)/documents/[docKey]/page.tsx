@@ -10,8 +10,7 @@ import { loadPolicySettings } from "@/lib/policy/settings";
 import { formatUtc } from "@/components/format";
 import { DocumentStatusBadge, scheduledFor, ShortHash } from "../document-status";
 import { VersionActions } from "./version-actions";
-import { versionFacts } from "./version-facts";
-import { versionMoves } from "./version-moves";
+import { loadVersionMoves } from "./load-version-moves";
 import { VersionDates, VersionPeople } from "./version-history";
 
 export const metadata: Metadata = { title: "Policy document" };
@@ -86,7 +85,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ docKe
   if (!history) notFound();
   const now = new Date();
   const { latest } = history;
-  const moves = versionMoves(versionFacts(history, latest), user, settings["documents.publishRole"]);
+  const moves = await loadVersionMoves(history, latest, user, settings["documents.publishRole"]);
   return (
     <div className="space-y-4">
       <div>

@@ -19,6 +19,5 @@ export function versionFacts(
     authorName: v.author?.name ?? null,
     submittedById: v.submittedBy?.id ?? null,
     keyHasPublished: history.versions.some((o) => o.status === "published"),
-    newerPublished: history.versions.some((o) => o.version > v.version && (o.status === "published" || o.status === "retired")),
   };
 }

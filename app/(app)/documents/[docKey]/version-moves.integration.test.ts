@@ -1,13 +1,17 @@
 // The page and the domain agree: for each (version, person, setting) case, a move the page offers as
 // allowed is one its action then makes – the action's area passed and the documents function accepting
-// it – and a move it shows disabled is refused, by the area or by the function.
+// it – and a move it shows disabled is refused, by the area or by the function. Publish, which the
+// documents part judges for the page (findPublishRefusal), says the server's own sentence: for the
+// author, a role below the setting, no evaluation of the content, regressions nobody acknowledged.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "@/testing/db";
-import { finishedEvaluation } from "@/testing/evaluations";
+import { cleanResults, finishedEvaluation, regressingResults } from "@/testing/evaluations";
 import { newUser } from "@/testing/runs";
 import { refusalCode } from "@/testing/refusals";
 import { seedDemo } from "@/prisma/seed/demo";
 import { mayUse, type Area, type Role } from "@/lib/contracts/roles";
+import type { TEvaluationResults } from "@/lib/contracts/policy-evaluation";
+import { acknowledgeRegression } from "@/lib/documents/evaluate-acknowledge";
 import { importDocuments } from "@/lib/documents/import-documents";
 import { loadDocumentVersion } from "@/lib/documents/load-document-version";
 import { publishVersion } from "@/lib/documents/publish-version";
@@ -16,8 +20,8 @@ import { saveDraft } from "@/lib/documents/save-draft";
 import { submitForReview } from "@/lib/documents/submit-for-review";
 import { withdrawFromReview } from "@/lib/documents/withdraw-from-review";
 import { updatePolicySettings } from "@/lib/policy/update-settings";
-import { versionFacts } from "./version-facts";
-import { versionMoves, type TMove } from "./version-moves";
+import { loadVersionMoves } from "./load-version-moves";
+import type { TMove } from "./version-moves";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -38,8 +42,9 @@ const ACTION_AREA = {
 let documents = 0;
 const source = (docKey: string, words: string) => `---\nkey: ${docKey}\ntitle: Moves ${docKey}\n---\n## Rule\n\n${words}\n`;
 
-/** A document of its own at `stage`, written and sent by `author`, published by a lead of its own. */
-async function versionAt(stage: TStage, author: TPerson) {
+/** A document of its own at `stage`, written and sent by `author`, published by a lead of its own;
+ * past draft, evaluated with `results` (nothing found unless told), or not at all when null. */
+async function versionAt(stage: TStage, author: TPerson, results: TEvaluationResults | null = cleanResults()) {
   const docKey = `moves-${++documents}`;
   const imported = await importDocuments({
     files: [{ name: `${docKey}.md`, text: source(docKey, "Gift cards never expire.") }],
@@ -49,7 +54,7 @@ async function versionAt(stage: TStage, author: TPerson) {
   if (!("documentId" in outcome)) throw new Error(`import refused: ${JSON.stringify(outcome)}`);
   if (stage !== "draft") await submitForReview({ documentId: outcome.documentId, actor: author });
   // Evaluated, with nothing found: the moves here are the page's; the evaluation's gate has its own tests.
-  if (stage !== "draft") await finishedEvaluation(testDb().client, outcome.documentId, author.id);
+  if (stage !== "draft" && results) await finishedEvaluation(testDb().client, outcome.documentId, author.id, results);
   if (stage === "published") await publishVersion({ documentId: outcome.documentId, actor: await newUser(testDb().client, "LEAD") });
   return { docKey, documentId: outcome.documentId };
 }
@@ -97,6 +102,19 @@ interface TCase {
   authorRole?: Role;
 }
 
+/** The moves the version's page offers `viewer`, read the way the page reads them. */
+async function movesOf(version: { docKey: string }, viewer: TPerson, publishRole: Role) {
+  const page = (await loadDocumentVersion({ docKey: version.docKey, version: 1 }))!;
+  return loadVersionMoves(page, page.doc, viewer, publishRole);
+}
+
+/** The code and sentence a documents function refused with, or null when it did not. */
+const refusalOf = (done: Promise<unknown>) =>
+  done.then(
+    () => null,
+    (e: { code: string; message: string }) => ({ code: e.code, message: e.message }),
+  );
+
 const CASES: TCase[] = [
   { name: "the author of a draft", stage: "draft", publishRole: "LEAD", viewer: "author" },
   { name: "another specialist at someone's draft", stage: "draft", publishRole: "LEAD", viewer: "SPECIALIST" },
@@ -138,8 +156,7 @@ describe("the moves a version's page offers", () => {
 
     // Offered by the page: the moves and their answers, read the way the page reads them.
     const probe = await versionAt(c.stage, author);
-    const page = (await loadDocumentVersion({ docKey: probe.docKey, version: 1 }))!;
-    const moves = versionMoves(versionFacts(page, page.doc), viewer, c.publishRole);
+    const moves = await movesOf(probe, viewer, c.publishRole);
     expect(Object.keys(moves).length, "a state offers at least one move").toBeGreaterThan(0);
 
     // Each move made on a version of its own in the same state (a move changes its version).
@@ -155,21 +172,37 @@ describe("the moves a version's page offers", () => {
     }
   });
 
-  it("says why a move is refused, in words the person can act on", async () => {
+  it("says why Publish is refused in the server's own words, whoever or whatever refuses it", async () => {
     const { client } = testDb();
     const admin = await newUser(client, "ADMIN");
     await updatePolicySettings({ changes: { "documents.publishRole": "LEAD" }, actor: admin });
     const author = await newUser(client, "SPECIALIST");
-    const other = await newUser(client, "SPECIALIST");
-    const probe = await versionAt("in_review", author);
-    const page = (await loadDocumentVersion({ docKey: probe.docKey, version: 1 }))!;
-    expect(versionMoves(versionFacts(page, page.doc), author, "LEAD").publish).toEqual({
+    const [other, lead] = [await newUser(client, "SPECIALIST"), await newUser(client, "LEAD")];
+    const evaluated = await versionAt("in_review", author);
+    const unevaluated = await versionAt("in_review", author, null);
+    const regressing = await versionAt("in_review", author, regressingResults());
+    for (const [version, viewer, code] of [
+      [evaluated, author, "author_cannot_publish"],
+      [evaluated, other, "role_insufficient"],
+      [unevaluated, lead, "evaluation_required"],
+      [regressing, lead, "regression_unacknowledged"],
+    ] as const) {
+      const shown = (await movesOf(version, viewer, "LEAD")).publish;
+      const refused = await refusalOf(publishVersion({ documentId: version.documentId, actor: viewer }));
+      expect({ code: refused?.code, shown }, `${version.docKey} for a ${viewer.role}`).toEqual({
+        code,
+        shown: { allowed: false, why: refused?.message },
+      });
+    }
+    expect((await movesOf(evaluated, author, "LEAD")).publish).toEqual({
       allowed: false,
-      why: "You wrote this version: another person must publish it.",
+      why: `You wrote ${evaluated.docKey}@1, so you cannot publish it: a second person must.`,
     });
-    expect(versionMoves(versionFacts(page, page.doc), other, "LEAD").publish).toEqual({
-      allowed: false,
-      why: "Your role cannot publish: the setting allows lead and above, and you are a specialist.",
-    });
+
+    // Acknowledged by name, the regressions hold nothing back: the button is enabled and the publish goes through.
+    const evaluation = await client.policyEvaluation.findFirstOrThrow({ where: { documentId: regressing.documentId } });
+    await acknowledgeRegression({ evaluationId: evaluation.id, actor: lead, note: "Known and accepted." });
+    expect((await movesOf(regressing, lead, "LEAD")).publish).toEqual({ allowed: true });
+    expect(await refusalCode(publishVersion({ documentId: regressing.documentId, actor: lead }))).toBe("accepted");
   });
 });

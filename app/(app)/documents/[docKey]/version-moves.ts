@@ -2,9 +2,12 @@
 // a button is disabled with its reason instead of failing after the click. The rules are the
 // documents part's (lib/documents: save-draft, submit-for-review, withdraw-from-review,
 // publish-version, retire-document), which enforce them whatever a page shows;
-// version-moves.integration.test.ts holds this file to them by calling each function.
+// version-moves.integration.test.ts holds this file to them by calling each function. Publishing,
+// whose rules read the evaluation too, is not judged here at all: the page passes the documents
+// part's own answer (findPublishRefusal), the sentence the server would refuse the click with.
 import type { DocumentStatus, Role } from "@/generated/prisma/enums";
 import { mayUse, ROLE_LABELS, roleAtLeast } from "@/lib/contracts/roles";
+import type { TPublishRefusal } from "@/lib/documents/publish-refusal";
 
 export const MOVES = ["edit", "newVersion", "submit", "withdraw", "publish", "retire"] as const;
 export type TMove = (typeof MOVES)[number];
@@ -19,8 +22,6 @@ export interface TVersionFacts {
   submittedById: string | null;
   /** Whether the key has a version published (in effect or scheduled): what retiring retires. */
   keyHasPublished: boolean;
-  /** Whether a later version of the key was published already: this one can no longer be. */
-  newerPublished: boolean;
 }
 
 const ALLOWED: TMoveAnswer = { allowed: true };
@@ -32,18 +33,17 @@ function publishRoleProblem(role: Role, publishRole: Role, doing: string): TMove
   return refuse(`Your role cannot ${doing}: the setting allows ${lower(publishRole)} and above, and you are a ${lower(role)}.`);
 }
 
-function publishAnswer(v: TVersionFacts, user: { id: string; role: Role }, publishRole: Role): TMoveAnswer {
-  if (user.id === v.authorId) return refuse("You wrote this version: another person must publish it.");
-  if (user.id === v.submittedById) return refuse("You sent this version to review: another person must publish it.");
-  if (v.newerPublished) return refuse("A later version of this document is published already.");
-  return publishRoleProblem(user.role, publishRole, "publish") ?? ALLOWED;
-}
-
 /**
  * The moves this version's state offers, each allowed or refused with its reason; a move the state
- * does not offer at all (publishing a draft) is absent.
+ * does not offer at all (publishing a draft) is absent. `publishRefusal` is findPublishRefusal's
+ * answer for this person and version in review; a page that offers no publish leaves it out.
  */
-export function versionMoves(v: TVersionFacts, user: { id: string; role: Role }, publishRole: Role): Partial<Record<TMove, TMoveAnswer>> {
+export function versionMoves(
+  v: TVersionFacts,
+  user: { id: string; role: Role },
+  publishRole: Role,
+  publishRefusal?: TPublishRefusal | null,
+): Partial<Record<TMove, TMoveAnswer>> {
   const writer = mayUse(user.role, "writeDocuments");
   const notWriter = refuse(`Your role cannot write policy documents: specialists, leads and admins do, and you are a ${lower(user.role)}.`);
   const moves: Partial<Record<TMove, TMoveAnswer>> = {};
@@ -61,7 +61,7 @@ export function versionMoves(v: TVersionFacts, user: { id: string; role: Role },
       user.id === v.authorId || user.id === v.submittedById
         ? ALLOWED
         : (publishRoleProblem(user.role, publishRole, "withdraw someone else's version") ?? ALLOWED);
-    moves.publish = publishAnswer(v, user, publishRole);
+    if (publishRefusal !== undefined) moves.publish = publishRefusal ? refuse(publishRefusal.message) : ALLOWED;
   }
   if (v.keyHasPublished) moves.retire = publishRoleProblem(user.role, publishRole, "retire a document") ?? ALLOWED;
   return moves;

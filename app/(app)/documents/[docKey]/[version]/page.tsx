@@ -1,19 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { Breadcrumbs } from "@/components/breadcrumbs";
 import { Card, Fact } from "@/components/card";
 import { formatUtc } from "@/components/format";
-import { requireRole } from "@/lib/auth/session";
-import { loadDocumentVersion, type TDocumentVersion } from "@/lib/documents/load-document-version";
-import { loadPolicySettings } from "@/lib/policy/settings";
+import type { TDocumentVersion } from "@/lib/documents/load-document-version";
 import { AudienceBadge } from "../../audience-badge";
 import { EvaluationPanel } from "../../evaluation-panel";
 import { DocumentStatusBadge, scheduledFor } from "../../document-status";
 import { VersionActions } from "../version-actions";
-import { versionFacts } from "../version-facts";
 import { VersionDates, VersionPeople } from "../version-history";
-import { versionMoves } from "../version-moves";
+import { DocumentHeader } from "../document-header";
+import { loadVersionMoves } from "../load-version-moves";
+import { loadVersionPage } from "./load-version-page";
 
 export const metadata: Metadata = { title: "Policy document" };
 
@@ -137,39 +134,32 @@ function VersionCard({ page, now, children }: { page: TDocumentVersion; now: Dat
 
 /** One version of a policy document: the page a citation opens, and where the version is reviewed and published. */
 export default async function DocumentVersionPage({ params }: { params: Promise<{ docKey: string; version: string }> }) {
-  const user = await requireRole("documents");
-  const { docKey, version } = await params;
-  if (!/^\d{1,9}$/.test(version)) notFound();
-  const [page, settings] = await Promise.all([
-    loadDocumentVersion({ docKey: decodeURIComponent(docKey), version: Number(version) }),
-    loadPolicySettings(),
-  ]);
-  if (!page) notFound();
+  const { user, page, publishRole } = await loadVersionPage(params, "documents");
   const { doc } = page;
   const now = new Date();
-  const moves = versionMoves(versionFacts(page, doc), user, settings["documents.publishRole"]);
+  const moves = await loadVersionMoves(page, doc, user, publishRole);
   return (
     <div className="space-y-4">
-      <header>
-        <Breadcrumbs
-          trail={[
-            { href: "/documents", label: "Policies" },
-            { href: `/documents/${encodeURIComponent(doc.docKey)}`, label: doc.docKey },
-          ]}
-          current={`v${doc.version}`}
-        />
-        <p className="mt-1 font-mono text-[12px] text-slate-500">
-          {doc.docKey}@{doc.version}
-        </p>
-        <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">{doc.title}</h1>
-        <p className="mt-1 flex flex-wrap items-center gap-2 text-[13px] text-slate-600">
-          <DocumentStatusBadge status={doc.status} scheduledFor={scheduledFor(doc, now)} />
-          <span>{doc.section}</span>
-          {/* The dot goes with the source: a line that wraps never ends on it. */}
-          <span className="before:mr-2 before:text-slate-400 before:content-['·']">{doc.source}</span>
-        </p>
+      <DocumentHeader
+        docKey={doc.docKey}
+        current={`v${doc.version}`}
+        title={doc.title}
+        above={
+          <p className="mt-1 font-mono text-[12px] text-slate-500">
+            {doc.docKey}@{doc.version}
+          </p>
+        }
+        facts={
+          <>
+            <DocumentStatusBadge status={doc.status} scheduledFor={scheduledFor(doc, now)} />
+            <span>{doc.section}</span>
+            {/* The dot goes with the source: a line that wraps never ends on it. */}
+            <span className="before:mr-2 before:text-slate-400 before:content-['·']">{doc.source}</span>
+          </>
+        }
+      >
         <EvidenceNotice page={page} now={now} />
-      </header>
+      </DocumentHeader>
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="min-w-0 space-y-4 lg:col-span-2">
           {/* The evaluation of a draft or a version in review before it is published goes here, above its

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Breadcrumbs } from "@/components/breadcrumbs";
 import { Card } from "@/components/card";
 import { EmptyState } from "@/components/empty-state";
 import { requireRole } from "@/lib/auth/session";
@@ -10,6 +9,7 @@ import { diffVersions } from "@/lib/documents/diff-versions";
 import { loadDocumentHistory, type TDocumentHistory } from "@/lib/documents/load-document-history";
 import { AudienceBadge } from "../../audience-badge";
 import { DocumentStatusBadge, ShortHash } from "../../document-status";
+import { DocumentHeader } from "../document-header";
 import { diffRows, type TDiffRow } from "./diff-rows";
 
 export const metadata: Metadata = { title: "Compare versions" };
@@ -252,21 +252,13 @@ export default async function DiffPage({
   if (!history) notFound();
   const chosen = chosenVersions(history, await searchParams);
   const diff = chosen ? await diffVersions({ docKey, ...chosen }) : null;
-  const key = encodeURIComponent(docKey);
   return (
     <div className="space-y-4">
-      <div>
-        <Breadcrumbs
-          trail={[
-            { href: "/documents", label: "Policies" },
-            { href: `/documents/${key}`, label: docKey },
-          ]}
-          current="Compare versions"
-        />
-        <h1 className="text-lg font-semibold tracking-tight wrap-anywhere text-slate-900">
-          {diff ? `Changes from v${diff.from.version} to v${diff.to.version}` : "Compare versions"}: {history.latest.title}
-        </h1>
-      </div>
+      <DocumentHeader
+        docKey={docKey}
+        current="Compare versions"
+        title={`${diff ? `Changes from v${diff.from.version} to v${diff.to.version}` : "Compare versions"}: ${history.latest.title}`}
+      />
       {chosen ? <VersionPicker history={history} from={chosen.from} to={chosen.to} /> : null}
       {!diff ? (
         <EmptyState title={chosen ? "No such version" : "Only one version"}>
