@@ -93,7 +93,7 @@ export function modelLimiter(endpoint: string, limits: TModelLimits, client: () 
       if (tokens && used > 0) await tokens.penalty(endpoint, used);
     },
     async holdOff(ms) {
-      await hold.block(endpoint, Math.max(1, Math.ceil(ms / 1000)));
+      await hold.block(endpoint, Math.max(1, ms) / 1000);
     },
   };
 }
