@@ -16,6 +16,9 @@
 //          --model-delay ms (800), by --bulk-processes (1, and 2) `npm run worker`s of
 //          --bulk-concurrency (16) runs at once, as a share of the floor that concurrency allows
 //          (≥ 75 %; two processes about twice one)                          scripts/bench/bulk-runs.ts
+//   procs  every process `npm start` leaves running (embedded database, idle; the launcher gone;
+//          ≤ 600 MB in all) and `npm run worker` (PostgreSQL: one node process beside npm), each
+//          stopped by SIGTERM to npm with nothing left                      scripts/bench/processes.ts
 //
 // http and audit run on a database of their own (<name>_bench beside DATABASE_URL, or a temporary
 // embedded one), write on another (<name>_bench_write), each migrated and seeded with the demo data
@@ -35,6 +38,7 @@ import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
 import { benchAuditAtScale } from "./bench/audit-scale";
 import { benchBulkRuns, describeBulkRuns } from "./bench/bulk-runs";
+import { describeTree, measureStart, measureWorker, type TTreeFigure } from "./bench/processes";
 import { createBenchDb, type TBenchDb } from "./bench/bench-db";
 import { benchHttpDemo, benchHttpScale } from "./bench/http";
 import { benchPages } from "./bench/pages";
@@ -42,7 +46,7 @@ import { Report } from "./bench/report";
 import { missingBuild } from "./bench/server";
 import { benchWritePath } from "./bench/write-path";
 
-const PARTS = ["pages", "eval", "http", "write", "audit", "bulk"] as const;
+const PARTS = ["pages", "eval", "http", "write", "audit", "bulk", "procs"] as const;
 type TPart = (typeof PARTS)[number];
 
 interface TOptions {
@@ -71,6 +75,7 @@ function options(): TOptions | string {
       "skip-write": { type: "boolean", default: false },
       "skip-audit": { type: "boolean", default: false },
       "skip-bulk": { type: "boolean", default: false },
+      "skip-procs": { type: "boolean", default: false },
       "bulk-tickets": { type: "string", default: "100" },
       "bulk-concurrency": { type: "string", default: "16" },
       "model-delay": { type: "string", default: "800" },
@@ -218,6 +223,7 @@ async function main(): Promise<number> {
   }
 
   if (parts.has("bulk")) await benchBulk(configured, report, opts);
+  if (parts.has("procs")) await benchProcesses(configured, report);
 
   report.print(
     `Summary (${started.toISOString().slice(0, 10)}, ${cpus().length} cores, ${configured ? "PostgreSQL" : "embedded PGlite"}; ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)`,
@@ -284,6 +290,51 @@ async function benchBulk(configured: string | undefined, report: Report, opts: T
     } finally {
       await bench?.drop().catch((error) => report.error("dropping the bulk run's database", error));
     }
+  }
+}
+
+/** Target: what embedded `npm start` leaves running, idle, in all. */
+const START_RSS_TARGET_MB = 600;
+
+/** The processes `npm start` and `npm run worker` leave running, and whether SIGTERM to npm stops them all. */
+async function benchProcesses(configured: string | undefined, report: Report): Promise<void> {
+  const stopped = (f: TTreeFigure) => f.leftAfterStop === 0 && f.exitCode !== null;
+  const start = await attempt(report, "npm start: its processes", () => measureStart());
+  if (start) {
+    console.log(describeTree("npm start (embedded database, idle)", start));
+    report.add({
+      measure: "npm start (embedded), idle: RSS of every process left running",
+      value: `${start.totalMb} MB in ${start.processes.length} process(es)`,
+      baseline: start.deadWeight.length
+        ? `launcher still there: ${start.deadWeight.map((p) => `${p.rssMb} MB`).join(", ")}`
+        : "launcher gone",
+      ratio: "",
+      target: `≤ ${START_RSS_TARGET_MB} MB, no launcher; SIGTERM stops all`,
+      verdict: start.totalMb <= START_RSS_TARGET_MB && !start.deadWeight.length && stopped(start) ? "PASS" : "MISS",
+    });
+  }
+  if (!configured) {
+    report.skipped("npm run worker: its processes", "PostgreSQL only (DATABASE_URL)");
+    return;
+  }
+  let bench: TBenchDb | null = null;
+  try {
+    bench = await createBenchDb(configured, "bench_worker");
+    const worker = await attempt(report, "npm run worker: its processes", () => measureWorker(bench!.url!));
+    if (worker) {
+      console.log(describeTree("npm run worker (idle)", worker));
+      const node = worker.processes.filter((p) => !/^npm /.test(p.command));
+      report.add({
+        measure: "npm run worker, idle: RSS of every process left running",
+        value: `${worker.totalMb} MB in ${worker.processes.length} process(es)`,
+        baseline: `the worker ${node.map((p) => `${p.rssMb} MB`).join(" + ")}`,
+        ratio: "",
+        target: "no tsx command beside it; SIGTERM stops all",
+        verdict: !worker.deadWeight.length && stopped(worker) ? "PASS" : "MISS",
+      });
+    }
+  } finally {
+    await bench?.drop().catch((error) => report.error("dropping the worker's database", error));
   }
 }
 
