@@ -67,6 +67,7 @@ function describe(pid: number): TProcessRss | null {
 async function measureTree(script: string, env: NodeJS.ProcessEnv, ready: (child: ChildProcess) => Promise<void>): Promise<TTreeFigure> {
   const child = spawn("npm", ["run", "--silent", script], { env, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let pids: number[] = [];
   try {
     await ready(child);
     await sleep(5_000);
@@ -74,14 +75,15 @@ async function measureTree(script: string, env: NodeJS.ProcessEnv, ready: (child
       .map(describe)
       .filter((p): p is TProcessRss => p !== null);
     const deadWeight = processes.filter((p) => /scripts\/start\.ts|tsx\/dist\/cli|\/\.bin\/tsx /.test(p.command));
-    const pids = processes.map((p) => p.pid);
+    pids = processes.map((p) => p.pid);
     child.kill("SIGTERM");
     const exitCode = await Promise.race([exited, sleep(30_000).then(() => null)]);
     await sleep(500);
     const leftAfterStop = pids.filter((pid) => parentOf(pid) !== null).length;
     return { processes, totalMb: processes.reduce((n, p) => n + p.rssMb, 0), deadWeight, leftAfterStop, exitCode };
   } finally {
-    for (const pid of tree(child.pid!)) process.kill(pid, "SIGKILL");
+    // Whatever SIGTERM left, orphans included (no longer under npm once it has gone).
+    for (const pid of new Set([...pids, ...tree(child.pid!)])) if (parentOf(pid) !== null) process.kill(pid, "SIGKILL");
   }
 }
 
