@@ -78,8 +78,12 @@ async function measureTree(script: string, env: NodeJS.ProcessEnv, ready: (child
     pids = processes.map((p) => p.pid);
     child.kill("SIGTERM");
     const exitCode = await Promise.race([exited, sleep(30_000).then(() => null)]);
-    await sleep(500);
-    const leftAfterStop = pids.filter((pid) => parentOf(pid) !== null).length;
+    // A helper of a process that exited (tsx's esbuild service) goes when it sees its parent gone: a few seconds.
+    let leftAfterStop = pids.length;
+    for (let i = 0; i < 20 && leftAfterStop; i++) {
+      await sleep(250);
+      leftAfterStop = pids.filter((pid) => parentOf(pid) !== null).length;
+    }
     return { processes, totalMb: processes.reduce((n, p) => n + p.rssMb, 0), deadWeight, leftAfterStop, exitCode };
   } finally {
     // Whatever SIGTERM left, orphans included (no longer under npm once it has gone).
