@@ -41,6 +41,10 @@ test("a reviewer selects 20 tickets and runs the agent on them, watching progres
   await expect(progress.getByTestId("batch-summary")).toHaveText(/^Finished: 20 of 20 settled · 20 done$/, { timeout: 90_000 });
   await expect(progress.getByTestId("batch-item").and(page.locator('[data-status="done"]'))).toHaveCount(20);
   await expect(progress.getByTestId("batch-item").first()).toContainText(/Needs a person|Blocked|Completed|Auto-approved|Draft/);
+  // How fast it went, and what its runs waited on the model's rate limit (none: no limit is set).
+  const pace = progress.getByTestId("batch-pace");
+  await expect(pace).toContainText(/Throughput\s*[\d,.]+ tickets\/min/);
+  await expect(pace).toContainText(/Waiting on the model's rate limit\s*0\.0 s/);
   // The selection was cleared when the work started.
   await expect(bar).toHaveCount(0);
 });

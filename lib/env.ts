@@ -211,6 +211,20 @@ export const ZEnv = z.object({
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_TIMEOUT_MS: positiveInt.max(600_000, "must be at most 600000").default(20_000),
+  /** Requests a minute the model endpoint allows, counted together by every process on the database; 0: no limit. */
+  LLM_REQUESTS_PER_MINUTE: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .default(0),
+  /** Tokens (prompt and answer) a minute the model endpoint allows, counted like the requests; 0: no limit. */
+  LLM_TOKENS_PER_MINUTE: z.coerce
+    .number({ message: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .default(0),
+  /** Agent runs of batches (bulk runs, shadow passes) one process works on at once; the model's limits pace them. */
+  AGENT_RUN_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(16),
   /** `off`: this server runs no job worker (run `npm run worker` beside it; PostgreSQL only). */
   WORKER: z.enum(["on", "off"], { message: "must be on or off" }).default("on"),
   /** How long a job may stay taken before another worker may take it again (a killed worker's jobs). */

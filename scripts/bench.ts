@@ -12,6 +12,13 @@
 //   write  PostgreSQL only: the refund executor and decideApproval at 16 callers vs pgbench, single-row
 //          INSERTs and the executor's own statements replayed               scripts/bench/write-path.ts
 //   audit  /audit's server work and audit:verify's full check at 1M events  scripts/bench/audit-scale.ts
+//   bulk   PostgreSQL only: a bulk run of --bulk-tickets (100) against the fake model answering in
+//          --model-delay ms (800), by --bulk-processes (1, and 2) `npm run worker`s of
+//          --bulk-concurrency (16) runs at once, as a share of the floor that concurrency allows
+//          (≥ 75 %; two processes about twice one)                          scripts/bench/bulk-runs.ts
+//   procs  every process `npm start` leaves running (embedded database, idle; the launcher gone;
+//          ≤ 600 MB in all) and `npm run worker` (PostgreSQL: one node process beside npm), each
+//          stopped by SIGTERM to npm with nothing left                      scripts/bench/processes.ts
 //
 // http and audit run on a database of their own (<name>_bench beside DATABASE_URL, or a temporary
 // embedded one), write on another (<name>_bench_write), each migrated and seeded with the demo data
@@ -30,6 +37,8 @@ import { runScript } from "./run-script";
 import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
 import { benchAuditAtScale } from "./bench/audit-scale";
+import { benchBulkRuns, describeBulkRuns } from "./bench/bulk-runs";
+import { describeTree, measureStart, measureWorker, type TTreeFigure } from "./bench/processes";
 import { createBenchDb, type TBenchDb } from "./bench/bench-db";
 import { benchHttpDemo, benchHttpScale } from "./bench/http";
 import { benchPages } from "./bench/pages";
@@ -37,7 +46,7 @@ import { Report } from "./bench/report";
 import { missingBuild } from "./bench/server";
 import { benchWritePath } from "./bench/write-path";
 
-const PARTS = ["pages", "eval", "http", "write", "audit"] as const;
+const PARTS = ["pages", "eval", "http", "write", "audit", "bulk", "procs"] as const;
 type TPart = (typeof PARTS)[number];
 
 interface TOptions {
@@ -50,6 +59,9 @@ interface TOptions {
   episodes: number;
   workers: number;
   printScript: boolean;
+  bulkTickets: number;
+  bulkConcurrency: number;
+  modelDelay: number;
 }
 
 /** The options, or a line saying what is wrong with them. */
@@ -62,6 +74,11 @@ function options(): TOptions | string {
       "skip-http": { type: "boolean", default: false },
       "skip-write": { type: "boolean", default: false },
       "skip-audit": { type: "boolean", default: false },
+      "skip-bulk": { type: "boolean", default: false },
+      "skip-procs": { type: "boolean", default: false },
+      "bulk-tickets": { type: "string", default: "100" },
+      "bulk-concurrency": { type: "string", default: "16" },
+      "model-delay": { type: "string", default: "800" },
       "skip-scale": { type: "boolean", default: false },
       seconds: { type: "string", default: "10" },
       runs: { type: "string", default: "30" },
@@ -80,6 +97,9 @@ function options(): TOptions | string {
     iterations: Number(values.iterations),
     episodes: Number(values.episodes),
     workers: Number(values.workers),
+    bulkTickets: Number(values["bulk-tickets"]),
+    bulkConcurrency: Number(values["bulk-concurrency"]),
+    modelDelay: Number(values["model-delay"]),
   };
   for (const [name, n] of Object.entries(numbers)) if (!Number.isInteger(n) || n < 1) return `--${name} must be a positive whole number`;
   return {
@@ -202,6 +222,9 @@ async function main(): Promise<number> {
     await benchWrite(configured, report, { seconds, printScript: opts.printScript });
   }
 
+  if (parts.has("bulk")) await benchBulk(configured, report, opts);
+  if (parts.has("procs")) await benchProcesses(configured, report);
+
   report.print(
     `Summary (${started.toISOString().slice(0, 10)}, ${cpus().length} cores, ${configured ? "PostgreSQL" : "embedded PGlite"}; ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)`,
   );
@@ -228,6 +251,90 @@ async function benchWrite(configured: string | undefined, report: Report, opts: 
     report.error("write path's database", error);
   } finally {
     await bench?.drop().catch((error) => report.error("dropping the write path's database", error));
+  }
+}
+
+/** Target: a bulk run reaches this share of the floor its concurrency allows. */
+const BULK_FLOOR_SHARE_TARGET = 0.75;
+
+/** A bulk run by one worker process, then by two: each as a share of its floor, and two against one. */
+async function benchBulk(configured: string | undefined, report: Report, opts: TOptions): Promise<void> {
+  if (!configured) {
+    report.skipped("bulk runs", "PostgreSQL only (DATABASE_URL): its workers are processes of their own");
+    return;
+  }
+  const one: { seconds?: number } = {};
+  for (const processes of [1, 2]) {
+    let bench: TBenchDb | null = null;
+    try {
+      bench = await createBenchDb(configured, "bench_bulk");
+      const measured = await benchBulkRuns(bench, {
+        tickets: opts.bulkTickets,
+        concurrency: opts.bulkConcurrency,
+        processes,
+        delayMs: opts.modelDelay,
+      });
+      console.log(`Bulk run: ${describeBulkRuns(measured)}`);
+      report.add({
+        measure: `bulk run of ${measured.tickets} tickets, ${processes} worker(s) × ${measured.concurrency}, model ${measured.delayMs} ms a call`,
+        value: `${measured.seconds.toFixed(1)} s, ${measured.ticketsPerMinute.toFixed(0)} tickets/min`,
+        baseline: `floor ${measured.floorSeconds.toFixed(1)} s`,
+        ratio: `${(measured.share * 100).toFixed(0)} % of floor${one.seconds ? `; ${(one.seconds / measured.seconds).toFixed(2)}× one worker` : ""}`,
+        target: `≥ ${BULK_FLOOR_SHARE_TARGET * 100} % of floor, none failed`,
+        verdict: measured.share >= BULK_FLOOR_SHARE_TARGET && measured.failed === 0 ? "PASS" : "MISS",
+      });
+      one.seconds ??= measured.seconds;
+    } catch (error) {
+      report.error(`bulk run, ${processes} worker(s)`, error);
+      if (process.env.BENCH_DEBUG) console.error(error);
+    } finally {
+      await bench?.drop().catch((error) => report.error("dropping the bulk run's database", error));
+    }
+  }
+}
+
+/** Target: what embedded `npm start` leaves running, idle, in all. */
+const START_RSS_TARGET_MB = 600;
+
+/** The processes `npm start` and `npm run worker` leave running, and whether SIGTERM to npm stops them all. */
+async function benchProcesses(configured: string | undefined, report: Report): Promise<void> {
+  const stopped = (f: TTreeFigure) => f.leftAfterStop === 0 && f.exitCode !== null;
+  const start = await attempt(report, "npm start: its processes", () => measureStart());
+  if (start) {
+    console.log(describeTree("npm start (embedded database, idle)", start));
+    report.add({
+      measure: "npm start (embedded), idle: RSS of every process left running",
+      value: `${start.totalMb} MB in ${start.processes.length} process(es)`,
+      baseline: start.deadWeight.length
+        ? `launcher still there: ${start.deadWeight.map((p) => `${p.rssMb} MB`).join(", ")}`
+        : "launcher gone",
+      ratio: "",
+      target: `≤ ${START_RSS_TARGET_MB} MB, no launcher; SIGTERM stops all`,
+      verdict: start.totalMb <= START_RSS_TARGET_MB && !start.deadWeight.length && stopped(start) ? "PASS" : "MISS",
+    });
+  }
+  if (!configured) {
+    report.skipped("npm run worker: its processes", "PostgreSQL only (DATABASE_URL)");
+    return;
+  }
+  let bench: TBenchDb | null = null;
+  try {
+    bench = await createBenchDb(configured, "bench_worker");
+    const worker = await attempt(report, "npm run worker: its processes", () => measureWorker(bench!.url!));
+    if (worker) {
+      console.log(describeTree("npm run worker (idle)", worker));
+      const node = worker.processes.filter((p) => !/^npm /.test(p.command));
+      report.add({
+        measure: "npm run worker, idle: RSS of every process left running",
+        value: `${worker.totalMb} MB in ${worker.processes.length} process(es)`,
+        baseline: `the worker ${node.map((p) => `${p.rssMb} MB`).join(" + ")}`,
+        ratio: "",
+        target: "no tsx command beside it; SIGTERM stops all",
+        verdict: !worker.deadWeight.length && stopped(worker) ? "PASS" : "MISS",
+      });
+    }
+  } finally {
+    await bench?.drop().catch((error) => report.error("dropping the worker's database", error));
   }
 }
 

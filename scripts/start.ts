@@ -3,7 +3,9 @@
 //   2. apply pending migrations; seed the demo data that is missing (embedded database by default)
 //   3. build the app when the build is missing or older than the sources
 //   4. serve it on PORT (3000)
-// `npm run dev` does 1–2 and runs the development server instead.
+// With --prepare (as `npm start` runs it) it stops after 3 and exits, and the shell replaces itself
+// with the server (scripts/serve.mjs): this launcher, which opened the database to migrate and seed
+// it, holds no memory while the app serves. `npm run dev` does 1–2 and runs the development server.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -16,6 +18,7 @@ import { agentManifest } from "../lib/contracts/manifest";
 import { seedDemo } from "../prisma/seed/demo";
 
 const dev = process.argv.includes("--dev");
+const prepareOnly = process.argv.includes("--prepare");
 const NEXT = resolve("node_modules/next/dist/bin/next");
 const FINGERPRINT = resolve(".next/countersign-source-fingerprint");
 const SOURCES = [
@@ -104,6 +107,7 @@ async function main(): Promise<number> {
     step("The build is current.");
   }
   step(`Serving Countersign on http://${e.HOSTNAME ?? "localhost"}:${e.PORT}${e.demoSeed ? " (demo accounts: see README)" : ""}`);
+  if (prepareOnly) return 0;
   return serve([NEXT, "start", "-p", String(e.PORT), ...hostArgs], childEnv);
 }
 

@@ -294,6 +294,7 @@ export function BatchProgressPanel({ started, onClose }: { started: TStarted; on
         </button>
       </div>
       <progress className="mt-2 block h-1.5 w-full accent-indigo-600" max={started.total} value={settled} aria-label="Tickets settled" />
+      {data && data.kind !== "assign" ? <BatchPace batch={data} /> : null}
       {data ? (
         <ol className="mt-2 max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200 bg-white text-[13px]">
           {data.items.map((item) => (
@@ -316,6 +317,27 @@ export function BatchProgressPanel({ started, onClose }: { started: TStarted; on
         </ol>
       ) : null}
     </section>
+  );
+}
+
+/** How fast the batch goes, and how long its runs waited for the model's rate limit (added up over runs side by side). */
+function BatchPace({ batch }: { batch: TBatchProgress }) {
+  const waited = batch.limiterWaitMs / 1000;
+  return (
+    <dl className="mt-1.5 flex flex-wrap gap-x-4 gap-y-0.5 text-[12px] text-slate-600" data-testid="batch-pace">
+      <div className="flex gap-1">
+        <dt>Throughput</dt>
+        <dd className="font-medium text-slate-800 tabular-nums">
+          {batch.ticketsPerMinute === null ? "–" : `${batch.ticketsPerMinute.toLocaleString("en")} tickets/min`}
+        </dd>
+      </div>
+      <div className="flex gap-1">
+        <dt>Waiting on the model&apos;s rate limit</dt>
+        <dd className="font-medium text-slate-800 tabular-nums">
+          {waited < 60 ? `${waited.toFixed(1)} s` : `${Math.floor(waited / 60)} min ${Math.round(waited % 60)} s`}
+        </dd>
+      </div>
+    </dl>
   );
 }
 

@@ -76,14 +76,28 @@ export interface TBatchProgress {
   refused: number;
   failed: number;
   finished: boolean;
+  /** Items settled a minute, from the batch's start to the last one settled (null before the first). */
+  ticketsPerMinute: number | null;
+  /** What its runs' model calls waited on the rate limit, added up (runs wait side by side). */
+  limiterWaitMs: number;
 }
 
 export async function batchProgress(batchId: string, client: Db = defaultDb()): Promise<TBatchProgress | null> {
   const batch = await client.agentBatch.findUnique({ where: { id: batchId } });
   if (!batch) return null;
-  const counts = await client.agentBatchItem.groupBy({ by: ["status"], where: { batchId }, _count: true });
+  const [counts, settled] = await Promise.all([
+    client.agentBatchItem.groupBy({ by: ["status"], where: { batchId }, _count: true }),
+    client.agentBatchItem.aggregate({
+      where: { batchId, status: { not: "queued" } },
+      _max: { updatedAt: true },
+      _sum: { limiterWaitMs: true },
+      _count: true,
+    }),
+  ]);
   const n = (status: string) => counts.find((c) => c.status === status)?._count ?? 0;
   const queued = n("queued");
+  const last = settled._max.updatedAt;
+  const minutes = last ? (last.getTime() - batch.createdAt.getTime()) / 60_000 : 0;
   return {
     batchId,
     kind: batch.kind,
@@ -94,6 +108,8 @@ export async function batchProgress(batchId: string, client: Db = defaultDb()): 
     refused: n("refused"),
     failed: n("failed"),
     finished: queued === 0,
+    ticketsPerMinute: settled._count && minutes > 0 ? Math.round((settled._count / minutes) * 10) / 10 : null,
+    limiterWaitMs: settled._sum.limiterWaitMs ?? 0,
   };
 }
 
@@ -148,6 +164,8 @@ export async function runBatchItem(input: {
   client?: Db;
   run?: Partial<TRunAgentInput>;
   then?: (run: TRunResult, client: Db) => Promise<void>;
+  /** What the run's model calls waited on the rate limit so far, kept with the item. */
+  limiterWaitMs?: () => number;
 }): Promise<"done" | "refused" | "skipped"> {
   const client = input.client ?? defaultDb();
   const item = await client.agentBatchItem.findUnique({
@@ -168,11 +186,11 @@ export async function runBatchItem(input: {
     });
   } catch (error) {
     if (!isMoveRefusal(error)) throw error;
-    await endBatchItem(client, input, { status: "refused", detail: error.message });
+    await endBatchItem(client, input, { status: "refused", detail: error.message, limiterWaitMs: input.limiterWaitMs?.() });
     return "refused";
   }
   await input.then?.(run, client);
-  await endBatchItem(client, input, { status: "done", runId: run.runId });
+  await endBatchItem(client, input, { status: "done", runId: run.runId, limiterWaitMs: input.limiterWaitMs?.() });
   return "done";
 }
 

@@ -1,18 +1,17 @@
 // Rate limits on the endpoints the helpdesk calls (intake, outbox): requests per window per signing
 // key and per client address, counted by rate-limiter-flexible in its PostgreSQL store – the
-// "RateLimitCounter" table, made by a migration – through the app's own driver (its pool on
-// PostgreSQL, the embedded database otherwise), so every instance on one PostgreSQL shares the counts
-// and the embedded database keeps them across restarts like any other state.
+// "RateLimitCounter" table (lib/db/rate-limit-store.ts), so every instance on one PostgreSQL shares
+// the counts and the embedded database keeps them across restarts like any other state.
 //
 // Only requests whose signature verified are counted: a request with a bad signature costs one HMAC
 // and no database work, and counting it would cost more than refusing it. The key's and the
 // address's counters are taken by two statements sent at once (one round trip of latency on
 // PostgreSQL). A caller over a limit is then refused from memory until its window ends, without
 // further statements (per instance: another instance counts it once more before refusing too).
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { db, driverOf, type Db } from "../db";
-import { preparedSql } from "../db/driver";
+import { RateLimiterRes, type RateLimiterPostgres } from "rate-limiter-flexible";
+import { db, type Db } from "../db";
 import { env } from "../env";
+import { storedRateLimiter } from "../db/rate-limit-store";
 
 export type THelpdeskEndpoint = "intake" | "outbox";
 
@@ -31,22 +30,6 @@ export interface THelpdeskLimiter {
   consume(input: { keyId: string; address: string | null }): Promise<TRateVerdict>;
 }
 
-/** The library's statements, sent through the app's driver: pg-style `{text, values, name}` in, `{rows, rowCount}` out. */
-function storeClient(client: () => Db) {
-  return {
-    async query(q: { text: string; values?: unknown[]; name?: string }) {
-      const rows = await driverOf(client()).rows<Record<string, string | null>>(q.name ? preparedSql(q.text) : q.text, q.values ?? []);
-      // The driver answers every column as text; the library computes with numbers.
-      const typed = rows.map((row) => ({
-        ...row,
-        points: row.points == null ? row.points : Number(row.points),
-        expire: row.expire == null ? null : Number(row.expire),
-      }));
-      return { rows: typed, rowCount: typed.length };
-    },
-  };
-}
-
 function limiter(
   endpoint: THelpdeskEndpoint,
   per: "key" | "address",
@@ -55,17 +38,8 @@ function limiter(
   client: () => Db,
 ): RateLimiterPostgres | null {
   if (points === 0) return null;
-  return new RateLimiterPostgres({
-    storeClient: storeClient(client),
-    storeType: "client",
-    tableName: "RateLimitCounter",
-    tableCreated: true,
-    keyPrefix: `${endpoint}:${per}`,
-    points,
-    duration: windowSeconds,
-    // Past the limit, refused from memory until the window ends (no statement per refused request).
-    inMemoryBlockOnConsumed: points + 1,
-  });
+  // Past the limit, refused from memory until the window ends (no statement per refused request).
+  return storedRateLimiter({ keyPrefix: `${endpoint}:${per}`, points, windowSeconds, client, inMemoryBlockOnConsumed: points + 1 });
 }
 
 async function take(limiter: RateLimiterPostgres | null, key: string): Promise<RateLimiterRes | null> {

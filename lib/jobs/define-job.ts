@@ -23,8 +23,12 @@ export interface TJobDefinition<Q extends TQueueName = TQueueName, S extends TPa
   options: (lockSeconds: number) => TJobOptions;
   /** A routine job: sent by pg-boss's cron with the definition's options, logged at debug. */
   schedule?: { cron: string };
-  /** How a worker takes it: jobs per fetch (each settled on its own) and how often it polls. */
-  work?: { batchSize?: number; pollingIntervalSeconds?: number };
+  /**
+   * How a worker takes it: jobs per fetch (each settled on its own) and how often it polls; or, for a
+   * job that mostly waits on a model, `parallel`: as many at once as the process's AGENT_RUN_CONCURRENCY,
+   * each started as a slot frees.
+   */
+  work?: { batchSize?: number; pollingIntervalSeconds?: number; parallel?: boolean };
 }
 
 export type TJobPayload<D extends TJobDefinition> = z.input<D["payload"]>;

@@ -36,6 +36,8 @@ export interface TWorkerOptions {
   url?: string;
   /** Jobs of each queue worked on at once by this process. */
   concurrency?: number;
+  /** Jobs of each queue that waits on a model (its definition's work.parallel) run at once; AGENT_RUN_CONCURRENCY by default. */
+  parallelJobs?: number;
   /** Schedules the routine jobs (their definitions' crons). Tests call the sweeps directly. */
   schedule?: boolean;
   /** Where the worker's lines go instead of the logger (tests collect or silence them). */
@@ -86,9 +88,9 @@ type TWorking = {
  * names (approval, ticket); its span continues the trace that enqueued it. A failure fails the job
  * alone (retried with backoff while attempts are left); a malformed payload never reaches the handler.
  */
-async function processJob(w: TWorking, definition: TJobDefinition, handle: TJobHandler, job: TJob): Promise<void> {
+async function processJob(w: TWorking, definition: TJobDefinition, handle: TJobHandler, job: TJob): Promise<boolean> {
   const { queue } = definition;
-  await withContext({ ...subjectFields(job.data), jobId: job.id, queue }, async () => {
+  return withContext({ ...subjectFields(job.data), jobId: job.id, queue }, async () => {
     try {
       const attributes = {
         "messaging.system": "pg-boss",
@@ -106,8 +108,10 @@ async function processJob(w: TWorking, definition: TJobDefinition, handle: TJobH
       });
       if (w.options.log === undefined)
         logger[definition.schedule ? "debug" : "info"]({ result: typeof result === "string" ? result : undefined }, `job ${queue} done`);
+      return true;
     } catch (error) {
       await failJob(w, queue, job, error);
+      return false;
     }
   });
 }
@@ -153,6 +157,78 @@ async function workQueue(w: TWorking, definition: TJobDefinition, handle: TJobHa
   return ids;
 }
 
+/** A queue worked by a pool: how to wake it, and how to stop it. */
+interface TPool {
+  nudge(): void;
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * A queue whose jobs spend their time waiting on a model: up to `slots` of its jobs at once, a free
+ * slot filled as soon as it frees (one fetch takes as many jobs as slots are free), so a slow job
+ * holds only its own slot. How fast they call the model is the model limiter's to say
+ * (lib/llm/model-limiter.ts), for every process together; this only bounds what one process holds.
+ */
+function poolQueue(w: TWorking, definition: TJobDefinition, handle: TJobHandler, slots: number): TPool {
+  const { queue } = definition;
+  const intervalMs = (definition.work?.pollingIntervalSeconds ?? 0.5) * 1000;
+  const running = new Map<string, Promise<void>>();
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  // Until the interval has passed, a job has ended (a slot is free) or a producer nudged.
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => wake?.(), ms);
+      wake = () => (clearTimeout(timer), (wake = undefined), resolve());
+    });
+  const start = (job: TJob) => {
+    const done = (async () => {
+      if (await processJob(w, definition, handle, job))
+        await w.boss
+          .complete(queue, job.id)
+          .catch((error: Error) => w.warn(errorFields(error), `job ${queue} ${job.id}: ${error.message}`));
+    })().finally(() => {
+      running.delete(job.id);
+      wake?.();
+    });
+    running.set(job.id, done);
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      const free = slots - running.size;
+      let taken = 0;
+      if (free > 0) {
+        const jobs = (await w.boss.fetch(queue, { batchSize: free, includeMetadata: true }).catch((error: Error) => {
+          w.warn(errorFields(error), `job queue ${queue}: ${error.message}`);
+          return [];
+        })) as TJob[];
+        jobs.forEach(start);
+        taken = jobs.length;
+      }
+      // A full fetch may have left more behind: ask again at once while slots are free.
+      if (!stopped && (taken === 0 || taken < free || running.size >= slots)) await nap(running.size >= slots ? 60_000 : intervalMs);
+    }
+  })();
+  return {
+    nudge: () => wake?.(),
+    async stop(timeoutMs) {
+      stopped = true;
+      wake?.();
+      await loop;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
+      const settled = await Promise.race([Promise.allSettled([...running.values()]), timedOut]);
+      clearTimeout(timer);
+      // Jobs still running are failed, which retries them elsewhere, as pg-boss's graceful stop does.
+      if (settled === "timeout" && running.size) {
+        w.warn({}, `job ${queue}: ${running.size} job(s) still running after ${timeoutMs / 1000} s are released for another worker`);
+        const message = { message: "the worker stopped before the job finished" };
+        await Promise.all([...running.keys()].map((id) => w.boss.fail(queue, id, message)));
+      }
+    },
+  };
+}
+
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   const warn = (fields: Record<string, unknown>, line: string) => (options.log ? options.log(line) : logger.warn(fields, line));
   const boss = openBoss(options);
@@ -161,7 +237,12 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
 
   const working: TWorking = { boss, options, warn };
   const workerIds = new Map<TQueueName, string[]>();
-  for (const { job, handle } of WORKED_JOBS) workerIds.set(job.queue, await workQueue(working, job, handle, options.concurrency ?? 2));
+  const pools = new Map<TQueueName, TPool>();
+  const parallel = options.parallelJobs ?? env().AGENT_RUN_CONCURRENCY;
+  for (const { job, handle } of WORKED_JOBS) {
+    if (job.work?.parallel) pools.set(job.queue, poolQueue(working, job, handle, parallel));
+    else workerIds.set(job.queue, await workQueue(working, job, handle, options.concurrency ?? 2));
+  }
   if (options.schedule ?? true) {
     // The cron sends each routine job with its definition's options, as any producer would.
     for (const { job } of WORKED_JOBS) if (job.schedule) await boss.schedule(job.queue, job.schedule.cron, {}, sendOptions(job));
@@ -171,11 +252,16 @@ export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
   return {
     boss,
     nudge(queue) {
+      pools.get(queue)?.nudge();
       for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
     },
     stop(timeoutMs = 20_000) {
       // graceful: running jobs finish; those still running at the timeout are failed, which retries them.
-      stopping ??= boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true });
+      stopping ??= (async () => {
+        const started = Date.now();
+        await Promise.all([...pools.values()].map((pool) => pool.stop(timeoutMs)));
+        await boss.stop({ graceful: true, timeout: Math.max(1_000, timeoutMs - (Date.now() - started)), close: true, wait: true });
+      })();
       return stopping;
     },
   };

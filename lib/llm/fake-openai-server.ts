@@ -17,7 +17,7 @@ export type TFakeEntry =
   | { decision: unknown; usage?: TUsage }
   | { draft: string; usage?: TUsage }
   | { content: string; usage?: TUsage }
-  | { status: number; body?: unknown }
+  | { status: number; body?: unknown; headers?: Record<string, string> }
   | { delayMs: number; then?: TFakeEntry }
   | "auto";
 
@@ -28,12 +28,18 @@ export interface TRecordedRequest {
   body: { model?: string; messages?: { role: string; content: string }[]; response_format?: unknown; max_tokens?: number };
   /** The usage the answer reported (none for an HTTP error). */
   usage?: TUsage;
+  /** When it arrived (Date.now()) and the HTTP status it was answered with. */
+  at: number;
+  status?: number;
 }
 
 export interface TFakeOpenAI {
   /** Base URL to give the client, ending in /v1. */
   url: string;
   requests: TRecordedRequest[];
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight(): number;
+  maxInFlight(): number;
   /** Appends entries to the script. */
   push(...entries: TFakeEntry[]): void;
   /** Drops what is left of the script. */
@@ -131,47 +137,65 @@ function countedUsage(body: TRecordedRequest["body"], content: string): { usage:
   return { usage: { prompt_tokens: prompt, completion_tokens: cut ? body.max_tokens! : tokens.length }, content: answer, cut };
 }
 
-export async function startFakeOpenAI(script: TFakeEntry[] = [], options: { countUsage?: boolean } = {}): Promise<TFakeOpenAI> {
+export interface TFakeOptions {
+  countUsage?: boolean;
+  /** How long each answer that is not an HTTP error takes, as a hosted model's would (scripted delays add to it). */
+  delayMs?: number;
+}
+
+type TAnswer = { status: number; json: unknown; headers?: Record<string, string> };
+
+/** The answer to one request from its script entry; `n` numbers the completion's id. */
+async function answer(
+  entry: TFakeEntry,
+  kind: TRecordedRequest["kind"],
+  body: TRecordedRequest["body"],
+  options: TFakeOptions,
+  n: number,
+): Promise<TAnswer> {
+  if (entry !== "auto" && "delayMs" in entry) {
+    await new Promise((r) => setTimeout(r, entry.delayMs));
+    return answer(entry.then ?? "auto", kind, body, options, n);
+  }
+  if (entry !== "auto" && "status" in entry)
+    return {
+      status: entry.status,
+      json: entry.body ?? { error: { message: `scripted HTTP ${entry.status}`, type: "server_error" } },
+      headers: entry.headers,
+    };
+  if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+  let content: string;
+  let usage = DEFAULT_USAGE;
+  if (entry === "auto") {
+    content =
+      kind === "draft"
+        ? JSON.stringify({ reply: draftFromRequest(firstUser(body)) })
+        : JSON.stringify((await rulePlanner.decide(stateFromView(firstUser(body)), new AbortController().signal)).decision);
+  } else {
+    usage = entry.usage ?? DEFAULT_USAGE;
+    content =
+      "decision" in entry ? JSON.stringify(entry.decision) : "draft" in entry ? JSON.stringify({ reply: entry.draft }) : entry.content;
+  }
+  let cut = false;
+  if (options.countUsage && (entry === "auto" || !entry.usage)) ({ usage, content, cut } = countedUsage(body, content));
+  return {
+    status: 200,
+    json: {
+      id: `chatcmpl-fake-${n}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? "fake-model",
+      choices: [{ index: 0, finish_reason: cut ? "length" : "stop", message: { role: "assistant", content } }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    },
+  };
+}
+
+export async function startFakeOpenAI(script: TFakeEntry[] = [], options: TFakeOptions = {}): Promise<TFakeOpenAI> {
   const queue = [...script];
   const requests: TRecordedRequest[] = [];
-
-  const answer = async (
-    entry: TFakeEntry,
-    kind: TRecordedRequest["kind"],
-    body: TRecordedRequest["body"],
-  ): Promise<{ status: number; json: unknown }> => {
-    if (entry !== "auto" && "delayMs" in entry) {
-      await new Promise((r) => setTimeout(r, entry.delayMs));
-      return answer(entry.then ?? "auto", kind, body);
-    }
-    if (entry !== "auto" && "status" in entry)
-      return { status: entry.status, json: entry.body ?? { error: { message: `scripted HTTP ${entry.status}`, type: "server_error" } } };
-    let content: string;
-    let usage = DEFAULT_USAGE;
-    if (entry === "auto") {
-      content =
-        kind === "draft"
-          ? JSON.stringify({ reply: draftFromRequest(firstUser(body)) })
-          : JSON.stringify((await rulePlanner.decide(stateFromView(firstUser(body)), new AbortController().signal)).decision);
-    } else {
-      usage = entry.usage ?? DEFAULT_USAGE;
-      content =
-        "decision" in entry ? JSON.stringify(entry.decision) : "draft" in entry ? JSON.stringify({ reply: entry.draft }) : entry.content;
-    }
-    let cut = false;
-    if (options.countUsage && (entry === "auto" || !entry.usage)) ({ usage, content, cut } = countedUsage(body, content));
-    return {
-      status: 200,
-      json: {
-        id: `chatcmpl-fake-${requests.length}`,
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: body.model ?? "fake-model",
-        choices: [{ index: 0, finish_reason: cut ? "length" : "stop", message: { role: "assistant", content } }],
-        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-      },
-    };
-  };
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   const server: Server = createServer(async (req, res) => {
     try {
@@ -186,12 +210,20 @@ export async function startFakeOpenAI(script: TFakeEntry[] = [], options: { coun
         : text.startsWith("DRAFT_JSON:")
           ? "draft"
           : "other";
-      const record: TRecordedRequest = { kind, body };
+      const record: TRecordedRequest = { kind, body, at: Date.now() };
       requests.push(record);
-      const { status, json } = await answer(queue.length ? queue.shift()! : "auto", kind, body);
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      let answered: TAnswer;
+      try {
+        answered = await answer(queue.length ? queue.shift()! : "auto", kind, body, options, requests.length);
+      } finally {
+        inFlight--;
+      }
+      const { status, json, headers } = answered;
+      record.status = status;
       const usage = (json as { usage?: TUsage & { total_tokens: number } }).usage;
       if (usage) record.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
-      if (!res.destroyed) res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+      if (!res.destroyed) res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(json));
     } catch (error) {
       if (!res.destroyed)
         res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: String(error) } }));
@@ -202,6 +234,8 @@ export async function startFakeOpenAI(script: TFakeEntry[] = [], options: { coun
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     push: (...entries) => void queue.push(...entries),
     reset: () => void queue.splice(0),
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),

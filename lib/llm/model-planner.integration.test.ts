@@ -8,6 +8,7 @@ import { plannerSetup } from "./choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
 import { startFakeOpenAI, type TFakeOpenAI } from "./fake-openai-server";
 import { PLANNER_PROMPT_VERSION } from "./model-planner";
+import { RATE_LIMIT_RETRIES } from "./provider";
 
 const testDb = useTestDb();
 let fake: TFakeOpenAI;
@@ -166,11 +167,27 @@ describe("the model planner over HTTP", () => {
   it.each([
     ["a slow answer past the timeout", { delayMs: 800, then: { decision: ev } }],
     ["a 500", { status: 500 }],
-    ["a 429", { status: 429 }],
   ])("hands over with planner_error on %s", async (_label, entry) => {
     const run = await runModel([entry as never], { timeoutMs: 300 });
     expect(run).toMatchObject({ status: "needs_human", reason: "planner_error", steps: [] });
     await heldToTheBoundaries(run);
+  });
+
+  it("waits out a 429 for its Retry-After and carries on as if it had not happened; one that keeps refusing hands over with planner_error", async () => {
+    const plain = await runModel([]);
+    fake.requests.length = 0;
+    const waited = await runModel([{ status: 429, headers: { "retry-after-ms": "400" } }]);
+    expect(waited).toMatchObject({ status: plain.status, reason: plain.reason, path: plain.path });
+    expect(fake.requests[0]!.status).toBe(429);
+    expect(fake.requests[1]!.at - fake.requests[0]!.at).toBeGreaterThanOrEqual(390);
+    await heldToTheBoundaries(waited);
+
+    fake.requests.length = 0;
+    const refusals = Array.from({ length: RATE_LIMIT_RETRIES + 1 }, () => ({ status: 429, headers: { "retry-after-ms": "20" } }));
+    const refused = await runModel(refusals);
+    expect(refused).toMatchObject({ status: "needs_human", reason: "planner_error", steps: [] });
+    expect(fake.requests).toHaveLength(RATE_LIMIT_RETRIES + 1);
+    await heldToTheBoundaries(refused);
   });
 
   it("enforces the token budget from the usage the endpoint reports", async () => {

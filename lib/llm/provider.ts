@@ -3,6 +3,7 @@
 // response, never estimated.
 import OpenAI from "openai";
 import { env } from "../env";
+import { configuredModelLimiter } from "./model-limiter";
 
 export interface TLlmConfig {
   baseURL: string;
@@ -42,8 +43,10 @@ export interface TCompletion {
 export class LlmError extends Error {
   constructor(
     message: string,
-    readonly kind: "timeout" | "http" | "empty" | "network",
+    readonly kind: "timeout" | "http" | "empty" | "network" | "rate_limited",
     readonly status?: number,
+    /** A 429's Retry-After, in milliseconds. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "LlmError";
@@ -62,7 +65,26 @@ function clientFor(config: TLlmConfig): OpenAI {
   return client;
 }
 
-export async function completeJson(input: {
+/** 429s one call waits out before it gives up (each after the endpoint's Retry-After). */
+export const RATE_LIMIT_RETRIES = 5;
+/** The wait after a 429 that names none. */
+const DEFAULT_RETRY_AFTER_MS = 1_000;
+
+/** A 429's Retry-After (retry-after-ms, or retry-after in seconds or as a date), in milliseconds. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number {
+  const ms = Number(headers?.get("retry-after-ms"));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const value = headers?.get("retry-after");
+  if (value) {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.max(1, seconds * 1000);
+    const date = Date.parse(value);
+    if (Number.isFinite(date)) return Math.max(1, date - now);
+  }
+  return DEFAULT_RETRY_AFTER_MS;
+}
+
+type TCompleteInput = {
   config: TLlmConfig;
   messages: TChatMessage[];
   schemaName: string;
@@ -70,7 +92,31 @@ export async function completeJson(input: {
   /** The longest answer allowed (max_tokens): what the run's token budget leaves (token-budget.ts). */
   maxTokens?: number;
   signal?: AbortSignal;
-}): Promise<TCompletion> {
+};
+
+/**
+ * One completion at the endpoint's pace: each attempt waits for its turn under the shared limits; a
+ * 429 holds every process off for its Retry-After and the call is made again (up to
+ * RATE_LIMIT_RETRIES times) – a slower answer, not a failed one. The run's signal bounds the waiting.
+ */
+export async function completeJson(input: TCompleteInput): Promise<TCompletion> {
+  const limiter = configuredModelLimiter(input.config);
+  for (let retries = 0; ; retries++) {
+    await limiter.admit(input.signal).catch((reason) => {
+      throw new LlmError(`the request was aborted while waiting for the model's rate limit (${String(reason)})`, "timeout");
+    });
+    try {
+      const completion = await completeOnce(input);
+      await limiter.spend(completion.promptTokens + completion.completionTokens);
+      return completion;
+    } catch (error) {
+      if (!(error instanceof LlmError) || error.kind !== "rate_limited" || retries >= RATE_LIMIT_RETRIES) throw error;
+      await limiter.holdOff(error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS);
+    }
+  }
+}
+
+async function completeOnce(input: TCompleteInput): Promise<TCompletion> {
   const started = performance.now();
   try {
     const response = await clientFor(input.config).chat.completions.create(
@@ -96,6 +142,8 @@ export async function completeJson(input: {
     if (error instanceof LlmError) throw error;
     if (error instanceof OpenAI.APIConnectionTimeoutError)
       throw new LlmError(`the model did not answer within ${input.config.timeoutMs} ms`, "timeout");
+    if (error instanceof OpenAI.APIError && error.status === 429)
+      throw new LlmError("the model endpoint answered HTTP 429 (rate limited)", "rate_limited", 429, retryAfterMs(error.headers));
     if (error instanceof OpenAI.APIError && error.status)
       throw new LlmError(`the model endpoint answered HTTP ${error.status}`, "http", error.status);
     if (error instanceof OpenAI.APIUserAbortError) throw new LlmError("the request was aborted (time budget)", "timeout");

@@ -29,7 +29,7 @@ export const STORES = {
   documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
   documentEvaluations: { tables: ["PolicyEvaluation"], store: ["lib/documents/store/evaluate-store.ts"] },
   evaluations: { tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision"], store: ["lib/eval/"] },
-  limits: { tables: ["RateLimitCounter"], store: ["lib/http/"] },
+  limits: { tables: ["RateLimitCounter"], store: ["lib/db/rate-limit-store.ts"] },
 } as const satisfies Record<string, { tables: readonly string[]; store: readonly string[] }>;
 
 export type TWrite = { table: string; line: number; text: string };

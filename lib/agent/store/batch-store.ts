@@ -20,10 +20,15 @@ export async function insertBatch(
 export async function endBatchItem(
   client: Db | DbTx,
   item: { batchId: string; ticketId: string },
-  end: { status: "done" | "refused" | "failed"; detail?: string | null; runId?: string },
+  end: { status: "done" | "refused" | "failed"; detail?: string | null; runId?: string; limiterWaitMs?: number },
 ): Promise<void> {
   await client.agentBatchItem.updateMany({
     where: { batchId: item.batchId, ticketId: item.ticketId, status: "queued" },
-    data: { status: end.status, detail: end.detail ?? null, ...(end.runId ? { runId: end.runId } : {}) },
+    data: {
+      status: end.status,
+      detail: end.detail ?? null,
+      ...(end.runId ? { runId: end.runId } : {}),
+      ...(end.limiterWaitMs ? { limiterWaitMs: Math.round(end.limiterWaitMs) } : {}),
+    },
   });
 }

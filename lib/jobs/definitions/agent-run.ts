@@ -7,5 +7,6 @@ export const AGENT_RUN_JOB = defineJob({
   payload: z.object({ batchId: z.uuid(), ticketId: z.uuid() }),
   // A run may call a model for minutes: its lock time is at least five.
   options: (lock) => ({ retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: Math.max(lock, 300) }),
-  work: { batchSize: 4 },
+  // Its time is the model's: many at once, paced by the model limiter (lib/llm/model-limiter.ts).
+  work: { parallel: true },
 });

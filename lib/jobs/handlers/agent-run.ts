@@ -1,6 +1,9 @@
 import { runBatchItem } from "../../agent/batches";
+import type { TRunResult } from "../../agent/run-agent";
+import type { Db } from "../../db";
 import { recordShadowDecisions } from "../../eval/shadow";
 import { defaultPlannerChoice, plannerSetup } from "../../llm/choose-planner";
+import { LimiterWaits } from "../../llm/model-limiter";
 import type { AGENT_RUN_JOB } from "../definitions/agent-run";
 import { doBatchItem } from "./batch-item";
 import type { TJobInput } from "./job-input";
@@ -10,11 +13,17 @@ export async function runBatchTicket(input: TJobInput<typeof AGENT_RUN_JOB>): Pr
   const { data, client } = input;
   const batch = await client.agentBatch.findUnique({ where: { id: data.batchId }, select: { kind: true, createdById: true } });
   if (!batch) return "skipped";
-  return doBatchItem(input, async () => {
-    if (batch.kind === "shadow") {
-      return runBatchItem({ ...data, client, then: async (run, c) => void (await recordShadowDecisions(run, batch.createdById, c)) });
-    }
-    const setup = plannerSetup(await defaultPlannerChoice(client));
-    return runBatchItem({ ...data, client, run: { planner: setup.planner, tools: setup.tools, model: setup.model } });
-  });
+  // What its model calls waited on the rate limit is kept with the item (the batch's progress shows it).
+  const waits = new LimiterWaits();
+  const limiterWaitMs = () => waits.ms;
+  return doBatchItem(input, () =>
+    waits.run(async () => {
+      if (batch.kind === "shadow") {
+        const then = async (run: TRunResult, c: Db) => void (await recordShadowDecisions(run, batch.createdById, c));
+        return runBatchItem({ ...data, client, limiterWaitMs, then });
+      }
+      const setup = plannerSetup(await defaultPlannerChoice(client));
+      return runBatchItem({ ...data, client, limiterWaitMs, run: { planner: setup.planner, tools: setup.tools, model: setup.model } });
+    }),
+  );
 }
