@@ -1,16 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { evidenceQuestion, ownWords, rulePlanner } from "./rule-planner";
+import { evidenceQuestion, ownWords, policyWindowDays, rulePlanner } from "./rule-planner";
 import { initialState, type TAgentState } from "./state";
 import type { TRetrievedPassage } from "../evidence/retrieve-passages";
 
 const ticket = (subject: string, body: string) => ({ subject, body });
 
 describe("evidenceQuestion", () => {
-  it("asks an English ticket with a known intent its intent's question, in the policies' words", () => {
-    const q = evidenceQuestion(
-      ticket("Tablet arrived with a cracked screen", "My tablet arrived with a cracked screen. Can I get a refund?"),
+  it("asks an English ticket with a known intent in its own words, then its intent's, in the policies' words", () => {
+    const t = ticket("Tablet arrived with a cracked screen", "My tablet arrived with a cracked screen. Can I get a refund?");
+    expect(evidenceQuestion(t)).toBe(
+      `${t.body}\n${t.subject}\nrefund for damaged electronics that arrive damaged, returned within days of delivery`,
     );
-    expect(q).toBe("refund for damaged electronics that arrive damaged, returned within days of delivery");
+    // The same intent, a more specific subject: the ticket's words tell the documents apart.
+    const jacket = ticket("Jacket", "How long do I have to return a jacket?");
+    expect(evidenceQuestion(jacket)).toMatch(/^How long do I have to return a jacket\?\nJacket\nwithin how many days of delivery/);
   });
 
   it("asks any other ticket in its own words, body first", () => {
@@ -88,5 +91,18 @@ describe("rulePlanner", () => {
     expect(await rulePlanner.decide(stateWith([passage("staff"), passage("customer")]), new AbortController().signal)).toEqual({
       decision: { action: "draft_reply", args: {} },
     });
+  });
+});
+
+describe("policyWindowDays", () => {
+  const window = (text: string): TRetrievedPassage => ({ ...passage("customer"), citation: `w${text.length}@1`, text });
+
+  it("reads the window a passage states for an item that arrives damaged, not one stated for anything else", () => {
+    const mind = window(
+      "You can send it back within 30 days of delivery without giving a reason. Broken items are handled under the damaged-electronics policy.",
+    );
+    const damaged = window("Electronics that arrive damaged may be returned for a full refund within 14 days of delivery.");
+    expect(policyWindowDays(stateWith([mind]))).toBeNull();
+    expect(policyWindowDays(stateWith([mind, damaged]))).toEqual({ days: 14, citation: damaged.citation });
   });
 });

@@ -10,10 +10,11 @@ const DAMAGE_WORDS =
   /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
 
 /**
- * What an English ticket asks, and the question the evidence service is asked for it: one fixed
- * question per intent, in the policies' own words, never the ticket's text, so an ordinary question
- * finds the passage that answers it. The first intent whose pattern matches wins; a ticket that
- * matches none asks in its own words (evidenceQuestion).
+ * What an English ticket asks, and the words its intent adds to the question the evidence service is
+ * asked: the policies' own words for it, so that an ordinary question ("how long do I have?") still
+ * meets the passage that answers it. The ticket's own words come first (evidenceQuestion): they tell
+ * the specific document (clothing, a region, a marketplace seller) from the general one. The first
+ * intent whose pattern matches wins; a ticket that matches none asks in its own words alone.
  */
 const INTENTS = [
   {
@@ -61,15 +62,16 @@ export function ticketIntent(ticket: { subject: string; body: string }): TTicket
   return INTENTS.find((i) => text.match(new RegExp(i.pattern.source, "i")))?.intent ?? "other";
 }
 
-/** The question asked of the evidence service for a ticket. An English ticket with a known intent
- * asks its intent's question (INTENTS), in the policies' own words: a ticket cannot steer it. Any
- * other ticket asks in its own words (ownWords), searched in the documents of the ticket's language
- * (the service says so when none is written in it). Only passages in effect can come back, each must
- * cover enough of the question to be evidence, and naming a document adds nothing (searchTerms). */
+/** The question asked of the evidence service for a ticket: its own words (ownWords), searched in the
+ * documents of the ticket's language (the service says so when none is written in it), followed for
+ * an English ticket with a known intent by its intent's words (INTENTS). The ticket's words only rank
+ * passages: only passages in effect can come back, each must cover enough of the question to be
+ * evidence, and naming a document adds nothing (searchTerms). */
 export function evidenceQuestion(ticket: { subject: string; body: string }): string {
   const language = ticketLanguage(ticket);
   const known = language === "en" ? INTENTS.find((i) => i.intent === ticketIntent(ticket)) : undefined;
-  return known ? known.question : ownWords(ticket, language);
+  const own = ownWords(ticket, language);
+  return known ? `${own}\n${known.question}` : own;
 }
 
 /** A ticket's own words as a question: the body first, then the subject unless it is clearly in
@@ -85,11 +87,14 @@ export function customerPassages(state: TAgentState): TRetrievedPassage[] {
   return state.evidence?.status === "grounded" ? state.evidence.passages.filter((p) => p.audience !== "staff") : [];
 }
 
-/** The refund window a customer passage states ("within 30 days of delivery"), if one states it. */
+/** The refund window for an item that arrives damaged, as a customer passage states it ("… that arrive
+ * damaged … within 30 days of delivery"), if one does. A window stated for something else (changing
+ * one's mind, a bundle; a passage that only refers to "the damaged-electronics policy") is not it:
+ * the draft says "Electronics that arrive damaged may be returned … within N days" and cites it. */
 export function policyWindowDays(state: TAgentState): { days: number; citation: string } | null {
   for (const p of customerPassages(state)) {
     const m = p.text.match(/within (\d+) days of delivery/i);
-    if (m) return { days: Number(m[1]), citation: p.citation };
+    if (m && /\barriv\w* damaged\b/i.test(p.text)) return { days: Number(m[1]), citation: p.citation };
   }
   return null;
 }

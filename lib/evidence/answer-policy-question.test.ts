@@ -47,6 +47,33 @@ describe("buildContextPack", () => {
     ]);
   });
 
+  it("brings in each document that answers before a further passage of one already in", () => {
+    const pack = buildContextPack(
+      [passage("a@1", 0.9, 0.8), passage("a@1", 0.5, 0.3), passage("b@1", 0.9, 0.6), passage("c@1", 0.9, 0.7)],
+      {
+        ...limits,
+        maxChunks: 3,
+        maxChars: 1000,
+      },
+    );
+    expect(pack.map((p) => [p.citation, p.coverage])).toEqual([
+      ["a@1", 0.8],
+      ["b@1", 0.6],
+      ["c@1", 0.7],
+    ]);
+    // With room, the further passage comes too, in the order retrieval ranked it.
+    const roomy = buildContextPack([passage("a@1", 0.9, 0.8), passage("a@1", 0.5, 0.3), passage("b@1", 0.9, 0.6)], {
+      ...limits,
+      maxChunks: 3,
+      maxChars: 1000,
+    });
+    expect(roomy.map((p) => [p.citation, p.coverage])).toEqual([
+      ["a@1", 0.8],
+      ["a@1", 0.3],
+      ["b@1", 0.6],
+    ]);
+  });
+
   it("lets a document in only for a passage the customer may read; its staff-only passages come with it", () => {
     const staffFirst = [passage("s@1", 0.9, 0.9, 100, "staff"), passage("s@1", 0.9, 0.3)];
     expect(buildContextPack(staffFirst, { ...limits, maxChunks: 3 })).toEqual([]);

@@ -34,24 +34,27 @@ export type TEvidenceAnswer =
   | { status: "grounded"; question: string; passages: TRetrievedPassage[]; citations: string[] }
   | { status: "abstain"; question: string; passages: []; citations: []; reason: TAbstainReason };
 
-/** The passages that answer, in the order retrieval ranked them (retrievePassages): each covers
- * enough of the question on its own, or enough for a further passage of a document already in the
- * pack, within the pack's limits. */
+/** The passages that answer, in the order retrieval ranked them (retrievePassages): first the passage
+ * that brings each document in – one its customer may read that covers enough of the question on its
+ * own – so that the pack holds the best documents' answers before the rest of any one of them, then
+ * further passages of the documents in the pack that cover enough for that, within the pack's limits. */
 export function buildContextPack(ranked: TRetrievedPassage[], limits: TContextPackLimits = CONTEXT_PACK_LIMITS): TRetrievedPassage[] {
-  const pack: TRetrievedPassage[] = [];
+  const taken = new Set<number>();
+  const opened = new Set<string>();
   let chars = 0;
-  for (const passage of ranked) {
-    if (pack.length >= limits.maxChunks) break;
-    const inPack = pack.some((p) => p.citation === passage.citation);
-    // A document comes in for a passage its customer may read: a ticket only staff-only text answers is
-    // not answered to the customer. Its staff-only passages then come with it, for the reviewer.
-    const opens = !inPack && passage.audience === "customer" && passage.coverage >= limits.minCoverage;
-    const enough = opens || (inPack && passage.coverage >= (limits.minCoverageInDocument ?? limits.minCoverage));
-    if (passage.score < limits.minScore || !enough || chars + passage.text.length > limits.maxChars) continue;
-    pack.push(passage);
-    chars += passage.text.length;
-  }
-  return pack;
+  const take = (admits: (passage: TRetrievedPassage) => boolean) =>
+    ranked.forEach((passage, i) => {
+      if (taken.size >= limits.maxChunks || taken.has(i) || passage.score < limits.minScore) return;
+      if (!admits(passage) || chars + passage.text.length > limits.maxChars) return;
+      taken.add(i);
+      opened.add(passage.citation);
+      chars += passage.text.length;
+    });
+  // A document comes in for a passage its customer may read: a ticket only staff-only text answers is
+  // not answered to the customer. Its staff-only passages then come with it, for the reviewer.
+  take((p) => !opened.has(p.citation) && p.audience === "customer" && p.coverage >= limits.minCoverage);
+  take((p) => opened.has(p.citation) && p.coverage >= (limits.minCoverageInDocument ?? limits.minCoverage));
+  return ranked.filter((_, i) => taken.has(i));
 }
 
 export interface TPolicyQuestion {

@@ -11,7 +11,7 @@ import { IN_EFFECT_DOCUMENTS, languageOfLocale } from "./in-effect";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
-export const EVIDENCE_SERVICE_VERSION = "policy-fts-v4";
+export const EVIDENCE_SERVICE_VERSION = "policy-fts-v5";
 
 export interface TRetrievedPassage {
   chunkId: string;
@@ -43,9 +43,13 @@ const TICKET_WORDS = new Set(
     "hi hello hey dear thanks thank thx please regards cheers ok okay yes " +
     "get gets got getting want wants wanted need needs needed like know knew tell told ask asked asking say said wonder wondering " +
     "question questions possible just really also still yet maybe hope help " +
+    "what when where which why how much many long ago can could would should will may might do does did go goes going come came try tried see " +
     "hola buenas buenos gracias saludos favor quiero quería quisiera querría necesito saber sé gustaría pregunta duda ayuda " +
+    "qué que cuál cual cuánto cuanto cuánta cuanta cuántos cuantos cuántas cuantas cuándo cuando dónde donde cómo como aún aun todavía todavia " +
+    "hace " +
     "bonjour bonsoir merci salut cordialement voudrais veux aimerais savoir question aide " +
     "hallo danke bitte grüße möchte möchten würde wissen frage hilfe " +
+    "was wann wo wie warum welche welcher lange kann können könnte kommt wurde wurden " +
     "olá obrigado obrigada gostaria queria saber ciao buongiorno grazie salve vorrei sapere hoi bedankt groet graag weten"
   ).split(" "),
 );
@@ -88,8 +92,9 @@ export interface TQuestionTerm {
 }
 
 export interface TRetrieval {
-  /** The passages that share a term with the question, best ts_rank_cd first (at most `limit`). */
-  passages: (TRetrievedPassage & { matched: string[]; inHeading: string[] })[];
+  /** The passages that share a term with the question, best ts_rank_cd first (at most `limit`), with
+   * the terms each holds anywhere, in its heading, and in its text. */
+  passages: (TRetrievedPassage & { matched: string[]; inHeading: string[]; inText: string[] })[];
   /** The question's distinct terms (stop words left out), each with its document frequency. */
   terms: TQuestionTerm[];
   /** Passages in effect in the language asked: the collection the frequencies are counted in. */
@@ -101,6 +106,7 @@ type TRow = Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version
   score: string;
   matched: string;
   inHeading: string;
+  inText: string;
   terms: string;
   corpus: string;
 };
@@ -172,6 +178,7 @@ export async function searchPassages(client: Db, { question, locale, limit = 200
            ts_rank_cd(c.search, q.query, 32)::float8 AS score,
            (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE c.search @@ t.term::tsquery)::text AS matched,
            (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE ts_filter(c.search, '{a}') @@ t.term::tsquery)::text AS "inHeading",
+           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE ts_filter(c.search, '{b}') @@ t.term::tsquery)::text AS "inText",
            (SELECT coalesce(json_agg(json_build_array(f.lexeme, f.df) ORDER BY f.lexeme), '[]') FROM frequency f)::text AS terms,
            (SELECT count(*) FROM corpus) AS corpus
     FROM corpus c CROSS JOIN q
@@ -181,7 +188,7 @@ export async function searchPassages(client: Db, { question, locale, limit = 200
   );
   const first = rows[0];
   return {
-    passages: rows.map(({ matched, inHeading, terms: _terms, corpus: _corpus, ...row }) => ({
+    passages: rows.map(({ matched, inHeading, inText, terms: _terms, corpus: _corpus, ...row }) => ({
       ...row,
       version: Number(row.version),
       score: Number(row.score),
@@ -189,6 +196,7 @@ export async function searchPassages(client: Db, { question, locale, limit = 200
       coverage: 0,
       matched: JSON.parse(matched) as string[],
       inHeading: JSON.parse(inHeading) as string[],
+      inText: JSON.parse(inText) as string[],
     })),
     terms: first
       ? (JSON.parse(first.terms) as [string, number][]).map(([lexeme, passages]) => ({ lexeme, passages: Number(passages) }))
@@ -217,10 +225,14 @@ export function termWeights(
 export const UNKNOWN_TERM_WEIGHT = 1;
 
 /**
- * How passages are ordered: by relevance, their coverage plus HEADING_WEIGHT times the coverage of
- * their heading alone (the document's title and the section's: a question about "gift cards" belongs
- * first to the passages under that title) plus RANK_WEIGHT times ts_rank_cd (which rewards the terms
- * standing close together). Tuned on eval/questions.jsonl; see eval/README.md.
+ * How passages are ordered: by relevance, the coverage of their text (the question's terms the
+ * passage itself states) plus HEADING_WEIGHT times the coverage of their heading (the document's
+ * title and the section's: a question about "gift cards" belongs first to the passages under that
+ * title) plus RANK_WEIGHT times ts_rank_cd (which rewards the terms standing close together). A term
+ * only the heading holds counts once, as heading: a document whose title names the question's words
+ * ("Refunds by payment method") holds them in every passage, the one that answers states them.
+ * Coverage (what the context pack admits a passage on) counts a term wherever the passage holds it.
+ * Tuned on the tuning half of eval/questions.jsonl; see eval/README.md.
  */
 export const RANKING = { headingWeight: 0.5, rankWeight: 0.5 };
 
@@ -230,9 +242,10 @@ export function rankPassages(found: TRetrieval, unknownWeight = UNKNOWN_TERM_WEI
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const share = (terms: string[]) => (total ? terms.reduce((sum, m) => sum + (weights.get(m) ?? 0), 0) / total : 0);
   return found.passages
-    .map(({ matched, inHeading, ...p }) => {
+    .map(({ matched, inHeading, inText, ...p }) => {
       const coverage = share(matched);
-      return { passage: { ...p, coverage }, relevance: coverage + RANKING.headingWeight * share(inHeading) + RANKING.rankWeight * p.score };
+      const relevance = share(inText) + RANKING.headingWeight * share(inHeading) + RANKING.rankWeight * p.score;
+      return { passage: { ...p, coverage }, relevance };
     })
     .sort((a, b) => b.relevance - a.relevance || a.passage.citation.localeCompare(b.passage.citation))
     .map(({ passage }) => passage);
