@@ -1,9 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./testing/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 // Debian's Chromium by default (this project's machines cannot download Playwright's browsers);
 // on a machine with Playwright's own browsers, set CHROMIUM_PATH= (empty) to use them.
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const executablePath = chromiumPath();
 
 export default defineConfig({
   testDir: "./e2e",

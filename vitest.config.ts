@@ -1,7 +1,14 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import IntegrationFirst from "./testing/sequencer";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
+// One test file per core, and at least two: Vitest's own default (one fewer worker than cores) is a
+// single worker on a two-core machine, which runs the files one after another. The main process
+// only collects results; the files spend much of their time waiting on a database or a child
+// process. TEST_WORKERS overrides it (1 runs the files one at a time).
+const workers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   resolve: {
@@ -22,6 +29,10 @@ export default defineConfig({
     ],
     globalSetup: ["testing/global-setup.ts"],
     pool: "forks",
+    maxWorkers: workers,
+    // Each worker's DATA_DIR of its own (under the one below).
+    setupFiles: ["testing/worker-data-dir.ts"],
+    sequence: { sequencer: IntegrationFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Tests never read or write the app's own data directory or secrets.

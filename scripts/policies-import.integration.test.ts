@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type DbHandle } from "../lib/db";
-import { migrationSql } from "../lib/db/migrate";
+import { PrivateNodeFS } from "../lib/db/data-dir";
+import { migratedPglite } from "../lib/db/migrated-template";
+import { newPglite } from "../lib/db/pglite";
 import { createTestDb, type TestDb } from "../testing/db";
 import { runTs } from "../testing/spawn-ts";
 
@@ -29,9 +31,14 @@ beforeAll(async () => {
   if (process.env.DATABASE_URL) postgres = await createTestDb();
   else {
     mkdirSync(dataDir, { recursive: true });
-    const handle = openDb({ kind: "pglite", dir: join(dataDir, "pglite") });
-    for (const { sql } of await migrationSql()) await handle.pglite!.exec(sql);
-    await handle.close();
+    // A migrated data directory, written from the template the test files' databases load
+    // (lib/db/migrated-template.ts) with the modes the app gives its own, not migrated again.
+    const template = await migratedPglite();
+    const migrated = await template.dumpDataDir("none");
+    await template.close();
+    const written = newPglite({ fs: new PrivateNodeFS(join(dataDir, "pglite")), loadDataDir: migrated });
+    await written.waitReady;
+    await written.close();
   }
   await withDb((client) =>
     client.user.create({ data: { email: "writer@example.com", name: "Wanda Writer", role: "SPECIALIST", passwordHash: "x" } }),

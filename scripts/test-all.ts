@@ -7,6 +7,7 @@
 //                                 earlier npm test made in this checkout (CI's second database)
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { checkChromium, DEBIAN_CHROMIUM } from "../testing/chromium";
 
 const node = process.execPath;
 const bin = (pkg: string) => `node_modules/${pkg}`;
@@ -57,29 +58,38 @@ if (databaseOnly && !existsSync(`${TEST_BUILD}/BUILD_ID`)) {
   process.exit(2);
 }
 // The browser suite needs a Chromium it can launch (this project's machines cannot download
-// Playwright's own): found, installed from Debian's packages where this process may (as root, like
-// CI), or the one command to run, said now rather than after the steps before it.
+// Playwright's own): found and started once (`--version`), installed from Debian's packages where
+// this process may (as root, like CI), or the one command to run, said now rather than after the
+// steps before it.
 const browserStep = steps.find((s) => s.name.startsWith("browser"))!;
 const runsBrowser = !only.length || only.some((o) => browserStep.name.startsWith(o));
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (runsBrowser && chromium && !existsSync(chromium)) {
-  const mayInstall = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get") && chromium === "/usr/bin/chromium";
-  if (!mayInstall) {
+if (runsBrowser) ensureChromium();
+
+function ensureChromium(): void {
+  let found = checkChromium();
+  if (found.ok) return;
+  const mayInstall = found.missing && found.path === DEBIAN_CHROMIUM && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get");
+  if (mayInstall) {
+    console.log("Installing Debian's chromium for the browser tests (apt-get; Playwright cannot download its own here)…");
+    const installed = spawnSync(
+      "sh",
+      ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"],
+      { stdio: "inherit" },
+    );
+    found = checkChromium();
+    if (found.ok) return;
     console.error(
-      `The browser tests need Chromium at ${chromium}, and there is none. Install it first:\n  sudo apt-get install -y chromium\n(or set CHROMIUM_PATH to a Chromium, or CHROMIUM_PATH= to use Playwright's own browsers).`,
+      `Installing chromium ${installed.status === 0 ? `left no Chromium that starts at ${found.path}` : "failed"}: run \`apt-get install -y chromium\` and npm test again.`,
     );
     process.exit(2);
   }
-  console.log("Installing Debian's chromium for the browser tests (apt-get; Playwright cannot download its own here)…");
-  const installed = spawnSync(
-    "sh",
-    ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"],
-    { stdio: "inherit" },
+  console.error(
+    found.missing
+      ? `The browser tests need Chromium at ${found.path}, and there is none. ${found.fix}`
+      : `The browser tests need Chromium at ${found.path}, and it does not start${found.detail ? ` (${found.detail})` : ""}. ${found.fix}`,
   );
-  if (installed.status !== 0 || !existsSync(chromium)) {
-    console.error("Installing chromium failed: run `apt-get install -y chromium` and npm test again.");
-    process.exit(2);
-  }
+  console.error("(CHROMIUM_PATH points the tests at another Chromium; CHROMIUM_PATH= uses Playwright's own browsers.)");
+  process.exit(2);
 }
 
 const database = process.env.DATABASE_URL ? `PostgreSQL (${new URL(process.env.DATABASE_URL).pathname.slice(1)})` : "embedded PGlite";

@@ -3,7 +3,8 @@
 // next-auth, the orders API) behind Node's HTTP server, with the request entry hook the production server installs
 // (installRequestContext settling the forwarded headers, as instrumentation-node.ts does), and the
 // app's logger on standard output – the lines the test reads. Its first line names the port.
-// The database: DATABASE_URL's when set (the test's own clone), otherwise an in-memory PGlite.
+// The database: DATABASE_URL's when set (the test's own clone), otherwise an in-memory PGlite loaded
+// from the migrated template (lib/db/migrated-template.ts).
 import { register } from "node:module";
 
 // As Vitest's alias does: `server-only` marks modules for Next's bundler and means nothing under Node.
@@ -14,9 +15,8 @@ export async function resolve(specifier, context, next) {
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 
 const { createServer } = await import("node:http");
-const { newPglite } = await import("../lib/db/pglite");
 const { openDb, useDb } = await import("../lib/db");
-const { migrationSql } = await import("../lib/db/migrate");
+const { migratedPglite } = await import("../lib/db/migrated-template");
 const { seedDemo } = await import("../prisma/seed/demo");
 const { installRequestContext } = await import("../lib/observability/http-requests");
 const { normaliseForwarded } = await import("../lib/http/forwarded");
@@ -27,9 +27,8 @@ const { logger } = await import("../lib/observability/logger");
 if (process.env.DATABASE_URL) {
   useDb(openDb({ kind: "postgres", url: process.env.DATABASE_URL, max: 4 }));
 } else {
-  const pglite = newPglite();
-  for (const { sql } of await migrationSql()) await pglite.exec(sql);
-  useDb(openDb({ kind: "pglite", pglite }));
+  // Loaded from the migrated template the test files' databases start from, not migrated again.
+  useDb(openDb({ kind: "pglite", pglite: await migratedPglite() }));
 }
 const { db } = await import("../lib/db");
 await seedDemo(db());
