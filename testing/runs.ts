@@ -67,11 +67,12 @@ export function tabletTicket(client: PrismaClient, world: { email: string; order
   });
 }
 
-/** A ticket saying that order never arrived: the passages found answer a damaged item's question, not this one. */
-export function lostParcelTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
+/** A ticket saying the store sent the wrong item: no document covers it, and the passages found answer
+ * a damaged item's question, not this one. */
+export function wrongItemTicket(client: PrismaClient, world: { email: string; orderId: string }): Promise<string> {
   return ticketFrom(client, world, {
-    subject: "Lost parcel",
-    body: `My order ${world.orderId} never arrived. How long do I have to report it?`,
+    subject: "Wrong item",
+    body: `You sent me the wrong item in my order ${world.orderId}. Can I still return it?`,
   });
 }
 

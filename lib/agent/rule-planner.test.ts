@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evidenceQuestion, ownWords, policyWindowDays, rulePlanner } from "./rule-planner";
 import { initialState, type TAgentState } from "./state";
+import { ZGetPolicyEvidenceArgs } from "../contracts/actions";
 import type { TRetrievedPassage } from "../evidence/retrieve-passages";
 
 const ticket = (subject: string, body: string) => ({ subject, body });
@@ -37,6 +38,17 @@ describe("evidenceQuestion", () => {
 
   it("caps the question at 500 characters", () => {
     expect(evidenceQuestion(ticket("Question", "word ".repeat(300))).length).toBe(500);
+  });
+
+  it("keeps a long ticket with a known intent within the evidence tool's contract, its intent's words whole", () => {
+    const long = ticket("Cracked screen", `My tablet arrived with a cracked screen. ${"It is really bad. ".repeat(60)}Is that covered?`);
+    const question = evidenceQuestion(long);
+    expect(ZGetPolicyEvidenceArgs.safeParse({ question }).success).toBe(true);
+    // The sentence that asks, not the story around it.
+    expect(question).toBe(
+      "My tablet arrived with a cracked screen. Is that covered?\nCracked screen\nrefund for damaged electronics that arrive damaged, returned within days of delivery",
+    );
+    expect(question.endsWith("\nrefund for damaged electronics that arrive damaged, returned within days of delivery")).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@ import type { TPlanner } from "./planner";
 import { clearLanguage, ticketLanguage } from "../evidence/language";
 import type { TRetrievedPassage } from "../evidence/retrieve-passages";
 import type { TAgentState } from "./state";
+import { MAX_EVIDENCE_QUESTION_CHARS } from "../contracts/actions";
 
 const DAMAGE_WORDS =
   /\b(cracked|crack|broken|broke|damaged|damage|dented|dent|shattered|defective|faulty|scratched|torn|not working|stopped working|doesn'?t work|does not work|won'?t turn on|dead on arrival)\b/gi;
@@ -64,14 +65,26 @@ export function ticketIntent(ticket: { subject: string; body: string }): TTicket
 
 /** The question asked of the evidence service for a ticket: its own words (ownWords), searched in the
  * documents of the ticket's language (the service says so when none is written in it), followed for
- * an English ticket with a known intent by its intent's words (INTENTS). The ticket's words only rank
- * passages: only passages in effect can come back, each must cover enough of the question to be
- * evidence, and naming a document adds nothing (searchTerms). */
+ * an English ticket with a known intent by its intent's words (INTENTS). Of such a ticket's body only
+ * the sentences that ask (askingSentences) are kept: a long story before "it arrived cracked" would
+ * otherwise dilute the question until no passage covers it. The ticket's words only rank passages:
+ * only passages in effect can come back, each must cover enough of the question to be evidence, and
+ * naming a document adds nothing (searchTerms). */
 export function evidenceQuestion(ticket: { subject: string; body: string }): string {
   const language = ticketLanguage(ticket);
   const known = language === "en" ? INTENTS.find((i) => i.intent === ticketIntent(ticket)) : undefined;
-  const own = ownWords(ticket, language);
-  return known ? `${own}\n${known.question}` : own;
+  if (!known) return ownWords(ticket, language);
+  const own = ownWords({ subject: ticket.subject, body: askingSentences(ticket.body, known.pattern) }, language);
+  // The intent's words always fit: a long ticket gives up its tail, never the question its contract allows.
+  return `${own.slice(0, MAX_EVIDENCE_QUESTION_CHARS - known.question.length - 1)}\n${known.question}`;
+}
+
+/** The sentences of `body` that ask: questions, and those in which its intent's pattern is found, in
+ * order; the whole body when there are none (the pattern found only across sentences or in the subject). */
+export function askingSentences(body: string, pattern: RegExp): string {
+  const sentences = body.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim() !== "");
+  const asking = sentences.filter((s) => s.trim().endsWith("?") || new RegExp(pattern.source, "i").test(s));
+  return asking.length > 0 ? asking.join(" ") : body;
 }
 
 /** A ticket's own words as a question: the body first, then the subject unless it is clearly in
@@ -79,7 +92,10 @@ export function evidenceQuestion(ticket: { subject: string; body: string }): str
  * documents with words they do not have); capped. */
 export function ownWords(ticket: { subject: string; body: string }, language: string): string {
   const subject = clearLanguage(ticket.subject);
-  return (subject === null || subject === language ? `${ticket.body}\n${ticket.subject}` : ticket.body).slice(0, 500);
+  return (subject === null || subject === language ? `${ticket.body}\n${ticket.subject}` : ticket.body).slice(
+    0,
+    MAX_EVIDENCE_QUESTION_CHARS,
+  );
 }
 
 /** The retrieved passages a reply may quote to the customer: staff-only ones are for the reviewer. */

@@ -6,7 +6,7 @@ import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "./planner";
 import { runAgent, type TRunAgentInput } from "./run-agent";
 import { DEFAULT_TOOLS, orderFactsOf, readOrder, type TToolSet } from "./tools";
-import { freshOrder, tabletTicket, ticketFrom } from "../../testing/runs";
+import { freshOrder, tabletTicket, ticketFrom, wrongItemTicket } from "../../testing/runs";
 
 const testDb = useTestDb();
 const tickets: Record<string, string> = {};
@@ -257,10 +257,7 @@ describe("the guarded runtime", () => {
   it("hands over evidence_off_topic when the grounded draft answers another question than the ticket's", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    const ticketId = await ticketFrom(client, world, {
-      subject: "Wrong item",
-      body: `You sent me the wrong item in my order ${world.orderId}. Can I still return it?`,
-    });
+    const ticketId = await wrongItemTicket(client, world);
     const result = await runAgent({ ticketId });
     // The evidence is grounded (the return window's words), but it answers a damaged item's question:
     // no document covers a wrong item from the store itself.

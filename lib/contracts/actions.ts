@@ -3,7 +3,9 @@
 // holds decisions to these schemas (lib/agent/validate-decision.ts); the model is shown the same ones.
 import { z } from "zod";
 
-export const ZGetPolicyEvidenceArgs = z.strictObject({ question: z.string().min(3).max(500) });
+/** The longest question the evidence service is asked, in characters. */
+export const MAX_EVIDENCE_QUESTION_CHARS = 500;
+export const ZGetPolicyEvidenceArgs = z.strictObject({ question: z.string().min(3).max(MAX_EVIDENCE_QUESTION_CHARS) });
 export const ZLookupOrderArgs = z.strictObject({ order_id: z.string().min(1).max(64) });
 export const ZDraftReplyArgs = z.strictObject({});
 export const ZProposeRefundArgs = z.strictObject({

@@ -2,7 +2,7 @@
 // completes the grounded case; every scripted bad answer ends documented, and none gains authority.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { freshOrder, lostParcelTicket, ticketFrom, ticketId } from "../../testing/runs";
+import { freshOrder, wrongItemTicket, ticketFrom, ticketId } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { plannerSetup } from "./choose-planner";
 import { runAgent, type TRunResult } from "../agent/run-agent";
@@ -151,16 +151,14 @@ describe("the model planner over HTTP", () => {
   it("sends back a draft that answers another question than the ticket's, then hands over evidence_off_topic", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    const lost = await lostParcelTicket(client, world);
+    const wrong = await wrongItemTicket(client, world);
     // A well-behaved model throughout: it drafts from the passages it was given, which answer a damaged item's question.
     const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model: "fake-model", timeoutMs: 2000 });
-    const run = await runAgent({ ticketId: lost, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model });
+    const run = await runAgent({ ticketId: wrong, mode: "simulate", planner: setup.planner, tools: setup.tools, model: setup.model });
     expect(run).toMatchObject({ status: "needs_human", reason: "evidence_off_topic", draft: null, citations: [] });
     expect(run.path).toEqual(["get_policy_evidence", "lookup_order", "draft_reply"]);
     expect(fake.requests.filter((r) => r.kind === "draft")).toHaveLength(2);
-    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(
-      "does not answer what the customer asks about (lost parcel, never arrived)",
-    );
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("does not answer what the customer asks about (wrong item)");
     await heldToTheBoundaries(run);
   });
 
