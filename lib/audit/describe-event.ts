@@ -114,6 +114,9 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "refund.blocked_exceeds_refundable": (i, w) =>
     `refused to execute the refund on ${w.ticket}: it exceeds what the order has left to refund${detail(i)}`,
   "refund.reenqueued": (_i, w) => `queued the approved refund on ${w.ticket} again: it had no outcome and no job`,
+  "refund.provider_state": (i, w) =>
+    `recorded the refund on ${w.ticket} at ${text(i.provider) ?? "the provider"} as ${text(i.state) ?? "?"}${i.failureReason ? ` (${text(i.failureReason)})` : ""}`,
+  "refund.provider_event": (i) => `took ${text(i.provider) ?? "a provider"}'s event ${text(i.type) ?? "?"} (${text(i.eventId) ?? "?"})`,
   "settings.changed": (i) => describeSettingsChange(i),
   "document.imported": (i) =>
     `${i.outcome === "updated" ? "updated the draft" : "imported a draft"} ${citation(i)}${text(i.file) ? ` from ${text(i.file)}` : ""}`,

@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = [
   "refund.blocked_approval_expired",
   "refund.blocked_exceeds_refundable",
   "refund.reenqueued",
+  // the refund at the payment provider (lib/payments/): each state it reports, each event taken once
+  "refund.provider_state",
+  "refund.provider_event",
   // settings, evaluation, the dial's evidence
   "settings.changed",
   "release.decided",

@@ -7,9 +7,13 @@
 import { Prisma, sqlRows } from "../db";
 import type { TSqlTx } from "../db/driver";
 
-/** The refunds written for an order so far, in cents, as a scalar subquery on an order id. */
+/**
+ * The refunds written for an order so far, in cents, as a scalar subquery on an order id. A refund
+ * the payment provider reported failed or canceled moved no money and does not count; one still
+ * requested or pending does (countersign_write_refund sums the same under the order's lock).
+ */
 export function refundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = ${orderId})`;
+  return Prisma.sql`(SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = ${orderId} AND l."state" NOT IN ('failed', 'canceled'))`;
 }
 
 /** The same, for statements written as text: `orderColumn` is the SQL naming the order's id. */
