@@ -11,6 +11,7 @@ describe("isPublicPath", () => {
     "/api/intake/tickets",
     "/api/outbox",
     "/api/audit/checkpoints",
+    "/api/payments/stripe",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
   it.each([
@@ -24,6 +25,8 @@ describe("isPublicPath", () => {
     "/api/audit",
     "/api/audit/checkpoints-all",
     "/api/tickets",
+    "/api/payments",
+    "/api/payments/stripe-other",
     "/admin/api/health",
   ])("%s is not public", (path) => expect(isPublicPath(path)).toBe(false));
 

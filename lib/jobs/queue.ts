@@ -41,6 +41,8 @@ export const QUEUES = {
   remindApprovals: "remind-approvals",
   /** Grade a policy version before it is published, against the corpus in effect (lib/documents/evaluate-version.ts). Data: { evaluationId }. */
   evaluateDocument: "evaluate-document",
+  /** Refunds at the payment provider not final after a while are settled from the provider's word (lib/approvals/reconcile-refunds.ts). */
+  reconcilePayments: "reconcile-payments",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -88,3 +88,22 @@ export function stripeProvider(connection: TStripeConnection): TRefundProvider {
     },
   };
 }
+
+/** The refund events that move a ledger row's state. */
+export const STRIPE_REFUND_EVENTS = ["refund.created", "refund.updated", "refund.failed"] as const;
+
+/**
+ * A Stripe event verified by the client's own helper: the Stripe-Signature header's HMAC over the raw
+ * body with the endpoint's secret, within Stripe's default tolerance (300 s). Throws when it does not
+ * verify.
+ */
+export function verifyStripeEvent(rawBody: string, signatureHeader: string, webhookSecret: string): Stripe.Event {
+  return Stripe.webhooks.constructEvent(rawBody, signatureHeader, webhookSecret);
+}
+
+/** The refund an event is about, when it is one of STRIPE_REFUND_EVENTS. */
+export function refundOfEvent(event: Stripe.Event): Stripe.Refund | null {
+  if (!(STRIPE_REFUND_EVENTS as readonly string[]).includes(event.type)) return null;
+  const object = event.data.object as { object?: string };
+  return object.object === "refund" ? (object as Stripe.Refund) : null;
+}

@@ -9,6 +9,7 @@ import { signCheckpointJob } from "./audit-checkpoint";
 import { assignBatchTicket } from "./bulk-assign";
 import { evaluateDocumentJob } from "./evaluate-document";
 import type { TJobHandler } from "./job-input";
+import { reconcilePaymentsJob } from "./reconcile-payments";
 import { reconcileRefundsJob } from "./reconcile-refunds";
 import { settleRefundJob } from "./refund-execute";
 import { remindApprovalsJob } from "./remind-approvals";
@@ -28,6 +29,7 @@ export const HANDLERS = {
   "approval-notify": notifyApprovalJob,
   "remind-approvals": remindApprovalsJob,
   "evaluate-document": evaluateDocumentJob,
+  "reconcile-payments": reconcilePaymentsJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */

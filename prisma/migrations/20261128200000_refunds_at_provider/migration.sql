@@ -124,3 +124,6 @@ BEGIN
     UPDATE "LedgerEntry" SET "providerRefundId" = provider_refund_id WHERE "id" = entry_id AND "providerRefundId" IS NULL;
   END IF;
 END $$;
+
+-- The reconciliation of refunds at the payment provider (lib/jobs/definitions/reconcile-payments.ts).
+SELECT pgboss.create_queue('reconcile-payments', '{"policy":"standard"}');
