@@ -6,16 +6,19 @@ import type { Page } from "@playwright/test";
 import { E2E_DEFAULT_PORT } from "../testing/e2e-data-dir";
 import { expect, signedInPage, test } from "./fixtures";
 
-const FAKE_STRIPE = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? E2E_DEFAULT_PORT) + 1}`;
+const APP_PORT = Number(process.env.E2E_PORT ?? E2E_DEFAULT_PORT);
+const FAKE_STRIPE = `http://127.0.0.1:${APP_PORT + 1}`;
+const WEBHOOK_URL = `http://127.0.0.1:${APP_PORT}/api/payments/stripe`;
 
-async function injectFault(fault: Record<string, unknown>) {
-  const answer = await fetch(`${FAKE_STRIPE}/_fake/faults`, {
+async function control(path: string, body: Record<string, unknown>) {
+  const answer = await fetch(`${FAKE_STRIPE}/_fake/${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(fault),
+    body: JSON.stringify(body),
   });
   expect(answer.ok).toBe(true);
 }
+const injectFault = (fault: Record<string, unknown>) => control("faults", fault);
 
 /** Runs the agent on a scenario's ticket and approves its refund; answers the order id. */
 async function approveRefund(page: Page, scenario: string): Promise<string> {
@@ -40,9 +43,16 @@ async function saveScreenshots(page: Page, name: string) {
 
 test("a refund's provider state moves from requested to succeeded on the ledger", async ({ page, signInAs, browser }) => {
   await signInAs("REVIEWER");
-  // Stripe makes the refund but holds its answer: the row waits, requested.
-  await injectFault({ kind: "slow", ms: 6_000, match: "/v1/refunds" });
-  const orderId = await approveRefund(page, "stripe-succeeds");
+  // Stripe makes the refund but holds its answer, and its events wait too: the row stays requested.
+  test.setTimeout(90_000);
+  await injectFault({ kind: "slow", ms: 15_000, match: "/v1/refunds" });
+  await control("webhook_url", { url: null });
+  let orderId: string;
+  try {
+    orderId = await approveRefund(page, "stripe-succeeds");
+  } finally {
+    await control("webhook_url", { url: WEBHOOK_URL });
+  }
 
   const lead = await signedInPage(browser, "LEAD");
   await lead.goto(`/ledger?orderId=${orderId}`);
@@ -54,7 +64,7 @@ test("a refund's provider state moves from requested to succeeded on the ledger"
   await expect(async () => {
     await lead.reload();
     await expect(row).toContainText("Succeeded", { timeout: 1_000 });
-  }).toPass({ timeout: 25_000 });
+  }).toPass({ timeout: 40_000 });
   await expect(row.getByText(/^re_/)).toBeVisible();
   await expect(row).not.toContainText("Reason:");
 });
