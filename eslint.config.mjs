@@ -42,6 +42,8 @@ export const PARTS = {
   },
   llm: { paths: ["lib/llm"], may: [...BASE, "env", "db", "evidence", "policy", "agent"] },
   ledger: { paths: ["lib/ledger"], may: [...BASE, "env", "db", "orders", "audit", "policy"] },
+  // The payment providers (ledger-only, Stripe) and their settings: asked by the settlement, never by the agent.
+  payments: { paths: ["lib/payments"], may: [...BASE, "env", "db", "policy"] },
   // The approvals store writes its tables for the approvals and for the run that opens a request: so it
   // sits below both, and decides nothing.
   approvalStore: { paths: ["lib/approvals/store"], may: [...BASE, "db", "policy"] },
@@ -49,7 +51,21 @@ export const PARTS = {
     paths: ["lib/approvals"],
     except: ["lib/approvals/store"],
     // evidence: a reply is held to the operation with the draft checks' reading of it (lib/evidence/check-reply.ts).
-    may: [...BASE, "env", "db", "orders", "tickets", "audit", "jobs", "evidence", "policy", "intake", "ledger", "approvalStore"],
+    may: [
+      ...BASE,
+      "env",
+      "db",
+      "orders",
+      "tickets",
+      "audit",
+      "jobs",
+      "evidence",
+      "policy",
+      "intake",
+      "ledger",
+      "payments",
+      "approvalStore",
+    ],
   },
   eval: {
     paths: ["lib/eval"],

@@ -240,6 +240,20 @@ export const ZEnv = z.object({
   RUN_LEASE_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
   /** The lowest level of the JSON log lines written (lib/observability/logger.ts reads it too, before this check runs). */
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  /**
+   * Where approved refunds are executed (lib/payments/): `ledger-only` (the ledger row is the whole
+   * effect, the demo's default) or `stripe`. The `payments.*` settings in the database, when set, win.
+   */
+  PAYMENTS_PROVIDER: z.enum(["ledger-only", "stripe"], { message: "must be ledger-only or stripe" }).optional(),
+  /** Stripe's secret API key (sk_live_…, sk_test_… or a restricted rk_… that may create and read refunds). */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The signing secret of the Stripe webhook endpoint registered for /api/payments/stripe (whsec_…). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe's API address; unset: Stripe's own (https://api.stripe.com). For a local stand-in under test. */
+  STRIPE_API_URL: z
+    .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:12111" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
   /** Traces and metrics go over OTLP/HTTP to this URL; unset, no OpenTelemetry SDK is even loaded (lib/observability/telemetry.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:4318" })

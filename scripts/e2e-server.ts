@@ -10,11 +10,12 @@ import { parseArgs } from "node:util";
 import { openDb, type DbTarget } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
 import { seedDemo } from "../prisma/seed/demo";
-import { seedE2eFailedJobs, seedE2eFixtures, seedE2eTraceRuns } from "../prisma/seed/e2e";
+import { seedE2eFailedJobs, seedE2eFixtures, seedE2ePayments, seedE2eTraceRuns } from "../prisma/seed/e2e";
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
 import { seedE2eEvaluations } from "../prisma/seed/e2e-evaluation";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 import { E2E_DEFAULT_PORT, e2eDataDir } from "../testing/e2e-data-dir";
+import { startFakeStripe } from "../testing/fake-stripe";
 
 // Fixed for the browser suite, which signs intake requests and routes itself (e2e/fixtures.ts).
 const E2E_SECRETS = {
@@ -57,6 +58,9 @@ async function main() {
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);
   console.log(`e2e: ${await seedE2eFailedJobs(handle.client)} failed jobs for the jobs page`);
   console.log(`e2e: ${await seedE2eEvaluations(handle.client)} policy versions in review with an evaluation's regressions`);
+  const fake = await startFakeStripeFor(handle.client, Number(values.port));
+  Object.assign(env, fake.env);
+  console.log(`e2e: the fake Stripe on port ${fake.port}, ${fake.payments} orders paid there`);
   await handle.close();
   const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], {
     stdio: "inherit",
@@ -64,6 +68,23 @@ async function main() {
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
+}
+
+/**
+ * The fake Stripe beside the app (the port after the app's), its events posted to the app's webhook
+ * route, and every seeded order paid there with a PaymentIntent of its amount: the suite's approved
+ * refunds are executed at it, as an installation with `payments.provider = stripe` executes them.
+ */
+async function startFakeStripeFor(client: ReturnType<typeof openDb>["client"], appPort: number) {
+  const fake = await startFakeStripe({ port: appPort + 1, webhookUrl: `http://127.0.0.1:${appPort}/api/payments/stripe` });
+  const payments = await seedE2ePayments(client, (order) => fake.addPaymentIntent(order).id);
+  const env = {
+    PAYMENTS_PROVIDER: "stripe",
+    STRIPE_SECRET_KEY: fake.apiKey,
+    STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+    STRIPE_API_URL: `${fake.protocol}://${fake.host}:${fake.port}`,
+  };
+  return { port: fake.port, payments, env };
 }
 
 main().catch((error) => {

@@ -16,7 +16,9 @@ import { enqueue, jobKeptSql } from "../jobs/queue";
 import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
 import { logLine } from "../observability/logger";
 import type { Role } from "../../generated/prisma/enums";
-import { settleApprovedRefund } from "./settle-refund";
+import { loadPaymentSettings, refundProviderFor } from "../payments/payment-settings";
+import type { TRefundProvider } from "../payments/refund-provider";
+import { recordProviderReport, settleApprovedRefund } from "./settle-refund";
 
 class JobAlreadyThere extends Error {}
 
@@ -102,4 +104,52 @@ function reenqueue(client: Db, orphan: TOrphan): Promise<boolean> {
       if (error instanceof JobAlreadyThere) return false;
       throw error;
     });
+}
+
+/**
+ * The provider's side: every ledger row whose refund is not final after `olderThanMs` (the
+ * `payments.reconcileAfterSeconds` setting) is settled from the provider's own word. A row left
+ * `requested` (a crash between writing it and recording the provider's answer, or a job that gave up)
+ * is asked for again with the same key – the provider answers with the refund it made, if it made
+ * one; a pending one is read. One row's failure (the provider unreachable) is logged and left for the
+ * next pass; the others go on.
+ */
+export async function reconcileProviderRefunds(
+  input: { client?: Db; olderThanMs?: number; provider?: TRefundProvider; log?: (line: string) => void } = {},
+): Promise<{ asked: number; settled: { entryId: string; state: string | null }[]; failed: string[] }> {
+  const client = input.client ?? defaultDb();
+  const log = input.log ?? logLine;
+  const settings = await loadPaymentSettings(client);
+  if (settings.provider === "ledger-only" && !input.provider) return { asked: 0, settled: [], failed: [] };
+  const provider = input.provider ?? refundProviderFor(settings);
+  const before = new Date(Date.now() - (input.olderThanMs ?? settings.reconcileAfterMs));
+  const open = await client.ledgerEntry.findMany({
+    where: { provider: provider.name, state: { in: ["requested", "pending", "requires_action"] }, stateChangedAt: { lt: before } },
+    select: { id: true, state: true, providerRefundId: true, approvalRequestId: true },
+    orderBy: { stateChangedAt: "asc" },
+    take: 200,
+  });
+  const settled: { entryId: string; state: string | null }[] = [];
+  const failed: string[] = [];
+  for (const entry of open) {
+    try {
+      if (entry.state === "requested" || !entry.providerRefundId) {
+        if (!entry.approvalRequestId) continue;
+        const settlement = await settleApprovedRefund({ approvalId: entry.approvalRequestId, client, provider });
+        settled.push({ entryId: entry.id, state: settlement.refundState });
+      } else {
+        const refund = await provider.readRefund(entry.providerRefundId);
+        const recorded = await recordProviderReport(client, {
+          entryId: entry.id,
+          report: { providerRefundId: refund.id, state: refund.state, failureReason: refund.failureReason, source: "reconciliation" },
+          actor: { type: "system", id: "refund-reconciler" },
+        });
+        settled.push({ entryId: entry.id, state: recorded.state });
+      }
+    } catch (error) {
+      failed.push(entry.id);
+      log(`refund reconciliation: ledger row ${entry.id} not settled: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { asked: open.length, settled, failed };
 }

@@ -1,92 +1,264 @@
-// What the refund job does with an approved refund, in one transaction: execute it (the executor's
-// own checks, key and order lock), record the executor's final answer on the approval, and only then
-// tell the customer – the approved reply goes to the outbox when the refund was written, and never
-// when it was blocked (the ticket goes back to a person with the reason instead). Run it any number
-// of times: the approval row's lock and its recorded outcome make every run after the first a no-op.
-import { db as defaultDb, isUniqueViolation, type Db } from "../db";
+// What the refund job does with an approved refund, in atomic phases around the one call that leaves
+// the building (the payment provider's), each phase a recovery point for the next:
+//
+//   1. one transaction: the executor's checks and the ledger row under the key derived from the
+//      approval, with its audit event, and the executor's answer recorded on the approval. With the
+//      ledger alone (`ledger-only`, the demo) the row is the whole effect: it is written succeeded and
+//      the reply is released and the ticket moved in this same transaction, as always. With a
+//      provider the row is written `requested`, and nothing is told to anyone yet;
+//   2. no transaction: the provider is asked to refund, with the row's key as its idempotency key;
+//   3. one transaction: what the provider answered is recorded on the row (recordProviderReport) –
+//      succeeded releases the reply and resolves the ticket, failed or canceled returns the ticket to a
+//      person with the provider's reason and releases nothing, pending waits (for the provider's event
+//      or the reconciliation).
+//
+// A crash anywhere is settled by running the job again: phase 1 finds its outcome recorded and the
+// row still `requested`, and phase 2 asks again with the same key, which the provider answers with
+// the refund it already made – never a second one. An answer that never came (a timeout, a 5xx) is
+// an error the job queue retries the same way; the reconciliation (reconcile-refunds.ts) catches
+// whatever the job queue gave up on.
+import { db as defaultDb, isUniqueViolation, type Db, type DbTx } from "../db";
 import { prismaSqlTx } from "../db/driver";
-import { recordAuditEvent } from "../audit/record-audit-event";
+import { auditAppendArgument, recordAuditEvent, type ActorType } from "../audit/record-audit-event";
 import { executeRefundOn } from "../ledger/execute-approved-refund";
-import type { TExecutionOutcome } from "../contracts/reason-codes";
-import { moveTicket } from "../tickets/lifecycle";
+import { moveRefundState } from "../ledger/store/ledger-store";
+import type { TExecutionOutcome, TRefundFailureReason, TRefundState } from "../contracts/reason-codes";
+import { moveTicket, type TTicketMove } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
+import { loadRefundProvider } from "../payments/payment-settings";
+import { RefundRefused, type TRefundProvider, type TRefundRequest } from "../payments/refund-provider";
 import { lockForSettlement, recordExecutionOutcome, releaseReply } from "./store/approval-store";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
 
 export interface TSettlement {
   outcome: TExecutionOutcome;
-  /** False when an earlier run had already settled it. */
+  /** False when an earlier run had already recorded the executor's answer. */
   settledNow: boolean;
   replyReleased: boolean;
+  /** The ledger row's state after this run; null when no row was written (the refund was blocked). */
+  refundState: TRefundState | null;
 }
 
-/** The outcomes after which the customer may be told their refund is on its way. */
+/** The outcomes after which a ledger row exists for the approval. */
 export function refundHappened(outcome: string | null): boolean {
   return outcome === "refund_created" || outcome === "duplicate_ignored";
 }
 
-export async function settleApprovedRefund(input: { approvalId: string; client?: Db }, attempt = 1): Promise<TSettlement> {
+/** What the provider said about a refund, as recorded on its ledger row. */
+export interface TProviderReport {
+  providerRefundId: string | null;
+  state: TRefundState;
+  failureReason: TRefundFailureReason | null;
+  /** Where the report came from: the settlement's call, an event, the reconciliation. */
+  source: "call" | "event" | "reconciliation";
+}
+
+type TPhaseOne = { done: TSettlement } | { outcome: TExecutionOutcome; settledNow: boolean; call: TRefundRequest & { entryId: string } };
+
+export async function settleApprovedRefund(input: { approvalId: string; client?: Db; provider?: TRefundProvider }): Promise<TSettlement> {
   const client = input.client ?? defaultDb();
+  const provider = input.provider ?? (await loadRefundProvider(client));
+  const first = await recordRefund(client, input.approvalId, provider);
+  if ("done" in first) return first.done;
+  const report = await askProvider(provider, first.call);
+  const recorded = await recordProviderReport(client, { entryId: first.call.entryId, report, actor: REFUND_WORKER_ACTOR });
+  return { outcome: first.outcome, settledNow: first.settledNow, replyReleased: recorded.replyReleased, refundState: recorded.state };
+}
+
+/** Phase 2: the provider's answer, or its refusal as a failed refund; an unknown answer is thrown, to be asked again. */
+async function askProvider(provider: TRefundProvider, call: TRefundRequest): Promise<TProviderReport> {
   try {
-    return await client.$transaction(
-      async (tx) => {
-        // Settlements of one approval queue here; whoever comes second finds the outcome recorded.
-        const locked = await lockForSettlement(prismaSqlTx(tx), input.approvalId);
-        if (!locked) throw new Error(`settleApprovedRefund: no approval ${input.approvalId}`);
-        if (locked.executionOutcome)
-          return { outcome: locked.executionOutcome as TExecutionOutcome, settledNow: false, replyReleased: false };
-
-        const result = await executeRefundOn(prismaSqlTx(tx), { approvalId: input.approvalId, actor: REFUND_WORKER_ACTOR });
-        // A job for a request still waiting (one of two approvals, a replayed or forged job): the
-        // refusal is audited, but nothing is settled – the request stays decidable and its ticket
-        // where it is, and the second approval's own job settles it.
-        if (locked.status === "pending") return { outcome: result.outcome, settledNow: false, replyReleased: false };
-        const request = await recordExecutionOutcome(tx, input.approvalId, result.outcome, new Date());
-
-        let replyReleased = false;
-        if (refundHappened(result.outcome)) {
-          // The reply as the last person to approve left it (on a two-person request the second
-          // approver saw the first one's edit).
-          const draft = request.decisions.find((d) => d.editedReply !== null)?.editedReply ?? request.draft;
-          const reply = draft ? customerReply(draft) : null;
-          if (reply && !request.outbox) {
-            await recordAuditEvent(tx, {
-              actorType: REFUND_WORKER_ACTOR.type,
-              actorId: REFUND_WORKER_ACTOR.id,
-              action: "reply.released",
-              subjectType: "approval",
-              subjectId: request.id,
-              ticketId: request.ticketId,
-              inputs: { outcome: result.outcome, replyLength: reply.length },
-            });
-            await releaseReply(tx, { ticketId: request.ticketId, approvalRequestId: request.id, body: reply });
-            replyReleased = true;
-          }
-          await settleTicket(() => moveTicket(tx, { ticketId: request.ticketId, move: "refund_executed" }));
-        } else {
-          await settleTicket(() => moveTicket(tx, { ticketId: request.ticketId, move: "refund_blocked", reason: "refund_blocked" }));
-        }
-        return { outcome: result.outcome, settledNow: true, replyReleased };
-      },
-      { timeout: 20_000, maxWait: 20_000 },
-    );
+    const refund = await provider.createRefund(call);
+    return { providerRefundId: refund.id, state: refund.state, failureReason: refund.failureReason, source: "call" };
   } catch (error) {
-    // A concurrent execution of the same approval won the ledger key: it settles the approval.
-    if (isUniqueViolation(error) && attempt === 1) return settleApprovedRefund(input, 2);
+    if (error instanceof RefundRefused) return { providerRefundId: null, state: "failed", failureReason: error.reason, source: "call" };
     throw error;
   }
 }
 
-/** Approvals decided before the lifecycle existed left their tickets resolved: nothing to move. */
-async function settleTicket(move: () => Promise<unknown>) {
+/** Phase 1, in one transaction: see the top of the file. */
+async function recordRefund(client: Db, approvalId: string, provider: TRefundProvider, attempt = 1): Promise<TPhaseOne> {
   try {
-    await move();
+    return await client.$transaction((tx) => recordRefundIn(tx, approvalId, provider), { timeout: 20_000, maxWait: 20_000 });
   } catch (error) {
-    if (isAppError(error, "ticket_resolved")) return;
+    // A concurrent execution of the same approval won the ledger key: it settles the approval.
+    if (isUniqueViolation(error) && attempt === 1) return recordRefund(client, approvalId, provider, 2);
     throw error;
   }
+}
+
+async function recordRefundIn(tx: DbTx, approvalId: string, provider: TRefundProvider): Promise<TPhaseOne> {
+  // Settlements of one approval queue here; whoever comes second finds the outcome recorded.
+  const locked = await lockForSettlement(prismaSqlTx(tx), approvalId);
+  if (!locked) throw new Error(`settleApprovedRefund: no approval ${approvalId}`);
+  if (locked.executionOutcome) {
+    const outcome = locked.executionOutcome as TExecutionOutcome;
+    const entry = await ledgerEntryOf(tx, { approvalId });
+    // The recovery point of a run that stopped before the provider's answer was recorded: ask again.
+    if (entry?.state === "requested" && entry.provider !== "ledger-only")
+      return { outcome, settledNow: false, call: callOf(entry, approvalId) };
+    return { done: { outcome, settledNow: false, replyReleased: false, refundState: entry?.state ?? null } };
+  }
+
+  const result = await executeRefundOn(prismaSqlTx(tx), { approvalId, actor: REFUND_WORKER_ACTOR, provider: provider.name });
+  // A job for a request still waiting (one of two approvals, a replayed or forged job): the
+  // refusal is audited, but nothing is settled – the request stays decidable and its ticket
+  // where it is, and the second approval's own job settles it.
+  if (locked.status === "pending") return { done: { outcome: result.outcome, settledNow: false, replyReleased: false, refundState: null } };
+  const request = await recordExecutionOutcome(tx, approvalId, result.outcome, new Date());
+  if (!refundHappened(result.outcome)) {
+    await settleTicket(tx, request.ticketId, "refund_blocked");
+    return { done: { outcome: result.outcome, settledNow: true, replyReleased: false, refundState: null } };
+  }
+  const entry = await ledgerEntryOf(tx, { approvalId, idempotencyKey: result.idempotencyKey });
+  if (!entry) throw new Error(`settleApprovedRefund: ${result.outcome} but no ledger row for approval ${approvalId}`);
+  if (entry.state === "requested") return { outcome: result.outcome, settledNow: true, call: callOf(entry, approvalId) };
+  // The ledger alone: the row is the refund, written succeeded – tell the customer now, as always.
+  const replyReleased = await applyState(tx, request, entry.state, result.outcome);
+  return { done: { outcome: result.outcome, settledNow: true, replyReleased, refundState: entry.state } };
+}
+
+type TEntry = NonNullable<Awaited<ReturnType<typeof ledgerEntryOf>>>;
+
+function ledgerEntryOf(tx: DbTx, by: { approvalId: string; idempotencyKey?: string | null }) {
+  return tx.ledgerEntry.findFirst({
+    where: by.idempotencyKey ? { idempotencyKey: by.idempotencyKey } : { approvalRequestId: by.approvalId },
+    select: {
+      id: true,
+      idempotencyKey: true,
+      provider: true,
+      state: true,
+      amountCents: true,
+      currency: true,
+      approvalRequestId: true,
+      order: { select: { paymentReference: true } },
+    },
+  });
+}
+
+function callOf(entry: TEntry, approvalId: string): TRefundRequest & { entryId: string } {
+  return {
+    entryId: entry.id,
+    idempotencyKey: entry.idempotencyKey,
+    paymentReference: entry.order.paymentReference,
+    amountCents: entry.amountCents,
+    currency: entry.currency,
+    approvalId,
+  };
+}
+
+type TSettledRequest = Awaited<ReturnType<typeof recordExecutionOutcome>>;
+
+/**
+ * What a refund's state means for its ticket and reply: succeeded releases the approved reply (once)
+ * and resolves the ticket; failed or canceled returns the ticket to a person (refund_failed) and
+ * releases nothing; requested, pending and requires_action wait. Answers whether a reply went out.
+ */
+async function applyState(tx: DbTx, request: TSettledRequest, state: TRefundState, outcome: string): Promise<boolean> {
+  if (state === "failed" || state === "canceled") {
+    await settleTicket(tx, request.ticketId, "refund_failed");
+    return false;
+  }
+  if (state !== "succeeded") return false;
+  let released = false;
+  // The reply as the last person to approve left it (on a two-person request the second approver saw
+  // the first one's edit).
+  const draft = request.decisions.find((d) => d.editedReply !== null)?.editedReply ?? request.draft;
+  const reply = draft ? customerReply(draft) : null;
+  if (reply && !request.outbox) {
+    await recordAuditEvent(tx, {
+      actorType: REFUND_WORKER_ACTOR.type,
+      actorId: REFUND_WORKER_ACTOR.id,
+      action: "reply.released",
+      subjectType: "approval",
+      subjectId: request.id,
+      ticketId: request.ticketId,
+      inputs: { outcome, replyLength: reply.length },
+    });
+    await releaseReply(tx, { ticketId: request.ticketId, approvalRequestId: request.id, body: reply });
+    released = true;
+  }
+  await settleTicket(tx, request.ticketId, "refund_executed");
+  return released;
+}
+
+/**
+ * Moves the ticket after its refund. A ticket already where the move would take it, or resolved (an
+ * approval decided before the lifecycle existed, or a refund that failed after a person resolved the
+ * ticket by hand meanwhile) has nothing to move.
+ */
+async function settleTicket(
+  tx: DbTx,
+  ticketId: string,
+  move: Extract<TTicketMove, "refund_executed" | "refund_blocked" | "refund_failed">,
+) {
+  try {
+    await moveTicket(tx, { ticketId, move, ...(move === "refund_executed" ? {} : { reason: move }) });
+  } catch (error) {
+    if (isAppError(error, "ticket_resolved")) return;
+    if (move === "refund_failed" && isAppError(error, "invalid_ticket_state")) return;
+    throw error;
+  }
+}
+
+/**
+ * Phase 3, and every later report (a provider event, the reconciliation), in one transaction: the
+ * provider's refund id and state on the ledger row, forward only, with its audit event – and, when
+ * the state moved, what the move means for the ticket and the reply (applyState). A report that moves
+ * nothing (repeated, stale, backwards) changes nothing at all.
+ */
+export async function recordProviderReport(
+  client: Db,
+  input: { entryId: string; report: TProviderReport; actor: { type: ActorType; id: string } },
+): Promise<{ moved: boolean; state: TRefundState | null; replyReleased: boolean }> {
+  return client.$transaction(
+    async (tx) => {
+      const entry = await tx.ledgerEntry.findUnique({
+        where: { id: input.entryId },
+        select: { id: true, idempotencyKey: true, provider: true, providerRefundId: true, approvalRequestId: true },
+      });
+      if (!entry) return { moved: false, state: null, replyReleased: false };
+      const request = entry.approvalRequestId
+        ? await tx.approvalRequest.findUnique({
+            where: { id: entry.approvalRequestId },
+            include: { decisions: { orderBy: { seat: "desc" } }, outbox: { select: { id: true } } },
+          })
+        : null;
+      const { report } = input;
+      const audit = auditAppendArgument([
+        {
+          actorType: input.actor.type,
+          actorId: input.actor.id,
+          action: "refund.provider_state",
+          subjectType: "approval",
+          subjectId: entry.approvalRequestId ?? entry.id,
+          ticketId: request?.ticketId ?? null,
+          inputs: {
+            provider: entry.provider,
+            providerRefundId: report.providerRefundId ?? entry.providerRefundId,
+            state: report.state,
+            failureReason: report.failureReason,
+            source: report.source,
+          },
+          idempotencyKey: entry.idempotencyKey,
+        },
+      ]);
+      const move = await moveRefundState(prismaSqlTx(tx), {
+        entryId: entry.id,
+        providerRefundId: report.providerRefundId,
+        state: report.state,
+        failureReason: report.failureReason,
+        audit,
+      });
+      if (move.before === move.after || !move.after || !request)
+        return { moved: move.before !== move.after, state: move.after, replyReleased: false };
+      const replyReleased = await applyState(tx, request, move.after, request.executionOutcome ?? "refund_created");
+      return { moved: true, state: move.after, replyReleased };
+    },
+    { timeout: 20_000, maxWait: 20_000 },
+  );
 }
 
 /**

@@ -121,6 +121,9 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
     return `${i.created ? "added" : "updated"} the order ${text(i.orderId) ?? "?"} from the orders API${refunds}`;
   },
   "order.synced": (i) => `read the order ${text(i.orderId) ?? "?"} from ${text(i.source) ?? "its source"}`,
+  "refund.provider_state": (i, w) =>
+    `recorded the refund on ${w.ticket} at ${text(i.provider) ?? "the provider"} as ${text(i.state) ?? "?"}${i.failureReason ? ` (${text(i.failureReason)})` : ""}`,
+  "refund.provider_event": (i) => `took ${text(i.provider) ?? "a provider"}'s event ${text(i.type) ?? "?"} (${text(i.eventId) ?? "?"})`,
   "settings.changed": (i) => describeSettingsChange(i),
   "document.imported": (i) =>
     `${i.outcome === "updated" ? "updated the draft" : "imported a draft"} ${citation(i)}${text(i.file) ? ` from ${text(i.file)}` : ""}`,

@@ -13,6 +13,7 @@ describe("isPublicPath", () => {
     "/api/audit/checkpoints",
     "/api/orders/ORD-1001",
     "/api/customers/CUS-001",
+    "/api/payments/stripe",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
   it.each([
@@ -28,6 +29,8 @@ describe("isPublicPath", () => {
     "/api/tickets",
     "/api/ordersx",
     "/api/customers-export",
+    "/api/payments",
+    "/api/payments/stripe-other",
     "/admin/api/health",
   ])("%s is not public", (path) => expect(isPublicPath(path)).toBe(false));
 

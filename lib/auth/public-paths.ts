@@ -11,6 +11,7 @@
  * - /api/auth: next-auth's own endpoints (session, csrf, sign-out).
  * - /api/intake, /api/outbox, /api/audit/checkpoints, /api/orders, /api/customers: machine callers
  *   that authenticate each request by an HMAC signature.
+ * - /api/payments/stripe: Stripe's events, each verified by its Stripe-Signature.
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
 export const PUBLIC_PATHS = [
@@ -23,6 +24,7 @@ export const PUBLIC_PATHS = [
   "/api/audit/checkpoints",
   "/api/orders",
   "/api/customers",
+  "/api/payments/stripe",
 ] as const;
 
 export const SIGN_IN_PATH = "/signin";

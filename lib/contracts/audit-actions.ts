@@ -37,6 +37,9 @@ export const AUDIT_ACTIONS = [
   "customer.upserted",
   "order.upserted",
   "order.synced",
+  // the refund at the payment provider (lib/payments/): each state it reports, each event taken once
+  "refund.provider_state",
+  "refund.provider_event",
   // settings, evaluation, the dial's evidence
   "settings.changed",
   "release.decided",

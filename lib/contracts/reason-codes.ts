@@ -2,7 +2,7 @@
 // the tests. A reason not listed here cannot be produced: the types refuse it. The statuses are tied
 // to the database's enums (RunStatus, TicketStatus): a value added on either side fails the typecheck
 // here and in every map keyed by them.
-import type { RunStatus, TicketStatus } from "../../generated/prisma/enums";
+import type { RefundState, RunStatus, TicketStatus } from "../../generated/prisma/enums";
 import type { TSameMembers } from "./same-members";
 
 /** How a run ends: a status both a run and its ticket can have. */
@@ -169,9 +169,55 @@ export const HOLD_REASONS = ["agent_version", "dataset_version", "dataset_drift"
 export type THoldReason = (typeof HOLD_REASONS)[number];
 
 /** Reasons the ticket lifecycle gives a ticket, apart from a run's stop reasons (lib/tickets/lifecycle.ts). */
-export const LIFECYCLE_REASONS = ["run_interrupted", "approval_rejected", "refund_blocked"] as const;
+export const LIFECYCLE_REASONS = ["run_interrupted", "approval_rejected", "refund_blocked", "refund_failed"] as const;
 export type TLifecycleReason = (typeof LIFECYCLE_REASONS)[number];
 
 /** Why the evidence service abstains (lib/evidence/answer-policy-question.ts); both are stop reasons too. */
 export const ABSTAIN_REASONS = ["no_approved_evidence", "unsupported_language"] as const;
 export type TAbstainReason = (typeof ABSTAIN_REASONS)[number];
+
+/** Where approved refunds are executed (lib/payments/): the ledger alone, or Stripe. */
+export const PAYMENT_PROVIDERS = ["ledger-only", "stripe"] as const;
+export type TPaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+
+/** A refund's state at the provider as the ledger records it; `requested` is ours (written before the call). */
+export const REFUND_STATES = ["requested", "pending", "requires_action", "succeeded", "failed", "canceled"] as const satisfies readonly RefundState[];
+export type TRefundState = (typeof REFUND_STATES)[number];
+const _everyRefundState: TSameMembers<TRefundState, RefundState> = true;
+
+/** The states after which nothing is waited for (a succeeded refund may still fail, reported by an event). */
+export const FINAL_REFUND_STATES = ["succeeded", "failed", "canceled"] as const satisfies readonly TRefundState[];
+
+/**
+ * Why a refund did not complete at the provider: Stripe's own failure reasons (Refund.failure_reason),
+ * and ours – `canceled` (the refund was canceled), `provider_refused` (the provider refused the
+ * request itself, e.g. more than the charge has left), `payment_reference_missing` (the order names no
+ * payment to refund).
+ */
+export const REFUND_FAILURE_REASONS = [
+  "charge_for_pending_refund_disputed",
+  "declined",
+  "expired_or_canceled_card",
+  "insufficient_funds",
+  "lost_or_stolen_card",
+  "merchant_request",
+  "unknown",
+  "canceled",
+  "provider_refused",
+  "payment_reference_missing",
+] as const;
+export type TRefundFailureReason = (typeof REFUND_FAILURE_REASONS)[number];
+
+/** A provider's reason as one of ours: anything we do not know is `unknown`. */
+export function refundFailureReason(value: string | null | undefined): TRefundFailureReason {
+  return (REFUND_FAILURE_REASONS as readonly string[]).includes(value ?? "") ? (value as TRefundFailureReason) : "unknown";
+}
+
+export const REFUND_STATE_LABELS = {
+  requested: "Requested, waiting for the provider",
+  pending: "Pending at the provider",
+  requires_action: "Waiting for action at the provider",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  canceled: "Canceled",
+} as const satisfies Record<TRefundState, string>;

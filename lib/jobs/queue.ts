@@ -43,6 +43,8 @@ export const QUEUES = {
   evaluateDocument: "evaluate-document",
   /** Published policy versions superseded by a scheduled version that has taken effect are retired (lib/documents/retire-superseded-versions.ts). */
   retireSuperseded: "retire-superseded",
+  /** Refunds at the payment provider not final after a while are settled from the provider's word (lib/approvals/reconcile-refunds.ts). */
+  reconcilePayments: "reconcile-payments",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -12,7 +12,7 @@ import { auditAppendArgument, recordAuditEvent, type ActorType, type TAuditInput
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { roleRefusal, seatRefusal } from "../policy/approver-rules";
 import { fitsRefundable } from "../orders/refund-facts";
-import type { TExecutionOutcome } from "../contracts/reason-codes";
+import type { TExecutionOutcome, TPaymentProvider } from "../contracts/reason-codes";
 import { writeRefundIfRoom } from "./store/ledger-store";
 import { isTrue, type DB, type TOuterJoined, type TRowText, type TText } from "../db/typed-sql";
 import { decisionsSignatureProblem } from "../audit/decision-signature";
@@ -32,6 +32,8 @@ export interface TExecuteInput {
   approvalId: string;
   actor: { type: ActorType; id: string };
   mode?: "live" | "simulate";
+  /** Where the refund is executed (lib/payments/): the ledger row is written `succeeded` for the ledger alone, `requested` before a provider call. */
+  provider?: TPaymentProvider;
   client?: Db;
 }
 
@@ -260,6 +262,8 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
     approvalRequestId: request.id,
     currency: request.currency,
     actor: input.actor,
+    provider: input.provider ?? "ledger-only",
+    state: (input.provider ?? "ledger-only") === "ledger-only" ? "succeeded" : "requested",
   });
   if (ledger.created) return { ...created, ledgerEntryId: ledger.created };
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { insertSignedDecision } from "../../testing/decisions";
 import { isUniqueViolation } from "../db";
 import { makeOrder, ledgerRow } from "../../testing/fixtures";
-import { useTestDb } from "../../testing/db";
+import { asOwner, useTestDb } from "../../testing/db";
 import { testAuditAction } from "../../testing/audit";
 import { recordAuditEvent } from "../audit/record-audit-event";
 
@@ -35,6 +35,38 @@ describe(`ledger and audit guarantees (${onDatabase})`, () => {
     await expect(client.$executeRawUnsafe(`DELETE FROM "LedgerEntry"`)).rejects.toThrow(/append_only|permission denied for table/);
     await expect(client.$executeRawUnsafe(`TRUNCATE "LedgerEntry"`)).rejects.toThrow(/append_only|permission denied for table/);
     expect(await client.ledgerEntry.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ amountCents: row.amountCents });
+  });
+
+  it("lets a refund's provider state move forward only, its refund id be set once, and nothing else change", async () => {
+    const { client } = testDb();
+    const order = await makeOrder(client);
+    const row = await client.ledgerEntry.create({ data: { ...ledgerRow(order.id), provider: "stripe", state: "requested" } });
+    // As the tables' owner: the app's own role may not UPDATE the ledger at all (lib/db/privileges.ts);
+    // the trigger is what holds even for the owner.
+    const move = (set: string) =>
+      asOwner(testDb(), (owner) => owner.$executeRawUnsafe(`UPDATE "LedgerEntry" SET ${set} WHERE "id" = '${row.id}'::uuid`));
+    const refused = /append_only|permission denied for table/;
+
+    await move(`"state" = 'pending', "providerRefundId" = 're_1'`);
+    await expect(move(`"providerRefundId" = 're_2'`)).rejects.toThrow(refused);
+    await expect(move(`"state" = 'requested'`)).rejects.toThrow(refused);
+    // A reason only with a failure; the money, the key and the provider never change.
+    await expect(move(`"failureReason" = 'declined'`)).rejects.toThrow(refused);
+    await expect(move(`"state" = 'succeeded', "amountCents" = 1`)).rejects.toThrow(refused);
+    await expect(move(`"provider" = 'ledger-only'`)).rejects.toThrow(refused);
+    await move(`"state" = 'succeeded'`);
+    await expect(move(`"state" = 'canceled'`)).rejects.toThrow(refused);
+    // Card refunds can fail after they succeeded; a failed one is final.
+    await move(`"state" = 'failed', "failureReason" = 'expired_or_canceled_card'`);
+    await expect(move(`"state" = 'succeeded'`)).rejects.toThrow(refused);
+    await expect(client.ledgerEntry.delete({ where: { id: row.id } })).rejects.toThrow(refused);
+    expect(await client.ledgerEntry.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      amountCents: row.amountCents,
+      provider: "stripe",
+      providerRefundId: "re_1",
+      state: "failed",
+      failureReason: "expired_or_canceled_card",
+    });
   });
 
   it("refuses to update or delete an audit event", async () => {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { plainText } from "../contracts/text";
 import type { Prisma } from "../../generated/prisma/client";
 import { db as defaultDb, type Db } from "../db";
+import type { TRefundState } from "../contracts/reason-codes";
 import { keysetOrder, keysetPage, keysetWhere, ZCursorParam, type TKeysetCursor } from "../db/keyset";
 
 export const LEDGER_PAGE_SIZE = 50;
@@ -77,6 +78,14 @@ export interface TLedgerRow {
   approvalRequestId: string | null;
   ticket: { id: string; number: number } | null;
   idempotencyKey: string;
+  /** Where the refund was executed (`ledger-only`: the row is the whole effect). */
+  provider: string;
+  providerRefundId: string | null;
+  /** The refund's state at the provider, forward only. */
+  state: TRefundState;
+  /** The provider's reason, when it failed or was canceled (REFUND_FAILURE_REASONS). */
+  failureReason: string | null;
+  stateChangedAt: Date;
 }
 
 export type TLedgerApprover = { kind: "person"; userId: string; name: string } | { kind: "policy" };
@@ -98,6 +107,11 @@ const ROW_SELECT = {
   actorId: true,
   approvalRequestId: true,
   idempotencyKey: true,
+  provider: true,
+  providerRefundId: true,
+  state: true,
+  failureReason: true,
+  stateChangedAt: true,
   approvalRequest: {
     select: {
       ticket: { select: { id: true, number: true } },

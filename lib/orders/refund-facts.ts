@@ -7,9 +7,13 @@
 import { Prisma, sqlRows } from "../db";
 import type { TSqlTx } from "../db/driver";
 
-/** The refunds our ledger has written for an order, in cents, as a scalar subquery on an order id. */
+/**
+ * The refunds our ledger has written for an order, in cents, as a scalar subquery on an order id. A
+ * refund the payment provider reported failed or canceled moved no money and does not count; one
+ * still requested or pending does.
+ */
 function ledgerRefundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = ${orderId})`;
+  return Prisma.sql`(SELECT coalesce(sum(l."amountCents"), 0) FROM "LedgerEntry" l WHERE l."orderId" = ${orderId} AND l."state" NOT IN ('failed', 'canceled'))`;
 }
 
 /** The refunds the order source reports as made outside the app (ExternalRefund), in cents. */
@@ -20,7 +24,7 @@ function externalRefundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
 /**
  * The refunds made on an order so far, in cents, as a scalar subquery on an order id: ours (the
  * ledger's) and those made outside the app that its source reported. The executor's write
- * (countersign_write_refund, migration 20261128100000) sums the same two parts under the order's lock.
+ * (countersign_write_refund, migration 20261128200000) sums the same two parts under the order's lock.
  */
 export function refundedCentsSql(orderId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(${ledgerRefundedCentsSql(orderId)} + ${externalRefundedCentsSql(orderId)})`;

@@ -14,8 +14,11 @@
 //                ├─ approve_reply ─▶ resolved
 //                └─ reject ────────▶ needs_human (approval_rejected): a person answers or runs again
 //   auto_approved ── refund_executed ▶ resolved | refund_blocked ▶ needs_human
+//   approved | auto_approved | resolved ── refund_failed ▶ needs_human (refund_failed)
 //
-// Nothing leaves `resolved`: live runs on a resolved ticket are refused, whoever asks.
+// Nothing else leaves `resolved`: live runs on a resolved ticket are refused, whoever asks. The one
+// way back is the payment provider's word that a refund failed, even after it first succeeded: the
+// customer was promised money they will not get, and a person must answer.
 //
 // Client components import this file (the status badge's words), so it imports no runtime code;
 // ticketMoveSql, which builds SQL, is in store/ticket-move-sql.ts; the rows are written by store/ticket-store.ts.
@@ -38,6 +41,7 @@ export const TICKET_MOVES = {
   reject: { from: ["needs_human"], to: ["needs_human"] },
   refund_executed: { from: ["approved", "auto_approved"], to: ["resolved"] },
   refund_blocked: { from: ["approved", "auto_approved"], to: ["needs_human"] },
+  refund_failed: { from: ["approved", "auto_approved", "resolved"], to: ["needs_human"] },
   resolve_by_hand: { from: SETTLED, to: ["resolved"] },
 } as const satisfies Record<string, { from: readonly TicketStatus[]; to: readonly TicketStatus[] }>;
 
@@ -47,6 +51,7 @@ export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   run_interrupted: "The agent's run was interrupted (its process stopped)",
   approval_rejected: "A person rejected the agent's proposal",
   refund_blocked: "The approved refund could not be executed",
+  refund_failed: "The payment provider did not complete the refund",
 };
 
 export function isLifecycleReason(value: unknown): value is TLifecycleReason {

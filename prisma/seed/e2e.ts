@@ -43,6 +43,9 @@ export const E2E_SCENARIOS = [
   "rejected-by-hand",
   // A reply edited to state another amount (e2e/edit-and-two-person.spec.ts).
   "edited-reply",
+  // A refund's state at the payment provider on the ledger: one that succeeds, one that fails (e2e/ledger-provider-state.spec.ts).
+  "stripe-succeeds",
+  "stripe-fails",
 ] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
@@ -163,4 +166,20 @@ export async function seedE2eFailedJobs(client: PrismaClient): Promise<number> {
   for (const job of E2E_FAILED_JOBS)
     if (await recordFailedJob({ job: JOBS[job.queue], data: {}, id: job.id, error: job.error, client })) created++;
   return created;
+}
+
+/**
+ * Every order paid at the payment provider: `pay` makes the payment (a PaymentIntent at the fake
+ * Stripe) for an order's amount and answers its id, which the order keeps as its paymentReference.
+ */
+export async function seedE2ePayments(client: PrismaClient, pay: (order: { amount: number; currency: string }) => string): Promise<number> {
+  const orders = await client.order.findMany({
+    where: { amountCents: { gt: 0 } },
+    select: { id: true, amountCents: true, currency: true },
+  });
+  for (const order of orders) {
+    const paymentReference = pay({ amount: order.amountCents, currency: order.currency.toLowerCase() });
+    await client.order.update({ where: { id: order.id }, data: { paymentReference } });
+  }
+  return orders.length;
 }

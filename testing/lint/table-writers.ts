@@ -15,7 +15,10 @@ export const STORES = {
   },
   runs: { tables: ["AgentRun", "TraceEvent", "AgentBatch", "AgentBatchItem"], store: ["lib/agent/store/"] },
   // The ledger's one writer is its SQL function (countersign_write_refund); the store wraps it.
-  ledger: { tables: ["LedgerEntry", "countersign_write_refund"], store: ["lib/ledger/store/"] },
+  // The ledger's writers are its SQL functions (countersign_write_refund adds a row,
+  // countersign_move_refund records the provider's state on it); the store wraps them.
+  ledger: { tables: ["LedgerEntry", "countersign_write_refund", "countersign_move_refund"], store: ["lib/ledger/store/"] },
+  payments: { tables: ["PaymentEvent"], store: ["lib/payments/store/"] },
   // The chain's one writer is its SQL function (countersign_append_audit); the store wraps it.
   audit: {
     tables: ["AuditEvent", "AuditStream", "AuditCheckpoint", "AuditVerification", "countersign_append_audit"],

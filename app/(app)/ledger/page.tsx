@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/page-header";
 import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
+import { REFUND_STATE_LABELS, type TRefundState } from "@/lib/contracts/reason-codes";
 import { decodeCursor } from "@/lib/db/keyset";
 import {
   listLedger,
@@ -94,8 +95,49 @@ function Approvers({ row }: { row: TLedgerRow }) {
   );
 }
 
+const STATE_TONE: Record<TRefundState, string> = {
+  requested: "bg-amber-50 text-amber-800 ring-amber-200",
+  pending: "bg-amber-50 text-amber-800 ring-amber-200",
+  requires_action: "bg-amber-50 text-amber-800 ring-amber-200",
+  succeeded: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  failed: "bg-red-50 text-red-800 ring-red-200",
+  canceled: "bg-red-50 text-red-800 ring-red-200",
+};
+
+/** Where the refund was executed, its state there in words with the code beside, and the provider's reason. */
+function ProviderState({ row }: { row: TLedgerRow }) {
+  return (
+    <div className="space-y-0.5">
+      <span
+        className={`inline-block rounded px-1.5 py-0.5 text-[12px] font-medium ring-1 ring-inset ${STATE_TONE[row.state]}`}
+        title={`changed ${formatUtc(row.stateChangedAt, "minute")}`}
+      >
+        {REFUND_STATE_LABELS[row.state]} <code className="font-mono text-[11px] opacity-70">{row.state}</code>
+      </span>
+      <p className="text-[12px] text-slate-600">
+        {row.provider === "ledger-only" ? "Ledger only" : row.provider === "stripe" ? "Stripe" : row.provider}
+        {row.providerRefundId ? <code className="ml-1 font-mono text-[11px] text-slate-500">{row.providerRefundId}</code> : null}
+      </p>
+      {row.failureReason ? (
+        <p className="text-[12px] text-red-800">
+          Reason: <code className="font-mono text-[11px]">{row.failureReason}</code>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
-  const columns: TColumn[] = ["Date", "Order", { label: "Amount", align: "right" }, "Approved by", "Actor", "Ticket", "Idempotency key"];
+  const columns: TColumn[] = [
+    "Date",
+    "Order",
+    { label: "Amount", align: "right" },
+    "Refund state",
+    "Approved by",
+    "Actor",
+    "Ticket",
+    "Idempotency key",
+  ];
   return (
     <ResponsiveTable caption="Ledger entries, newest first" columns={columns}>
       {rows.map((r) => (
@@ -116,6 +158,9 @@ function LedgerTable({ rows }: { rows: TLedgerRow[] }) {
           <Cell label="Amount" className="font-medium whitespace-nowrap tabular-nums text-slate-900 md:text-right">
             {formatAmount(r.amountCents, r.currency)}
             {r.kind !== "refund" ? <span className="ml-1 text-[11px] font-normal text-slate-500">{r.kind}</span> : null}
+          </Cell>
+          <Cell label="Refund state">
+            <ProviderState row={r} />
           </Cell>
           <Cell label="Approved by">
             <Approvers row={r} />
@@ -165,7 +210,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
     <>
       <PageHeader
         title="Ledger"
-        description="Every refund the executor has written: one row per approved operation, newest first."
+        description="Every refund the executor has written: one row per approved operation, newest first, with its state at the payment provider."
         actions={
           parsed.success ? (
             <a

@@ -6,6 +6,7 @@ import { APPROVAL_NOTIFY_JOB } from "./approval-notify";
 import { AUDIT_CHECKPOINT_JOB } from "./audit-checkpoint";
 import { BULK_ASSIGN_JOB } from "./bulk-assign";
 import { EVALUATE_DOCUMENT_JOB } from "./evaluate-document";
+import { RECONCILE_PAYMENTS_JOB } from "./reconcile-payments";
 import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
 import { REFUND_EXECUTE_JOB } from "./refund-execute";
 import { REMIND_APPROVALS_JOB } from "./remind-approvals";
@@ -15,7 +16,15 @@ import { SWEEP_RUNS_JOB } from "./sweep-runs";
 import { SWEEP_SESSIONS_JOB } from "./sweep-sessions";
 
 export { AGENT_RUN_JOB, APPROVAL_NOTIFY_JOB, AUDIT_CHECKPOINT_JOB, BULK_ASSIGN_JOB, RECONCILE_REFUNDS_JOB, REFUND_EXECUTE_JOB };
-export { REMIND_APPROVALS_JOB, SWEEP_APPROVALS_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB, EVALUATE_DOCUMENT_JOB, RETIRE_SUPERSEDED_JOB };
+export {
+  REMIND_APPROVALS_JOB,
+  SWEEP_APPROVALS_JOB,
+  SWEEP_RUNS_JOB,
+  SWEEP_SESSIONS_JOB,
+  EVALUATE_DOCUMENT_JOB,
+  RETIRE_SUPERSEDED_JOB,
+  RECONCILE_PAYMENTS_JOB,
+};
 
 export const JOBS = {
   "refund-execute": REFUND_EXECUTE_JOB,
@@ -30,4 +39,5 @@ export const JOBS = {
   "remind-approvals": REMIND_APPROVALS_JOB,
   "evaluate-document": EVALUATE_DOCUMENT_JOB,
   "retire-superseded": RETIRE_SUPERSEDED_JOB,
+  "reconcile-payments": RECONCILE_PAYMENTS_JOB,
 } satisfies { [Q in TQueueName]: TJobDefinition<Q> };

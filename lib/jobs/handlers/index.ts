@@ -9,6 +9,7 @@ import { signCheckpointJob } from "./audit-checkpoint";
 import { assignBatchTicket } from "./bulk-assign";
 import { evaluateDocumentJob } from "./evaluate-document";
 import type { TJobHandler } from "./job-input";
+import { reconcilePaymentsJob } from "./reconcile-payments";
 import { reconcileRefundsJob } from "./reconcile-refunds";
 import { settleRefundJob } from "./refund-execute";
 import { remindApprovalsJob } from "./remind-approvals";
@@ -30,6 +31,7 @@ export const HANDLERS = {
   "remind-approvals": remindApprovalsJob,
   "evaluate-document": evaluateDocumentJob,
   "retire-superseded": retireSupersededJob,
+  "reconcile-payments": reconcilePaymentsJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */
