@@ -65,18 +65,24 @@ export function ticketIntent(ticket: { subject: string; body: string }): TTicket
 
 /** The question asked of the evidence service for a ticket: its own words (ownWords), searched in the
  * documents of the ticket's language (the service says so when none is written in it), followed for
- * an English ticket with a known intent by its intent's words (INTENTS). Of such a ticket's body only
- * the sentences that ask (askingSentences) are kept: a long story before "it arrived cracked" would
- * otherwise dilute the question until no passage covers it. The ticket's words only rank passages:
+ * an English ticket with a known intent by its intent's words (INTENTS). Of such a ticket too long
+ * for the question only the sentences that ask (askingSentences) are kept: a long story before "it
+ * arrived cracked" would otherwise crowd out the words that ask, or dilute them until no passage
+ * covers the question. The ticket's words only rank passages:
  * only passages in effect can come back, each must cover enough of the question to be evidence, and
  * naming a document adds nothing (searchTerms). */
 export function evidenceQuestion(ticket: { subject: string; body: string }): string {
   const language = ticketLanguage(ticket);
   const known = language === "en" ? INTENTS.find((i) => i.intent === ticketIntent(ticket)) : undefined;
   if (!known) return ownWords(ticket, language);
-  const own = ownWords({ subject: ticket.subject, body: askingSentences(ticket.body, known.pattern) }, language);
-  // The intent's words always fit: a long ticket gives up its tail, never the question its contract allows.
-  return `${own.slice(0, MAX_EVIDENCE_QUESTION_CHARS - known.question.length - 1)}\n${known.question}`;
+  const room = MAX_EVIDENCE_QUESTION_CHARS - known.question.length - 1;
+  const whole = ownWords(ticket, language);
+  // The intent's words always fit: a ticket too long for both gives up its story, then its tail.
+  const own =
+    `${ticket.body}\n${ticket.subject}`.length <= room
+      ? whole
+      : ownWords({ subject: ticket.subject, body: askingSentences(ticket.body, known.pattern) }, language);
+  return `${own.slice(0, room)}\n${known.question}`;
 }
 
 /** The sentences of `body` that ask: questions, and those in which its intent's pattern is found, in

@@ -1,7 +1,8 @@
 // How fast this app may call a model endpoint: requests and tokens a minute (LLM_REQUESTS_PER_MINUTE,
 // LLM_TOKENS_PER_MINUTE), counted in the shared rate-limit table so every process on the database –
 // the server's worker and any number of `npm run worker`s – counts together, and a hold-off after the
-// endpoint answered 429, which every process honours until its Retry-After has passed. A call waits
+// endpoint answered 429, which every process honours until its Retry-After has passed. With neither
+// limit set nothing is counted in the database, and a 429 holds off only the process that received it. A call waits
 // for its turn rather than failing: the provider's limit is a pace, not an error.
 //
 // The windows are the library's fixed ones (a minute from the first request in it): within one, no
@@ -47,8 +48,32 @@ async function refusedFor(limiter: RateLimiterPostgres, key: string, points: num
   return res && res.consumedPoints >= points ? Math.max(1, res.msBeforeNext) : 0;
 }
 
-/** The limiter of one endpoint (tests make their own; calls use configuredModelLimiter). */
+/**
+ * The limiter of an endpoint no limit is set for: nothing is counted and no statement is sent per
+ * call (a grading worker or a test has no shared table to count in); a 429 holds this process's calls
+ * off for its Retry-After.
+ */
+function unlimitedModelLimiter(): TModelLimiter {
+  let heldUntil = 0;
+  return {
+    async admit(signal) {
+      const wait = Math.max(0, heldUntil - Date.now());
+      if (wait > 0) await pause(wait, signal);
+      const waits = meter.getStore();
+      if (waits) waits.ms += wait;
+      return wait;
+    },
+    async spend() {},
+    async holdOff(ms) {
+      heldUntil = Math.max(heldUntil, Date.now() + Math.max(1, ms));
+    },
+  };
+}
+
+/** The limiter of one endpoint (tests make their own; calls use configuredModelLimiter). With no limit
+ * set it counts nothing in the database (unlimitedModelLimiter). */
 export function modelLimiter(endpoint: string, limits: TModelLimits, client: () => Db = db): TModelLimiter {
+  if (limits.requestsPerMinute <= 0 && limits.tokensPerMinute <= 0) return unlimitedModelLimiter();
   const counter = (kind: string, points: number) =>
     points > 0 ? storedRateLimiter({ keyPrefix: `llm:${kind}`, points, windowSeconds: WINDOW_SECONDS, client }) : null;
   const requests = counter("requests", limits.requestsPerMinute);
