@@ -22,6 +22,17 @@ const rateLimit = z.coerce
 export const LEGACY_SIGNATURE_DEFAULT_UNTIL = "2027-03-01";
 
 const secret = z.string().min(32, "must be at least 32 characters (try: openssl rand -base64 32)").optional();
+/** Signing secrets in rotation, newest first, comma-separated: at most 5, each at least 32 characters. */
+const secretsInRotation = z
+  .string()
+  .transform((value) => value.split(",").map((s) => s.trim()))
+  .pipe(
+    z
+      .array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)"))
+      .min(1)
+      .max(5, "at most 5 secrets at once"),
+  )
+  .optional();
 
 export const ZEnv = z.object({
   DATABASE_URL: z
@@ -51,16 +62,7 @@ export const ZEnv = z.object({
    * INTAKE_SECRET, never beside it. A `whsec_…` secret is base64 after its prefix, as Standard
    * Webhooks issues them; any other is used as its UTF-8 bytes (lib/intake/webhook-signature.ts).
    */
-  INTAKE_SECRETS: z
-    .string()
-    .transform((value) => value.split(",").map((s) => s.trim()))
-    .pipe(
-      z
-        .array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)"))
-        .min(1)
-        .max(5, "at most 5 secrets at once"),
-    )
-    .optional(),
+  INTAKE_SECRETS: secretsInRotation,
   /** How far a Standard Webhooks delivery's timestamp may be from the server's clock, in seconds. */
   INTAKE_SIGNATURE_TOLERANCE_SECONDS: positiveInt
     .max(300, "must be at most 300 (the Standard Webhooks window the library enforces)")
@@ -80,16 +82,7 @@ export const ZEnv = z.object({
    * in rotation, newest first, comma-separated; the same form as INTAKE_SECRETS. Unset: the orders API
    * refuses every delivery (the demo's orders come from its seed).
    */
-  ORDERS_SECRETS: z
-    .string()
-    .transform((value) => value.split(",").map((s) => s.trim()))
-    .pipe(
-      z
-        .array(z.string().min(32, "each secret must be at least 32 characters (try: openssl rand -base64 32)"))
-        .min(1)
-        .max(5, "at most 5 secrets at once"),
-    )
-    .optional(),
+  ORDERS_SECRETS: secretsInRotation,
   /** Where orders and customers are read from: `internal` (the app's own tables, fed by the orders API) or `shopify`. */
   ORDER_SOURCE: z.enum(["internal", "shopify"], { message: "must be internal or shopify" }).default("internal"),
   /** The shop's Admin API origin, e.g. https://your-shop.myshopify.com (ORDER_SOURCE=shopify). */

@@ -2,6 +2,7 @@
 // runtime changes it, from validated tool observations.
 import type { TProposalDecision } from "../contracts/proposal-decision";
 import type { TEvidenceAnswer } from "../evidence/answer-policy-question";
+import type { TOrderRow } from "../orders/read-order";
 
 export interface TTicketView {
   id: string;
@@ -12,18 +13,10 @@ export interface TTicketView {
   orderRef: string | null;
 }
 
-export interface TOrderFacts {
-  id: string;
-  item: string;
-  category: string;
-  amountCents: number;
-  currency: string;
-  deliveredAt: string | null;
+/** What the agent observes of an order: the row without the customer's email, and the refund facts. */
+export interface TOrderFacts extends Omit<TOrderRow, "customerEmail"> {
   daysSinceDelivery: number | null;
-  refundedCents: number;
   refundableCents: number;
-  customerName: string;
-  customerFlagged: boolean;
 }
 
 export type TOrderObservation = { found: false; orderId: string } | { found: true; order: TOrderFacts };
