@@ -183,6 +183,10 @@ function poolQueue(w: TWorking, definition: TJobDefinition, handle: TJobHandler,
     });
   const start = (job: TJob) => {
     const done = (async () => {
+      // On the embedded database every query resolves without leaving the event loop: each job waits
+      // for the loop's turn before it starts, so requests, timers and I/O are served between jobs
+      // however many slots there are (as workQueue does), and a bulk batch never starves the server.
+      await new Promise((resolve) => setImmediate(resolve));
       if (await processJob(w, definition, handle, job))
         await w.boss
           .complete(queue, job.id)
