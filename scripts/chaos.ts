@@ -34,6 +34,7 @@ import { freshOrder, tabletTicket } from "../testing/runs";
 import { inSpan } from "../lib/observability/tracing";
 import { startTelemetry, stopTelemetry } from "../lib/observability/telemetry";
 import {
+  eventFigures,
   injectFaults,
   ledgerFigures,
   payOrdersAtFake,
@@ -309,6 +310,7 @@ async function providerChecks(
   );
   const provider = await providerInvariants(client, fake);
   const ledger = await ledgerFigures(client);
+  const events = await eventFigures(fake);
   const ms = (n: number) => `${(n / 1000).toFixed(2)} s`;
   const lines = [
     `provider faults injected:               ${Object.entries(faults ?? {})
@@ -318,6 +320,8 @@ async function providerChecks(
     `approvals without exactly their one:    ${provider.wrong.length}${provider.wrong.map((w) => `\n    ${w}`).join("")}`,
     `provider refunds tied to no approval:   ${provider.untied + provider.strangers}`,
     `ledger rows by state:                   ${ledger.byState.map((s) => `${s.state} ${s.n}`).join(", ") || "none"}`,
+    `final state recorded by:                ${ledger.finalBy.map((s) => `${s.source} ${s.n}`).join(", ") || "none"}`,
+    `provider events:                        ${events.sent} sent, ${events.delivered} delivered, ${events.retried} needed more than one attempt (${events.attempts} attempts)`,
     `ledger rows left non-final:             ${ledger.open}`,
     `replies without a succeeded refund:     ${ledger.repliesWithoutSucceeded}`,
     `reconciliation lag (created → final):   max ${ms(ledger.lagMaxMs)}, p95 ${ms(ledger.lagP95Ms)}`,

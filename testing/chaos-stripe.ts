@@ -69,13 +69,16 @@ export async function payOrdersAtFake(client: TClient, fake: TFakeStripeProcess)
 /**
  * While `running()`: every few hundred ms, one fault for the refunds API picked by the seeded
  * generator – a slow answer, a lost answer (twice, so the client's own single retry does not heal
- * it), a 500 – and now and then the events sent to the other server. Answers what it injected.
+ * it), a 500 – and now and then the events sent to the other server, or not sent at all for a while
+ * (an event made while no endpoint is set is never sent: only the reconciliation learns what it said).
+ * Events go to a server again at the end. Answers what it injected.
  */
 export async function injectFaults(
   fake: TFakeStripeProcess,
   input: { random: () => number; running: () => boolean; webhookUrls: string[] },
 ): Promise<Record<string, number>> {
-  const counts: Record<string, number> = { slow: 0, lose_answer: 0, error500: 0, webhook_moved: 0 };
+  const counts: Record<string, number> = { slow: 0, lose_answer: 0, error500: 0, events_moved: 0, events_off: 0 };
+  let eventsOff = false;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   while (input.running()) {
     await sleep(150 + input.random() * 450);
@@ -86,15 +89,21 @@ export async function injectFaults(
     } else if (roll < 0.75) {
       await fake.control("POST", "faults", { kind: "lose_answer", times: input.random() < 0.5 ? 1 : 2, match: "/v1/refunds" });
       counts.lose_answer!++;
-    } else if (roll < 0.9) {
+    } else if (roll < 0.85) {
       await fake.control("POST", "faults", { kind: "error500", match: "/v1/refunds" });
       counts.error500!++;
+    } else if (!eventsOff && input.random() < 0.5) {
+      await fake.control("POST", "webhook_url", { url: null });
+      eventsOff = true;
+      counts.events_off!++;
     } else {
       const url = input.webhookUrls[Math.floor(input.random() * input.webhookUrls.length)]!;
       await fake.control("POST", "webhook_url", { url });
-      counts.webhook_moved!++;
+      eventsOff = false;
+      counts.events_moved!++;
     }
   }
+  await fake.control("POST", "webhook_url", { url: input.webhookUrls[0] });
   return counts;
 }
 
@@ -167,5 +176,23 @@ export async function ledgerFigures(client: TClient) {
   ).map((r) => r.ms);
   const p95 = lags.length ? lags[Math.min(lags.length - 1, Math.ceil(lags.length * 0.95) - 1)]! : 0;
   const open = byState.filter((s) => !FINAL_STATES.includes(s.state)).reduce((n, s) => n + s.n, 0);
-  return { byState, repliesWithoutSucceeded: replies!.n, open, lagMaxMs: lags.at(-1) ?? 0, lagP95Ms: p95 };
+  // Who made each row final: the settlement's own call, a provider event, the reconciliation (the
+  // audit event of a report is written only when it moves the row).
+  const finalBy = await client.$queryRawUnsafe<{ source: string; n: number }[]>(
+    `SELECT inputs->>'source' AS source, count(*)::int AS n FROM "AuditEvent"
+      WHERE action = 'refund.provider_state' AND inputs->>'state' = ANY($1::text[]) GROUP BY 1 ORDER BY 1`,
+    FINAL_STATES,
+  );
+  return { byState, finalBy, repliesWithoutSucceeded: replies!.n, open, lagMaxMs: lags.at(-1) ?? 0, lagP95Ms: p95 };
+}
+
+/** The provider's events: how many, how many reached a server, and the attempts it took. */
+export async function eventFigures(fake: TFakeStripeProcess) {
+  const events = await fake.control<{ delivered: boolean; attempts: number }[]>("GET", "events");
+  return {
+    sent: events.length,
+    delivered: events.filter((e) => e.delivered).length,
+    retried: events.filter((e) => e.attempts > 1).length,
+    attempts: events.reduce((n, e) => n + e.attempts, 0),
+  };
 }
