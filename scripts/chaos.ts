@@ -8,8 +8,9 @@
 //
 // With --provider stripe the refunds are executed at the fake Stripe, a process of its own on port
 // P+2 (testing/chaos-stripe.ts): while the kills go on it answers slowly, loses answers and fails, and
-// its events go to one server or the other; after the queue drained the reconciliation runs until
-// every ledger row is final, and the refunds the provider holds are counted per approval.
+// its events go to one server or the other or nowhere for a while; the workers' reconciliation asks
+// about a row not final after 10 s. After the queue drained this process reconciles until every ledger
+// row is final, and the refunds the provider holds are counted per approval.
 //
 // Needs DATABASE_URL (a database named <name>_chaos beside it is created and dropped) and a
 // production build (npm run build; NEXT_DIST_DIR picks another build directory). With
@@ -39,6 +40,7 @@ import {
   ledgerFigures,
   payOrdersAtFake,
   providerInvariants,
+  reconcileAfter,
   reconcileUntilFinal,
   startFakeStripeProcess,
   type TFakeStripeProcess,
@@ -136,6 +138,7 @@ async function chaos(url: string, fake: TFakeStripeProcess | null): Promise<numb
     // At a provider every order was paid there: the refund names its PaymentIntent.
     const paid = async <T>(made: T) => (fake && (await payOrdersAtFake(client, fake)), made);
     await paid(null);
+    if (fake) await reconcileAfter(client, 10);
     const admin = await client.user.findFirstOrThrow({ where: { role: "ADMIN" } });
     // Refunds of 20 USD are auto-approved; the 79 USD ones wait for a person.
     await updatePolicySettings({

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { openDb } from "../lib/db";
 import { reconcileProviderRefunds } from "../lib/approvals/reconcile-refunds";
+import { PAYMENT_SETTING_KEYS } from "../lib/payments/payment-settings";
 
 type TClient = ReturnType<typeof openDb>["client"];
 
@@ -23,9 +24,9 @@ export interface TFakeStripeProcess {
   control: <T>(method: "GET" | "POST", path: string, body?: unknown) => Promise<T>;
 }
 
-/** The fake Stripe on `port`, its events posted to `webhookUrl`; resolves once it listens. */
-export async function startFakeStripeProcess(port: number, webhookUrl: string): Promise<TFakeStripeProcess> {
-  const args = ["--port", String(port), "--webhook-url", webhookUrl, "--webhook-secret", WEBHOOK_SECRET];
+/** The fake Stripe on `port` (0: any free one), its events posted to `webhookUrl`; resolves once it listens. */
+export async function startFakeStripeProcess(port: number, webhookUrl: string | null): Promise<TFakeStripeProcess> {
+  const args = ["--port", String(port), ...(webhookUrl ? ["--webhook-url", webhookUrl] : []), "--webhook-secret", WEBHOOK_SECRET];
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "testing/fake-stripe/cli.ts", ...args, "--settle-after-ms", String(SETTLE_AFTER_MS), "--api-key", API_KEY],
@@ -48,6 +49,15 @@ export async function startFakeStripeProcess(port: number, webhookUrl: string): 
   };
   const env = { PAYMENTS_PROVIDER: "stripe", STRIPE_SECRET_KEY: API_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: url };
   return { child, url, env, control };
+}
+
+/**
+ * The workers' reconciliation (the `reconcile-payments` job, every minute) asks about a row not final
+ * after `seconds` rather than the default two minutes: within a run, while workers are being killed.
+ */
+export async function reconcileAfter(client: TClient, seconds: number): Promise<void> {
+  const key = PAYMENT_SETTING_KEYS.reconcileAfterSeconds;
+  await client.setting.upsert({ where: { key }, create: { key, value: seconds }, update: { value: seconds } });
 }
 
 /** Every order with an amount and no payment yet is paid at the fake with a PaymentIntent of its amount. */
