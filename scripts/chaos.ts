@@ -107,10 +107,11 @@ async function main(): Promise<number> {
   await adminQuery(base, `CREATE DATABASE "${name}"`);
   const url = withDatabase(base, name);
   Object.assign(process.env, SECRETS, { DATABASE_URL: url });
-  // Before anything reads the environment: this process reconciles with the same settings as the servers.
-  const fake = PROVIDER === "stripe" ? await startFakeStripeProcess(BASE_PORT + 2, webhookUrl(BASE_PORT)) : null;
-  if (fake) Object.assign(process.env, fake.env);
+  let fake: TFakeStripeProcess | null = null;
   try {
+    // Before anything reads the environment: this process reconciles with the same settings as the servers.
+    fake = PROVIDER === "stripe" ? await startFakeStripeProcess(BASE_PORT + 2, webhookUrl(BASE_PORT)) : null;
+    if (fake) Object.assign(process.env, fake.env);
     return await chaos(url, fake);
   } finally {
     fake?.child.kill("SIGKILL");
