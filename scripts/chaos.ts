@@ -322,6 +322,7 @@ async function providerChecks(
       .join(", ")}`,
     `provider refunds:                       ${provider.refunds} for ${provider.withLedgerRow} approvals with a ledger row`,
     `approvals without exactly their one:    ${provider.wrong.length}${provider.wrong.map((w) => `\n    ${w}`).join("")}`,
+    `ledger rows not as the provider says:   ${provider.disagreeing.length}${provider.disagreeing.map((w) => `\n    ${w}`).join("")}`,
     `provider refunds tied to no approval:   ${provider.untied + provider.strangers}`,
     `ledger rows by state:                   ${ledger.byState.map((s) => `${s.state} ${s.n}`).join(", ") || "none"}`,
     `final state recorded by:                ${ledger.finalBy.map((s) => `${s.source} ${s.n}`).join(", ") || "none"}`,
@@ -330,7 +331,13 @@ async function providerChecks(
     `replies without a succeeded refund:     ${ledger.repliesWithoutSucceeded}`,
     `reconciliation lag (created → final):   max ${ms(ledger.lagMaxMs)}, p95 ${ms(ledger.lagP95Ms)}`,
   ];
-  const violations = provider.wrong.length + provider.untied + provider.strangers + ledger.open + ledger.repliesWithoutSucceeded;
+  const violations =
+    provider.wrong.length +
+    provider.disagreeing.length +
+    provider.untied +
+    provider.strangers +
+    ledger.open +
+    ledger.repliesWithoutSucceeded;
   return { lines, violations };
 }
 

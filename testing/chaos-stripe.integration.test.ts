@@ -56,9 +56,12 @@ async function refund(settle: boolean) {
 describe(`the chaos run's counts at the provider (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
   it("one refund for the approval: no violation; the pending row is open until the reconciliation makes it final", async () => {
     const { client } = testDb();
-    const { settled } = await refund(true);
+    const { request, settled } = await refund(true);
     expect(settled!.refundState).toBe("pending");
     expect(await providerInvariants(client, fake)).toMatchObject({ refunds: 1, withLedgerRow: 1, wrong: [], untied: 0, strangers: 0 });
+    // The fake makes it succeeded after 400 ms; no event tells us.
+    await new Promise((r) => setTimeout(r, 800));
+    expect((await providerInvariants(client, fake)).disagreeing).toEqual([`${request.id}: ledger pending, provider succeeded`]);
     expect(await ledgerFigures(client)).toMatchObject({ byState: [{ state: "pending", n: 1 }], open: 1, repliesWithoutSucceeded: 0 });
 
     expect(await reconcileUntilFinal(client, 15_000)).toMatchObject({ open: 0 });
@@ -66,6 +69,7 @@ describe(`the chaos run's counts at the provider (${process.env.DATABASE_URL ? "
     expect(after).toMatchObject({ byState: [{ state: "succeeded", n: 1 }], open: 0, finalBy: [{ source: "reconciliation", n: 1 }] });
     // Asked only once the row was 2 s old.
     expect(after.lagMaxMs).toBeGreaterThanOrEqual(2_000);
+    expect((await providerInvariants(client, fake)).disagreeing).toEqual([]);
   });
 
   it("names an approval with a second refund at the provider, and one refunded there without a ledger row", async () => {

@@ -152,11 +152,15 @@ export async function providerInvariants(client: TClient, fake: TFakeStripeProce
     select: { id: true, status: true, ledgerEntries: { select: { provider: true, providerRefundId: true, state: true } } },
   });
   const wrong: string[] = [];
+  /** Rows whose state is not their refund's status at the provider. */
+  const disagreeing: string[] = [];
   for (const a of approvals) {
     const atProvider = byApproval.get(a.id) ?? [];
     const entry = a.ledgerEntries[0];
     const expected = entry ? 1 : 0;
-    const tied = !entry || atProvider.some((r) => r.id === entry.providerRefundId);
+    const theirs = atProvider.find((r) => r.id === entry?.providerRefundId);
+    const tied = !entry || theirs !== undefined;
+    if (entry && theirs && theirs.status !== entry.state) disagreeing.push(`${a.id}: ledger ${entry.state}, provider ${theirs.status}`);
     if (atProvider.length !== expected || !tied)
       wrong.push(
         `${a.id} (${a.status}, ledger ${entry ? `${entry.state} ${entry.providerRefundId}` : "none"}): ${atProvider.length} at the provider`,
@@ -164,7 +168,8 @@ export async function providerInvariants(client: TClient, fake: TFakeStripeProce
   }
   const known = new Set(approvals.map((a) => a.id));
   const strangers = [...byApproval.keys()].filter((id) => !known.has(id)).length;
-  return { refunds: refunds.length, withLedgerRow: approvals.filter((a) => a.ledgerEntries.length > 0).length, wrong, untied, strangers };
+  const withLedgerRow = approvals.filter((a) => a.ledgerEntries.length > 0).length;
+  return { refunds: refunds.length, withLedgerRow, wrong, disagreeing, untied, strangers };
 }
 
 /** Ledger rows by state; replies released without a succeeded refund; lag from a row's creation to its final state. */
