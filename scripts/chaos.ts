@@ -1,10 +1,16 @@
-// npm run chaos -- --approvals N --kills K [--seed S] [--auto A]
+// npm run chaos -- --approvals N --kills K [--seed S] [--auto A] [--port P] [--provider ledger-only|stripe]
 // What a team running more than one machine lives through, on PostgreSQL: two production servers and
 // two job workers on one database. Reviewers approve N refunds through the real approve action (real
 // sessions, real HTTP, spread over both servers), the agent runs live on A more tickets whose refunds
 // it auto-approves within the dial, and K times a server or a worker is killed with SIGKILL at a
 // moment it has a transaction open, then restarted. Every approval whose request died is clicked
 // again. When the queue has drained, the invariants are counted; any violation exits non-zero.
+//
+// With --provider stripe the refunds are executed at the fake Stripe, a process of its own on port
+// P+2 (testing/chaos-stripe.ts): while the kills go on it answers slowly, loses answers and fails, and
+// its events go to one server or the other or nowhere for a while; the workers' reconciliation asks
+// about a row not final after 10 s. After the queue drained this process reconciles until every ledger
+// row is final, and the refunds the provider holds are counted per approval.
 //
 // Needs DATABASE_URL (a database named <name>_chaos beside it is created and dropped) and a
 // production build (npm run build; NEXT_DIST_DIR picks another build directory). With
@@ -28,6 +34,17 @@ import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres"
 import { freshOrder, tabletTicket } from "../testing/runs";
 import { inSpan } from "../lib/observability/tracing";
 import { startTelemetry, stopTelemetry } from "../lib/observability/telemetry";
+import {
+  eventFigures,
+  injectFaults,
+  ledgerFigures,
+  payOrdersAtFake,
+  providerInvariants,
+  reconcileAfter,
+  reconcileUntilFinal,
+  startFakeStripeProcess,
+  type TFakeStripeProcess,
+} from "../testing/chaos-stripe";
 
 const { values } = parseArgs({
   options: {
@@ -36,12 +53,14 @@ const { values } = parseArgs({
     auto: { type: "string" },
     seed: { type: "string", default: "1" },
     port: { type: "string", default: "3401" },
+    provider: { type: "string", default: "ledger-only" },
   },
 });
 const N = Number(values.approvals);
 const K = Number(values.kills);
 const AUTO = values.auto === undefined ? Math.max(1, Math.round(N / 10)) : Number(values.auto);
 const BASE_PORT = Number(values.port);
+const PROVIDER = values.provider;
 const DIST = process.env.NEXT_DIST_DIR ?? ".next";
 const SECRETS = {
   AUTH_SECRET: "chaos-auth-secret-0123456789abcdef0123456",
@@ -78,20 +97,32 @@ async function main(): Promise<number> {
     console.error("--approvals must be positive, --kills and --auto zero or more.");
     return 2;
   }
+  if (PROVIDER !== "ledger-only" && PROVIDER !== "stripe") {
+    console.error("--provider must be ledger-only or stripe.");
+    return 2;
+  }
 
   const name = `${testDatabaseBase(base)}_chaos`;
   await adminQuery(base, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   await adminQuery(base, `CREATE DATABASE "${name}"`);
   const url = withDatabase(base, name);
   Object.assign(process.env, SECRETS, { DATABASE_URL: url });
+  let fake: TFakeStripeProcess | null = null;
   try {
-    return await chaos(url);
+    // Before anything reads the environment: this process reconciles with the same settings as the servers.
+    fake = PROVIDER === "stripe" ? await startFakeStripeProcess(BASE_PORT + 2, webhookUrl(BASE_PORT)) : null;
+    if (fake) Object.assign(process.env, fake.env);
+    return await chaos(url, fake);
   } finally {
+    fake?.child.kill("SIGKILL");
     await adminQuery(base, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
   }
 }
 
-async function chaos(url: string): Promise<number> {
+const webhookUrl = (port: number) => `http://127.0.0.1:${port}/api/payments/stripe`;
+
+async function chaos(url: string, fake: TFakeStripeProcess | null): Promise<number> {
+  if (fake) log(`refunds executed at the fake Stripe on ${fake.url}`);
   log(`database ${new URL(url).pathname.slice(1)}: migrating and seeding ${N} approvals and ${AUTO} auto-approvable tickets…`);
   await deployMigrations({ kind: "postgres", url });
   const handle = openDb({ kind: "postgres", url, max: 8 });
@@ -105,6 +136,10 @@ async function chaos(url: string): Promise<number> {
   ];
   try {
     await seedDemo(client);
+    // At a provider every order was paid there: the refund names its PaymentIntent.
+    const paid = async <T>(made: T) => (fake && (await payOrdersAtFake(client, fake)), made);
+    await paid(null);
+    if (fake) await reconcileAfter(client, 10);
     const admin = await client.user.findFirstOrThrow({ where: { role: "ADMIN" } });
     // Refunds of 20 USD are auto-approved; the 79 USD ones wait for a person.
     await updatePolicySettings({
@@ -113,13 +148,13 @@ async function chaos(url: string): Promise<number> {
     });
     const approvals: { id: string; digest: string; ticketId: string }[] = [];
     for (let i = 0; i < N; i++) {
-      const ticketId = await tabletTicket(client, await freshOrder(client));
+      const ticketId = await tabletTicket(client, await paid(await freshOrder(client)));
       const run = await runAgent({ ticketId, client });
       if (!run.approval?.id) throw new Error(`setup: ticket ${i} stopped with ${run.reason}`);
       approvals.push({ id: run.approval.id, digest: run.approval.digest, ticketId });
     }
     const autoTickets: string[] = [];
-    for (let i = 0; i < AUTO; i++) autoTickets.push(await tabletTicket(client, await freshOrder(client, 2_000)));
+    for (let i = 0; i < AUTO; i++) autoTickets.push(await tabletTicket(client, await paid(await freshOrder(client, 2_000))));
 
     const env = {
       ...process.env,
@@ -194,7 +229,13 @@ async function chaos(url: string): Promise<number> {
         if (victim.role === "server") await waitHealthy(victim.port!);
       }
     })();
-    await Promise.all([...drivers, killer]);
+    // The provider's faults, for as long as the load and the kills go on.
+    let loading = true;
+    const faulting = fake
+      ? injectFaults(fake, { random, running: () => loading, webhookUrls: servers.map((s) => webhookUrl(s.port!)) })
+      : Promise.resolve(null);
+    await Promise.all([...drivers, killer]).finally(() => (loading = false));
+    const faults = await faulting;
     log(`load sent: ${sent} requests; waiting for the queue to drain…`);
 
     // Drained: no job left to do, no run still running (interrupted ones are swept once their lease ends).
@@ -213,6 +254,7 @@ async function chaos(url: string): Promise<number> {
       await sleep(1_000);
     }
 
+    const atProvider = fake ? await providerChecks(client, fake, faults) : { lines: [], violations: 0 };
     const report = await invariants(
       client,
       approvals.map((a) => a.id),
@@ -233,8 +275,9 @@ async function chaos(url: string): Promise<number> {
       `expired though decided in time:         ${report.expiredInTime}`,
       `audit chain:                            ${chain.ok ? `verified (${chain.events} events)` : `BROKEN: ${JSON.stringify(chain).slice(0, 200)}`}`,
     ];
-    lines.forEach((l) => console.log(l));
+    [...lines, ...atProvider.lines].forEach((l) => console.log(l));
     const violations =
+      atProvider.violations +
       report.duplicates +
       report.approvedWithoutLedger +
       report.undecided +
@@ -256,6 +299,46 @@ async function chaos(url: string): Promise<number> {
     for (const p of procs) p.child?.kill("SIGKILL");
     await handle.close();
   }
+}
+
+/** The provider's side, once the queue drained: reconciled until every ledger row is final, then counted. */
+async function providerChecks(
+  client: ReturnType<typeof openDb>["client"],
+  fake: TFakeStripeProcess,
+  faults: Record<string, number> | null,
+) {
+  const started = Date.now();
+  const reconciled = await reconcileUntilFinal(client, 120_000);
+  log(
+    `reconciliation: ${reconciled.passes} pass(es) in ${((Date.now() - started) / 1000).toFixed(1)} s, ${reconciled.open} rows left open`,
+  );
+  const provider = await providerInvariants(client, fake);
+  const ledger = await ledgerFigures(client);
+  const events = await eventFigures(fake);
+  const ms = (n: number) => `${(n / 1000).toFixed(2)} s`;
+  const lines = [
+    `provider faults injected:               ${Object.entries(faults ?? {})
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")}`,
+    `provider refunds:                       ${provider.refunds} for ${provider.withLedgerRow} approvals with a ledger row`,
+    `approvals without exactly their one:    ${provider.wrong.length}${provider.wrong.map((w) => `\n    ${w}`).join("")}`,
+    `ledger rows not as the provider says:   ${provider.disagreeing.length}${provider.disagreeing.map((w) => `\n    ${w}`).join("")}`,
+    `provider refunds tied to no approval:   ${provider.untied + provider.strangers}`,
+    `ledger rows by state:                   ${ledger.byState.map((s) => `${s.state} ${s.n}`).join(", ") || "none"}`,
+    `final state recorded by:                ${ledger.finalBy.map((s) => `${s.source} ${s.n}`).join(", ") || "none"}`,
+    `provider events:                        ${events.sent} sent, ${events.delivered} delivered, ${events.retried} needed more than one attempt (${events.attempts} attempts)`,
+    `ledger rows left non-final:             ${ledger.open}`,
+    `replies without a succeeded refund:     ${ledger.repliesWithoutSucceeded}`,
+    `reconciliation lag (created → final):   max ${ms(ledger.lagMaxMs)}, p95 ${ms(ledger.lagP95Ms)}`,
+  ];
+  const violations =
+    provider.wrong.length +
+    provider.disagreeing.length +
+    provider.untied +
+    provider.strangers +
+    ledger.open +
+    ledger.repliesWithoutSucceeded;
+  return { lines, violations };
 }
 
 /** The server action's id in the production build, by its exported name. */
