@@ -68,7 +68,7 @@ test("a reviewer runs the agent, opens the cited passage, approves, and exactly 
   // The outbox, as the helpdesk reads it: clean text, worded for after the refund.
   const sent = (await readOutbox(page)).filter((m) => m.externalId === "e2e-approve");
   expect(sent).toHaveLength(1);
-  expect(sent[0]!.body).toContain("We have refunded 79.00 USD to your original payment method.");
+  expect(sent[0]!.body).toContain("We have refunded 79.00 USD in full.");
   expect(sent[0]!.body).not.toMatch(/\[[a-z0-9-]+@\d+\]|once a member|approved it|\r/);
 });
 

@@ -116,11 +116,11 @@ function ProviderState({ row }: { row: TLedgerRow }) {
       </span>
       <p className="text-[12px] text-slate-600">
         {row.provider === "ledger-only" ? "Ledger only" : row.provider === "stripe" ? "Stripe" : row.provider}
-        {row.providerRefundId ? <code className="ml-1 font-mono text-[11px] text-slate-500">{row.providerRefundId}</code> : null}
+        {row.providerRefundId ? <code className="ml-1 font-mono text-[11px] break-all text-slate-500">{row.providerRefundId}</code> : null}
       </p>
       {row.failureReason ? (
         <p className="text-[12px] text-red-800">
-          Reason: <code className="font-mono text-[11px]">{row.failureReason}</code>
+          Reason: <code className="font-mono text-[11px] break-all">{row.failureReason}</code>
         </p>
       ) : null}
     </div>
