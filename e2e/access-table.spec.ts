@@ -647,7 +647,11 @@ async function captureDocumentActions(page: Page, leadContext: BrowserContext) {
   captured.set("withdrawFromReviewAction", await captureAction(page, () => withdraw.click()));
   const lead = await leadContext.newPage();
   await lead.goto(version);
-  captured.set("publishVersionAction", await captureAction(lead, () => lead.getByRole("button", { name: "Publish" }).click()));
+  // Publish is disabled until the version has been evaluated: the button is enabled by hand, as a
+  // forged click would be, to capture what it sends (the server refuses it all the same).
+  const publish = lead.getByRole("button", { name: "Publish" });
+  await publish.evaluate((button) => button.removeAttribute("disabled"));
+  captured.set("publishVersionAction", await captureAction(lead, () => publish.click()));
   await lead.close();
 
   await page.goto("/documents/return-policy-us/2");
