@@ -1,14 +1,13 @@
-// What the pages of one version (the version, its editor) start from: the person, with the role the
-// page needs, the version and its document's versions (not found for a version that is not a
-// number or does not exist), and the least role the settings let publish.
+// What the pages of one version (the version, its editor) start from, once the page has checked the
+// person's role itself (each page says its gate: e2e/access-table.spec.ts reads it there): the version
+// and its document's versions (not found for a version that is not a number or does not exist), and
+// the least role the settings let publish.
 import "server-only";
 import { notFound } from "next/navigation";
-import { requireRole } from "@/lib/auth/session";
 import { loadDocumentVersion } from "@/lib/documents/load-document-version";
 import { loadPolicySettings } from "@/lib/policy/settings";
 
-export async function loadVersionPage(params: Promise<{ docKey: string; version: string }>, access: "documents" | "writeDocuments") {
-  const user = await requireRole(access);
+export async function loadVersionPage(params: Promise<{ docKey: string; version: string }>) {
   const { docKey, version } = await params;
   if (!/^\d{1,9}$/.test(version)) notFound();
   const [page, settings] = await Promise.all([
@@ -16,5 +15,5 @@ export async function loadVersionPage(params: Promise<{ docKey: string; version:
     loadPolicySettings(),
   ]);
   if (!page) notFound();
-  return { user, page, publishRole: settings["documents.publishRole"] };
+  return { page, publishRole: settings["documents.publishRole"] };
 }

@@ -10,6 +10,7 @@ import { VersionActions } from "../version-actions";
 import { VersionDates, VersionPeople } from "../version-history";
 import { DocumentHeader } from "../document-header";
 import { loadVersionMoves } from "../load-version-moves";
+import { requireRole } from "@/lib/auth/session";
 import { loadVersionPage } from "./load-version-page";
 
 export const metadata: Metadata = { title: "Policy document" };
@@ -134,7 +135,8 @@ function VersionCard({ page, now, children }: { page: TDocumentVersion; now: Dat
 
 /** One version of a policy document: the page a citation opens, and where the version is reviewed and published. */
 export default async function DocumentVersionPage({ params }: { params: Promise<{ docKey: string; version: string }> }) {
-  const { user, page, publishRole } = await loadVersionPage(params, "documents");
+  const user = await requireRole("documents");
+  const { page, publishRole } = await loadVersionPage(params);
   const { doc } = page;
   const now = new Date();
   const moves = await loadVersionMoves(page, doc, user, publishRole);

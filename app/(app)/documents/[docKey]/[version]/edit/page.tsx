@@ -6,6 +6,7 @@ import { DocumentHeader } from "../../document-header";
 import { DraftEditor } from "../../draft-editor";
 import { versionFacts } from "../../version-facts";
 import { versionMoves } from "../../version-moves";
+import { requireRole } from "@/lib/auth/session";
 import { loadVersionPage } from "../load-version-page";
 
 export const metadata: Metadata = { title: "Edit policy document" };
@@ -15,7 +16,8 @@ export const metadata: Metadata = { title: "Edit policy document" };
  * saves a new version (the next draft of the document).
  */
 export default async function EditDocumentPage({ params }: { params: Promise<{ docKey: string; version: string }> }) {
-  const { user, page, publishRole } = await loadVersionPage(params, "writeDocuments");
+  const user = await requireRole("writeDocuments");
+  const { page, publishRole } = await loadVersionPage(params);
   const { doc } = page;
   const key = encodeURIComponent(doc.docKey);
   const moves = versionMoves(versionFacts(page, doc), user, publishRole);
