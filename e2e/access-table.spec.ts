@@ -504,6 +504,43 @@ const ROUTES: readonly TRouteRow[] = [
     },
   },
   {
+    name: "PUT /api/orders/[id]",
+    gate: "signature",
+    call: (r) => r.put("/api/orders/ORD-ACCESS-1", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may write an order without a signature");
+    },
+    refusedAnswer: async (response) => {
+      // The suite's server has no orders secret: the API is closed to every delivery, signed or not.
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "orders_api_closed" });
+    },
+  },
+  {
+    name: "PUT /api/customers/[id]",
+    gate: "signature",
+    call: (r) => r.put("/api/customers/CUS-ACCESS-1", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may write a customer without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "orders_api_closed" });
+    },
+  },
+  {
+    name: "POST /api/payments/stripe",
+    gate: "signature",
+    call: (r) => r.post("/api/payments/stripe", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may pass the payment provider's events route without Stripe's signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
     name: "GET /api/outbox",
     gate: "signature",
     call: (r) => r.get("/api/outbox"),
