@@ -63,6 +63,19 @@ export function orderSource(): TOrderSource {
   return g.__countersignOrderSource;
 }
 
+/**
+ * The executor's fresh read, in its transaction: the order's row lock first – the lock the ledger's
+ * write (countersign_write_refund) takes to sum what the order still allows, so no other refund of
+ * the order is decided meanwhile – then the order read from its source again and written with the
+ * refunds the source reports. False when the source no longer has the order; throws when it could not
+ * be read. The internal source reads its own tables: nothing to do.
+ */
+export async function freshReadUnderLock(tx: DbTx, orderId: string, source: TOrderSource = orderSource()): Promise<boolean> {
+  if (source.kind === "internal") return true;
+  await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
+  return (await source.freshRead(tx, orderId)) !== null;
+}
+
 /** Replaces the installation's order source (tests; null: read the settings again). */
 export function useOrderSource(source: TOrderSource | null): void {
   g.__countersignOrderSource = source ?? undefined;
