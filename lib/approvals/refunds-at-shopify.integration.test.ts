@@ -86,9 +86,19 @@ describe(`refunds in a Shopify shop (${process.env.DATABASE_URL ? "PostgreSQL" :
     });
     const after = await sides(request, order.id);
     expect(after.inShop).toHaveLength(1);
-    expect(after.inShop[0]).toMatchObject({ amountCents: 7_900, status: "SUCCESS", note: countersignRefundNote(after.rows[0]!.idempotencyKey) });
+    expect(after.inShop[0]).toMatchObject({
+      amountCents: 7_900,
+      status: "SUCCESS",
+      note: countersignRefundNote(after.rows[0]!.idempotencyKey),
+    });
     expect(after.rows).toEqual([
-      { provider: "shopify", state: "succeeded", providerRefundId: after.inShop[0]!.id, failureReason: null, idempotencyKey: expect.any(String) },
+      {
+        provider: "shopify",
+        state: "succeeded",
+        providerRefundId: after.inShop[0]!.id,
+        failureReason: null,
+        idempotencyKey: expect.any(String),
+      },
     ]);
     expect(after.ticket.status).toBe("resolved");
     expect(after.replies).toBe(1);
@@ -111,7 +121,10 @@ describe(`refunds in a Shopify shop (${process.env.DATABASE_URL ? "PostgreSQL" :
     expect(between.replies).toBe(0);
     expect(between.ticket.status).toBe("approved");
 
-    expect(await settleApprovedRefund({ approvalId: request.id, provider })).toMatchObject({ refundState: "succeeded", replyReleased: true });
+    expect(await settleApprovedRefund({ approvalId: request.id, provider })).toMatchObject({
+      refundState: "succeeded",
+      replyReleased: true,
+    });
     expect((await sides(request, order.id)).inShop).toHaveLength(1);
   });
 
@@ -139,7 +152,10 @@ describe(`refunds in a Shopify shop (${process.env.DATABASE_URL ? "PostgreSQL" :
   it("waits on a pending refund, and a refund the gateway then fails returns the ticket to a person with no reply", async () => {
     const { request, order } = await approvedShopRefund();
     shop.refundsStartAs("PENDING");
-    expect(await settleApprovedRefund({ approvalId: request.id, provider })).toMatchObject({ refundState: "pending", replyReleased: false });
+    expect(await settleApprovedRefund({ approvalId: request.id, provider })).toMatchObject({
+      refundState: "pending",
+      replyReleased: false,
+    });
     const waiting = await sides(request, order.id);
     expect(waiting.rows).toMatchObject([{ state: "pending", providerRefundId: waiting.inShop[0]!.id }]);
     expect(waiting.ticket.status).toBe("approved");

@@ -171,7 +171,14 @@ describe(`ledger CSV (${onDatabase})`, () => {
     const written = [
       { key: "refund:csv-ledger", provider: "ledger-only", providerRefundId: null, state: "succeeded", failureReason: null, hour: 1 },
       { key: "refund:csv-stripe", provider: "stripe", providerRefundId: "re_csv123", state: "pending", failureReason: null, hour: 2 },
-      { key: "refund:csv-shop", provider: "shopify", providerRefundId: "gid://shopify/Refund/77", state: "failed", failureReason: "declined", hour: 3 },
+      {
+        key: "refund:csv-shop",
+        provider: "shopify",
+        providerRefundId: "gid://shopify/Refund/77",
+        state: "failed",
+        failureReason: "declined",
+        hour: 3,
+      },
     ] as const;
     for (const w of written)
       await client.ledgerEntry.create({
@@ -194,7 +201,13 @@ describe(`ledger CSV (${onDatabase})`, () => {
     expect(
       records
         .slice(1)
-        .map((r) => [r[column("idempotency_key")], r[column("provider")], r[column("provider_refund_id")], r[column("state")], r[column("failure_reason")]]),
+        .map((r) => [
+          r[column("idempotency_key")],
+          r[column("provider")],
+          r[column("provider_refund_id")],
+          r[column("state")],
+          r[column("failure_reason")],
+        ]),
     ).toEqual([
       ["refund:csv-shop", "shopify", "gid://shopify/Refund/77", "failed", "declined"],
       ["refund:csv-stripe", "stripe", "re_csv123", "pending", ""],

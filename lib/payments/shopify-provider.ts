@@ -59,8 +59,7 @@ export function refundFromShopify(refund: TShopRefund): TProviderRefund {
   const failed = transactions.find((t) => t.status === "FAILURE" || t.status === "ERROR");
   if (transactions.length > 0 && transactions.every((t) => t.status === "SUCCESS"))
     return { id: refund.id, state: "succeeded", failureReason: null };
-  if (failed)
-    return { id: refund.id, state: "failed", failureReason: ERROR_REASONS[failed.errorCode ?? ""] ?? refundFailureReason(null) };
+  if (failed) return { id: refund.id, state: "failed", failureReason: ERROR_REASONS[failed.errorCode ?? ""] ?? refundFailureReason(null) };
   return { id: refund.id, state: "pending", failureReason: null };
 }
 

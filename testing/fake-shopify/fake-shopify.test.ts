@@ -129,7 +129,10 @@ describe("the fake Shopify Admin GraphQL endpoint", () => {
     expect((await post({ query: read, variables: { id } })).body.data.refund.transactions.nodes).toEqual([
       { kind: "REFUND", status: "FAILURE", errorCode: "CARD_DECLINED" },
     ]);
-    const total = await post({ query: `query T($id: ID!) { order(id: $id) { totalRefundedSet { shopMoney { amount } } } }`, variables: { id: order.id } });
+    const total = await post({
+      query: `query T($id: ID!) { order(id: $id) { totalRefundedSet { shopMoney { amount } } } }`,
+      variables: { id: order.id },
+    });
     expect(total.body.data.order.totalRefundedSet.shopMoney.amount).toBe("0.00");
     expect((await post({ query: read, variables: { id: "gid://shopify/Refund/0" } })).body.data.refund).toBeNull();
     shop.refundsStartAs("SUCCESS");

@@ -314,6 +314,10 @@ export async function startFakeShopify(options: { accessToken?: string; apiVersi
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, { errors: String(error) }));
   });
+  // Longer than a client keeps an idle connection (undici: 4 s), so that the client, not the fake,
+  // closes it: a connection the fake closed just as the client reused it would fail a request the
+  // test did not mean to fail.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
