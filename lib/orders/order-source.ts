@@ -29,9 +29,9 @@ export interface TOrderSource {
   /**
    * The order read from its source now, whatever any cache says, and written to the tables with the
    * refunds the source reports; null when the source has no such order. For the executor, before it
-   * decides (under the order's lock, countersign_write_refund) whether a refund still fits: call
-   * `orderSource().freshRead(client, orderId)` with the approved refund's orderId, and refuse to
-   * execute when it throws (the shop could not be read) or answers null.
+   * decides (under the order's lock, countersign_write_refund) whether a refund still fits – see
+   * freshReadUnderLock, which the refund job calls: nothing is executed when it throws (the shop could
+   * not be read: the job is retried), and the refund is refused when it answers null.
    */
   freshRead(client: Db | DbTx, orderId: string): Promise<TOrderRow | null>;
 }
