@@ -42,8 +42,10 @@ export const PARTS = {
   },
   llm: { paths: ["lib/llm"], may: [...BASE, "env", "db", "evidence", "policy", "agent"] },
   ledger: { paths: ["lib/ledger"], may: [...BASE, "env", "db", "orders", "audit", "policy"] },
-  // The payment providers (ledger-only, Stripe) and their settings: asked by the settlement, never by the agent.
-  payments: { paths: ["lib/payments"], may: [...BASE, "env", "db", "policy"] },
+  // The payment providers (ledger-only, Stripe, the Shopify shop) and their settings: asked by the
+  // settlement, never by the agent. orders: the Shopify provider refunds through the shop's Admin API
+  // client and with the refund note the order source recognises as the app's own.
+  payments: { paths: ["lib/payments"], may: [...BASE, "env", "db", "policy", "orders"] },
   // The approvals store writes its tables for the approvals and for the run that opens a request: so it
   // sits below both, and decides nothing.
   approvalStore: { paths: ["lib/approvals/store"], may: [...BASE, "db", "policy"] },

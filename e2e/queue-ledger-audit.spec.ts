@@ -121,7 +121,7 @@ test("a specialist downloads the ledger as CSV; a reviewer may not", async ({ pa
   expect(download.suggestedFilename()).toMatch(/^countersign-ledger-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await readFile((await download.path())!, "utf8");
   expect(text.split("\r\n")[0]).toBe(
-    "created_at,entry_id,order_id,amount,currency,kind,actor_type,actor_id,actor_name,approved_by,approver_ids,ticket_number,approval_request_id,idempotency_key",
+    "created_at,entry_id,order_id,amount,currency,kind,actor_type,actor_id,actor_name,approved_by,approver_ids,ticket_number,approval_request_id,idempotency_key,provider,provider_refund_id,state,failure_reason",
   );
 
   // A reviewer's session is refused both the page and the export.

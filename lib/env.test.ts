@@ -45,6 +45,8 @@ describe("parseEnv", () => {
     [{ ORDER_SOURCE: "shopify", SHOPIFY_SHOP_URL: "https://shop.example" }, "ORDER_SOURCE"],
     [{ ORDER_SOURCE: "shopify", SHOPIFY_SHOP_URL: "shop.example", SHOPIFY_ACCESS_TOKEN: "shpat_x" }, "SHOPIFY_SHOP_URL"],
     [{ SHOPIFY_API_VERSION: "latest" }, "SHOPIFY_API_VERSION"],
+    [{ PAYMENTS_PROVIDER: "shopify", SHOPIFY_ACCESS_TOKEN: "shpat_x" }, "PAYMENTS_PROVIDER"],
+    [{ PAYMENTS_PROVIDER: "paypal" }, "PAYMENTS_PROVIDER"],
   ])("names the bad variable in one line: %o", (source, variable) => {
     let caught: unknown;
     try {

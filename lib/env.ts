@@ -235,9 +235,10 @@ export const ZEnv = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   /**
    * Where approved refunds are executed (lib/payments/): `ledger-only` (the ledger row is the whole
-   * effect, the demo's default) or `stripe`. The `payments.*` settings in the database, when set, win.
+   * effect, the demo's default), `stripe`, or `shopify` (refundCreate in the shop of SHOPIFY_SHOP_URL,
+   * against the order's Shopify gid). The `payments.*` settings in the database, when set, win.
    */
-  PAYMENTS_PROVIDER: z.enum(["ledger-only", "stripe"], { message: "must be ledger-only or stripe" }).optional(),
+  PAYMENTS_PROVIDER: z.enum(["ledger-only", "stripe", "shopify"], { message: "must be ledger-only, stripe or shopify" }).optional(),
   /** Stripe's secret API key (sk_live_…, sk_test_… or a restricted rk_… that may create and read refunds). */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   /** The signing secret of the Stripe webhook endpoint registered for /api/payments/stripe (whsec_…). */
@@ -291,6 +292,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     );
   if (env.ORDER_SOURCE === "shopify" && (!env.SHOPIFY_SHOP_URL || !env.SHOPIFY_ACCESS_TOKEN))
     throw new EnvError("ORDER_SOURCE", "shopify needs SHOPIFY_SHOP_URL and SHOPIFY_ACCESS_TOKEN");
+  if (env.PAYMENTS_PROVIDER === "shopify" && (!env.SHOPIFY_SHOP_URL || !env.SHOPIFY_ACCESS_TOKEN))
+    throw new EnvError("PAYMENTS_PROVIDER", "shopify needs SHOPIFY_SHOP_URL and SHOPIFY_ACCESS_TOKEN");
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,

@@ -27,6 +27,7 @@ import { moveTicket, type TTicketMove } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
 import { loadRefundProvider } from "../payments/payment-settings";
+import { freshReadUnderLock, orderSource } from "../orders/order-source";
 import { RefundRefused, type TRefundProvider, type TRefundRequest } from "../payments/refund-provider";
 import { lockForSettlement, recordExecutionOutcome, releaseReply } from "./store/approval-store";
 
@@ -102,7 +103,15 @@ async function recordRefundIn(tx: DbTx, approvalId: string, provider: TRefundPro
     return { done: { outcome, settledNow: false, replyReleased: false, refundState: entry?.state ?? null } };
   }
 
-  const result = await executeRefundOn(prismaSqlTx(tx), { approvalId, actor: REFUND_WORKER_ACTOR, provider: provider.name });
+  // From a shop (ORDER_SOURCE=shopify), the order is read again under its lock before anything is
+  // decided: a refund made in the shop since the approval is counted, and one that no longer fits is refused.
+  const source = orderSource();
+  const result = await executeRefundOn(prismaSqlTx(tx), {
+    approvalId,
+    actor: REFUND_WORKER_ACTOR,
+    provider: provider.name,
+    ...(source.kind === "internal" ? {} : { refreshOrder: (orderId: string) => freshReadUnderLock(tx, orderId, source) }),
+  });
   // A job for a request still waiting (one of two approvals, a replayed or forged job): the
   // refusal is audited, but nothing is settled – the request stays decidable and its ticket
   // where it is, and the second approval's own job settles it.

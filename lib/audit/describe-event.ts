@@ -113,6 +113,8 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "refund.blocked_approval_expired": (_i, w) => `refused to execute the refund on ${w.ticket}: the approval came after its expiry`,
   "refund.blocked_exceeds_refundable": (i, w) =>
     `refused to execute the refund on ${w.ticket}: it exceeds what the order has left to refund${detail(i)}`,
+  "refund.blocked_order_unavailable": (i, w) =>
+    `refused to execute the refund on ${w.ticket}: the order's source no longer has the order${detail(i)}`,
   "refund.reenqueued": (_i, w) => `queued the approved refund on ${w.ticket} again: it had no outcome and no job`,
   "customer.upserted": (i) => `${i.created ? "added" : "updated"} the customer ${text(i.customerId) ?? "?"} from the orders API`,
   "order.upserted": (i) => {

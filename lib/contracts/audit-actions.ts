@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "refund.blocked_approval_mismatch",
   "refund.blocked_approval_expired",
   "refund.blocked_exceeds_refundable",
+  "refund.blocked_order_unavailable",
   "refund.reenqueued",
   // orders and customers from the team's systems (the orders API, the shop)
   "customer.upserted",
@@ -83,4 +84,5 @@ export const REFUND_AUDIT_ACTIONS = {
   "blocked:approval_mismatch": "refund.blocked_approval_mismatch",
   "blocked:approval_expired": "refund.blocked_approval_expired",
   "blocked:exceeds_refundable": "refund.blocked_exceeds_refundable",
+  "blocked:order_unavailable": "refund.blocked_order_unavailable",
 } as const satisfies Record<string, TAuditAction>;

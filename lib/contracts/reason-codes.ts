@@ -161,6 +161,7 @@ export const EXECUTION_OUTCOMES = [
   "blocked:approval_mismatch",
   "blocked:approval_expired",
   "blocked:exceeds_refundable",
+  "blocked:order_unavailable",
 ] as const;
 export type TExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
 
@@ -176,8 +177,8 @@ export type TLifecycleReason = (typeof LIFECYCLE_REASONS)[number];
 export const ABSTAIN_REASONS = ["no_approved_evidence", "unsupported_language"] as const;
 export type TAbstainReason = (typeof ABSTAIN_REASONS)[number];
 
-/** Where approved refunds are executed (lib/payments/): the ledger alone, or Stripe. */
-export const PAYMENT_PROVIDERS = ["ledger-only", "stripe"] as const;
+/** Where approved refunds are executed (lib/payments/): the ledger alone, Stripe, or the Shopify shop. */
+export const PAYMENT_PROVIDERS = ["ledger-only", "stripe", "shopify"] as const;
 export type TPaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 
 /** A refund's state at the provider as the ledger records it; `requested` is ours (written before the call). */

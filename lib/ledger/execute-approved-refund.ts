@@ -34,6 +34,13 @@ export interface TExecuteInput {
   mode?: "live" | "simulate";
   /** Where the refund is executed (lib/payments/): the ledger row is written `succeeded` for the ledger alone, `requested` before a provider call. */
   provider?: TPaymentProvider;
+  /**
+   * The order read again from its source (ORDER_SOURCE=shopify: the shop), called with the order's
+   * lock held in the caller's transaction once the approval verified, before the write sums what the
+   * order still allows: the refunds its source reports are then counted. False: the source no longer
+   * has the order – nothing is refunded. Throws when the source could not be read (retried).
+   */
+  refreshOrder?: (orderId: string) => Promise<boolean>;
   client?: Db;
 }
 
@@ -210,7 +217,7 @@ function matchesApproved(request: TExecutionRow, decisions: readonly TRecordedDe
 
 export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "client">): Promise<TExecutionResult> {
   const simulated = input.mode === "simulate";
-  const [request] = await tx.rows<TExecutionRow>(READ_APPROVAL, [input.approvalId]);
+  let [request] = await tx.rows<TExecutionRow>(READ_APPROVAL, [input.approvalId]);
   const answer = async (outcome: TExecutionOutcome, detail: string, extra: Partial<TExecutionResult> = {}): Promise<TExecutionResult> => {
     const result: TExecutionResult = {
       outcome,
@@ -235,6 +242,13 @@ export async function executeRefundOn(tx: TSqlTx, input: Omit<TExecuteInput, "cl
   // The operation now is the operation that was approved.
   const amountCents = Number(request.amountCents);
   if (!matchesApproved(request, decisions)) return answer("blocked:approval_mismatch", "the proposal no longer matches what was approved");
+  if (input.refreshOrder && !simulated) {
+    if (!(await input.refreshOrder(request.orderId)))
+      return answer("blocked:order_unavailable", "the order source no longer has this order");
+    // The order as its source has it now (its amount and currency may have changed there).
+    [request] = await tx.rows<TExecutionRow>(READ_APPROVAL, [input.approvalId]);
+    if (!request || request.orderId === null) return answer("blocked:not_approved", "no approval request for a refund");
+  }
 
   const idempotencyKey = refundIdempotencyKey(request.id, request.digest);
   const facts = { idempotencyKey, amountCents, orderId: request.orderId };

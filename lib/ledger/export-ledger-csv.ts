@@ -19,6 +19,10 @@ export const LEDGER_CSV_COLUMNS = [
   "ticket_number",
   "approval_request_id",
   "idempotency_key",
+  "provider",
+  "provider_refund_id",
+  "state",
+  "failure_reason",
 ] as const;
 
 /**
@@ -67,6 +71,12 @@ function rowFields(r: TLedgerRow) {
     r.ticket?.number ?? null,
     r.approvalRequestId,
     r.idempotencyKey,
+    // Where the refund was executed, the provider's own id for it, and its state there (with the
+    // provider's reason when it failed): what an accountant matches against the provider's report.
+    r.provider,
+    r.providerRefundId,
+    r.state,
+    r.failureReason,
   ] as const;
 }
 

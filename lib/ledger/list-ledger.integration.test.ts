@@ -165,4 +165,53 @@ describe(`ledger CSV (${onDatabase})`, () => {
     ]);
     expect(parseCsv(await csv({ orderId: "ORD-none" }))).toEqual([[...LEDGER_CSV_COLUMNS]]);
   });
+  it("names each refund's provider, the provider's refund id, its state there and the provider's reason", async () => {
+    const { client } = testDb();
+    const order = await makeOrder(client, { amountCents: 20_000 });
+    const written = [
+      { key: "refund:csv-ledger", provider: "ledger-only", providerRefundId: null, state: "succeeded", failureReason: null, hour: 1 },
+      { key: "refund:csv-stripe", provider: "stripe", providerRefundId: "re_csv123", state: "pending", failureReason: null, hour: 2 },
+      {
+        key: "refund:csv-shop",
+        provider: "shopify",
+        providerRefundId: "gid://shopify/Refund/77",
+        state: "failed",
+        failureReason: "declined",
+        hour: 3,
+      },
+    ] as const;
+    for (const w of written)
+      await client.ledgerEntry.create({
+        data: {
+          idempotencyKey: w.key,
+          orderId: order.id,
+          amountCents: 1000,
+          currency: "USD",
+          actorType: "system",
+          actorId: "refund-worker",
+          provider: w.provider,
+          providerRefundId: w.providerRefundId,
+          state: w.state,
+          failureReason: w.failureReason,
+          createdAt: at(5, w.hour),
+        },
+      });
+    const records = parseCsv(await csv({ orderId: order.id }));
+    const column = (name: (typeof LEDGER_CSV_COLUMNS)[number]) => LEDGER_CSV_COLUMNS.indexOf(name);
+    expect(
+      records
+        .slice(1)
+        .map((r) => [
+          r[column("idempotency_key")],
+          r[column("provider")],
+          r[column("provider_refund_id")],
+          r[column("state")],
+          r[column("failure_reason")],
+        ]),
+    ).toEqual([
+      ["refund:csv-shop", "shopify", "gid://shopify/Refund/77", "failed", "declined"],
+      ["refund:csv-stripe", "stripe", "re_csv123", "pending", ""],
+      ["refund:csv-ledger", "ledger-only", "", "succeeded", ""],
+    ]);
+  });
 });

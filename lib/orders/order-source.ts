@@ -29,9 +29,9 @@ export interface TOrderSource {
   /**
    * The order read from its source now, whatever any cache says, and written to the tables with the
    * refunds the source reports; null when the source has no such order. For the executor, before it
-   * decides (under the order's lock, countersign_write_refund) whether a refund still fits: call
-   * `orderSource().freshRead(client, orderId)` with the approved refund's orderId, and refuse to
-   * execute when it throws (the shop could not be read) or answers null.
+   * decides (under the order's lock, countersign_write_refund) whether a refund still fits – see
+   * freshReadUnderLock, which the refund job calls: nothing is executed when it throws (the shop could
+   * not be read: the job is retried), and the refund is refused when it answers null.
    */
   freshRead(client: Db | DbTx, orderId: string): Promise<TOrderRow | null>;
 }
@@ -61,6 +61,19 @@ export function orderSource(): TOrderSource {
         })
       : internalOrderSource;
   return g.__countersignOrderSource;
+}
+
+/**
+ * The executor's fresh read, in its transaction: the order's row lock first – the lock the ledger's
+ * write (countersign_write_refund) takes to sum what the order still allows, so no other refund of
+ * the order is decided meanwhile – then the order read from its source again and written with the
+ * refunds the source reports. False when the source no longer has the order; throws when it could not
+ * be read. The internal source reads its own tables: nothing to do.
+ */
+export async function freshReadUnderLock(tx: DbTx, orderId: string, source: TOrderSource = orderSource()): Promise<boolean> {
+  if (source.kind === "internal") return true;
+  await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId} FOR UPDATE`;
+  return (await source.freshRead(tx, orderId)) !== null;
 }
 
 /** Replaces the installation's order source (tests; null: read the settings again). */

@@ -9,6 +9,7 @@ import { openSetting } from "../policy/secret-settings";
 import { PAYMENT_PROVIDERS, type TPaymentProvider } from "../contracts/reason-codes";
 import { LEDGER_ONLY_PROVIDER, type TRefundProvider } from "./refund-provider";
 import { stripeProvider } from "./stripe-provider";
+import { shopifyProvider } from "./shopify-provider";
 
 export const PAYMENT_SETTING_KEYS = {
   provider: "payments.provider",
@@ -24,6 +25,8 @@ const SECRET_KEYS: readonly string[] = [PAYMENT_SETTING_KEYS.stripeSecretKey, PA
 export interface TPaymentSettings {
   provider: TPaymentProvider;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiUrl: string | null };
+  /** The shop the order source reads (SHOPIFY_*): where `shopify` refunds are made. */
+  shopify: { shopUrl: string | null; accessToken: string | null; apiVersion: string };
   /** A refund not final after this long is asked about by the reconciliation (and one left requested is retried). */
   reconcileAfterMs: number;
 }
@@ -50,13 +53,19 @@ export async function loadPaymentSettings(client: Db | DbTx = defaultDb()): Prom
       webhookSecret: text(PAYMENT_SETTING_KEYS.stripeWebhookSecret, e.STRIPE_WEBHOOK_SECRET),
       apiUrl: text(PAYMENT_SETTING_KEYS.stripeApiUrl, e.STRIPE_API_URL),
     },
+    shopify: { shopUrl: e.SHOPIFY_SHOP_URL ?? null, accessToken: e.SHOPIFY_ACCESS_TOKEN ?? null, apiVersion: e.SHOPIFY_API_VERSION },
     reconcileAfterMs: (Number.isFinite(after) && after >= 0 ? after : DEFAULT_RECONCILE_AFTER_SECONDS) * 1000,
   };
 }
 
-/** The provider the settings name. Stripe without a key is a configuration error, said at once. */
+/** The provider the settings name. Stripe without a key, or a shop without its address and token, is a configuration error, said at once. */
 export function refundProviderFor(settings: TPaymentSettings): TRefundProvider {
   if (settings.provider === "ledger-only") return LEDGER_ONLY_PROVIDER;
+  if (settings.provider === "shopify") {
+    const { shopUrl, accessToken, apiVersion } = settings.shopify;
+    if (!shopUrl || !accessToken) throw new Error("payments.provider is shopify but SHOPIFY_SHOP_URL or SHOPIFY_ACCESS_TOKEN is not set");
+    return shopifyProvider({ shopUrl, accessToken, apiVersion });
+  }
   if (!settings.stripe.secretKey) throw new Error("payments.provider is stripe but no Stripe secret key is set (STRIPE_SECRET_KEY)");
   return stripeProvider({ secretKey: settings.stripe.secretKey, apiUrl: settings.stripe.apiUrl });
 }

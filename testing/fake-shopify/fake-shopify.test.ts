@@ -110,4 +110,50 @@ describe("the fake Shopify Admin GraphQL endpoint", () => {
     expect((await post({ query: `{ order(id: "${order.id}") { name } }` })).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
   });
+
+  it("keeps each refund's transaction status, moved later as the gateway settles it; a failed one takes nothing from the order", async () => {
+    const order = shop.addOrder({ totalCents: 4_000, title: "Scarf" });
+    const read = `query St($id: ID!) { refund(id: $id) { id transactions(first: 5) { nodes { kind status errorCode } } } }`;
+
+    shop.refundsStartAs("PENDING");
+    const made = await post({ query: REFUND, variables: { input: refundInput(order.id, "40.00"), key: "k-state" } });
+    const id = made.body.data.refundCreate.refund.id as string;
+    expect((await post({ query: read, variables: { id } })).body.data.refund.transactions.nodes).toEqual([
+      { kind: "REFUND", status: "PENDING", errorCode: null },
+    ]);
+    // Pending takes the amount: nothing more fits.
+    const more = await post({ query: REFUND, variables: { input: refundInput(order.id, "0.01"), key: "k-state-2" } });
+    expect(more.body.data.refundCreate.refund).toBeNull();
+
+    shop.settleRefund(id, "FAILURE", "CARD_DECLINED");
+    expect((await post({ query: read, variables: { id } })).body.data.refund.transactions.nodes).toEqual([
+      { kind: "REFUND", status: "FAILURE", errorCode: "CARD_DECLINED" },
+    ]);
+    const total = await post({
+      query: `query T($id: ID!) { order(id: $id) { totalRefundedSet { shopMoney { amount } } } }`,
+      variables: { id: order.id },
+    });
+    expect(total.body.data.order.totalRefundedSet.shopMoney.amount).toBe("0.00");
+    expect((await post({ query: read, variables: { id: "gid://shopify/Refund/0" } })).body.data.refund).toBeNull();
+    shop.refundsStartAs("SUCCESS");
+  });
+
+  it("fails only the operation named, and holds an answer after the work was done", async () => {
+    const order = shop.addOrder({ totalCents: 3_000, title: "Cap" });
+    shop.failNext("500", 1, 0, "Refund");
+    // Another operation is not touched by it.
+    expect((await post({ query: `query Other { order(id: "${order.id}") { name } }` })).status).toBe(200);
+    expect((await post({ query: REFUND, variables: { input: refundInput(order.id, "5.00"), key: "k-op" } })).status).toBe(500);
+    expect(shop.refundsOf(order.id)).toHaveLength(0);
+
+    shop.failNext("hold", 1, 300, "Refund");
+    const answered = post({ query: REFUND, variables: { input: refundInput(order.id, "5.00"), key: "k-op" } });
+    await new Promise((r) => setTimeout(r, 150));
+    // Made already, its answer not yet sent.
+    expect(shop.refundsOf(order.id)).toHaveLength(1);
+    expect((await answered).body.data.refundCreate.refund.id).toBe(shop.refundsOf(order.id)[0]!.id);
+
+    shop.deleteOrder(order.id);
+    expect((await post({ query: `query Gone { order(id: "${order.id}") { name } }` })).body.data.order).toBeNull();
+  });
 });

@@ -13,6 +13,9 @@ export const FAKE_SHOPIFY_SCHEMA = buildSchema(`
 
   enum CurrencyCode { USD EUR GBP CAD AUD }
   enum OrderTransactionKind { REFUND SALE CAPTURE AUTHORIZATION VOID }
+  enum OrderTransactionStatus { AWAITING_RESPONSE ERROR FAILURE PENDING SUCCESS UNKNOWN }
+  "A part of Shopify's list of transaction error codes."
+  enum OrderTransactionErrorCode { CARD_DECLINED EXPIRED_CARD INCORRECT_NUMBER PROCESSING_ERROR GENERIC_ERROR }
 
   type MoneyV2 { amount: Decimal! currencyCode: CurrencyCode! }
   type MoneyBag { shopMoney: MoneyV2! presentmentMoney: MoneyV2! }
@@ -32,11 +35,23 @@ export const FAKE_SHOPIFY_SCHEMA = buildSchema(`
   type Fulfillment { id: ID! deliveredAt: DateTime createdAt: DateTime! }
   type MailingAddress { countryCodeV2: String }
 
+  type OrderTransaction {
+    id: ID!
+    kind: OrderTransactionKind!
+    status: OrderTransactionStatus!
+    gateway: String
+    amountSet: MoneyBag!
+    errorCode: OrderTransactionErrorCode
+    createdAt: DateTime!
+  }
+  type OrderTransactionConnection { nodes: [OrderTransaction!]! }
+
   type Refund {
     id: ID!
     createdAt: DateTime
     note: String
     totalRefundedSet: MoneyBag!
+    transactions(first: Int): OrderTransactionConnection!
   }
 
   type Order {
@@ -58,6 +73,7 @@ export const FAKE_SHOPIFY_SCHEMA = buildSchema(`
 
   type Query {
     order(id: ID!): Order
+    refund(id: ID!): Refund
     orders(first: Int, query: String): OrderConnection!
     customer(id: ID!): Customer
   }

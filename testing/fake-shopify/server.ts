@@ -31,15 +31,28 @@ export interface TFakeOrder {
   gateway: string;
 }
 
+/** A refund transaction's status at the payment gateway (Shopify's OrderTransactionStatus). */
+export type TFakeTransactionStatus = "AWAITING_RESPONSE" | "ERROR" | "FAILURE" | "PENDING" | "SUCCESS" | "UNKNOWN";
+
 export interface TFakeRefund {
   id: string;
   orderId: string;
   amountCents: number;
   note: string | null;
   createdAt: string;
+  /** The refund's transaction at the gateway: SUCCESS for a refund made in the shop. */
+  status: TFakeTransactionStatus;
+  /** The gateway's error code when the transaction failed (e.g. CARD_DECLINED). */
+  errorCode: string | null;
+  gateway: string;
 }
 
-export type TFailure = "500" | "slow" | "lost";
+/**
+ * 500: nothing done. slow: answered after `slowMs`. lost: the work done, the connection closed
+ * without an answer. hold: the work done, the answer held for `slowMs` (a process killed meanwhile
+ * never hears it).
+ */
+export type TFailure = "500" | "slow" | "lost" | "hold";
 
 export interface TFakeShopify {
   /** The shop's origin, for SHOPIFY_SHOP_URL. */
@@ -50,8 +63,14 @@ export interface TFakeShopify {
   /** A refund made by the shop's staff in the Shopify admin, outside any app. */
   refundInShop(orderId: string, amountCents: number, note?: string | null): TFakeRefund;
   refundsOf(orderId: string): TFakeRefund[];
-  /** The next `times` requests fail this way (slow: answered after `slowMs`). */
-  failNext(kind: TFailure, times?: number, slowMs?: number): void;
+  /** The status refunds made through refundCreate start in from now on (SUCCESS unless told). */
+  refundsStartAs(status: TFakeTransactionStatus, errorCode?: string | null): void;
+  /** The gateway settles a refund's transaction later: its status moves. */
+  settleRefund(refundId: string, status: TFakeTransactionStatus, errorCode?: string | null): void;
+  /** The next `times` requests – of the GraphQL operation named, or any – fail this way (slow, hold: `slowMs`). */
+  failNext(kind: TFailure, times?: number, slowMs?: number, operation?: string): void;
+  /** The order deleted in the shop's admin. */
+  deleteOrder(orderId: string): void;
   /** Requests received, by GraphQL operation name ("anonymous" without one). */
   requests: Map<string, number>;
   close(): Promise<void>;
@@ -93,8 +112,13 @@ class Shop {
     return `gid://shopify/${type}/${++this.next}`;
   }
 
+  startAs: { status: TFakeTransactionStatus; errorCode: string | null } = { status: "SUCCESS", errorCode: null };
+
+  /** What the order's refunds took from it: a refund whose transaction failed took nothing. */
   refundedCents(orderId: string): number {
-    return this.refunds.filter((r) => r.orderId === orderId).reduce((s, r) => s + r.amountCents, 0);
+    return this.refunds
+      .filter((r) => r.orderId === orderId && r.status !== "FAILURE" && r.status !== "ERROR")
+      .reduce((s, r) => s + r.amountCents, 0);
   }
 
   orderView(o: TFakeOrder) {
@@ -137,7 +161,22 @@ class Shop {
 
   refundView(r: TFakeRefund) {
     const order = this.orders.get(r.orderId)!;
-    return { id: r.id, createdAt: r.createdAt, note: r.note, totalRefundedSet: money(r.amountCents, order.currency) };
+    const transaction = {
+      id: `${r.id}/OrderTransaction`,
+      kind: "REFUND",
+      status: r.status,
+      gateway: r.gateway,
+      amountSet: money(r.amountCents, order.currency),
+      errorCode: r.errorCode,
+      createdAt: r.createdAt,
+    };
+    return {
+      id: r.id,
+      createdAt: r.createdAt,
+      note: r.note,
+      totalRefundedSet: money(r.amountCents, order.currency),
+      transactions: ({ first }: { first?: number }) => ({ nodes: [transaction].slice(0, first ?? 50) }),
+    };
   }
 
   /** Shopify's order search, as far as the app uses it: `name:#1002` or `name:"#1002"`. */
@@ -148,7 +187,11 @@ class Shop {
   }
 
   refundCreate(
-    input: { orderId: string; note?: string | null; transactions?: { amount: unknown; kind: string; orderId: string }[] | null },
+    input: {
+      orderId: string;
+      note?: string | null;
+      transactions?: { amount: unknown; kind: string; orderId: string; gateway: string }[] | null;
+    },
     key: string,
   ) {
     const inputHash = createHash("sha256").update(canonical(input)).digest("hex");
@@ -178,6 +221,8 @@ class Shop {
         amountCents: amount,
         note: input.note ?? null,
         createdAt: new Date().toISOString(),
+        ...this.startAs,
+        gateway: input.transactions?.[0]?.gateway ?? order!.gateway,
       };
       this.refunds.push(refund);
     }
@@ -198,6 +243,10 @@ function rootValue(shop: Shop) {
       return o ? shop.orderView(o) : null;
     },
     orders: ({ first, query }: { first?: number; query?: string }) => shop.search(query, first),
+    refund: ({ id }: { id: string }) => {
+      const r = shop.refunds.find((x) => x.id === id);
+      return r ? shop.refundView(r) : null;
+    },
     customer: ({ id }: { id: string }) => {
       const c = shop.customers.get(id);
       return c ? shop.customerView(c) : null;
@@ -229,7 +278,7 @@ export async function startFakeShopify(options: { accessToken?: string; apiVersi
   const accessToken = options.accessToken ?? "shpat_fake_0123456789abcdef";
   const path = `/admin/api/${options.apiVersion ?? "2026-04"}/graphql.json`;
   const shop = new Shop();
-  const failures: { kind: TFailure; slowMs: number }[] = [];
+  const failures: { kind: TFailure; slowMs: number; operation: string | undefined }[] = [];
   const requests = new Map<string, number>();
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -245,7 +294,8 @@ export async function startFakeShopify(options: { accessToken?: string; apiVersi
     }
     const operation = /(?:query|mutation)\s+(\w+)/.exec(request.query ?? "")?.[1] ?? "anonymous";
     requests.set(operation, (requests.get(operation) ?? 0) + 1);
-    const failure = failures.shift();
+    const at = failures.findIndex((f) => f.operation === undefined || f.operation === operation);
+    const failure = at >= 0 ? failures.splice(at, 1)[0] : undefined;
     if (failure?.kind === "500") return send(res, 500, { errors: "Internal Server Error" });
     if (failure?.kind === "slow") await new Promise((r) => setTimeout(r, failure.slowMs));
     const result = await graphql({
@@ -257,12 +307,17 @@ export async function startFakeShopify(options: { accessToken?: string; apiVersi
     });
     // The work is done; the answer never arrives.
     if (failure?.kind === "lost") return res.socket?.destroy();
+    if (failure?.kind === "hold") await new Promise((r) => setTimeout(r, failure.slowMs));
     send(res, 200, result);
   }
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, { errors: String(error) }));
   });
+  // Longer than a client keeps an idle connection (undici: 4 s), so that the client, not the fake,
+  // closes it: a connection the fake closed just as the client reused it would fail a request the
+  // test did not mean to fail.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -293,13 +348,34 @@ export async function startFakeShopify(options: { accessToken?: string; apiVersi
       return order;
     },
     refundInShop(orderId, amountCents, note = null) {
-      const refund = { id: shop.gid("Refund"), orderId, amountCents, note, createdAt: new Date().toISOString() };
+      const refund: TFakeRefund = {
+        id: shop.gid("Refund"),
+        orderId,
+        amountCents,
+        note,
+        createdAt: new Date().toISOString(),
+        status: "SUCCESS",
+        errorCode: null,
+        gateway: shop.orders.get(orderId)?.gateway ?? "manual",
+      };
       shop.refunds.push(refund);
       return refund;
     },
     refundsOf: (orderId) => shop.refunds.filter((r) => r.orderId === orderId),
-    failNext(kind, times = 1, slowMs = 2_000) {
-      for (let i = 0; i < times; i++) failures.push({ kind, slowMs });
+    refundsStartAs(status, errorCode = null) {
+      shop.startAs = { status, errorCode };
+    },
+    settleRefund(refundId, status, errorCode = null) {
+      const refund = shop.refunds.find((r) => r.id === refundId);
+      if (!refund) throw new Error(`the fake shop has no refund ${refundId}`);
+      refund.status = status;
+      refund.errorCode = errorCode;
+    },
+    failNext(kind, times = 1, slowMs = 2_000, operation) {
+      for (let i = 0; i < times; i++) failures.push({ kind, slowMs, operation });
+    },
+    deleteOrder(orderId) {
+      shop.orders.delete(orderId);
     },
     requests,
     close: () =>

@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/page-header";
 import { Cell, CardRow, ResponsiveTable, type TColumn } from "@/components/responsive-table";
 import { hrefWith, Pager } from "@/components/pager";
 import { requireRole } from "@/lib/auth/session";
-import { REFUND_STATE_LABELS, type TRefundState } from "@/lib/contracts/reason-codes";
+import { REFUND_STATE_LABELS, type TPaymentProvider, type TRefundState } from "@/lib/contracts/reason-codes";
 import { decodeCursor } from "@/lib/db/keyset";
 import {
   listLedger,
@@ -105,6 +105,13 @@ const STATE_TONE: Record<TRefundState, string> = {
 };
 
 /** Where the refund was executed, its state there in words with the code beside, and the provider's reason. */
+/** Where each refund was executed, in words (an unknown provider is shown as recorded). */
+const PROVIDER_WORDS: Readonly<Record<string, string>> = {
+  "ledger-only": "Ledger only",
+  stripe: "Stripe",
+  shopify: "Shopify",
+} satisfies Record<TPaymentProvider, string>;
+
 function ProviderState({ row }: { row: TLedgerRow }) {
   return (
     <div className="space-y-0.5">
@@ -115,7 +122,7 @@ function ProviderState({ row }: { row: TLedgerRow }) {
         {REFUND_STATE_LABELS[row.state]} <code className="font-mono text-[11px] opacity-70">{row.state}</code>
       </span>
       <p className="text-[12px] text-slate-600">
-        {row.provider === "ledger-only" ? "Ledger only" : row.provider === "stripe" ? "Stripe" : row.provider}
+        {PROVIDER_WORDS[row.provider] ?? row.provider}
         {row.providerRefundId ? <code className="ml-1 font-mono text-[11px] break-all text-slate-500">{row.providerRefundId}</code> : null}
       </p>
       {row.failureReason ? (

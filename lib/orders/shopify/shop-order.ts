@@ -84,7 +84,8 @@ export function toOrderFacts(
       category: categoryOf(line?.product?.productType),
       placedAt: new Date(shop.processedAt ?? shop.createdAt),
       deliveredAt: delivered.length ? new Date(delivered[delivered.length - 1]!) : null,
-      paymentReference: null,
+      // What a refund in the shop is made against (refundCreate's orderId): the shop's own id for the order.
+      paymentReference: shop.id,
     },
     customer: {
       id: shop.customer?.id ?? `shopify-guest:${email.toLowerCase()}`,

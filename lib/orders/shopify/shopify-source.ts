@@ -59,8 +59,12 @@ async function recordShopOrder(tx: DbTx, shop: TShopifyOrder, readAt: Date): Pro
   return facts.order.id;
 }
 
+/**
+ * In a transaction of its own, or in the caller's: a transaction client has `$transaction` too (a
+ * nested one, a savepoint, which PGlite's adapter does not support), but no `$connect`.
+ */
 function inTransaction<T>(client: Db | DbTx, fn: (tx: DbTx) => Promise<T>): Promise<T> {
-  return "$transaction" in client ? client.$transaction(fn) : fn(client);
+  return "$connect" in client ? client.$transaction(fn) : fn(client);
 }
 
 export function shopifyOrderSource(config: TShopifyConfig & { cacheSeconds: number }): TOrderSource {

@@ -13,6 +13,7 @@ export const EXECUTION_TEXT: Readonly<Record<string, string>> = {
   "blocked:approval_expired": "The refund was blocked: the approval had expired. No reply was sent.",
   "blocked:approval_mismatch": "The refund was blocked: the proposal no longer matches what was approved. No reply was sent.",
   "blocked:not_approved": "The refund was blocked: it is not approved. No reply was sent.",
+  "blocked:order_unavailable": "The refund was blocked: the shop no longer has the order. No reply was sent.",
 } satisfies Record<TExecutionOutcome, string>;
 
 export function ExecutionStatus({ outcome }: { outcome: string | null }) {
