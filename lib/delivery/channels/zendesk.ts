@@ -3,7 +3,7 @@
 // delivery are one ticket update (Zendesk applies an update whole), and every attempt first reads the
 // ticket's tags. An attempt that died after Zendesk applied its update (a worker killed, an answer
 // lost) is found out by the next one, which posts nothing.
-import { createClient } from "node-zendesk";
+import zendesk from "node-zendesk";
 import { DeliveryRefused, DELIVERY_TIMEOUT_MS, type TChannel, type TOutgoingReply } from "./channel";
 
 export interface TZendeskConfig {
@@ -21,7 +21,7 @@ export function deliveryTag(deliveryId: string): string {
 
 function clientFor(config: TZendeskConfig) {
   const timeoutMs = config.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  return createClient({
+  return zendesk.createClient({
     username: config.email,
     token: config.token,
     endpointUri: config.url.replace(/\/+$/, ""),
