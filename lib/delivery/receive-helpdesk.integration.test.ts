@@ -63,7 +63,7 @@ describe("a Zendesk webhook", () => {
   });
 
   it("is off until its secret is set", async () => {
-    expect((await receiveZendeskTicket(zendeskDelivery(ticketBody(3004)), { ...config(), secret: undefined })).status).toBe(404);
+    expect((await receiveZendeskTicket(zendeskDelivery(ticketBody(3004)), { ...config(), secret: undefined })).status).toBe(401);
   });
 });
 

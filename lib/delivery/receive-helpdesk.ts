@@ -68,7 +68,8 @@ export async function receiveZendeskTicket(
     toleranceSeconds: env().INTAKE_SIGNATURE_TOLERANCE_SECONDS,
   },
 ): Promise<TDeliveryAnswer> {
-  if (!config.secret) return { status: 404, body: { error: "not_configured", message: "Zendesk intake is off: set ZENDESK_WEBHOOK_SECRET." } };
+  // Nothing can be verified without the secret: refused like a bad signature.
+  if (!config.secret) return { status: 401, body: { error: "not_configured", message: "Zendesk intake is off: set ZENDESK_WEBHOOK_SECRET." } };
   const body = readJsonBody(delivery, { maxBytes: MAX_HELPDESK_BYTES, what: "the Zendesk ticket" });
   if (!body.ok) return body.response;
   const verdict = verifyZendeskSignature({ secret: config.secret, headers: delivery.headers, body: body.text, toleranceSeconds: config.toleranceSeconds, now: config.now });
