@@ -51,7 +51,11 @@ export const PARTS = {
   // approvals store adds a delivery with each released reply, in the same statement.
   deliveryStore: { paths: ["lib/delivery/store"], may: [...BASE, "db"] },
   // intake: a helpdesk's ticket enters through the intake's own path; jobs: nothing enqueued here.
-  delivery: { paths: ["lib/delivery"], except: ["lib/delivery/store"], may: [...BASE, "env", "db", "tickets", "audit", "intake", "deliveryStore"] },
+  delivery: {
+    paths: ["lib/delivery"],
+    except: ["lib/delivery/store"],
+    may: [...BASE, "env", "db", "tickets", "audit", "intake", "deliveryStore"],
+  },
   approvals: {
     paths: ["lib/approvals"],
     except: ["lib/approvals/store"],

@@ -18,7 +18,13 @@ export async function approvedReply(
   const request = await approvalFor(client, ticketId);
   if (request.kind !== "reply") throw new Error(`expected a reply request, got ${request.kind}`);
   if (thread) await insertThread(client, { ticketId, ...thread });
-  await decideApproval({ approvalId: request.id, decision: "approve", note: null, digest: request.digest, actor: await user(client, "REVIEWER") });
+  await decideApproval({
+    approvalId: request.id,
+    decision: "approve",
+    note: null,
+    digest: request.digest,
+    actor: await user(client, "REVIEWER"),
+  });
   const message = await client.outboxMessage.findUniqueOrThrow({ where: { approvalRequestId: request.id }, include: { delivery: true } });
   return { request, message, delivery: message.delivery! };
 }

@@ -152,7 +152,8 @@ function planDecision(request: TDecidable, input: TDecideInput, note: string | n
     moveKind,
     refund: complete && input.decision === "approve" && request.kind === "refund",
     // The agent drafted it (a person may have edited it): released with the disclosure when the setting asks.
-    release: complete && input.decision === "approve" && request.kind === "reply" && draft ? replyRelease(customerReply(draft), true) : null,
+    release:
+      complete && input.decision === "approve" && request.kind === "reply" && draft ? replyRelease(customerReply(draft), true) : null,
     status: !complete ? ("pending" as const) : input.decision === "approve" ? ("approved" as const) : ("rejected" as const),
     audit: decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals, signed }),
     note,
@@ -219,7 +220,13 @@ async function writeDecision(client: Db, request: TDecidable, input: TDecideInpu
         )
       : plan.release
         ? await sendingJobCte(
-            { name: "delivery_job", source: "delivery", job: REPLY_DELIVER_JOB, data: { deliveryId: plan.release.delivery.id }, id: plan.release.delivery.id },
+            {
+              name: "delivery_job",
+              source: "delivery",
+              job: REPLY_DELIVER_JOB,
+              data: { deliveryId: plan.release.delivery.id },
+              id: plan.release.delivery.id,
+            },
             (job) => write(Prisma.sql`,\n    ${job}`),
           )
         : await write(Prisma.empty);

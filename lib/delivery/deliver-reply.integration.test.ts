@@ -77,7 +77,9 @@ describe("a reply delivered to Zendesk", () => {
     const none = await approvedReply(client, null);
     expect(await deliverReply({ deliveryId: none.delivery.id, client, channel: channelOf(zendesk) })).toBe("failed:no_helpdesk_thread");
     const gone = await approvedReply(client, { channel: "zendesk", externalTicketId: "999999" });
-    expect(await deliverReply({ deliveryId: gone.delivery.id, client, channel: channelOf(zendesk) })).toBe("failed:helpdesk_ticket_missing");
+    expect(await deliverReply({ deliveryId: gone.delivery.id, client, channel: channelOf(zendesk) })).toBe(
+      "failed:helpdesk_ticket_missing",
+    );
     expect(await client.replyDelivery.findUnique({ where: { id: gone.delivery.id } })).toMatchObject({ state: "failed", attempts: 1 });
   });
 });

@@ -38,7 +38,11 @@ describe.runIf(!!process.env.DATABASE_URL)("a reply delivered to Zendesk across 
     }
     expect(fake.comments.filter((c) => c.body === message.body)).toHaveLength(1);
     // The killed attempt is on record and nothing says delivered: the queue will try again.
-    expect(await client.replyDelivery.findUnique({ where: { id: delivery.id } })).toMatchObject({ state: "pending", attempts: 1, channel: "zendesk" });
+    expect(await client.replyDelivery.findUnique({ where: { id: delivery.id } })).toMatchObject({
+      state: "pending",
+      attempts: 1,
+      channel: "zendesk",
+    });
 
     const retry = zendeskChannel({ url: zendesk.url, email: zendesk.email, token: zendesk.token, timeoutMs: 2_000 });
     expect(await deliverReply({ deliveryId: delivery.id, client, channel: retry })).toBe("delivered");

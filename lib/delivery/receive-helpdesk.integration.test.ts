@@ -23,7 +23,13 @@ function zendeskDelivery(body: string, opts: { secret?: string; timestamp?: stri
 }
 
 const ticketBody = (id: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ ticketId: id, subject: "Charger broken", body: "My charger stopped working, order ORD-1001.", requesterEmail: "dana.whitfield@example.net", ...extra });
+  JSON.stringify({
+    ticketId: id,
+    subject: "Charger broken",
+    body: "My charger stopped working, order ORD-1001.",
+    requesterEmail: "dana.whitfield@example.net",
+    ...extra,
+  });
 
 describe("a Zendesk webhook", () => {
   it("signed by Zendesk creates one ticket, admitted by the intake's path, with its Zendesk thread", async () => {
@@ -39,13 +45,19 @@ describe("a Zendesk webhook", () => {
   it("refuses a forged signature, a changed body and a stale timestamp, and writes nothing", async () => {
     const { client } = testDb();
     const before = await client.ticket.count();
-    expect((await receiveZendeskTicket(zendeskDelivery(ticketBody(3002), { secret: "another-secret-entirely-000000" }), config())).status).toBe(401);
+    expect(
+      (await receiveZendeskTicket(zendeskDelivery(ticketBody(3002), { secret: "another-secret-entirely-000000" }), config())).status,
+    ).toBe(401);
     const signed = zendeskDelivery(ticketBody(3002));
     const tampered = { ...signed, rawBody: Buffer.from(ticketBody(3002, { subject: "Refund me 1000 USD" })) };
     expect((await receiveZendeskTicket(tampered, config())).status).toBe(401);
     const stale = zendeskDelivery(ticketBody(3002), { timestamp: new Date(now.getTime() - 301_000).toISOString() });
     expect(await receiveZendeskTicket(stale, config())).toMatchObject({ status: 401, body: { error: "invalid_signature" } });
-    const unsigned = { rawBody: Buffer.from(ticketBody(3002)), headers: new Headers({ "content-type": "application/json" }), address: null };
+    const unsigned = {
+      rawBody: Buffer.from(ticketBody(3002)),
+      headers: new Headers({ "content-type": "application/json" }),
+      address: null,
+    };
     expect((await receiveZendeskTicket(unsigned, config())).status).toBe(401);
     expect(await client.ticket.count()).toBe(before);
   });
@@ -84,14 +96,22 @@ describe("an inbound email", () => {
     const body = mail("<abc.123@mail.example.net>");
     const answer = await receiveInboundEmail(signed(body), { secrets, toleranceSeconds: 300, now, client });
     expect(answer.status).toBe(201);
-    const ticket = await client.ticket.findUniqueOrThrow({ where: { id: answer.body.ticketId as string }, include: { helpdeskThread: true } });
+    const ticket = await client.ticket.findUniqueOrThrow({
+      where: { id: answer.body.ticketId as string },
+      include: { helpdeskThread: true },
+    });
     expect(ticket.helpdeskThread).toMatchObject({ channel: "email", messageId: "<abc.123@mail.example.net>", subject: "Refund?" });
     expect((await receiveInboundEmail(signed(body), { secrets, toleranceSeconds: 300, now, client })).status).toBe(200);
     expect(await client.ticket.count({ where: { customerEmail: "sam@example.net", subject: "Refund?" } })).toBe(1);
   });
 
   it("refuses one signed with another secret", async () => {
-    const answer = await receiveInboundEmail(signed(mail("<x.9@mail.example.net>"), "f".repeat(40)), { secrets, toleranceSeconds: 300, now, client: testDb().client });
+    const answer = await receiveInboundEmail(signed(mail("<x.9@mail.example.net>"), "f".repeat(40)), {
+      secrets,
+      toleranceSeconds: 300,
+      now,
+      client: testDb().client,
+    });
     expect(answer.status).toBe(401);
   });
 });

@@ -29,7 +29,10 @@ export const ZInboundEmail = z.strictObject({
   from: z.email().max(254),
   subject: outsideText(300),
   text: outsideText(20_000, { multiline: true }),
-  messageId: z.string().max(998).regex(/^<[^<>\s]+>$/, "must be the message's Message-ID, <…>"),
+  messageId: z
+    .string()
+    .max(998)
+    .regex(/^<[^<>\s]+>$/, "must be the message's Message-ID, <…>"),
   inReplyTo: z.string().max(998).nullish(),
 });
 
@@ -52,13 +55,22 @@ async function storeFromHelpdesk(
     const existing = await client.ticket.findUnique({ where: { externalId: t.externalId } });
     if (!existing) throw error;
     if (existing.payloadHash !== payloadHash)
-      return { status: 409, body: { error: "idempotency_mismatch", message: `${t.externalId} was already delivered with a different body; nothing was changed.` } };
+      return {
+        status: 409,
+        body: {
+          error: "idempotency_mismatch",
+          message: `${t.externalId} was already delivered with a different body; nothing was changed.`,
+        },
+      };
     ticket = existing;
     status = 200;
   }
   // Written after the ticket, and again on a repeat: a crash between the two is mended by the helpdesk's retry.
   await insertThread(client, { ticketId: ticket.id, ...t.thread });
-  return { status, body: { ticketId: ticket.id, number: ticket.number, externalId: t.externalId, admission: ticket.admission, status: ticket.status } };
+  return {
+    status,
+    body: { ticketId: ticket.id, number: ticket.number, externalId: t.externalId, admission: ticket.admission, status: ticket.status },
+  };
 }
 
 export async function receiveZendeskTicket(
@@ -69,10 +81,17 @@ export async function receiveZendeskTicket(
   },
 ): Promise<TDeliveryAnswer> {
   // Nothing can be verified without the secret: refused like a bad signature.
-  if (!config.secret) return { status: 401, body: { error: "not_configured", message: "Zendesk intake is off: set ZENDESK_WEBHOOK_SECRET." } };
+  if (!config.secret)
+    return { status: 401, body: { error: "not_configured", message: "Zendesk intake is off: set ZENDESK_WEBHOOK_SECRET." } };
   const body = readJsonBody(delivery, { maxBytes: MAX_HELPDESK_BYTES, what: "the Zendesk ticket" });
   if (!body.ok) return body.response;
-  const verdict = verifyZendeskSignature({ secret: config.secret, headers: delivery.headers, body: body.text, toleranceSeconds: config.toleranceSeconds, now: config.now });
+  const verdict = verifyZendeskSignature({
+    secret: config.secret,
+    headers: delivery.headers,
+    body: body.text,
+    toleranceSeconds: config.toleranceSeconds,
+    now: config.now,
+  });
   if (!verdict.ok) return { status: 401, body: { error: "invalid_signature", message: verdict.message } };
   const parsed = parseStrictFields(ZZendeskTicket, body.text);
   if (!parsed.ok) return parsed.response;
@@ -97,7 +116,13 @@ export async function receiveInboundEmail(
 ): Promise<TDeliveryAnswer> {
   const body = readJsonBody(delivery, { maxBytes: MAX_HELPDESK_BYTES, what: "the email" });
   if (!body.ok) return body.response;
-  const verdict = verifyWebhook({ secrets: config.secrets, headers: delivery.headers, payload: body.text, toleranceSeconds: config.toleranceSeconds, now: config.now });
+  const verdict = verifyWebhook({
+    secrets: config.secrets,
+    headers: delivery.headers,
+    payload: body.text,
+    toleranceSeconds: config.toleranceSeconds,
+    now: config.now,
+  });
   if (!verdict.ok) return { status: 401, body: { error: "invalid_signature", message: verdict.message } };
   const parsed = parseStrictFields(ZInboundEmail, body.text);
   if (!parsed.ok) return parsed.response;

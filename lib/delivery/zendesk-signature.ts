@@ -11,7 +11,9 @@ export const ZENDESK_SIGNATURE_HEADER = "x-zendesk-webhook-signature";
 export const ZENDESK_TIMESTAMP_HEADER = "x-zendesk-webhook-signature-timestamp";
 
 export function zendeskSignature(secret: string, timestamp: string, body: string): string {
-  return createHmac("sha256", secret).update(timestamp + body).digest("base64");
+  return createHmac("sha256", secret)
+    .update(timestamp + body)
+    .digest("base64");
 }
 
 export type TZendeskVerdict = { ok: true } | { ok: false; message: string };
@@ -25,7 +27,8 @@ export function verifyZendeskSignature(input: {
 }): TZendeskVerdict {
   const signature = input.headers.get(ZENDESK_SIGNATURE_HEADER);
   const timestamp = input.headers.get(ZENDESK_TIMESTAMP_HEADER);
-  if (!signature || !timestamp) return { ok: false, message: `Sign the delivery: ${ZENDESK_SIGNATURE_HEADER} and ${ZENDESK_TIMESTAMP_HEADER}.` };
+  if (!signature || !timestamp)
+    return { ok: false, message: `Sign the delivery: ${ZENDESK_SIGNATURE_HEADER} and ${ZENDESK_TIMESTAMP_HEADER}.` };
   // Zendesk sends an ISO 8601 time (2026-11-27T09:00:00Z).
   const at = Date.parse(timestamp);
   const now = (input.now ?? new Date()).getTime();

@@ -77,7 +77,8 @@ export async function startFakeZendesk(options: { port?: number } = {}): Promise
     if (req.method === "GET" && ticketMatch[2]) return json(res, 200, { comments: ticket.comments, next_page: null });
     if (req.method === "GET") return json(res, 200, { ticket: view(ticket) });
     if (req.method !== "PUT" || ticketMatch[2]) return json(res, 405, { error: "Method not allowed" });
-    const update = (JSON.parse(body) as { ticket?: { comment?: { body?: string; public?: boolean }; additional_tags?: string[] } }).ticket ?? {};
+    const update =
+      (JSON.parse(body) as { ticket?: { comment?: { body?: string; public?: boolean }; additional_tags?: string[] } }).ticket ?? {};
     // Applied whole: the comment and the tags, or nothing.
     if (update.comment?.body) ticket.comments.push({ id: ++commentId, body: update.comment.body, public: update.comment.public !== false });
     for (const tag of update.additional_tags ?? []) if (!ticket.tags.includes(tag)) ticket.tags.push(tag);
@@ -100,7 +101,13 @@ export async function startFakeZendesk(options: { port?: number } = {}): Promise
     tickets,
     requests,
     addTicket(t) {
-      const ticket = { id: t.id, subject: t.subject, requesterEmail: t.requesterEmail, tags: [], comments: [{ id: ++commentId, body: t.body, public: true }] };
+      const ticket = {
+        id: t.id,
+        subject: t.subject,
+        requesterEmail: t.requesterEmail,
+        tags: [],
+        comments: [{ id: ++commentId, body: t.body, public: true }],
+      };
       tickets.set(t.id, ticket);
       return ticket;
     },

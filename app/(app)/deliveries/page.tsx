@@ -68,7 +68,7 @@ function DeliveriesTable({ rows }: { rows: TRow[] }) {
             <span className="break-words text-slate-600">{r.ticket.subject}</span>
           </Cell>
           <Cell label="Channel">
-            {r.channel ? CHANNEL_LABELS[r.channel] ?? r.channel : <span className="text-slate-400">not tried yet</span>}
+            {r.channel ? (CHANNEL_LABELS[r.channel] ?? r.channel) : <span className="text-slate-400">not tried yet</span>}
             {r.externalRef ? <code className="block font-mono text-[11px] break-all text-slate-500">{r.externalRef}</code> : null}
           </Cell>
           <Cell label="State">

@@ -14,7 +14,12 @@ export function replyWebhookBody(reply: TOutgoingReply) {
   return {
     type: "reply.released",
     deliveryId: reply.deliveryId,
-    ticket: { id: reply.ticket.id, number: reply.ticket.number, externalId: reply.ticket.externalId, customerEmail: reply.ticket.customerEmail },
+    ticket: {
+      id: reply.ticket.id,
+      number: reply.ticket.number,
+      externalId: reply.ticket.externalId,
+      customerEmail: reply.ticket.customerEmail,
+    },
     body: reply.body,
     disclosed: reply.disclosed,
   };

@@ -51,7 +51,8 @@ export function zendeskChannel(config: TZendeskConfig): TChannel {
     name: "zendesk",
     async send(reply: TOutgoingReply) {
       const ticketId = reply.thread?.channel === "zendesk" ? reply.thread.externalTicketId : null;
-      if (!ticketId) throw new DeliveryRefused("no_helpdesk_thread", "The ticket did not come from Zendesk: there is no Zendesk ticket to answer.");
+      if (!ticketId)
+        throw new DeliveryRefused("no_helpdesk_thread", "The ticket did not come from Zendesk: there is no Zendesk ticket to answer.");
       const tag = deliveryTag(reply.deliveryId);
       try {
         const { result } = (await client.tickets.show(Number(ticketId))) as { result: { tags?: string[] } };
@@ -63,7 +64,8 @@ export function zendeskChannel(config: TZendeskConfig): TChannel {
       } catch (error) {
         const status = statusOf(error);
         if (status === 404) throw new DeliveryRefused("helpdesk_ticket_missing", `Zendesk has no ticket ${ticketId}.`);
-        if (status === 401 || status === 403) throw new Error(`Zendesk refused the credentials (${status}); check ZENDESK_EMAIL and ZENDESK_API_TOKEN.`);
+        if (status === 401 || status === 403)
+          throw new Error(`Zendesk refused the credentials (${status}); check ZENDESK_EMAIL and ZENDESK_API_TOKEN.`);
         throw new Error(status ? `Zendesk answered ${status}.` : `No answer from Zendesk: ${(error as Error).message}`);
       }
     },

@@ -55,7 +55,13 @@ export async function recordFailure(client: Db, id: string, failure: { error: st
 /** Where a ticket came from outside the app, written with the ticket's intake. */
 export async function insertThread(
   client: Db | DbTx,
-  t: { ticketId: string; channel: "zendesk" | "email"; externalTicketId?: string | null; messageId?: string | null; subject?: string | null },
+  t: {
+    ticketId: string;
+    channel: "zendesk" | "email";
+    externalTicketId?: string | null;
+    messageId?: string | null;
+    subject?: string | null;
+  },
 ): Promise<void> {
   await client.helpdeskThread.upsert({ where: { ticketId: t.ticketId }, create: t, update: {} });
 }

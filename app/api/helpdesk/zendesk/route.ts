@@ -13,6 +13,9 @@ export async function POST(request: Request) {
     address: clientAddress(request.headers),
   });
   const body = result.body as { externalId?: unknown; error?: unknown };
-  logger[result.status >= 400 ? "warn" : "info"]({ status: result.status, externalId: body.externalId, error: body.error }, "zendesk delivery");
+  logger[result.status >= 400 ? "warn" : "info"](
+    { status: result.status, externalId: body.externalId, error: body.error },
+    "zendesk delivery",
+  );
   return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store", ...result.headers } });
 }
