@@ -21,9 +21,11 @@ const testDb = useTestDb();
 let zendesk: TFakeZendesk;
 beforeAll(async () => void (zendesk = await startFakeZendesk()));
 afterAll(async () => zendesk.close());
+// A fault a test injected and did not use is not the next test's.
+beforeEach(() => zendesk.failNext(0, 500));
 beforeAll(async () => void (await seedDemo(testDb().client)));
 
-const channelOf = (z: TFakeZendesk) => zendeskChannel({ url: z.url, email: z.email, token: z.token, timeoutMs: 2_000 });
+const channelOf = (z: TFakeZendesk) => zendeskChannel({ url: z.url, email: z.email, token: z.token, timeoutMs: 10_000 });
 
 describe("a reply delivered to Zendesk", () => {
   it("is released with a pending delivery and its job, and posted once as a public comment", async () => {
