@@ -48,7 +48,16 @@ export const PARTS = {
   payments: { paths: ["lib/payments"], may: [...BASE, "env", "db", "policy", "orders"] },
   // The approvals store writes its tables for the approvals and for the run that opens a request: so it
   // sits below both, and decides nothing.
-  approvalStore: { paths: ["lib/approvals/store"], may: [...BASE, "db", "policy"] },
+  approvalStore: { paths: ["lib/approvals/store"], may: [...BASE, "db", "policy", "deliveryStore"] },
+  // Replies delivered (lib/delivery): its store writes the deliveries and helpdesk threads, and the
+  // approvals store adds a delivery with each released reply, in the same statement.
+  deliveryStore: { paths: ["lib/delivery/store"], may: [...BASE, "db"] },
+  // intake: a helpdesk's ticket enters through the intake's own path; jobs: nothing enqueued here.
+  delivery: {
+    paths: ["lib/delivery"],
+    except: ["lib/delivery/store"],
+    may: [...BASE, "env", "db", "tickets", "audit", "intake", "deliveryStore"],
+  },
   approvals: {
     paths: ["lib/approvals"],
     except: ["lib/approvals/store"],

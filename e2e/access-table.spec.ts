@@ -42,6 +42,8 @@
 //   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the signature)
 //   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
+//   POST   /api/helpdesk/zendesk                  signature   refused     refused   refused     refused  refused   (only Zendesk's webhook signature)
+//   POST   /api/helpdesk/email                    signature   refused     refused   refused     refused  refused   (signed like intake)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/batches                           queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/audit/export                      audit       refused     refused   refused     allowed  allowed
@@ -553,6 +555,30 @@ const ROUTES: readonly TRouteRow[] = [
     },
   },
   {
+    name: "POST /api/helpdesk/zendesk",
+    gate: "signature",
+    call: (r) => r.post("/api/helpdesk/zendesk", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may create a Zendesk ticket without Zendesk's signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect((await response.json()).error).toMatch(/^(invalid_signature|not_configured)$/);
+    },
+  },
+  {
+    name: "POST /api/helpdesk/email",
+    gate: "signature",
+    call: (r) => r.post("/api/helpdesk/email", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may post an email without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
     name: "GET /api/audit/checkpoints",
     gate: "signature",
     call: (r) => r.get("/api/audit/checkpoints"),
@@ -626,6 +652,7 @@ const PAGES: readonly TPageRow[] = [
   { route: "/documents/[docKey]/diff", path: "/documents/return-policy-us/diff", gate: "documents" },
   { route: "/approvals/batch", path: "/approvals/batch", gate: "approve" },
   { route: "/ledger", path: "/ledger", gate: "ledger" },
+  { route: "/deliveries", path: "/deliveries", gate: "tickets" },
   { route: "/audit", path: "/audit", gate: "audit" },
   { route: "/evals", path: "/evals", gate: "evals" },
   // No such run: past the gate, the page answers 404.

@@ -248,6 +248,43 @@ export const ZEnv = z.object({
     .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:12111" })
     .regex(/^https?:\/\//, "must be an http(s) URL")
     .optional(),
+  /**
+   * Where approved replies go (lib/delivery): `outbox` (the default: the helpdesk reads GET /api/outbox),
+   * `webhook` (a Standard Webhooks signed POST to REPLY_WEBHOOK_URL), `zendesk` (a public comment on the
+   * customer's Zendesk ticket) or `email` (SMTP, threaded to the customer's message).
+   */
+  REPLY_CHANNEL: z
+    .enum(["outbox", "webhook", "zendesk", "email"], { message: "must be outbox, webhook, zendesk or email" })
+    .default("outbox"),
+  REPLY_WEBHOOK_URL: z
+    .url({ message: "must be an http(s) URL" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
+  /** Signs each reply posted to REPLY_WEBHOOK_URL (Standard Webhooks; a `whsec_…` secret is base64 after its prefix). */
+  REPLY_WEBHOOK_SECRET: secret,
+  /** Zendesk's API root, e.g. https://your-team.zendesk.com/api/v2 (node-zendesk's endpointUri). */
+  ZENDESK_URL: z
+    .url({ message: "must be Zendesk's API URL, e.g. https://your-team.zendesk.com/api/v2" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
+  /** The agent's email address and API token the replies are posted as. */
+  ZENDESK_EMAIL: z.email({ message: "must be the Zendesk agent's email address" }).optional(),
+  ZENDESK_API_TOKEN: z.string().min(1).optional(),
+  /** The signing secret of the Zendesk webhook that posts new tickets to POST /api/helpdesk/zendesk. */
+  ZENDESK_WEBHOOK_SECRET: z.string().min(16, "must be the webhook's signing secret (Zendesk shows it on the webhook)").optional(),
+  /** The SMTP server replies are sent through (REPLY_CHANNEL=email), e.g. smtps://user:pass@smtp.example.com:465. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** The From address of emailed replies. */
+  REPLY_FROM: z.string().min(3).optional(),
+  /** Adds the disclosure line to replies an automated assistant drafted (EU AI Act art. 50). */
+  REPLY_DISCLOSURE: booleanFlag.default(false),
+  /** The disclosure's language (lib/delivery/disclosure.ts). */
+  REPLY_DISCLOSURE_LOCALE: z.enum(["en", "de", "fr", "es", "it", "nl"], { message: "must be en, de, fr, es, it or nl" }).default("en"),
+  /** Who reviewed the reply, as the disclosure names them; unset: "our support team" in the disclosure's language. */
+  REPLY_DISCLOSURE_REVIEWER: z.string().min(1).max(100).optional(),
   /** Traces and metrics go over OTLP/HTTP to this URL; unset, no OpenTelemetry SDK is even loaded (lib/observability/telemetry.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:4318" })
@@ -294,6 +331,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError("ORDER_SOURCE", "shopify needs SHOPIFY_SHOP_URL and SHOPIFY_ACCESS_TOKEN");
   if (env.PAYMENTS_PROVIDER === "shopify" && (!env.SHOPIFY_SHOP_URL || !env.SHOPIFY_ACCESS_TOKEN))
     throw new EnvError("PAYMENTS_PROVIDER", "shopify needs SHOPIFY_SHOP_URL and SHOPIFY_ACCESS_TOKEN");
+  const channelNeeds = {
+    outbox: [],
+    webhook: ["REPLY_WEBHOOK_URL", "REPLY_WEBHOOK_SECRET"],
+    zendesk: ["ZENDESK_URL", "ZENDESK_EMAIL", "ZENDESK_API_TOKEN"],
+    email: ["SMTP_URL", "REPLY_FROM"],
+  } as const;
+  const missing = channelNeeds[env.REPLY_CHANNEL].filter((name) => !env[name]);
+  if (missing.length) throw new EnvError("REPLY_CHANNEL", `${env.REPLY_CHANNEL} needs ${missing.join(" and ")}`);
   const databaseKind = env.DATABASE_URL ? "postgres" : "pglite";
   return {
     ...env,

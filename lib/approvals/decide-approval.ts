@@ -11,7 +11,8 @@ import { preparedSql, statementRefusal, violatedConstraint } from "../db/driver"
 import { auditAppendArgument } from "../audit/record-audit-event";
 import { appendAuditSql } from "../audit/store/audit-store";
 import { sendingJobCte } from "../jobs/queue";
-import { REFUND_EXECUTE_JOB } from "../jobs/definitions";
+import { REFUND_EXECUTE_JOB, REPLY_DELIVER_JOB } from "../jobs/definitions";
+import { replyRelease } from "./reply-release";
 import { isMoveRefusal, moveRefusal, type TTicketMove } from "../tickets/lifecycle";
 import { ticketMoveSql, type TTicketMoveColumns } from "../tickets/store/ticket-move-sql";
 import { customerReply, replyEdit } from "../contracts/customer-reply";
@@ -150,7 +151,9 @@ function planDecision(request: TDecidable, input: TDecideInput, note: string | n
     approvals,
     moveKind,
     refund: complete && input.decision === "approve" && request.kind === "refund",
-    reply: complete && input.decision === "approve" && request.kind === "reply" && draft ? customerReply(draft) : null,
+    // The agent drafted it (a person may have edited it): released with the disclosure when the setting asks.
+    release:
+      complete && input.decision === "approve" && request.kind === "reply" && draft ? replyRelease(customerReply(draft), true) : null,
     status: !complete ? ("pending" as const) : input.decision === "approve" ? ("approved" as const) : ("rejected" as const),
     audit: decisionAudit({ request, actor: input.actor, decision: input.decision, note, replyEdited: edited !== null, approvals, signed }),
     note,
@@ -194,7 +197,8 @@ async function writeDecision(client: Db, request: TDecidable, input: TDecideInpu
       decider: input.actor,
       digest: request.digest,
       seat: plan.seat,
-      reply: plan.reply,
+      reply: plan.release?.body ?? null,
+      delivery: plan.release?.delivery ?? null,
       decidedAt: plan.decidedAt,
       signed: plan.signed,
     })}${move ? Prisma.sql`,\n    ${move.ctes}` : Prisma.empty}${job}
@@ -214,7 +218,18 @@ async function writeDecision(client: Db, request: TDecidable, input: TDecideInpu
           { name: "job", source: "decided", job: REFUND_EXECUTE_JOB, data: { approvalId: request.id }, id: request.id },
           (job) => write(Prisma.sql`,\n    ${job}`),
         )
-      : await write(Prisma.empty);
+      : plan.release
+        ? await sendingJobCte(
+            {
+              name: "delivery_job",
+              source: "delivery",
+              job: REPLY_DELIVER_JOB,
+              data: { deliveryId: plan.release.delivery.id },
+              id: plan.release.delivery.id,
+            },
+            (job) => write(Prisma.sql`,\n    ${job}`),
+          )
+        : await write(Prisma.empty);
     move?.result(row!);
     return row!.decisionId!;
   } catch (error) {

@@ -12,6 +12,7 @@ import { mayUse } from "../contracts/roles";
 import { customerReply, normaliseLineEndings } from "../contracts/customer-reply";
 import { isMoveRefusal, moveTicket } from "../tickets/lifecycle";
 import { insertHandReply, releaseReply } from "./store/approval-store";
+import { enqueueDelivery, replyRelease } from "./reply-release";
 import { signDecision } from "../audit/decision-signature";
 import { assertNoStaffText, assertReplyMatches, passagesOf } from "./reply-claims";
 
@@ -88,7 +89,10 @@ export async function resolveByHand(input: {
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
       if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } }))
         throw decisionRefused("operation_changed", PENDING_REQUEST);
-      await releaseReply(tx, { ticketId: ticket.id, approvalRequestId: request.id, body: sent });
+      // A person wrote this reply: it carries no disclosure of automated drafting.
+      const release = replyRelease(sent, false);
+      await releaseReply(tx, { ticketId: ticket.id, approvalRequestId: request.id, ...release });
+      await enqueueDelivery(tx, release.delivery.id);
       return { approvalId: request.id };
     });
   } catch (error) {

@@ -30,6 +30,7 @@ import { loadRefundProvider } from "../payments/payment-settings";
 import { freshReadUnderLock, orderSource } from "../orders/order-source";
 import { RefundRefused, type TRefundProvider, type TRefundRequest } from "../payments/refund-provider";
 import { lockForSettlement, recordExecutionOutcome, releaseReply } from "./store/approval-store";
+import { enqueueDelivery, replyRelease } from "./reply-release";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
 
@@ -186,7 +187,10 @@ async function applyState(tx: DbTx, request: TSettledRequest, state: TRefundStat
       ticketId: request.ticketId,
       inputs: { outcome, replyLength: reply.length },
     });
-    await releaseReply(tx, { ticketId: request.ticketId, approvalRequestId: request.id, body: reply });
+    // The agent drafted it (a person may have edited it): the disclosure, when the setting asks.
+    const release = replyRelease(reply, true);
+    await releaseReply(tx, { ticketId: request.ticketId, approvalRequestId: request.id, ...release });
+    await enqueueDelivery(tx, release.delivery.id);
     released = true;
   }
   await settleTicket(tx, request.ticketId, "refund_executed");

@@ -13,6 +13,7 @@ export const NAV_ITEMS: readonly TNavItem[] = [
   { href: "/", label: "Queue", area: "queue" },
   { href: "/tickets/new", label: "New ticket", area: "newTicket" },
   { href: "/ledger", label: "Ledger", area: "ledger" },
+  { href: "/deliveries", label: "Deliveries", area: "tickets" },
   { href: "/documents", label: "Policies", area: "documents" },
   { href: "/audit", label: "Audit", area: "audit" },
   { href: "/evals", label: "Evaluations", area: "evals" },

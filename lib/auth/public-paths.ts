@@ -12,6 +12,7 @@
  * - /api/intake, /api/outbox, /api/audit/checkpoints, /api/orders, /api/customers: machine callers
  *   that authenticate each request by an HMAC signature.
  * - /api/payments/stripe: Stripe's events, each verified by its Stripe-Signature.
+ * - /api/helpdesk: Zendesk's webhook (its own signature) and an email service's (signed like intake).
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
 export const PUBLIC_PATHS = [
@@ -25,6 +26,7 @@ export const PUBLIC_PATHS = [
   "/api/orders",
   "/api/customers",
   "/api/payments/stripe",
+  "/api/helpdesk",
 ] as const;
 
 export const SIGN_IN_PATH = "/signin";

@@ -45,6 +45,8 @@ export const QUEUES = {
   retireSuperseded: "retire-superseded",
   /** Refunds at the payment provider not final after a while are settled from the provider's word (lib/approvals/reconcile-refunds.ts). */
   reconcilePayments: "reconcile-payments",
+  /** Deliver one released reply through the configured channel (lib/delivery/deliver-reply.ts). Data: { deliveryId }. */
+  replyDeliver: "reply-deliver",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -19,6 +19,7 @@ export const STORES = {
   // countersign_move_refund records the provider's state on it); the store wraps them.
   ledger: { tables: ["LedgerEntry", "countersign_write_refund", "countersign_move_refund"], store: ["lib/ledger/store/"] },
   payments: { tables: ["PaymentEvent"], store: ["lib/payments/store/"] },
+  deliveries: { tables: ["ReplyDelivery", "HelpdeskThread"], store: ["lib/delivery/store/"] },
   // The chain's one writer is its SQL function (countersign_append_audit); the store wraps it.
   audit: {
     tables: ["AuditEvent", "AuditStream", "AuditCheckpoint", "AuditVerification", "countersign_append_audit"],

@@ -9,6 +9,7 @@ import { canonicalJson } from "../../contracts/canonical";
 import { runTyped, typed } from "../../db/typed-sql";
 import type { TSqlTx } from "../../db/driver";
 import type { TApprovalOperation } from "../../contracts/approval-operation";
+import { insertDelivery, releasedDeliveryCte } from "../../delivery/store/delivery-store";
 
 type TRequestStatus = "pending" | "approved" | "rejected";
 
@@ -31,6 +32,8 @@ export function decisionCtes(d: {
   digest: string;
   seat: number;
   reply: string | null;
+  /** The released reply's delivery (its id is the delivery job's), with the reply. */
+  delivery: { id: string; disclosed: boolean } | null;
   /** The time signed, stored as the decision's createdAt (never the database's now()), and the signature. */
   decidedAt: Date;
   signed: { signature: string; keyId: string };
@@ -45,12 +48,13 @@ export function decisionCtes(d: {
              ${d.decidedAt.toISOString()}::timestamp(3), ${d.signed.signature}, ${d.signed.keyId}
       FROM decided RETURNING "id"::text
     )`;
-  if (d.reply === null) return decided;
+  if (d.reply === null || d.delivery === null) return decided;
   return Prisma.sql`${decided},
     released AS (
       INSERT INTO "OutboxMessage" ("id", "ticketId", "approvalRequestId", "body")
-      SELECT gen_random_uuid(), ${d.ticketId}::uuid, decided."id", ${d.reply} FROM decided
-    )`;
+      SELECT gen_random_uuid(), ${d.ticketId}::uuid, decided."id", ${d.reply} FROM decided RETURNING "id", "ticketId"
+    ),
+    ${releasedDeliveryCte(d.delivery)}`;
 }
 
 /** The agent's refund proposal, as one JSON value: every value takes its column's type. */
@@ -216,7 +220,12 @@ export function recordExecutionOutcome(tx: DbTx, requestId: string, outcome: str
   });
 }
 
-/** The reply the customer is sent, after the decision or the refund it waited for. */
-export async function releaseReply(tx: DbTx, r: { ticketId: string; approvalRequestId: string; body: string }): Promise<void> {
-  await tx.outboxMessage.create({ data: r });
+/** The reply the customer is sent, after the decision or the refund it waited for, with its delivery. */
+export async function releaseReply(
+  tx: DbTx,
+  r: { ticketId: string; approvalRequestId: string; body: string; delivery: { id: string; disclosed: boolean } },
+): Promise<void> {
+  const { delivery, ...message } = r;
+  const created = await tx.outboxMessage.create({ data: message, select: { id: true } });
+  await insertDelivery(tx, { id: delivery.id, outboxMessageId: created.id, ticketId: r.ticketId, disclosed: delivery.disclosed });
 }

@@ -10,6 +10,7 @@ import { RECONCILE_PAYMENTS_JOB } from "./reconcile-payments";
 import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
 import { REFUND_EXECUTE_JOB } from "./refund-execute";
 import { REMIND_APPROVALS_JOB } from "./remind-approvals";
+import { REPLY_DELIVER_JOB } from "./reply-deliver";
 import { RETIRE_SUPERSEDED_JOB } from "./retire-superseded";
 import { SWEEP_APPROVALS_JOB } from "./sweep-approvals";
 import { SWEEP_RUNS_JOB } from "./sweep-runs";
@@ -24,6 +25,7 @@ export {
   EVALUATE_DOCUMENT_JOB,
   RETIRE_SUPERSEDED_JOB,
   RECONCILE_PAYMENTS_JOB,
+  REPLY_DELIVER_JOB,
 };
 
 export const JOBS = {
@@ -40,4 +42,5 @@ export const JOBS = {
   "evaluate-document": EVALUATE_DOCUMENT_JOB,
   "retire-superseded": RETIRE_SUPERSEDED_JOB,
   "reconcile-payments": RECONCILE_PAYMENTS_JOB,
+  "reply-deliver": REPLY_DELIVER_JOB,
 } satisfies { [Q in TQueueName]: TJobDefinition<Q> };

@@ -13,6 +13,7 @@ import { reconcilePaymentsJob } from "./reconcile-payments";
 import { reconcileRefundsJob } from "./reconcile-refunds";
 import { settleRefundJob } from "./refund-execute";
 import { remindApprovalsJob } from "./remind-approvals";
+import { deliverReplyJob } from "./reply-deliver";
 import { retireSupersededJob } from "./retire-superseded";
 import { sweepApprovalsJob } from "./sweep-approvals";
 import { sweepRunsJob } from "./sweep-runs";
@@ -32,6 +33,7 @@ export const HANDLERS = {
   "evaluate-document": evaluateDocumentJob,
   "retire-superseded": retireSupersededJob,
   "reconcile-payments": reconcilePaymentsJob,
+  "reply-deliver": deliverReplyJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */

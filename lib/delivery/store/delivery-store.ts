@@ -1,0 +1,90 @@
+// The deliveries store: the only code that writes ReplyDelivery and HelpdeskThread. It decides nothing:
+// each function writes what the delivery (lib/delivery/deliver-reply.ts) or the inbound helpdesk routes
+// decided, guarded by the delivery's state where a retry could race a late answer.
+import { Prisma, type Db, type DbTx } from "../../db";
+
+export type TDeliveryChannel = "outbox" | "webhook" | "zendesk" | "email";
+export type TDeliveryState = "pending" | "delivered" | "failed";
+
+/**
+ * The delivery of a reply released by the same statement (CTE `delivery`, after the CTE `released`
+ * that inserts the outbox message and returns its id and ticket): one delivery per released reply,
+ * with the id its job carries.
+ */
+export function releasedDeliveryCte(d: { id: string; disclosed: boolean }): Prisma.Sql {
+  return Prisma.sql`delivery AS (
+      INSERT INTO "ReplyDelivery" ("id", "outboxMessageId", "ticketId", "disclosed")
+      SELECT ${d.id}::uuid, released."id", released."ticketId", ${d.disclosed} FROM released RETURNING "id"
+    )`;
+}
+
+/** A released reply's delivery, in the transaction that released it. */
+export async function insertDelivery(tx: DbTx, d: { id: string; outboxMessageId: string; ticketId: string; disclosed: boolean }) {
+  await tx.replyDelivery.create({ data: d });
+}
+
+/** One more attempt through `channel`; null when the delivery is not pending (delivered or failed already). */
+export async function startAttempt(client: Db, id: string, channel: TDeliveryChannel): Promise<boolean> {
+  const updated = await client.replyDelivery.updateMany({
+    where: { id, state: "pending" },
+    data: { attempts: { increment: 1 }, channel, updatedAt: new Date() },
+  });
+  return updated.count === 1;
+}
+
+export async function markDelivered(client: Db, id: string, externalRef: string | null): Promise<void> {
+  const at = new Date();
+  await client.replyDelivery.updateMany({
+    where: { id, state: "pending" },
+    data: { state: "delivered", externalRef, deliveredAt: at, updatedAt: at, lastError: null },
+  });
+}
+
+/** An attempt's error; with `reason`, the delivery has failed for good (no retry follows). */
+export async function recordFailure(client: Db, id: string, failure: { error: string; reason: string | null }): Promise<void> {
+  await client.replyDelivery.updateMany({
+    where: { id, state: "pending" },
+    data: {
+      lastError: failure.error.slice(0, 1000),
+      updatedAt: new Date(),
+      ...(failure.reason ? { state: "failed", failureReason: failure.reason } : {}),
+    },
+  });
+}
+
+/** Where a ticket came from outside the app, written with the ticket's intake. */
+export async function insertThread(
+  client: Db | DbTx,
+  t: {
+    ticketId: string;
+    channel: "zendesk" | "email";
+    externalTicketId?: string | null;
+    messageId?: string | null;
+    subject?: string | null;
+  },
+): Promise<void> {
+  await client.helpdeskThread.upsert({ where: { ticketId: t.ticketId }, create: t, update: {} });
+}
+
+/** What delivering needs: the message, its ticket, the thread it answers. */
+export function loadDelivery(client: Db, id: string) {
+  return client.replyDelivery.findUnique({
+    where: { id },
+    include: {
+      outboxMessage: { select: { body: true, approvalRequestId: true } },
+      ticket: { select: { id: true, number: true, externalId: true, subject: true, customerEmail: true, helpdeskThread: true } },
+    },
+  });
+}
+
+export const DELIVERY_PAGE_SIZE = 100;
+
+/** The newest deliveries first, optionally of one state. */
+export function listDeliveries(client: Db, filter: { state?: TDeliveryState | null }) {
+  return client.replyDelivery.findMany({
+    where: filter.state ? { state: filter.state } : {},
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: DELIVERY_PAGE_SIZE,
+    include: { ticket: { select: { id: true, number: true, subject: true } } },
+  });
+}
