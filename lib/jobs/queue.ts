@@ -45,6 +45,8 @@ export const QUEUES = {
   retireSuperseded: "retire-superseded",
   /** Refunds at the payment provider not final after a while are settled from the provider's word (lib/approvals/reconcile-refunds.ts). */
   reconcilePayments: "reconcile-payments",
+  /** Grade the agent on an episode dataset, as a lead asked from /evals (lib/eval/agent-evaluation.ts). Data: { requestId }. */
+  evaluateAgent: "evaluate-agent",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
