@@ -243,6 +243,8 @@ export const ZEnv = z.object({
       ),
     )
     .optional(),
+  /** Where the episode datasets a lead may evaluate from /evals are (every *.jsonl but questions.jsonl), from the app's root. */
+  EVAL_DATASET_DIR: z.string().min(1).default("eval"),
   /** Lets `npm run eval` store its receipt through the running server (POST /api/evals/receipts); generated in DATA_DIR when unset. */
   EVAL_SECRET: secret,
   /** Agent runs of batches (bulk runs, shadow passes) one process works on at once; the model's limits pace them. */

@@ -12,21 +12,21 @@ import { AppError } from "../contracts/app-error";
 import { mayUse, type Role } from "../contracts/roles";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db as defaultDb, type Db } from "../db";
+import { env } from "../env";
 import { EVALUATE_AGENT_JOB } from "../jobs/definitions/evaluate-agent";
 import { enqueue } from "../jobs/queue";
 import { gradeInProcess, type TEvalOutput, type TEvalProcessOptions } from "./eval-process";
 import { writeEvalRun } from "./store-eval-run";
 
-/** Where the datasets are: every `*.jsonl` of it but the retrieval questions is an episode dataset. */
-export const DATASET_DIR = "eval";
 const QUESTION_SET = "questions.jsonl";
 
-/** The episode datasets a lead may choose from, as paths from the app's root. */
+/** The episode datasets a lead may choose from (EVAL_DATASET_DIR's `*.jsonl` but the retrieval questions), as paths from the app's root. */
 export function evaluationDatasets(): string[] {
-  return readdirSync(/* turbopackIgnore: true */ DATASET_DIR)
+  const dir = env().EVAL_DATASET_DIR.replace(/\/+$/, "");
+  return readdirSync(/* turbopackIgnore: true */ dir)
     .filter((f) => f.endsWith(".jsonl") && f !== QUESTION_SET)
     .sort()
-    .map((f) => `${DATASET_DIR}/${f}`);
+    .map((f) => `${dir}/${f}`);
 }
 
 export const ZEvaluationOptions = z.object({
@@ -49,10 +49,16 @@ export interface TEvaluationActor {
 }
 
 /** A lead's request: its row, audit event and job, in one transaction. */
-export async function startAgentEvaluation(input: { options: TEvaluationOptions; actor: TEvaluationActor; client?: Db }): Promise<{ requestId: string }> {
+export async function startAgentEvaluation(input: {
+  options: TEvaluationOptions;
+  actor: TEvaluationActor;
+  client?: Db;
+  /** The datasets to choose from (evaluationDatasets(); a test names a small one of its own). */
+  datasets?: readonly string[];
+}): Promise<{ requestId: string }> {
   const { options, actor } = input;
   if (!mayUse(actor.role, "evals")) throw new AppError("forbidden", "Your role may not start evaluations.");
-  if (!evaluationDatasets().includes(options.dataset)) throw new AppError("invalid", `There is no dataset ${options.dataset} in ${DATASET_DIR}/.`);
+  if (!(input.datasets ?? evaluationDatasets()).includes(options.dataset)) throw new AppError("invalid", `${options.dataset} is not one of the datasets offered (EVAL_DATASET_DIR).`);
   const id = randomUUID();
   await (input.client ?? defaultDb()).$transaction(async (tx) => {
     await tx.evalRequest.create({ data: { id, datasetPath: options.dataset, planner: options.planner, model: options.model, trials: options.trials, startedById: actor.id } });
@@ -98,9 +104,10 @@ export async function runAgentEvaluation(input: { client: Db; requestId: string;
     await failRequest(client, requestId, request.startedById, message);
     return "failed";
   }
+  const rows = output.receipt.rows.length;
   await client.$transaction(async (tx) => {
     const run = await writeEvalRun(tx, { ...output, createdById: request.startedById });
-    await tx.evalRequest.updateMany({ where: { id: requestId, status: "running" }, data: { status: "done", evalRunId: run.id, finishedAt: new Date() } });
+    await tx.evalRequest.updateMany({ where: { id: requestId, status: "running" }, data: { status: "done", evalRunId: run.id, done: rows, total: rows, finishedAt: new Date() } });
   });
   return "done";
 }
