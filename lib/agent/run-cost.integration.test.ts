@@ -35,13 +35,14 @@ afterAll(async () => {
 
 async function modelRun(model: string, script: TFakeEntry[]) {
   fake.push(...script);
-  const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model, timeoutMs: 2000 });
+  const setup = plannerSetup("model", { baseURL: fake.url, apiKey: "test-key", model, timeoutMs: 30_000 });
   return runAgent({
     ticketId: tablet,
     mode: "simulate",
     planner: setup.planner,
     tools: setup.tools,
     model: setup.model,
+    budgets: { maxWallMs: 120_000 },
     client: testDb().client,
   });
 }
