@@ -23,7 +23,14 @@ const QUESTION_SET = "questions.jsonl";
 /** The episode datasets a lead may choose from (EVAL_DATASET_DIR's `*.jsonl` but the retrieval questions), as paths from the app's root. */
 export function evaluationDatasets(): string[] {
   const dir = env().EVAL_DATASET_DIR.replace(/\/+$/, "");
-  return readdirSync(/* turbopackIgnore: true */ dir)
+  let files: string[];
+  try {
+    files = readdirSync(/* turbopackIgnore: true */ dir);
+  } catch {
+    // No such folder here: nothing to offer (the page says so), rather than a broken page.
+    return [];
+  }
+  return files
     .filter((f) => f.endsWith(".jsonl") && f !== QUESTION_SET)
     .sort()
     .map((f) => `${dir}/${f}`);

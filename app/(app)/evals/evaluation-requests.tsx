@@ -139,7 +139,11 @@ export function EvaluationRequests({ datasets, requests }: { datasets: string[];
       <h2 id="start-heading" className="text-[13px] font-semibold text-slate-900">
         Start an evaluation
       </h2>
-      <StartForm datasets={datasets} />
+      {datasets.length ? (
+        <StartForm datasets={datasets} />
+      ) : (
+        <p className="text-[13px] text-slate-600">No episode dataset to offer: EVAL_DATASET_DIR names no folder of *.jsonl datasets.</p>
+      )}
       <RefreshWhileRunning running={running} />
       {requests.length ? (
         <ul aria-label="Evaluations started here" className="divide-y divide-slate-100">
