@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.unstubAllEnvs();
   delete (globalThis as { __countersignEnv?: unknown }).__countersignEnv;
-  await fake.close();
+  await fake?.close();
 });
 
 async function modelRun(model: string, script: TFakeEntry[]) {
