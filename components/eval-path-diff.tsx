@@ -4,7 +4,15 @@ import type { TFieldComparison, TPathDiff } from "@/lib/eval/episode-diff";
  * The expected and actual action paths side by side, aligned by step. The first differing step is
  * marked in words ("first difference") and colour; later differing steps carry a ≠.
  */
-export function PathDiff({ diff, caption }: { diff: TPathDiff; caption: string }) {
+export function PathDiff({
+  diff,
+  caption,
+  labels = ["Expected", "Actual"],
+}: {
+  diff: TPathDiff;
+  caption: string;
+  labels?: readonly [string, string];
+}) {
   if (!diff.steps.length) return <p className="text-[12px] text-slate-500">Both paths are empty: the run never entered the agent loop.</p>;
   return (
     <table className="w-full table-fixed text-left text-[11px] sm:text-[12px]">
@@ -15,10 +23,10 @@ export function PathDiff({ diff, caption }: { diff: TPathDiff; caption: string }
             Step
           </th>
           <th scope="col" className="py-1 pr-2 font-medium">
-            Expected
+            {labels[0]}
           </th>
           <th scope="col" className="py-1 font-medium">
-            Actual
+            {labels[1]}
           </th>
         </tr>
       </thead>

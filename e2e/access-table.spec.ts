@@ -35,6 +35,7 @@
 //   action setUserActiveAction     (/admin/users) admin       refused     refused   refused     refused  allowed
 //   action startEvaluationAction   (/documents/:key/:v) documents refused allowed allowed    allowed  allowed
 //   action acknowledgeRegressionsAction (/documents/:key/:v) documents refused allowed allowed allowed allowed   (who may: the setting, in lib/documents)
+//   action startAgentEvaluationAction (/evals)   evals       refused     refused   refused     allowed  allowed
 //   action setPasswordAction       (/set-password/:token) public allowed  allowed   allowed     allowed  allowed   (the link's token is the credential)
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
@@ -44,6 +45,7 @@
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   POST   /api/helpdesk/zendesk                  signature   refused     refused   refused     refused  refused   (only Zendesk's webhook signature)
 //   POST   /api/helpdesk/email                    signature   refused     refused   refused     refused  refused   (signed like intake)
+//   POST   /api/evals/receipts                    signature   refused     refused   refused     refused  refused   (signed with EVAL_SECRET by npm run eval)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/batches                           queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/audit/export                      audit       refused     refused   refused     allowed  allowed
@@ -120,6 +122,7 @@ type TActionName =
   | "setUserActiveAction"
   | "setPasswordAction"
   | "startEvaluationAction"
+  | "startAgentEvaluationAction"
   | "acknowledgeRegressionsAction"
   | "signOutEverywhereAction"
   | "signOutAction";
@@ -372,6 +375,13 @@ const ACTIONS: readonly TActionRow[] = [
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
+    // Replayed with a dataset that is not offered: refused past the gate, nothing queued.
+    name: "startAgentEvaluationAction",
+    gate: "evals",
+    harmless: { field: "dataset", value: "eval/no-such-dataset.jsonl" },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "invalid" }),
+  },
+  {
     name: "acknowledgeRegressionsAction",
     text: ["note"],
     gate: "documents",
@@ -579,6 +589,18 @@ const ROUTES: readonly TRouteRow[] = [
     },
   },
   {
+    name: "POST /api/evals/receipts",
+    gate: "signature",
+    call: (r) => r.post("/api/evals/receipts", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may store a receipt without EVAL_SECRET's signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
+    },
+  },
+  {
     name: "GET /api/audit/checkpoints",
     gate: "signature",
     call: (r) => r.get("/api/audit/checkpoints"),
@@ -657,6 +679,7 @@ const PAGES: readonly TPageRow[] = [
   { route: "/evals", path: "/evals", gate: "evals" },
   // No such run: past the gate, the page answers 404.
   { route: "/evals/[id]", path: `/evals/${NO_SUCH_ID}`, gate: "evals", allowedHttp: 404 },
+  { route: "/evals/compare", path: "/evals/compare", gate: "evals" },
   { route: "/autonomy", path: "/autonomy", gate: "autonomy" },
   { route: "/admin", path: "/admin", gate: "admin" },
   { route: "/admin/users", path: "/admin/users", gate: "admin" },
@@ -880,6 +903,12 @@ test.beforeAll(async ({ browser }) => {
   captured.set(
     "acknowledgeRegressionsAction",
     await captureAction(page, () => page.getByRole("button", { name: "Acknowledge 2 regressions" }).click()),
+  );
+
+  await page.goto("/evals");
+  captured.set(
+    "startAgentEvaluationAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Start evaluation" }).click()),
   );
 
   await page.goto("/");

@@ -216,6 +216,37 @@ export const ZEnv = z.object({
     .int("must be a whole number")
     .min(0, "must be 0 or more")
     .default(0),
+  /**
+   * What each model costs, in US dollars per million tokens, by model id (as the endpoint names it):
+   * JSON, e.g. {"gpt-4o-mini":{"input":0.15,"output":0.6,"cachedInput":0.075}}. A run's cost is its
+   * tokens × these (lib/agent/run-cost.ts); a model with no price leaves its runs' cost unknown.
+   */
+  MODEL_PRICES: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: 'must be JSON, e.g. {"gpt-4o-mini":{"input":0.15,"output":0.6,"cachedInput":0.075}}' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.record(
+        z.string().min(1),
+        z.strictObject({
+          input: z.number().min(0, "prices are 0 or more"),
+          output: z.number().min(0, "prices are 0 or more"),
+          cachedInput: z.number().min(0, "prices are 0 or more").optional(),
+        }),
+        { message: "must map model ids to {input, output, cachedInput} prices per million tokens" },
+      ),
+    )
+    .optional(),
+  /** Where the episode datasets a lead may evaluate from /evals are (every *.jsonl but questions.jsonl), from the app's root. */
+  EVAL_DATASET_DIR: z.string().min(1).default("eval"),
+  /** Lets `npm run eval` store its receipt through the running server (POST /api/evals/receipts); generated in DATA_DIR when unset. */
+  EVAL_SECRET: secret,
   /** Agent runs of batches (bulk runs, shadow passes) one process works on at once; the model's limits pace them. */
   AGENT_RUN_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(16),
   /** `off`: this server runs no job worker (run `npm run worker` beside it; PostgreSQL only). */
@@ -362,7 +393,7 @@ export function env(): TEnv {
  * on one PostgreSQL must be given the same value through the variable.
  */
 function generatedSecret(
-  variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET" | "SETTINGS_KEY",
+  variable: "AUTH_SECRET" | "INTAKE_BUNDLE_KEY" | "INTAKE_SECRET" | "SETTINGS_KEY" | "EVAL_SECRET",
   purpose: string,
   log: (line: string) => void,
 ): string {
@@ -394,6 +425,8 @@ export const authSecret = (log: (line: string) => void = logLine) => generatedSe
 /** The built-in intake classifier bundle's key: it signs the routes the bundle assigns. */
 export const intakeBundleKey = (log: (line: string) => void = logLine) =>
   generatedSecret("INTAKE_BUNDLE_KEY", "the intake bundle key", log);
+/** Shared by the server and `npm run eval`: the CLI stores a receipt through the server with it. */
+export const evalSecret = (log: (line: string) => void = logLine) => generatedSecret("EVAL_SECRET", "the evaluation receipts secret", log);
 /** Encrypts the secrets stored among the settings (lib/policy/secret-settings.ts). */
 export const settingsKey = (log: (line: string) => void = logLine) => generatedSecret("SETTINGS_KEY", "the settings encryption key", log);
 /**

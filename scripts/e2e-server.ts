@@ -37,6 +37,8 @@ async function main() {
     ...E2E_SECRETS,
     // The notification test's receiver listens on this machine, which a webhook may reach only by name.
     NOTIFY_WEBHOOK_ALLOWED_HOSTS: "localhost",
+    // The evaluations a lead starts from /evals here grade the small datasets of e2e/fixtures/evals.
+    EVAL_DATASET_DIR: "e2e/fixtures/evals",
   };
   let target: DbTarget;
   if (process.env.DATABASE_URL) {

@@ -1,8 +1,12 @@
 // npm run eval -- --dataset eval/episodes.jsonl --out reports/refund_agent_v2.json [--trials N] [--workers N] [--no-store]
+//                 [--planner as-written|rule|model] [--model MODEL_ID]
 // Grades every episode through the real runtime on fresh in-memory databases (one per worker thread,
 // --workers, default one per 150 episodes × trials up to the CPU count; the receipt is the same with
 // any number), writes the receipt,
 // stores it with the release decision in the app's database, and exits 0 only for eligible_for_shadow.
+// On the embedded database held by the running server, the receipt is stored through that server
+// (POST /api/evals/receipts, with EVAL_SECRET). Started by the evaluate-agent job, it reports its
+// progress over the IPC channel it is given (lib/eval/eval-process.ts).
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -16,11 +20,12 @@ import { gradeEpisodes, GRADER_VERSION, type TEpisodeRow } from "../lib/eval/gra
 import { openGradingDatabase } from "../lib/eval/episode-images";
 import { FAKE_MODEL, usesModel } from "../lib/eval/play-episode";
 import { llmAvailability, type TLlmConfig } from "../lib/llm/provider";
-import { buildReceipt, passAllTrials } from "../lib/eval/receipt";
+import { buildReceipt, evaluationCost, passAllTrials } from "../lib/eval/receipt";
 import { decideRelease, releasePins } from "../lib/eval/decide-release";
 import { storeEvalRun } from "../lib/eval/store-eval-run";
 import { seedDemo } from "../prisma/seed/demo";
-import { configuredTarget, describeDbError, missingEmbeddedDatabase, openDb } from "../lib/db";
+import { configuredTarget, DataDirInUse, describeDbError, missingEmbeddedDatabase, openDb } from "../lib/db";
+import { isPlannerChoice, onPlanner, storeThroughServer, withModel } from "../lib/eval/eval-cli";
 import { corpusHash } from "../lib/policy/corpus-hash";
 
 function commit(): string {
@@ -32,6 +37,7 @@ function commit(): string {
 }
 
 function progress(done: number, total: number, label: string) {
+  process.send?.({ kind: "progress", done, total });
   if (!process.stdout.isTTY) return;
   const width = 30;
   const filled = Math.round((done / total) * width);
@@ -48,8 +54,14 @@ async function main(): Promise<number> {
       trials: { type: "string", default: "1" },
       workers: { type: "string" },
       "no-store": { type: "boolean", default: false },
+      planner: { type: "string", default: "as-written" },
+      model: { type: "string" },
     },
   });
+  if (!isPlannerChoice(values.planner!)) {
+    console.error("--planner must be as-written, rule or model.");
+    return 2;
+  }
   const trials = Number(values.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) {
     console.error("--trials must be a whole number from 1 to 100.");
@@ -67,11 +79,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const manifest = agentManifest();
-  const dataset = await loadDataset(values.dataset!);
+  const dataset = onPlanner(await loadDataset(values.dataset!), values.planner);
   console.log(
     `Grading ${dataset.episodes.length} episodes × ${trials} trial(s) of ${dataset.version} (${dataset.hash.slice(0, 19)}…) with ${GRADER_VERSION}, agent ${manifest.agentVersion}`,
   );
-  const llm = llmAvailability();
+  const llm = withModel(llmAvailability(), values.model);
   const modelEpisodes = dataset.episodes.filter(usesModel).length;
   if (modelEpisodes)
     console.log(
@@ -94,6 +106,7 @@ async function main(): Promise<number> {
     trials,
     rows,
   });
+  const costUsd = evaluationCost(rows);
   const decision = decideRelease(receipt, releasePins(manifest), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
 
   const questionsDrift = questions.hash !== manifest.evalQuestionsHash || questions.questions.length !== manifest.evalQuestionsCount;
@@ -112,6 +125,9 @@ async function main(): Promise<number> {
     `\n${passAll}/${perEpisode.size} episodes passed${trials > 1 ? ` in all ${trials} trials (pass^${trials} = ${(passAll / perEpisode.size).toFixed(3)})` : ""} in ${seconds}s.`,
   );
 
+  console.log(
+    `Cost of the graded runs: ${costUsd === null ? "unknown (a model with no price in MODEL_PRICES)" : `${costUsd.toFixed(6)} USD`}.`,
+  );
   console.log("");
   for (const line of describeRetrieval(retrieval)) console.log(line);
   if (questionsDrift)
@@ -121,7 +137,7 @@ async function main(): Promise<number> {
 
   if (values.out) {
     await mkdir(dirname(values.out), { recursive: true });
-    await writeFile(values.out, JSON.stringify({ receipt, decision }, null, 2) + "\n");
+    await writeFile(values.out, JSON.stringify({ receipt, decision, costUsd }, null, 2) + "\n");
     console.log(`Receipt written to ${values.out}.`);
   }
   if (!values["no-store"]) {
@@ -135,8 +151,10 @@ async function main(): Promise<number> {
       flavor: "last-resort",
     });
     try {
-      const run = await storeReceipt({ receipt, decision });
-      console.log(`Receipt stored as eval run ${run.id}.`);
+      const run = await storeReceipt({ receipt, decision, costUsd });
+      console.log(
+        `Receipt stored as eval run ${run.id}${run.through ? ` through the server holding the database (process ${run.through})` : ""}.`,
+      );
     } catch (error) {
       const why = describeDbError(error) ?? (error instanceof Error ? error.message.trim().split("\n")[0] : String(error));
       console.error(`Could not store the receipt in the database. ${why} Or pass --no-store.`);
@@ -155,9 +173,17 @@ async function main(): Promise<number> {
  * small buffer pool (PGlite holds the whole pool in memory from the start, 128 MB by default, for the
  * few rows written here), so the command's peak stays the grading's.
  */
-async function storeReceipt(input: Parameters<typeof storeEvalRun>[0]) {
+async function storeReceipt(input: Parameters<typeof storeEvalRun>[0]): Promise<{ id: string; through?: number }> {
   const target = configuredTarget();
-  const handle = openDb(target.kind === "pglite" ? { ...target, sharedBuffers: "16MB" } : target);
+  let handle: ReturnType<typeof openDb>;
+  try {
+    handle = openDb(target.kind === "pglite" ? { ...target, sharedBuffers: "16MB" } : target);
+  } catch (error) {
+    // The running server holds the embedded database: it stores the receipt on it.
+    if (!(error instanceof DataDirInUse)) throw error;
+    console.log(`The database is in use by process ${error.pid} (the running server?): storing the receipt through it…`);
+    return { ...(await storeThroughServer(input)), through: error.pid };
+  }
   try {
     return await storeEvalRun({ ...input, client: handle.client });
   } finally {

@@ -3,8 +3,9 @@
 // next-auth, the orders API) behind Node's HTTP server, with the request entry hook the production server installs
 // (installRequestContext settling the forwarded headers, as instrumentation-node.ts does), and the
 // app's logger on standard output – the lines the test reads. Its first line names the port.
-// The database: DATABASE_URL's when set (the test's own clone), otherwise an in-memory PGlite loaded
-// from the migrated template (lib/db/migrated-template.ts).
+// The database: DATABASE_URL's when set (the test's own clone); PGLITE_DATA_DIR's when that is set,
+// migrated and held as the production server holds it (eval-through-server.integration.test.ts);
+// otherwise an in-memory PGlite loaded from the migrated template (lib/db/migrated-template.ts).
 import { register } from "node:module";
 
 // As Vitest's alias does: `server-only` marks modules for Next's bundler and means nothing under Node.
@@ -26,6 +27,11 @@ const { logger } = await import("../lib/observability/logger");
 
 if (process.env.DATABASE_URL) {
   useDb(openDb({ kind: "postgres", url: process.env.DATABASE_URL, max: 4 }));
+} else if (process.env.PGLITE_DATA_DIR) {
+  const { deployMigrations } = await import("../lib/db/migrate");
+  const target = { kind: "pglite", dir: process.env.PGLITE_DATA_DIR, dataDir: process.env.DATA_DIR } as const;
+  await deployMigrations(target);
+  useDb(openDb(target));
 } else {
   // Loaded from the migrated template the test files' databases start from, not migrated again.
   useDb(openDb({ kind: "pglite", pglite: await migratedPglite() }));
@@ -40,6 +46,7 @@ const health = await import("../app/api/health/route");
 const auth = await import("../app/api/auth/[...nextauth]/route");
 const orders = await import("../app/api/orders/[id]/route");
 const customers = await import("../app/api/customers/[id]/route");
+const receipts = await import("../app/api/evals/receipts/route");
 /** A dynamic route's handler, given its one path parameter as Next.js gives it. */
 const withId =
   (handler: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>): THandler =>
@@ -51,6 +58,7 @@ const ROUTES: { method: string; path: RegExp; handler: THandler }[] = [
   { method: "GET", path: /^\/api\/health$/, handler: () => health.GET() },
   { method: "PUT", path: /^\/api\/orders\/[^/]+$/, handler: withId(orders.PUT) },
   { method: "PUT", path: /^\/api\/customers\/[^/]+$/, handler: withId(customers.PUT) },
+  { method: "POST", path: /^\/api\/evals\/receipts$/, handler: receipts.POST },
   { method: "GET", path: /^\/api\/auth\//, handler: auth.GET as unknown as THandler },
   { method: "POST", path: /^\/api\/auth\//, handler: auth.POST as unknown as THandler },
 ];

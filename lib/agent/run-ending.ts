@@ -19,6 +19,7 @@ import type { Stop, TBudgets } from "./loop-steps";
 import { NOTIFY_SOURCE, NOTIFY_SOURCE_CTE, personRequestCte, systemApprovalCtes } from "../approvals/store/run-request-writes";
 import type { TTraceStep } from "./run-journal";
 import { RUN_ENDED, type RunRecorder, type TAlongside } from "./store/run-recorder";
+import { runCost } from "./run-cost";
 import { signDecision } from "../audit/decision-signature";
 import type { TAgentState, TProposalView } from "./state";
 
@@ -229,6 +230,7 @@ export async function finishRun(run: TEnding): Promise<TRunResult> {
     reason: stop.reason,
     stepsUsed: steps.length,
     tokensUsed: run.tokens,
+    costUsd: runCost(steps),
     elapsedMs: run.wallMs,
     evidence: run.state.evidence,
     citations,

@@ -145,6 +145,8 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "document.regression_acknowledged": (i) =>
     `acknowledged ${typeof i.regressions === "number" ? `the ${i.regressions} regression${i.regressions === 1 ? "" : "s"}` : "the regressions"} of ${citation(i)}${note(i)}`,
   "release.decided": (i) => `decided a release: ${text(i.decision) ?? "see the event"}`,
+  "evaluation.started": (i) => `started an evaluation of ${text(i.dataset) ?? "a dataset"}`,
+  "evaluation.failed": (i) => `an evaluation failed: ${text(i.error) ?? "see the event"}`,
   "shadow.recorded": (_i, w) => `recorded shadow evidence on ${w.ticket}`,
   "auth.signed_in": () => "signed in",
   "auth.sign_in_locked": (_i, w) => `locked sign-in for ${w.subject} after repeated failures`,

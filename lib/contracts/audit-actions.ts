@@ -44,6 +44,8 @@ export const AUDIT_ACTIONS = [
   // settings, evaluation, the dial's evidence
   "settings.changed",
   "release.decided",
+  "evaluation.started",
+  "evaluation.failed",
   "shadow.recorded",
   // policy documents: one stream per document key (subject "document")
   "document.imported",

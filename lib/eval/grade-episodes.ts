@@ -23,6 +23,8 @@ export interface TEpisodeRow {
   actual: TActualOutcome | null;
   /** Why it failed, precisely; null when it passed. */
   explanation: string | null;
+  /** What the episode's run cost (tokens × MODEL_PRICES); null: unknown. Not part of the receipt's rows. */
+  costUsd?: number | null;
 }
 
 export interface TGradeOptions {
@@ -57,9 +59,9 @@ export interface TWorkerInput {
 /** One unit played and compared: its row, failed with the reason when it could not run. */
 async function gradeUnit(g: TGradingDb, episode: TEpisode, unit: TGradingUnit, models: TModelEndpoints): Promise<TEpisodeRow> {
   try {
-    const actual = await playEpisode(g, episode, unit.tag, models, GRADER_VERSION);
+    const { actual, costUsd } = await playEpisode(g, episode, unit.tag, models, GRADER_VERSION);
     const explanation = explainDifference(episode.expect, actual);
-    return { episodeId: episode.id, trial: unit.trial, passed: explanation === null, expected: episode.expect, actual, explanation };
+    return { episodeId: episode.id, trial: unit.trial, passed: explanation === null, expected: episode.expect, actual, explanation, costUsd };
   } catch (error) {
     return { episodeId: episode.id, trial: unit.trial, passed: false, expected: episode.expect, actual: null, explanation: `the episode could not run: ${error instanceof Error ? error.message : String(error)}` };
   }

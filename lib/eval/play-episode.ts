@@ -5,6 +5,7 @@
 import { driverRows } from "../db";
 import { scriptedPlanner, type TPlanner, type TPlannerOutput } from "../agent/planner";
 import { rulePlanner } from "../agent/rule-planner";
+import { runCost } from "../agent/run-cost";
 import { runAgent } from "../agent/run-agent";
 import type { TToolSet } from "../agent/tools";
 import { plannerSetup } from "../llm/choose-planner";
@@ -141,7 +142,8 @@ async function countRefunds(g: TGradingDb, world: TEpisodeWorld): Promise<number
 }
 
 /** Plays one episode under its tag, as `actorId` (the grader), and reads its outcome. */
-export async function playEpisode(g: TGradingDb, episode: TEpisode, tag: string, models: TModelEndpoints, actorId: string): Promise<TActualOutcome> {
+/** The episode's outcome, and what its run cost (run-cost.ts; null: a model with no configured price). */
+export async function playEpisode(g: TGradingDb, episode: TEpisode, tag: string, models: TModelEndpoints, actorId: string): Promise<{ actual: TActualOutcome; costUsd: number | null }> {
   const world = await materializeEpisode(g, episode, tag, actorId);
   const setup = plannerFor(episode, world, models);
   const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: setup.planner, model: setup.model, budgets: episode.budgets, tools: { ...setup.tools, ...faultyTools(episode) }, client: g.client });
@@ -155,5 +157,5 @@ export async function playEpisode(g: TGradingDb, episode: TEpisode, tag: string,
   };
   if (episode.approval) Object.assign(actual, await decideEpisodeApproval(g, episode.approval, run.approval?.id));
   actual.refunds = await countRefunds(g, world);
-  return actual;
+  return { actual, costUsd: runCost(run.steps) };
 }

@@ -30,7 +30,9 @@ export const ZReceipt = z.object({
 export type TReceipt = z.infer<typeof ZReceipt>;
 
 export function buildReceipt(input: Omit<TReceipt, "receiptVersion" | "createdAt" | "rows"> & { rows: TEpisodeRow[]; createdAt?: Date }): TReceipt {
-  return { receiptVersion: 1, ...input, createdAt: (input.createdAt ?? new Date()).toISOString(), rows: input.rows };
+  // A row's cost is the run's, not the grading's: it is summed beside the receipt (evaluationCost), not kept in it.
+  const rows = input.rows.map(({ costUsd: _, ...row }) => row);
+  return { receiptVersion: 1, ...input, createdAt: (input.createdAt ?? new Date()).toISOString(), rows };
 }
 
 /** pass^k per episode: passed in every one of its trials. */
@@ -44,4 +46,14 @@ export function passAllTrials(receipt: TReceipt): Map<string, { passed: number; 
     out.set(row.episodeId, e);
   }
   return out;
+}
+
+/** What the graded episodes' runs cost together, in dollars; null when one's model has no configured price. */
+export function evaluationCost(rows: readonly Pick<TEpisodeRow, "costUsd">[]): number | null {
+  let total = 0;
+  for (const row of rows) {
+    if (row.costUsd === null) return null;
+    total += row.costUsd ?? 0;
+  }
+  return Math.round(total * 1_000_000) / 1_000_000;
 }

@@ -1,14 +1,20 @@
 // Stores a receipt, its rows and the release decision, with an audit event, in one transaction.
-import type { Db } from "../db";
+import type { Db, DbTx } from "../db";
 import { db as defaultDb, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { TReleaseDecision } from "./decide-release";
 import type { TReceipt } from "./receipt";
 
-export async function storeEvalRun(input: { receipt: TReceipt; decision: TReleaseDecision; createdById?: string | null; client?: Db }) {
-  const client = input.client ?? defaultDb();
+type TStoreInput = { receipt: TReceipt; decision: TReleaseDecision; createdById?: string | null; costUsd?: number | null; receiptDigest?: string };
+
+export async function storeEvalRun(input: TStoreInput & { client?: Db }) {
+  return (input.client ?? defaultDb()).$transaction((tx) => writeEvalRun(tx, input));
+}
+
+/** The same writes, in the caller's transaction. */
+export async function writeEvalRun(tx: DbTx, input: TStoreInput) {
   const { receipt, decision } = input;
-  return client.$transaction(async (tx) => {
+  {
     const run = await tx.evalRun.create({
       data: {
         datasetVersion: receipt.datasetVersion,
@@ -22,6 +28,8 @@ export async function storeEvalRun(input: { receipt: TReceipt; decision: TReleas
         passed: receipt.rows.filter((r) => r.passed).length,
         failed: receipt.rows.filter((r) => !r.passed).length,
         createdById: input.createdById ?? null,
+        costUsd: input.costUsd ?? null,
+        receiptDigest: input.receiptDigest ?? null,
         episodes: {
           create: receipt.rows.map((r) => ({ episodeId: r.episodeId, trial: r.trial, passed: r.passed, expected: toJson(r.expected), actual: toJson(r.actual ?? { notRun: true }), explanation: r.explanation })),
         },
@@ -45,5 +53,5 @@ export async function storeEvalRun(input: { receipt: TReceipt; decision: TReleas
     });
     await tx.releaseDecision.create({ data: { evalRunId: run.id, outcome: decision.outcome, reason: decision.reason, decidedById: input.createdById ?? null } });
     return run;
-  });
+  }
 }

@@ -47,6 +47,8 @@ export const QUEUES = {
   reconcilePayments: "reconcile-payments",
   /** Deliver one released reply through the configured channel (lib/delivery/deliver-reply.ts). Data: { deliveryId }. */
   replyDeliver: "reply-deliver",
+  /** Grade the agent on an episode dataset, as a lead asked from /evals (lib/eval/agent-evaluation.ts). Data: { requestId }. */
+  evaluateAgent: "evaluate-agent",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

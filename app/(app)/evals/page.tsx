@@ -11,7 +11,11 @@ import { decodeCursor } from "@/lib/db/keyset";
 import { DASHBOARD_MAX_AGE_MS } from "@/lib/eval/dashboard-stats";
 import { listEvalRuns, listReleaseDecisions, type TEvalRunRow } from "@/lib/eval/list-eval-runs";
 import { recentDashboardStats } from "@/lib/eval/read-dashboard-stats";
+import { evaluationDatasets, listEvalRequests } from "@/lib/eval/agent-evaluation";
+import { costReport } from "@/lib/eval/cost-report";
 import { EvalCharts } from "./charts";
+import { CostTable } from "./cost-table";
+import { EvaluationRequests } from "./evaluation-requests";
 
 export const metadata: Metadata = { title: "Evaluations" };
 
@@ -94,7 +98,13 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
   const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
   // The charts' numbers are shared between views for up to DASHBOARD_MAX_AGE_MS (the page says so);
   // the runs and decisions below are read on every view.
-  const [runs, decisions, stats] = await Promise.all([listEvalRuns({ cursor }), listReleaseDecisions(), recentDashboardStats()]);
+  const [runs, decisions, stats, requests, cost] = await Promise.all([
+    listEvalRuns({ cursor }),
+    listReleaseDecisions(),
+    recentDashboardStats(),
+    listEvalRequests(),
+    costReport(),
+  ]);
 
   return (
     <div className="space-y-6">
@@ -102,6 +112,8 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
         title="Evaluations"
         description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets."
       />
+
+      <EvaluationRequests datasets={evaluationDatasets()} requests={requests} />
 
       <div className="space-y-2">
         <EvalCharts stats={{ passRates: stats.passRates, budget: stats.budget, handoffs: stats.handoffs }} />
@@ -111,9 +123,18 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
         </p>
       </div>
 
+      <CostTable report={cost} />
+
       <section aria-labelledby="runs-heading">
-        <h2 id="runs-heading" className="mb-2 text-[13px] font-semibold text-slate-900">
-          Eval runs <span className="font-normal text-slate-500">({runs.total.toLocaleString("en-US")}, newest first)</span>
+        <h2 id="runs-heading" className="mb-2 flex flex-wrap items-baseline gap-x-3 text-[13px] font-semibold text-slate-900">
+          <span>
+            Eval runs <span className="font-normal text-slate-500">({runs.total.toLocaleString("en-US")}, newest first)</span>
+          </span>
+          {runs.total > 1 ? (
+            <Link href="/evals/compare" className="text-[12px] font-medium text-indigo-700 hover:underline">
+              Compare two runs
+            </Link>
+          ) : null}
         </h2>
         {runs.rows.length ? (
           <>

@@ -19,6 +19,7 @@ import { recordAuditEvent, recordAuditEvents, type TAuditInput } from "../../aud
 import { sendingJobCte } from "../../jobs/queue";
 import type { TTicketMoveColumns, TTicketMoveSql } from "../../tickets/store/ticket-move-sql";
 import { RunJournal } from "../run-journal";
+import { runCost } from "../run-cost";
 
 /** This process, as a lease holder. */
 export const LEASE_OWNER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -53,7 +54,7 @@ function insertRunCte(row: Record<string, unknown>, when?: Prisma.Sql): Prisma.S
  */
 function endRunCte(runId: string, end: TRunEnd): Prisma.Sql {
   return Prisma.sql`run_ended AS (
-    UPDATE "AgentRun" r SET "status" = x."status", "reason" = x."reason", "stepsUsed" = x."stepsUsed", "tokensUsed" = x."tokensUsed", "elapsedMs" = x."elapsedMs",
+    UPDATE "AgentRun" r SET "status" = x."status", "reason" = x."reason", "stepsUsed" = x."stepsUsed", "tokensUsed" = x."tokensUsed", "costUsd" = x."costUsd", "elapsedMs" = x."elapsedMs",
                             "evidence" = x."evidence", "citations" = x."citations", "draft" = x."draft", "finishedAt" = x."finishedAt", "leaseExpiresAt" = NULL
     FROM jsonb_populate_record(NULL::"AgentRun", ${canonicalJson(end)}::jsonb) x
     WHERE r.id = ${runId}::uuid AND r."status" = 'running'
@@ -89,6 +90,8 @@ export interface TRunEnd {
   reason: string;
   stepsUsed: number;
   tokensUsed: number;
+  /** Dollars, from the steps' tokens and the model prices (run-cost.ts); null: a model with no price. */
+  costUsd: number | null;
   elapsedMs: number;
   evidence: unknown;
   citations: string[];
@@ -232,5 +235,14 @@ export async function interruptRunRow(tx: DbTx, runId: string, now: Date): Promi
     where: { id: runId, status: "running", leaseExpiresAt: { lt: now } },
     data: { status: "interrupted", reason: "run_interrupted", finishedAt: now, leaseExpiresAt: null },
   });
-  return taken.count === 1;
+  if (taken.count !== 1) return false;
+  // Its process died half way: the calls it made are charged from the steps it wrote.
+  const steps = await tx.traceEvent.findMany({ where: { runId }, select: { promptTokens: true, completionTokens: true, model: true } });
+  const tokens = (s: (typeof steps)[number]) => ({
+    promptTokens: s.promptTokens ?? 0,
+    completionTokens: s.completionTokens ?? 0,
+    model: s.model,
+  });
+  await tx.agentRun.update({ where: { id: runId }, data: { costUsd: runCost(steps.map(tokens)) } });
+  return true;
 }

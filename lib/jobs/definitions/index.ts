@@ -5,6 +5,7 @@ import { AGENT_RUN_JOB } from "./agent-run";
 import { APPROVAL_NOTIFY_JOB } from "./approval-notify";
 import { AUDIT_CHECKPOINT_JOB } from "./audit-checkpoint";
 import { BULK_ASSIGN_JOB } from "./bulk-assign";
+import { EVALUATE_AGENT_JOB } from "./evaluate-agent";
 import { EVALUATE_DOCUMENT_JOB } from "./evaluate-document";
 import { RECONCILE_PAYMENTS_JOB } from "./reconcile-payments";
 import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
@@ -26,6 +27,7 @@ export {
   RETIRE_SUPERSEDED_JOB,
   RECONCILE_PAYMENTS_JOB,
   REPLY_DELIVER_JOB,
+  EVALUATE_AGENT_JOB,
 };
 
 export const JOBS = {
@@ -43,4 +45,5 @@ export const JOBS = {
   "retire-superseded": RETIRE_SUPERSEDED_JOB,
   "reconcile-payments": RECONCILE_PAYMENTS_JOB,
   "reply-deliver": REPLY_DELIVER_JOB,
+  "evaluate-agent": EVALUATE_AGENT_JOB,
 } satisfies { [Q in TQueueName]: TJobDefinition<Q> };

@@ -7,6 +7,7 @@ import { runBatchTicket } from "./agent-run";
 import { notifyApprovalJob } from "./approval-notify";
 import { signCheckpointJob } from "./audit-checkpoint";
 import { assignBatchTicket } from "./bulk-assign";
+import { evaluateAgentJob } from "./evaluate-agent";
 import { evaluateDocumentJob } from "./evaluate-document";
 import type { TJobHandler } from "./job-input";
 import { reconcilePaymentsJob } from "./reconcile-payments";
@@ -34,6 +35,7 @@ export const HANDLERS = {
   "retire-superseded": retireSupersededJob,
   "reconcile-payments": reconcilePaymentsJob,
   "reply-deliver": deliverReplyJob,
+  "evaluate-agent": evaluateAgentJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */
