@@ -2,7 +2,7 @@
 // docKey@version citations from the documents in effect in that language, or an abstention.
 // Abstaining is a normal answer: the agent then hands the ticket to a person.
 import type { Db } from "../db";
-import { retrievePassages, type TRetrievedPassage } from "./retrieve-passages";
+import { rankPassages, searchPassages, withEnoughTerms, type TRetrievedPassage } from "./retrieve-passages";
 import { isCoveredLanguage } from "./language";
 import { languageOfLocale } from "./in-effect";
 import type { TAbstainReason } from "../contracts/reason-codes";
@@ -24,7 +24,7 @@ export interface TContextPackLimits {
 
 export const CONTEXT_PACK_LIMITS: TContextPackLimits = {
   minScore: 0,
-  minCoverage: 0.4,
+  minCoverage: 0.25,
   minCoverageInDocument: 0.2,
   maxChunks: 3,
   maxChars: 1600,
@@ -69,11 +69,11 @@ export async function answerPolicyQuestion(
   limits: TContextPackLimits = CONTEXT_PACK_LIMITS,
 ): Promise<TEvidenceAnswer> {
   const locale = languageOfLocale(asked);
-  const candidates = await retrievePassages(client, { question, locale });
-  const pack = buildContextPack(candidates, limits);
+  const found = await searchPassages(client, { question, locale });
+  const pack = buildContextPack(rankPassages(withEnoughTerms(found)), limits);
   if (pack.length) return { status: "grounded", question, passages: pack, citations: [...new Set(pack.map((p) => p.citation))] };
   // A passage found at all is a document in effect in this language; only when none is found does it
   // take a second statement to tell "nothing covers this" from "nothing is written in this language".
-  const covered = candidates.length > 0 || (await isCoveredLanguage(client, locale));
+  const covered = found.passages.length > 0 || (await isCoveredLanguage(client, locale));
   return { status: "abstain", question, passages: [], citations: [], reason: covered ? "no_approved_evidence" : "unsupported_language" };
 }
