@@ -1,29 +1,31 @@
 // The words customers write for what the policies name otherwise, per language: a kind of product
 // for the category a policy is written for ("hoodie" – clothing, "fridge" – appliance), and the
-// everyday word for the policy's own ("swap" – exchange, "package" – parcel). Support vocabulary of
+// everyday word for the policy's own ("swapping" – exchange, "package" – parcel). Support vocabulary of
 // each language in general, written from the documents' topics: a customer's word that no passage
 // holds would otherwise count as a part of the question nothing covers, and the passage written for
-// it would not be found. A word is replaced by the policy's words; the policies' own words are never
-// entries, so nothing a passage says is rewritten.
+// it would not be found. A word is replaced by the policy's words. An entry must not be a word the
+// language's policies use (a word they use is searched as itself): lib/evidence/thesaurus.test.ts
+// holds the entries to the documents under docs/policies/; a team whose own documents use an entry's
+// word takes the entry out.
 
 const group = (words: string, into: string): Record<string, string> => Object.fromEntries(words.split(" ").map((w) => [w, into]));
 
 const EN: Record<string, string> = {
   ...group(
     "hoodie hoodies jacket jackets jeans shirt shirts tshirt tshirts sweater sweaters jumper jumpers coat coats trousers pants " +
-      "shorts skirt skirts dress dresses shoes shoe sneakers trainers boots socks hat hats scarf gloves",
+      "shorts skirt skirts dress dresses socks hat hats scarf gloves",
     "clothing",
   ),
-  ...group("fridge fridges refrigerator freezer washer dryer dishwasher oven ovens stove cooker microwave", "appliance"),
+  ...group("fridge fridges refrigerator freezer washer oven stove cooker microwave", "appliance"),
   ...group("sofa sofas couch bookcase bookcases bookshelf shelf shelves wardrobe desk desks chair chairs table tables bed", "furniture"),
-  ...group("earbuds earphones airpods headset headsets", "headphones"),
+  ...group("earphones airpods headset headsets", "headphones"),
   ...group("antivirus licence license licences licenses", "software"),
-  ...group("swap swapped swapping", "exchange"),
+  ...group("swapped swapping", "exchange"),
   ...group("package packages", "parcel"),
   ...group("cheaper", "lower price"),
   ...group("street zip zipcode postcode", "address"),
-  ...group("christmas thanksgiving easter", "holiday"),
-  ...group("wheelchair disabled disability blind deaf", "assistance"),
+  ...group("christmas easter", "holiday"),
+  ...group("wheelchair disabled blind", "assistance"),
   ...group("uk britain england", "united kingdom"),
   ...group("recieve recieved reciept", "receive"),
 };
@@ -32,7 +34,6 @@ const ES: Record<string, string> = {
   ...group("camiseta camisetas sudadera sudaderas pantalón pantalones vestido vestidos zapatos zapatillas chaqueta abrigo falda", "ropa"),
   ...group("nevera frigorífico frigorifico lavadora secadora lavavajillas horno microondas", "electrodoméstico"),
   ...group("cascos", "auriculares"),
-  ...group("gratis", "gratuito"),
 };
 
 const DE: Record<string, string> = {
