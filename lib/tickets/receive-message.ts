@@ -34,8 +34,8 @@ export type TFollowUpResult =
   | { status: "mismatch"; ticketId: string }
   | { status: "unknown_ticket" };
 
-/** Order ids as shops write them (ORD-1002, SO-88213): letters, a dash, digits. */
-const ORDER_ID_IN_TEXT = /\b([A-Z]{2,6}-\d{3,12})\b/;
+/** Order ids as shops write them (ORD-1002, SO-88213, ORD-EU-4411): letters, dashed parts, digits last. */
+const ORDER_ID_IN_TEXT = /\b([A-Z]{2,6}(?:-[A-Z0-9]+)*-\d{2,12})\b/;
 
 /** The order a follow-up names: the helpdesk's field, else the first order id in its words. */
 export function orderNamedIn(body: string, orderId?: string | null): string | null {
