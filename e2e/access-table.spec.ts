@@ -778,7 +778,10 @@ test.beforeAll(async ({ browser }) => {
   await page.goto(ticketUrl);
   const decision = page.getByRole("form", { name: "Decision" });
   await decision.getByLabel(/^Note/).fill("Access table: shorter, please.");
-  captured.set("sendBackAction", await captureAction(page, () => decision.getByRole("button", { name: "Send back with feedback" }).click()));
+  captured.set(
+    "sendBackAction",
+    await captureAction(page, () => decision.getByRole("button", { name: "Send back with feedback" }).click()),
+  );
   await page.goto(ticketUrl);
   const noteForm = page.getByRole("form", { name: "Internal note" });
   await noteForm.getByLabel(/^Internal note/).fill("Access table: a note for the team.");

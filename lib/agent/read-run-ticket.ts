@@ -42,7 +42,12 @@ export async function readTicket(client: Db, ticketId: string): Promise<TTicketR
   if (!UUID.test(ticketId)) return null;
   // Straight on the driver, every column as text: the first statement of every run.
   const [row] = await sqlRows<
-    Omit<TTicketRead, "number" | "settings" | "order" | "thread"> & { number: string; settings: string; order: string | null; thread: string }
+    Omit<TTicketRead, "number" | "settings" | "order" | "thread"> & {
+      number: string;
+      settings: string;
+      order: string | null;
+      thread: string;
+    }
   >(
     driverOf(client),
     Prisma.sql`

@@ -174,7 +174,7 @@ export const LIFECYCLE_REASONS = [
   "approval_rejected",
   "refund_blocked",
   "refund_failed",
-  // a conversation moving on (lib/tickets/receive-message.ts, lib/approvals/send-back.ts)
+  // a conversation moving on (lib/conversations/receive-follow-up.ts, lib/approvals/send-back.ts)
   "customer_follow_up",
   "reopened_by_customer",
   "reviewer_feedback",

@@ -7,7 +7,7 @@ import { insertTicket } from "../intake/create-ticket";
 import { classifyTicket, BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
 import { signRoute } from "../intake/route-signature";
 import { insertCustomerWithOrderCopy } from "../orders/order-store";
-import { receiveFollowUp } from "../tickets/receive-message";
+import { receiveFollowUp } from "../conversations/receive-follow-up";
 import { orderTemplate, seededTicket, type TGradingDb } from "./episode-images";
 import type { TEpisode } from "./episode";
 

@@ -11,7 +11,6 @@ import { db, isUniqueViolation } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { env, intakeSecrets } from "../env";
 import { insertTicket } from "./create-ticket";
-import { receiveFollowUp } from "../tickets/receive-message";
 import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
 import { configuredLimiter, retryAfterHeader, type THelpdeskLimiter } from "./rate-limits";
 import {
@@ -170,9 +169,13 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
 /**
  * A follow-up message on a ticket (POST /api/intake/messages): the same rules as a ticket's delivery
  * up to the fields (size, UTF-8, signature, rate limits), then 404 for an unknown ticket, 201 for a new
- * message, 200 for a repeated message id with the same body, 409 for one with another body.
+ * message, 200 for a repeated message id with the same body, 409 for one with another body. `store`
+ * (lib/conversations/receive-follow-up.ts, storeFollowUpDelivery) writes it and gives the answer.
  */
-export async function receiveFollowUpIntake(delivery: TIntakeDelivery, config: TIntakeConfig = configuredIntake()): Promise<TIntakeResponse> {
+export async function receiveFollowUpIntake(
+  delivery: TIntakeDelivery,
+  config: TIntakeConfig = configuredIntake(),
+): Promise<TIntakeResponse> {
   return receiveSigned(delivery, config, "the message", async (text) => {
     const parsed = parseStrictFields(ZIntakeMessage, text);
     return parsed.ok ? storeFollowUp(parsed.value) : parsed.response;
@@ -259,36 +262,6 @@ async function answerRepeat(externalId: string, payloadHash: string): Promise<TI
     };
   }
   return { status: 200, body: resultBody(existing) };
-}
-
-async function storeFollowUp(message: TIntakeMessage): Promise<TIntakeResponse> {
-  const result = await receiveFollowUp({
-    ticket: message.ticketId ? { id: message.ticketId } : { externalId: message.externalId! },
-    messageId: message.messageId,
-    body: message.body,
-    channel: "api",
-    orderId: message.orderId ?? null,
-  });
-  switch (result.status) {
-    case "unknown_ticket":
-      return { status: 404, body: { error: "unknown_ticket", message: "No ticket has this ticketId or externalId; nothing was changed." } };
-    case "mismatch":
-      return {
-        status: 409,
-        body: {
-          error: "idempotency_mismatch",
-          message: `messageId ${message.messageId} was already delivered with a different body; nothing was changed.`,
-          ticketId: result.ticketId,
-        },
-      };
-    case "duplicate":
-      return { status: 200, body: { ticketId: result.ticketId, messageId: message.messageId, status: result.ticketStatus, superseded: [] } };
-    case "created":
-      return {
-        status: 201,
-        body: { ticketId: result.ticketId, messageId: message.messageId, status: result.ticketStatus, superseded: result.superseded },
-      };
-  }
 }
 
 /** Reads a request body, giving up (null) past `max` bytes (the intake's limit unless told) without buffering the rest. */

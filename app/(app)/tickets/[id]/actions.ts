@@ -15,7 +15,7 @@ import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
 import { findTicket } from "@/lib/tickets/find-ticket";
 import { sendBackWithFeedback } from "@/lib/approvals/send-back";
-import { addInternalNote, MAX_NOTE_CHARS } from "@/lib/tickets/add-note";
+import { addInternalNote, MAX_NOTE_CHARS } from "@/lib/conversations/add-note";
 
 const ZRunAgent = z.object({
   ticketId: z.uuid(),

@@ -73,7 +73,9 @@ function RunFeedback({ feedback }: { feedback: TRun["feedback"] }) {
   if (!notes.length) return null;
   return (
     <div className="mx-4 mb-2 rounded-md border border-violet-200 bg-violet-50/60 px-3 py-2" data-testid="run-feedback">
-      <p className="text-[12px] font-semibold text-violet-900">Reviewer&apos;s feedback this run read (quoted as data; it grants nothing)</p>
+      <p className="text-[12px] font-semibold text-violet-900">
+        Reviewer&apos;s feedback this run read (quoted as data; it grants nothing)
+      </p>
       <ul className="mt-1 space-y-1">
         {notes.map((n) => (
           <li key={n.id} className="whitespace-pre-wrap wrap-anywhere text-[13px] text-slate-800">

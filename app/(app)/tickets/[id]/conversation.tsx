@@ -37,7 +37,15 @@ function whereText(m: TConversationMessage): string {
   return m.delivery.state === "delivered" ? `${channel}, fetched ${at(m.delivery.at!)}` : `${channel}, waiting to be fetched`;
 }
 
-export function Conversation({ ticketId, messages, mayNote }: { ticketId: string; messages: readonly TConversationMessage[]; mayNote: boolean }) {
+export function Conversation({
+  ticketId,
+  messages,
+  mayNote,
+}: {
+  ticketId: string;
+  messages: readonly TConversationMessage[];
+  mayNote: boolean;
+}) {
   return (
     <Card title={`Conversation (${messages.length})`} id="conversation-heading" description="Oldest first. Internal notes are never sent.">
       <ol className="space-y-2" aria-label="Messages, oldest first">

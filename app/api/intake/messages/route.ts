@@ -1,7 +1,8 @@
 // The helpdesk delivers a customer's follow-up messages here, signed as ticket deliveries are
-// (Standard Webhooks; no session); the rules live in lib/intake/receive-intake.ts and lib/tickets/receive-message.ts.
+// (Standard Webhooks; no session); the rules live in lib/intake/receive-intake.ts and lib/conversations/receive-follow-up.ts.
 import { clientAddress } from "@/lib/auth/client-address";
 import { readCappedBody, receiveFollowUpIntake } from "@/lib/intake/receive-intake";
+import { storeFollowUpDelivery } from "@/lib/conversations/receive-follow-up";
 import { WEBHOOK_ID_HEADER } from "@/lib/intake/webhook-signature";
 import { annotateContext } from "@/lib/observability/context";
 import { logger } from "@/lib/observability/logger";
@@ -9,11 +10,14 @@ import { logger } from "@/lib/observability/logger";
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request) {
-  const result = await receiveFollowUpIntake({
-    rawBody: await readCappedBody(request),
-    headers: request.headers,
-    address: clientAddress(request.headers),
-  });
+  const result = await receiveFollowUpIntake(
+    {
+      rawBody: await readCappedBody(request),
+      headers: request.headers,
+      address: clientAddress(request.headers),
+    },
+    storeFollowUpDelivery,
+  );
   // The answer's own fields, never the message or its signature.
   const body = result.body as { ticketId?: unknown; messageId?: unknown; status?: unknown; error?: unknown };
   annotateContext({ ticketId: typeof body.ticketId === "string" ? body.ticketId : undefined });

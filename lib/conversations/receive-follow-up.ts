@@ -8,10 +8,11 @@ import type { TicketStatus } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db, type DbTx } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { supersedeTicketPending } from "../approvals/store/approval-store";
-import { moveTicket, type TTicketMove } from "./lifecycle";
-import { findExternalMessage, insertMessage } from "./store/message-store";
-import { nameOrder } from "./store/ticket-store";
+import { moveTicket, type TTicketMove } from "../tickets/lifecycle";
+import { findExternalMessage, insertMessage } from "../tickets/store/message-store";
+import { nameOrder } from "../tickets/store/ticket-store";
 import { orderSource } from "../orders/order-source";
+import type { TIntakeMessage, TIntakeResponse } from "../intake/receive-intake";
 import type { TLifecycleReason } from "../contracts/reason-codes";
 
 export interface TFollowUp {
@@ -65,7 +66,7 @@ export async function receiveFollowUp(input: TFollowUp): Promise<TFollowUpResult
   const orderNamed = await customersOrderNamed(client, ticket, orderNamedIn(input.body, input.orderId));
   try {
     return await client.$transaction((tx) =>
-      storeFollowUp(tx, { ...input, ticketId: ticket.id, customerEmail: ticket.customerEmail, orderNamed }),
+      storeFollowUpRows(tx, { ...input, ticketId: ticket.id, customerEmail: ticket.customerEmail, orderNamed }),
     );
   } catch (error) {
     // A concurrent delivery of the same message id won: answer as its repeat, nothing of ours is kept.
@@ -99,7 +100,7 @@ async function answerRepeat(client: Db, ticketId: string, input: TFollowUp): Pro
   return { status: "duplicate", ticketId, messageId: existing.id, ticketStatus: status };
 }
 
-async function storeFollowUp(
+async function storeFollowUpRows(
   tx: DbTx,
   input: TFollowUp & { ticketId: string; customerEmail: string; orderNamed: string | null },
 ): Promise<TFollowUpResult> {
@@ -139,9 +140,48 @@ async function storeFollowUp(
       subjectType: "ticket",
       subjectId: ticketId,
       ticketId,
-      inputs: { count: pending.length, approvalRequestIds: pending.map((p) => p.id), reason: "customer_follow_up", messageId: input.messageId },
+      inputs: {
+        count: pending.length,
+        approvalRequestIds: pending.map((p) => p.id),
+        reason: "customer_follow_up",
+        messageId: input.messageId,
+      },
     });
   const superseded = pending.length ? await supersedeTicketPending(tx, ticketId, "customer_follow_up") : [];
   if (next) await moveTicket(tx, { ticketId, move: next.move, reason: next.reason });
   return { status: "created", ticketId, messageId: message.id, ticketStatus: next ? "open" : status, superseded, orderNamed };
+}
+
+/** A follow-up delivered to the intake API, stored, as the API answers it (201, 200, 404, 409). */
+export async function storeFollowUpDelivery(message: TIntakeMessage): Promise<TIntakeResponse> {
+  const result = await receiveFollowUp({
+    ticket: message.ticketId ? { id: message.ticketId } : { externalId: message.externalId! },
+    messageId: message.messageId,
+    body: message.body,
+    channel: "api",
+    orderId: message.orderId ?? null,
+  });
+  switch (result.status) {
+    case "unknown_ticket":
+      return { status: 404, body: { error: "unknown_ticket", message: "No ticket has this ticketId or externalId; nothing was changed." } };
+    case "mismatch":
+      return {
+        status: 409,
+        body: {
+          error: "idempotency_mismatch",
+          message: `messageId ${message.messageId} was already delivered with a different body; nothing was changed.`,
+          ticketId: result.ticketId,
+        },
+      };
+    case "duplicate":
+      return {
+        status: 200,
+        body: { ticketId: result.ticketId, messageId: message.messageId, status: result.ticketStatus, superseded: [] },
+      };
+    case "created":
+      return {
+        status: 201,
+        body: { ticketId: result.ticketId, messageId: message.messageId, status: result.ticketStatus, superseded: result.superseded },
+      };
+  }
 }

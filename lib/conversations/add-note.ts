@@ -6,7 +6,7 @@ import { db as defaultDb, type Db } from "../db";
 import { AppError } from "../contracts/app-error";
 import { mayUse } from "../contracts/roles";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { insertMessage } from "./store/message-store";
+import { insertMessage } from "../tickets/store/message-store";
 
 export const MAX_NOTE_CHARS = 4000;
 
@@ -19,8 +19,7 @@ export async function addInternalNote(input: {
   const client = input.client ?? defaultDb();
   if (!mayUse(input.actor.role, "approve")) throw new AppError("forbidden", "Only people who work tickets add notes to them.");
   const body = input.body.trim();
-  if (!body || body.length > MAX_NOTE_CHARS)
-    throw new AppError("invalid", `Write a note of 1 to ${MAX_NOTE_CHARS} characters.`, "body");
+  if (!body || body.length > MAX_NOTE_CHARS) throw new AppError("invalid", `Write a note of 1 to ${MAX_NOTE_CHARS} characters.`, "body");
   const ticket = await client.ticket.findUnique({ where: { id: input.ticketId }, select: { id: true } });
   if (!ticket) throw new AppError("not_found", "This ticket does not exist.");
   return client.$transaction(async (tx) => {

@@ -11,7 +11,7 @@ import { readTicket } from "../agent/read-run-ticket";
 import { resolveByHand } from "../approvals/resolve-by-hand";
 import { sendBackWithFeedback } from "../approvals/send-back";
 import { addInternalNote } from "./add-note";
-import { receiveFollowUp } from "./receive-message";
+import { receiveFollowUp } from "./receive-follow-up";
 import { createTicket } from "../intake/create-ticket";
 
 const testDb = useTestDb();
@@ -47,20 +47,31 @@ describe("a ticket's conversation", () => {
     const { client } = testDb();
     const ticketId = await tabletTicket(client, await freshOrder(client));
     const request = await approvalFor(client, ticketId);
-    const result = await receiveFollowUp({ ticket: { id: ticketId }, messageId: "hd-msg-1", body: "And the charger is broken too.", channel: "api", client });
+    const result = await receiveFollowUp({
+      ticket: { id: ticketId },
+      messageId: "hd-msg-1",
+      body: "And the charger is broken too.",
+      channel: "api",
+      client,
+    });
     expect(result).toMatchObject({ status: "created", ticketStatus: "open", superseded: [request.id] });
     expect(await client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
       status: "superseded",
       supersededReason: "customer_follow_up",
     });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({ status: "open", reason: "customer_follow_up" });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({
+      status: "open",
+      reason: "customer_follow_up",
+    });
     const events = await client.auditEvent.findMany({ where: { ticketId }, orderBy: { seq: "asc" }, select: { action: true } });
     expect(events.map((e) => e.action).slice(-2)).toEqual(["message.received", "approval.superseded"]);
     // The superseded request can no longer be decided; the next run makes a new one, reading the follow-up.
     const next = await runAgent({ ticketId, client });
     expect(next.approval?.id).toBeTruthy();
     expect(next.approval?.id).not.toBe(request.id);
-    expect((await readTicket(client, ticketId))!.thread.map((m) => [m.from, m.text])).toEqual([["customer", "And the charger is broken too."]]);
+    expect((await readTicket(client, ticketId))!.thread.map((m) => [m.from, m.text])).toEqual([
+      ["customer", "And the charger is broken too."],
+    ]);
   });
 
   it("the same helpdesk message id twice is one message; with other words it is refused and nothing changes", async () => {
@@ -83,7 +94,9 @@ describe("a ticket's conversation", () => {
     const { client } = testDb();
     const ticketId = await tabletTicket(client, await freshOrder(client));
     const deliveries = await Promise.all(
-      Array.from({ length: 5 }, () => receiveFollowUp({ ticket: { id: ticketId }, messageId: "hd-race", body: "Hello?", channel: "api", client })),
+      Array.from({ length: 5 }, () =>
+        receiveFollowUp({ ticket: { id: ticketId }, messageId: "hd-race", body: "Hello?", channel: "api", client }),
+      ),
     );
     expect(deliveries.filter((d) => d.status === "created")).toHaveLength(1);
     expect(deliveries.filter((d) => d.status === "duplicate")).toHaveLength(4);
@@ -103,8 +116,13 @@ describe("a ticket's conversation", () => {
     ]);
     const result = await receiveFollowUp({ ticket: { id: ticketId }, messageId: "m-2", body: "And to Mexico?", channel: "api", client });
     expect(result).toMatchObject({ status: "created", ticketStatus: "open", superseded: [] });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({ status: "open", reason: "reopened_by_customer" });
-    expect(await receiveFollowUp({ ticket: { externalId: "no-such-ticket" }, messageId: "m-1", body: "Hi", channel: "api", client })).toEqual({
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({
+      status: "open",
+      reason: "reopened_by_customer",
+    });
+    expect(
+      await receiveFollowUp({ ticket: { externalId: "no-such-ticket" }, messageId: "m-1", body: "Hi", channel: "api", client }),
+    ).toEqual({
       status: "unknown_ticket",
     });
   });
@@ -112,7 +130,10 @@ describe("a ticket's conversation", () => {
   it("a follow-up giving the order lets the next run find that order", async () => {
     const { client } = testDb();
     const world = await freshOrder(client);
-    const words = { subject: "Tablet arrived with a cracked screen", body: "Hi, my Aurora tablet arrived with a cracked screen. Can I get a refund?" };
+    const words = {
+      subject: "Tablet arrived with a cracked screen",
+      body: "Hi, my Aurora tablet arrived with a cracked screen. Can I get a refund?",
+    };
     const { id: ticket } = await client.$transaction((tx) =>
       createTicket({ ...words, customerEmail: world.email, orderRef: null, source: "form" }, { type: "system" }, tx),
     );
@@ -161,12 +182,17 @@ describe("send back with feedback", () => {
       status: "superseded",
       supersededReason: "reviewer_feedback",
     });
-    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({ status: "open", reason: "reviewer_feedback" });
+    expect(await client.ticket.findUniqueOrThrow({ where: { id: ticketId } })).toMatchObject({
+      status: "open",
+      reason: "reviewer_feedback",
+    });
     const next = await runAgent({ ticketId, client });
     const row = await client.agentRun.findUniqueOrThrow({ where: { id: next.runId } });
     expect(row.feedback).toEqual([expect.objectContaining({ id: sent.messageId, text: note })]);
     // Replayed, the same send-back is refused: the request is no longer pending.
-    await expect(sendBackWithFeedback({ approvalId: request.id, digest: request.digest, note, actor: reviewer, client })).rejects.toMatchObject({
+    await expect(
+      sendBackWithFeedback({ approvalId: request.id, digest: request.digest, note, actor: reviewer, client }),
+    ).rejects.toMatchObject({
       code: "superseded",
     });
   });
@@ -177,7 +203,9 @@ describe("send back with feedback", () => {
     const request = await approvalFor(client, ticketId);
     const base = { approvalId: request.id, digest: request.digest, note: "Shorter, please.", client };
     await expect(sendBackWithFeedback({ ...base, actor: await person("LEAD") })).rejects.toMatchObject({ code: "role_insufficient" });
-    await expect(sendBackWithFeedback({ ...base, note: "  ", actor: await person("REVIEWER") })).rejects.toMatchObject({ code: "note_required" });
+    await expect(sendBackWithFeedback({ ...base, note: "  ", actor: await person("REVIEWER") })).rejects.toMatchObject({
+      code: "note_required",
+    });
     await expect(sendBackWithFeedback({ ...base, digest: "0".repeat(64), actor: await person("REVIEWER") })).rejects.toMatchObject({
       code: "operation_changed",
     });
@@ -191,7 +219,9 @@ describe("internal notes", () => {
     const { client } = testDb();
     const ticketId = await tabletTicket(client, await freshOrder(client));
     await addInternalNote({ ticketId, body: "Customer called too; be kind.", actor: await person("REVIEWER"), client });
-    await expect(addInternalNote({ ticketId, body: "x", actor: await person("LEAD"), client })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(addInternalNote({ ticketId, body: "x", actor: await person("LEAD"), client })).rejects.toMatchObject({
+      code: "forbidden",
+    });
     expect((await messagesOf(ticketId)).map((m) => m.kind)).toEqual(["customer", "internal_note"]);
     expect((await readTicket(client, ticketId))!.thread).toEqual([]);
     expect((await verifyAuditChain(client, { publicKey: null })).ok).toBe(true);
