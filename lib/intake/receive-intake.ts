@@ -174,11 +174,12 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
  */
 export async function receiveFollowUpIntake(
   delivery: TIntakeDelivery,
+  store: (message: TIntakeMessage) => Promise<TIntakeResponse>,
   config: TIntakeConfig = configuredIntake(),
 ): Promise<TIntakeResponse> {
   return receiveSigned(delivery, config, "the message", async (text) => {
     const parsed = parseStrictFields(ZIntakeMessage, text);
-    return parsed.ok ? storeFollowUp(parsed.value) : parsed.response;
+    return parsed.ok ? store(parsed.value) : parsed.response;
   });
 }
 
