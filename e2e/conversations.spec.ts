@@ -6,6 +6,9 @@ import { expect, test, webhookHeaders } from "./fixtures";
 
 const FOLLOW_UP_ORDER = "ORD-E2E-702";
 
+// Two runs of the agent and a page reload or two each: more than the default on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
 async function openTicket(page: Page, externalId: string) {
   await page.goto(`/tickets/${externalId}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -22,7 +25,6 @@ const conversation = (page: Page) => page.getByRole("region", { name: /^Conversa
 async function screenshots(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await conversation(page).scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath(`conversations-${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -74,7 +76,8 @@ test("a reviewer sends the draft back with a note; the next run's record shows t
   const note = "Please mention that the refund goes back to the original card.";
   await decision(page).getByLabel(/^Note/).fill(note);
   await decision(page).getByRole("button", { name: "Send back with feedback" }).click();
-  await expect(page.getByTestId("decision-message")).toContainText("Sent back with your note");
+  // The request is gone from the page once it is superseded: the note is in the conversation instead.
+  await expect(conversation(page).getByRole("listitem").last()).toContainText(note, { timeout: 30_000 });
 
   await page.reload();
   await expect(page.getByText("reviewer_feedback").first()).toBeVisible();
