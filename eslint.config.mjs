@@ -26,6 +26,9 @@ export const PARTS = {
   // signed-delivery reader; the shop's source reads its settings.
   orders: { paths: ["lib/orders"], may: [...BASE, "env", "db", "audit", "intake"] },
   tickets: { paths: ["lib/tickets"], may: [...BASE, "db"] },
+  // A ticket's conversation moving on: follow-ups (the intake's signed reader; the order source for the
+  // order a follow-up names; the approvals store for the request it supersedes) and internal notes.
+  conversations: { paths: ["lib/conversations"], may: [...BASE, "env", "db", "tickets", "audit", "orders", "intake", "approvalStore"] },
   audit: { paths: ["lib/audit"], may: [...BASE, "env", "db", "tickets"] },
   jobs: { paths: ["lib/jobs"], except: ["lib/jobs/worker.ts", "lib/jobs/handlers"], may: [...BASE, "env", "db", "audit"] },
   evidence: { paths: ["lib/evidence"], may: [...BASE, "db"] },
@@ -95,6 +98,7 @@ export const PARTS = {
       "llm",
       "ledger",
       "approvals",
+      "conversations",
     ],
   },
   auth: { paths: ["lib/auth"], may: [...BASE, "http", "env", "db", "tickets", "audit"] },

@@ -10,6 +10,8 @@
 //   action runAgentAction          (/tickets/:id) runAgent    refused     allowed   allowed     refused  allowed
 //   action decideApprovalAction    (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action resolveByHandAction     (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
+//   action sendBackAction          (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
+//   action addNoteAction           (/tickets/:id) approve     refused     allowed   allowed     refused  allowed
 //   action assignTicketAction      (/tickets/:id) assign      refused     allowed   allowed     allowed  allowed
 //   action startBulkRunAction      (/)            runAgent    refused     allowed   allowed     refused  allowed
 //   action startBulkAssignAction   (/)            assign      refused     allowed   allowed     allowed  allowed
@@ -41,6 +43,7 @@
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
 //   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the signature)
+//   POST   /api/intake/messages                   signature   refused     refused   refused     refused  refused   (follow-ups: signed as tickets are)
 //   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   POST   /api/helpdesk/zendesk                  signature   refused     refused   refused     refused  refused   (only Zendesk's webhook signature)
@@ -97,6 +100,8 @@ type TActionName =
   | "runAgentAction"
   | "decideApprovalAction"
   | "resolveByHandAction"
+  | "sendBackAction"
+  | "addNoteAction"
   | "assignTicketAction"
   | "startBulkRunAction"
   | "startBulkAssignAction"
@@ -182,6 +187,20 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "approve",
     harmless: { field: "ticketId", value: NO_SUCH_ID },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error" }),
+  },
+  {
+    name: "sendBackAction",
+    text: ["note"],
+    gate: "approve",
+    harmless: { field: "approvalId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "addNoteAction",
+    text: ["body"],
+    gate: "approve",
+    harmless: { field: "ticketId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
     name: "assignTicketAction",
@@ -516,6 +535,18 @@ const ROUTES: readonly TRouteRow[] = [
     },
   },
   {
+    name: "POST /api/intake/messages",
+    gate: "signature",
+    call: (r) => r.post("/api/intake/messages", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may pass the follow-up route without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
     name: "PUT /api/orders/[id]",
     gate: "signature",
     call: (r) => r.put("/api/orders/ORD-ACCESS-1", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
@@ -793,6 +824,18 @@ test.beforeAll(async ({ browser }) => {
   const approve = page.getByRole("form", { name: "Decision" }).getByRole("button", { name: "Approve" });
   await expect(approve).toBeEnabled({ timeout: 20_000 });
   captured.set("decideApprovalAction", await captureAction(page, () => approve.click()));
+  // The same waiting request sent back with a note, and an internal note on the ticket (captured, never sent).
+  await page.goto(ticketUrl);
+  const decision = page.getByRole("form", { name: "Decision" });
+  await decision.getByLabel(/^Note/).fill("Access table: shorter, please.");
+  captured.set(
+    "sendBackAction",
+    await captureAction(page, () => decision.getByRole("button", { name: "Send back with feedback" }).click()),
+  );
+  await page.goto(ticketUrl);
+  const noteForm = page.getByRole("form", { name: "Internal note" });
+  await noteForm.getByLabel(/^Internal note/).fill("Access table: a note for the team.");
+  captured.set("addNoteAction", await captureAction(page, () => noteForm.getByRole("button", { name: "Add note" }).click()));
   // The same waiting request in a batch of one (the preview reads it; the capture decides nothing).
   await page.goto(`/approvals/batch?t=${ticketUrl.split("/").pop()}`);
   captured.set("decideBatchAction", await captureAction(page, () => page.getByRole("button", { name: "Approve 1 selected" }).click()));

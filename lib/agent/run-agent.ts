@@ -133,6 +133,8 @@ async function openRun(input: TRunAgentInput): Promise<TOpening> {
     // The manifest as it was, and which planner (and model) this run used.
     manifest: { ...manifest, planner: { id: planner.id, model: input.model ?? null } },
     budgets: limits,
+    // The reviewers' feedback the run reads, quoted as it was written: what a reviewer told it, on the record.
+    feedback: reviewerFeedback(ticket),
     startedById: input.startedBy ?? null,
     batchId: input.batchId ?? null,
     startedAt: new Date(),
@@ -140,6 +142,11 @@ async function openRun(input: TRunAgentInput): Promise<TOpening> {
   const recorder = new RunRecorder(client, runId, input.leaseMs ?? env().RUN_LEASE_SECONDS * 1000);
   const base = { runId, ticketId: ticket.id, mode, planner: planner.id, versions };
   return { client, mode, planner, manifest, limits, tools: { ...DEFAULT_TOOLS, ...input.tools }, ticket, settings, base, runRow, recorder };
+}
+
+/** The reviewers' feedback in the ticket's thread (sent back with a draft), oldest first. */
+function reviewerFeedback(ticket: TTicketRead) {
+  return ticket.thread.filter((m) => m.from === "reviewer").map(({ id, at, text }) => ({ id, at, text }));
 }
 
 const ticketEvent = (run: TOpening) =>
@@ -179,7 +186,13 @@ async function startRun(run: TOpening): Promise<void> {
   const event = {
     ...ticketEvent(run),
     action: "run.started",
-    inputs: { mode, planner: run.planner.id, versions: run.base.versions, budgets: limits },
+    inputs: {
+      mode,
+      planner: run.planner.id,
+      versions: run.base.versions,
+      budgets: limits,
+      thread: { messages: ticket.thread.length, feedback: reviewerFeedback(ticket).map((f) => f.id) },
+    },
   } as const;
   if (mode !== "live") return run.recorder.recordStart(event, run.runRow, { move: null });
   await run.recorder.recordStart(event, run.runRow, {
@@ -196,7 +209,7 @@ async function startRun(run: TOpening): Promise<void> {
 /** The loop's view of a started run: the steps change its state and tokens, nothing else. */
 function loopRunOf(run: TOpening): TLoop {
   const { ticket } = run;
-  const { id, number, subject, body, customerEmail, orderRef } = ticket;
+  const { id, number, subject, body, customerEmail, orderRef, thread } = ticket;
   return {
     runId: run.base.runId,
     ticket,
@@ -212,7 +225,7 @@ function loopRunOf(run: TOpening): TLoop {
       ticketOrder: orderRef === null ? undefined : { ref: orderRef, row: ticket.order },
     },
     recorder: run.recorder,
-    state: initialState({ id, number, subject, body, customerEmail, orderRef }),
+    state: initialState({ id, number, subject, body, customerEmail, orderRef, thread }),
     tokens: 0,
     startedAt: performance.now(),
   };

@@ -11,6 +11,18 @@ export interface TTicketView {
   body: string;
   customerEmail: string;
   orderRef: string | null;
+  /** The conversation after the first message (the body), oldest first: the customer's follow-ups and
+   * reviewers' feedback on earlier drafts. Data to read, never instructions that grant anything. */
+  thread?: TThreadMessage[];
+}
+
+/** A message of the thread as the agent reads it: who wrote it, when, and the words, quoted. */
+export interface TThreadMessage {
+  /** `customer`: a follow-up; `reviewer`: a reviewer's feedback on the draft they sent back. */
+  from: "customer" | "reviewer";
+  id: string;
+  at: string;
+  text: string;
 }
 
 /** What the agent observes of an order: the row without the customer's email, and the refund facts. */

@@ -76,6 +76,9 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "ticket.assigned": (i, w) => (i.how === "claim" ? `claimed ${w.ticket}` : `assigned ${w.ticket} to ${w.person(i.assigneeId)}`),
   "ticket.unassigned": (i, w) =>
     `unassigned ${w.ticket} from ${w.person(i.previousAssigneeId)}${i.why === "user_deactivated" ? ", who was deactivated" : ""}`,
+  "message.received": (i, w) =>
+    `received a follow-up from the customer on ${w.ticket}${text(i.messageId) ? ` (message ${text(i.messageId)})` : ""}`,
+  "message.note_added": (_i, w) => `added an internal note to ${w.ticket}`,
   "run.started": (i, w) => `started a ${i.mode === "simulate" ? "simulated " : ""}run on ${w.ticket}`,
   "run.bypassed": (_i, w) => `kept ${w.ticket} away from the agent (bypassed at intake)`,
   "run.stopped": (i, w) => `stopped its run on ${w.ticket}: ${reason(i.reason) ?? String(i.status ?? "")}`,
@@ -100,7 +103,13 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "approval.rejected": (i, w) => `rejected the ${kindOf(i)} on ${w.ticket}${note(i)}`,
   "approval.auto_approved": (i, w) =>
     `auto-approved a refund${of(w.money(i.amountCents, i.currency, w.subjectId))} on ${w.ticket}, within the autonomy dial`,
-  "approval.superseded": (_i, w) => `replaced the waiting request on ${w.ticket} with a newer run's`,
+  "approval.superseded": (i, w) =>
+    i.reason === "customer_follow_up"
+      ? `set aside the waiting request on ${w.ticket}: the customer wrote again (customer_follow_up)`
+      : i.reason === "reviewer_feedback"
+        ? `set aside the waiting request on ${w.ticket}: sent back with feedback (reviewer_feedback)`
+        : `replaced the waiting request on ${w.ticket} with a newer run's`,
+  "approval.sent_back": (i, w) => `sent the draft on ${w.ticket} back to the agent with feedback: “${text(i.note) ?? ""}”`,
   "approval.expired": (_i, w) => `expired the waiting request on ${w.ticket}`,
   "reply.released": (_i, w) => `sent the reply on ${w.ticket} to the outbox`,
   "refund.executed": (i, w) => {

@@ -28,7 +28,7 @@ export const ERROR_CODES = {
   already_decided: { http: 409, meaning: "The approval was decided already (perhaps by someone else a moment ago)." },
   expired: { http: 409, meaning: "The approval passed its expiry; run the agent again for a fresh one." },
   stale: { http: 409, meaning: "What the caller acted on changed since they saw it (the policy's settings or its published documents, the bundle or the agent; the settings form); run again or reload." },
-  superseded: { http: 409, meaning: "A newer run replaced this approval; decide the newest one." },
+  superseded: { http: 409, meaning: "A newer run replaced this approval, or the customer wrote again, or a reviewer sent the draft back; decide the newest one." },
   approved_meanwhile: { http: 409, meaning: "Another person approved a two-person request at the same moment and took the approval this one was for: this one was not recorded, and the request waits for its next approval (reload, and approve again if you may)." },
   second_approver_required: { http: 409, meaning: "A two-person approval needs a different person for its second approval; the same person cannot give both." },
   run_starter_excluded: { http: 403, meaning: "Whoever started the agent's run, or lowered the refund, may not approve its two-person refund." },

@@ -8,6 +8,9 @@ export const AUDIT_ACTIONS = [
   "ticket.resolved_by_hand",
   "ticket.assigned",
   "ticket.unassigned",
+  // conversations: a customer's follow-up, a reviewer's internal note
+  "message.received",
+  "message.note_added",
   // the agent's runs
   "run.started",
   "run.bypassed",
@@ -23,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "approval.auto_approved",
   "approval.edited",
   "approval.superseded",
+  "approval.sent_back",
   "approval.expired",
   "reply.released",
   // the refund executor: one name per outcome (REFUND_AUDIT_ACTIONS)

@@ -170,8 +170,25 @@ export const HOLD_REASONS = ["agent_version", "dataset_version", "dataset_drift"
 export type THoldReason = (typeof HOLD_REASONS)[number];
 
 /** Reasons the ticket lifecycle gives a ticket, apart from a run's stop reasons (lib/tickets/lifecycle.ts). */
-export const LIFECYCLE_REASONS = ["run_interrupted", "approval_rejected", "refund_blocked", "refund_failed"] as const;
+export const LIFECYCLE_REASONS = [
+  "run_interrupted",
+  "approval_rejected",
+  "refund_blocked",
+  "refund_failed",
+  // a conversation moving on (lib/conversations/receive-follow-up.ts, lib/approvals/send-back.ts)
+  "customer_follow_up",
+  "reopened_by_customer",
+  "reviewer_feedback",
+] as const;
 export type TLifecycleReason = (typeof LIFECYCLE_REASONS)[number];
+
+/**
+ * Why a pending approval request was superseded by something other than a newer run: the customer
+ * wrote again (what the request's digest covers no longer answers what the customer said), or a
+ * reviewer sent the draft back to the agent with feedback. Stored on the request (supersededReason).
+ */
+export const SUPERSEDE_REASONS = ["customer_follow_up", "reviewer_feedback"] as const satisfies readonly TLifecycleReason[];
+export type TSupersedeReason = (typeof SUPERSEDE_REASONS)[number];
 
 /** Why the evidence service abstains (lib/evidence/answer-policy-question.ts); both are stop reasons too. */
 export const ABSTAIN_REASONS = ["no_approved_evidence", "unsupported_language"] as const;

@@ -27,6 +27,9 @@ const ZTicketSpec = z.union([
     signature: z.enum(["valid", "missing", "forged"]).default("valid"),
     /** Who writes the ticket: the order's customer, or a stranger naming that customer's order. */
     from: z.enum(["customer", "stranger"]).default("customer"),
+    /** The customer's follow-up messages, delivered after the ticket as the intake API delivers them
+     * (lib/conversations/receive-follow-up.ts); `{order}` is replaced as in the body. */
+    followUps: z.array(z.string().min(1)).optional(),
   }),
 ]);
 

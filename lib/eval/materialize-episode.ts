@@ -7,6 +7,7 @@ import { insertTicket } from "../intake/create-ticket";
 import { classifyTicket, BUILTIN_BUNDLE_VERSION } from "../intake/builtin-bundle";
 import { signRoute } from "../intake/route-signature";
 import { insertCustomerWithOrderCopy } from "../orders/order-store";
+import { receiveFollowUp } from "../conversations/receive-follow-up";
 import { orderTemplate, seededTicket, type TGradingDb } from "./episode-images";
 import type { TEpisode } from "./episode";
 
@@ -67,5 +68,10 @@ export async function materializeEpisode(g: TGradingDb, episode: TEpisode, tag: 
     { type: "system", id: actorId },
     g.client,
   );
+  // Follow-ups as the helpdesk delivers them, each with its own message id.
+  const followUps = "followUps" in episode.ticket ? (episode.ticket.followUps ?? []) : [];
+  for (const [i, text] of followUps.entries()) {
+    await receiveFollowUp({ ticket: { id: ticket.id }, messageId: `${externalId}-m${i + 2}`, body: text.replaceAll("{order}", orderId ?? ""), channel: "api", client: g.client });
+  }
   return { ticketId: ticket.id, orderId };
 }

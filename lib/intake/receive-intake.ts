@@ -49,8 +49,24 @@ export const ZIntakeTicket = z.strictObject({
 });
 export type TIntakeTicket = z.infer<typeof ZIntakeTicket>;
 
+/** A follow-up: the ticket by our id (`ticketId`, the thread id a ticket's delivery answered with) or by
+ * the helpdesk's `externalId`, exactly one of them; the helpdesk's own message id; the message. */
+export const ZIntakeMessage = z
+  .strictObject({
+    ticketId: z.uuid().optional(),
+    externalId: ZIntakeTicket.shape.externalId.optional(),
+    messageId: ZIntakeTicket.shape.externalId,
+    body: text(20_000, { multiline: true }),
+    orderId: ZIntakeTicket.shape.orderId,
+  })
+  .refine((m) => (m.ticketId === undefined) !== (m.externalId === undefined), {
+    path: ["ticketId"],
+    message: "name the ticket by ticketId or by externalId, one of them",
+  });
+export type TIntakeMessage = z.infer<typeof ZIntakeMessage>;
+
 export type TIntakeResponse = {
-  status: 200 | 201 | 400 | 401 | 409 | 413 | 415 | 429;
+  status: 200 | 201 | 400 | 401 | 404 | 409 | 413 | 415 | 429;
   body: Record<string, unknown>;
   /** Headers the answer carries: Retry-After on a 429, Sunset on a delivery signed the deprecated way. */
   headers?: Record<string, string>;
@@ -144,7 +160,37 @@ function checkSignature(delivery: TIntakeDelivery, rawBody: Buffer, payload: str
 }
 
 export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeConfig = configuredIntake()): Promise<TIntakeResponse> {
-  const body = readJsonBody(delivery, { maxBytes: MAX_INTAKE_BYTES, what: "the ticket" });
+  return receiveSigned(delivery, config, "the ticket", async (text, signed) => {
+    const parsed = parseStrictFields(ZIntakeTicket, text);
+    return parsed.ok ? storeTicket(parsed.value, signed) : parsed.response;
+  });
+}
+
+/**
+ * A follow-up message on a ticket (POST /api/intake/messages): the same rules as a ticket's delivery
+ * up to the fields (size, UTF-8, signature, rate limits), then 404 for an unknown ticket, 201 for a new
+ * message, 200 for a repeated message id with the same body, 409 for one with another body. `store`
+ * (lib/conversations/receive-follow-up.ts, storeFollowUpDelivery) writes it and gives the answer.
+ */
+export async function receiveFollowUpIntake(
+  delivery: TIntakeDelivery,
+  store: (message: TIntakeMessage) => Promise<TIntakeResponse>,
+  config: TIntakeConfig = configuredIntake(),
+): Promise<TIntakeResponse> {
+  return receiveSigned(delivery, config, "the message", async (text) => {
+    const parsed = parseStrictFields(ZIntakeMessage, text);
+    return parsed.ok ? store(parsed.value) : parsed.response;
+  });
+}
+
+/** Body, signature and rate limits, as every intake delivery is checked; then `handle` with the body's text. */
+async function receiveSigned(
+  delivery: TIntakeDelivery,
+  config: TIntakeConfig,
+  what: string,
+  handle: (text: string, signed: Extract<TSigned, { ok: true }>["delivery"]) => Promise<TIntakeResponse>,
+): Promise<TIntakeResponse> {
+  const body = readJsonBody(delivery, { maxBytes: MAX_INTAKE_BYTES, what });
   if (!body.ok) return body.response;
   const signed = checkSignature(delivery, body.rawBody, body.text, config);
   if (!signed.ok) return signed.response;
@@ -153,9 +199,7 @@ export async function receiveIntake(delivery: TIntakeDelivery, config: TIntakeCo
 
   const limited = config.limiter && (await overRateLimit(config.limiter, signed.secret, delivery.address));
   if (limited) return answer(limited);
-  const parsed = parseStrictFields(ZIntakeTicket, body.text);
-  if (!parsed.ok) return answer(parsed.response);
-  return answer(await storeTicket(parsed.value, signed.delivery));
+  return answer(await handle(body.text, signed.delivery));
 }
 
 /** A 429 when the signing key or the address has used its budget; null within it (and counted). */

@@ -15,10 +15,13 @@
 //                └─ reject ────────▶ needs_human (approval_rejected): a person answers or runs again
 //   auto_approved ── refund_executed ▶ resolved | refund_blocked ▶ needs_human
 //   approved | auto_approved | resolved ── refund_failed ▶ needs_human (refund_failed)
+//   needs_human | blocked | completed ── follow_up ▶ open (customer_follow_up): the customer wrote again
+//   resolved ── reopen ▶ open (reopened_by_customer): the customer wrote again after the answer
+//   needs_human ── send_back ▶ open (reviewer_feedback): a reviewer returned the draft with a note
 //
-// Nothing else leaves `resolved`: live runs on a resolved ticket are refused, whoever asks. The one
-// way back is the payment provider's word that a refund failed, even after it first succeeded: the
-// customer was promised money they will not get, and a person must answer.
+// Live runs on a resolved ticket are refused, whoever asks. The ways back are the customer writing
+// again (reopen), and the payment provider's word that a refund failed, even after it first
+// succeeded: the customer was promised money they will not get, and a person must answer.
 //
 // Client components import this file (the status badge's words), so it imports no runtime code;
 // ticketMoveSql, which builds SQL, is in store/ticket-move-sql.ts; the rows are written by store/ticket-store.ts.
@@ -43,6 +46,9 @@ export const TICKET_MOVES = {
   refund_blocked: { from: ["approved", "auto_approved"], to: ["needs_human"] },
   refund_failed: { from: ["approved", "auto_approved", "resolved"], to: ["needs_human"] },
   resolve_by_hand: { from: SETTLED, to: ["resolved"] },
+  follow_up: { from: ["needs_human", "blocked", "completed"], to: ["open"] },
+  reopen: { from: ["resolved"], to: ["open"] },
+  send_back: { from: ["needs_human"], to: ["open"] },
 } as const satisfies Record<string, { from: readonly TicketStatus[]; to: readonly TicketStatus[] }>;
 
 export type TTicketMove = keyof typeof TICKET_MOVES;
@@ -52,6 +58,9 @@ export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   approval_rejected: "A person rejected the agent's proposal",
   refund_blocked: "The approved refund could not be executed",
   refund_failed: "The payment provider did not complete the refund",
+  customer_follow_up: "The customer wrote again: back in the queue for a new run",
+  reopened_by_customer: "The customer wrote again after the answer: reopened",
+  reviewer_feedback: "A reviewer sent the draft back to the agent with a note",
 };
 
 export function isLifecycleReason(value: unknown): value is TLifecycleReason {

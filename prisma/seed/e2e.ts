@@ -46,6 +46,9 @@ export const E2E_SCENARIOS = [
   // A refund's state at the payment provider on the ledger: one that succeeds, one that fails (e2e/ledger-provider-state.spec.ts).
   "stripe-succeeds",
   "stripe-fails",
+  // Conversations (e2e/conversations.spec.ts): a follow-up naming the customer's other order, a draft sent back.
+  "follow-up",
+  "send-back",
 ] as const;
 
 /** What each scenario's order costs: a 79 USD tablet, unless the scenario is about a larger refund. */
@@ -103,8 +106,17 @@ export async function seedE2eFixtures(client: PrismaClient): Promise<number> {
     subject: "Tablet screen cracked, asking again (unpayable)",
     body: (order) => `My order ${order} arrived with a cracked screen. Can I get a refund?`,
   });
+  // The "follow-up" customer's second order, which their follow-up names instead of the first.
+  if (!(await client.order.findUnique({ where: { id: FOLLOW_UP_ORDER }, select: { id: true } }))) {
+    const first = await client.order.findFirstOrThrow({ where: { customer: { email: "e2e-follow-up@example.net" } } });
+    await client.order.create({ data: { ...first, id: FOLLOW_UP_ORDER } });
+    created++;
+  }
   return created;
 }
+
+/** The order the "follow-up" scenario's customer names in their follow-up. */
+export const FOLLOW_UP_ORDER = "ORD-E2E-702";
 
 /** A second ticket from a scenario's customer about the same order: 1 if it was made, 0 if it was there. */
 async function secondTicket(

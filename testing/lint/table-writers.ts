@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 
 /** Each table group's store: the folder or file whose code alone may write the group's tables. */
 export const STORES = {
-  tickets: { tables: ["Ticket", "TicketSearchKey"], store: ["lib/tickets/store/"] },
+  tickets: { tables: ["Ticket", "TicketSearchKey", "TicketMessage"], store: ["lib/tickets/store/"] },
   approvals: {
     tables: ["ApprovalRequest", "ApprovalDecision", "RefundProposal", "OutboxMessage"],
     store: ["lib/approvals/store/"],

@@ -41,8 +41,8 @@ const where = (when: Prisma.Sql | undefined) => (when ? Prisma.sql`WHERE ${when}
 /** CTE `run_row`: the run's row, inserted only `when` the rest of the statement holds. */
 function insertRunCte(row: Record<string, unknown>, when?: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`run_row AS (
-    INSERT INTO "AgentRun" ("id", "ticketId", "mode", "planner", "status", "reason", "agentVersion", "bundleVersion", "policyVersion", "corpusHash", "manifest", "budgets", "startedById", "batchId", "startedAt", "finishedAt", "leaseOwner", "leaseExpiresAt")
-    SELECT r."id", r."ticketId", r."mode", r."planner", r."status", r."reason", r."agentVersion", r."bundleVersion", r."policyVersion", r."corpusHash", r."manifest", r."budgets", r."startedById", r."batchId", r."startedAt", r."finishedAt", r."leaseOwner", r."leaseExpiresAt"
+    INSERT INTO "AgentRun" ("id", "ticketId", "mode", "planner", "status", "reason", "agentVersion", "bundleVersion", "policyVersion", "corpusHash", "manifest", "budgets", "feedback", "startedById", "batchId", "startedAt", "finishedAt", "leaseOwner", "leaseExpiresAt")
+    SELECT r."id", r."ticketId", r."mode", r."planner", r."status", r."reason", r."agentVersion", r."bundleVersion", r."policyVersion", r."corpusHash", r."manifest", r."budgets", r."feedback", r."startedById", r."batchId", r."startedAt", r."finishedAt", r."leaseOwner", r."leaseExpiresAt"
     FROM jsonb_populate_record(NULL::"AgentRun", ${canonicalJson(row)}::jsonb) r
     ${where(when)}
     RETURNING id)`;

@@ -10,6 +10,7 @@ import { runTyped, typed } from "../../db/typed-sql";
 import type { TSqlTx } from "../../db/driver";
 import type { TApprovalOperation } from "../../contracts/approval-operation";
 import { insertDelivery, releasedDeliveryCte } from "../../delivery/store/delivery-store";
+import type { TSupersedeReason } from "../../contracts/reason-codes";
 
 type TRequestStatus = "pending" | "approved" | "rejected";
 
@@ -93,6 +94,23 @@ export function remindedCte(requestId: string, at: string): Prisma.Sql {
 /** Supersedes a pending request (a person lowered it); false when a decision came first. */
 export async function supersedePending(tx: DbTx, requestId: string): Promise<boolean> {
   const replaced = await tx.approvalRequest.updateMany({ where: { id: requestId, status: "pending" }, data: { status: "superseded" } });
+  return replaced.count === 1;
+}
+
+/** Supersedes the ticket's pending requests with the reason (SUPERSEDE_REASONS): the ids superseded. */
+export async function supersedeTicketPending(tx: DbTx, ticketId: string, reason: TSupersedeReason): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    UPDATE "ApprovalRequest" SET "status" = 'superseded', "supersededReason" = ${reason}
+    WHERE "ticketId" = ${ticketId}::uuid AND "status" = 'pending' RETURNING "id"::text`;
+  return rows.map((r) => r.id);
+}
+
+/** Supersedes one request while it is pending, with the reason; false when a decision came first. */
+export async function supersedeRequest(tx: DbTx, requestId: string, reason: TSupersedeReason): Promise<boolean> {
+  const replaced = await tx.approvalRequest.updateMany({
+    where: { id: requestId, status: "pending" },
+    data: { status: "superseded", supersededReason: reason },
+  });
   return replaced.count === 1;
 }
 

@@ -51,3 +51,8 @@ export async function setAssignee(tx: DbTx, ticketId: string, assigneeId: string
 export async function unassignTickets(tx: DbTx, ticketIds: readonly string[]): Promise<void> {
   if (ticketIds.length) await tx.ticket.updateMany({ where: { id: { in: [...ticketIds] } }, data: { assigneeId: null } });
 }
+
+/** The order a customer named later (a follow-up), as the ticket's order from now on. */
+export async function nameOrder(tx: DbTx, ticketId: string, orderRef: string): Promise<void> {
+  await tx.ticket.update({ where: { id: ticketId }, data: { orderRef } });
+}

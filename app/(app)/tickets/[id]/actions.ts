@@ -14,6 +14,8 @@ import { awaitRefundOutcome } from "@/lib/approvals/settle-refund";
 import { QUEUES } from "@/lib/jobs/queue";
 import { processWorker } from "@/lib/jobs/worker";
 import { findTicket } from "@/lib/tickets/find-ticket";
+import { sendBackWithFeedback } from "@/lib/approvals/send-back";
+import { addInternalNote, MAX_NOTE_CHARS } from "@/lib/conversations/add-note";
 
 const ZRunAgent = z.object({
   ticketId: z.uuid(),
@@ -106,6 +108,34 @@ const ZAssign = z
 export const assignTicketAction = authedAction({ area: "assign", input: ZAssign }, async ({ input, user }) => {
   const change = input.change === "assign" ? { kind: "assign" as const, assigneeId: input.assigneeId! } : { kind: input.change };
   const result = await assignTicket({ ticketId: input.ticketId, change, actor: { id: user.id, role: user.role } });
+  revalidatePath(`/tickets/${input.ticketId}`);
+  return result;
+});
+
+const ZSendBack = z.object({
+  approvalId: z.uuid(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/, "is not a digest"),
+  note: plainText(z.string().trim().min(1, "Say what the agent should change: a note is required.").max(2000), {
+    multiline: true,
+    label: "The note",
+  }),
+});
+
+/** Sends the draft back to the agent with the note: the request is superseded and the ticket returns to the queue. */
+export const sendBackAction = authedAction({ area: "approve", input: ZSendBack }, async ({ input, user }) => {
+  const result = await sendBackWithFeedback({ ...input, actor: { id: user.id, role: user.role, email: user.email } });
+  revalidatePath(`/tickets/${result.ticketId}`);
+  return { decision: "send_back" as const, ticketId: result.ticketId };
+});
+
+const ZNote = z.object({
+  ticketId: z.uuid(),
+  body: plainText(z.string().trim().min(1, "Write the note.").max(MAX_NOTE_CHARS), { multiline: true, label: "The note" }),
+});
+
+/** An internal note on the ticket's conversation: for the team, never sent, never read by the agent. */
+export const addNoteAction = authedAction({ area: "approve", input: ZNote }, async ({ input, user }) => {
+  const result = await addInternalNote({ ...input, actor: { id: user.id, role: user.role, email: user.email } });
   revalidatePath(`/tickets/${input.ticketId}`);
   return result;
 });

@@ -49,6 +49,7 @@ function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
         </span>
       </header>
       <RunBudgets run={run} />
+      <RunFeedback feedback={run.feedback} />
       <div className="px-4 pb-3">
         <TraceTimeline
           steps={run.traceEvents}
@@ -63,5 +64,25 @@ function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
         ) : null}
       </div>
     </article>
+  );
+}
+
+/** The reviewers' feedback the run read, quoted: what it was told, on the record beside what it did. */
+function RunFeedback({ feedback }: { feedback: TRun["feedback"] }) {
+  const notes = Array.isArray(feedback) ? (feedback as { id: string; text: string }[]) : [];
+  if (!notes.length) return null;
+  return (
+    <div className="mx-4 mb-2 rounded-md border border-violet-200 bg-violet-50/60 px-3 py-2" data-testid="run-feedback">
+      <p className="text-[12px] font-semibold text-violet-900">
+        Reviewer&apos;s feedback this run read (quoted as data; it grants nothing)
+      </p>
+      <ul className="mt-1 space-y-1">
+        {notes.map((n) => (
+          <li key={n.id} className="whitespace-pre-wrap wrap-anywhere text-[13px] text-slate-800">
+            “{n.text}”
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

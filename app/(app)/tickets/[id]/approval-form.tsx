@@ -8,21 +8,25 @@ import { CONFIRM_APPROVE_EVENT } from "@/components/keyboard-shortcuts";
 import { formMessage, type TFormMessage } from "@/components/action-message";
 import { RunButton } from "./run-buttons";
 import { CustomerPreview } from "./customer-preview";
-import { decideApprovalAction } from "./actions";
+import { decideApprovalAction, sendBackAction } from "./actions";
 import { EXECUTION_TEXT } from "./execution-status";
 
-type TState = TActionResult<{
+type TDecideState = TActionResult<{
   decision: "approve" | "reject";
   execution: string | null;
   refund: boolean;
   approvals: number;
   approvalsRequired: number;
   recorded: boolean;
-}> | null;
+}>;
+type TSendBackState = TActionResult<{ decision: "send_back"; ticketId: string }>;
+type TState = TDecideState | TSendBackState | null;
 
 function message(state: TState): TFormMessage | null {
+  if (state?.status === "ok" && state.decision === "send_back")
+    return { tone: "ok", text: "Sent back with your note. The request is superseded; the agent reads the note on its next run." };
   return formMessage(
-    state,
+    state as TDecideState | null,
     (ok) => {
       if (ok.decision === "reject") return { tone: "ok", text: "Rejected. Nothing was refunded; the ticket is back with a person." };
       if (!ok.recorded)
@@ -70,7 +74,11 @@ interface TApprovalFormProps {
 }
 
 export function ApprovalForm(props: TApprovalFormProps) {
-  const [state, action, pending] = useActionState((_prev: TState, form: FormData) => decideApprovalAction(form), null);
+  const [state, action, pending] = useActionState(
+    (_prev: TState, form: FormData): Promise<TState> =>
+      form.get("decision") === "send_back" ? sendBackAction(form) : decideApprovalAction(form),
+    null,
+  );
   const amount = useAmountInReply(props.draft, props.refund, props.maxApproveCents);
   const confirmText = props.refund
     ? `Refund ${((amount.cents ?? props.refund.amountCents) / 100).toFixed(2)} ${props.refund.currency} on ${props.refund.orderId} and send the reply.`
@@ -107,7 +115,7 @@ export function ApprovalForm(props: TApprovalFormProps) {
         <CustomerPreview reply={amount.reply} when="sent on approval" />
         <NoteField disabled={!canEdit || done} />
         <DecisionNotice blocked={props.blocked} whyNot={props.whyNot} />
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <ApproveButton confirmText={confirmText} confirmAmount={props.confirmAmount} disabled={!canApprove || pending || done} />
           <button
             type="submit"
@@ -117,6 +125,16 @@ export function ApprovalForm(props: TApprovalFormProps) {
             className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50"
           >
             Reject
+          </button>
+          <button
+            type="submit"
+            name="decision"
+            value="send_back"
+            disabled={!canReject || pending || done}
+            title="Return the draft to the agent with your note: it runs again and reads the note"
+            className="inline-flex h-8 items-center rounded-md border border-violet-300 bg-white px-3 text-[13px] font-medium text-violet-800 hover:bg-violet-50 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            Send back with feedback
           </button>
           {pending ? <span className="text-[12px] text-slate-500">Saving…</span> : null}
         </div>
@@ -266,7 +284,7 @@ function NoteField({ disabled }: { disabled: boolean }) {
   return (
     <div>
       <label htmlFor="note" className="block text-[12px] font-medium text-slate-700">
-        Note <span className="font-normal text-slate-500">(required to reject)</span>
+        Note <span className="font-normal text-slate-500">(required to reject or to send back)</span>
       </label>
       <input
         id="note"

@@ -8,6 +8,7 @@ import { findTicket } from "@/lib/tickets/find-ticket";
 import { listRunModes } from "@/lib/tickets/list-run-modes";
 import { AgentRuns } from "./agent-runs";
 import { AuditEvents } from "./audit-events";
+import { Conversation } from "./conversation";
 import { CustomerHistory } from "./customer-history";
 import { DecisionCard, EvidenceCard } from "./decision-card";
 import { RunButtons } from "./run-buttons";
@@ -40,6 +41,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
         <div className="min-w-0 space-y-4 lg:col-span-2">
           <DecisionCard page={page} />
           <EvidenceCard passages={page.passages} />
+          <Conversation ticketId={ticket.id} messages={page.conversation} mayNote={page.may.approve} />
         </div>
         <div className="min-w-0 space-y-4">
           <AssigneeCard page={page} user={user} />

@@ -9,6 +9,7 @@ import { loadPolicySettings } from "@/lib/policy/settings";
 import { listAssignees } from "@/lib/queue/list-assignees";
 import { loadCustomerHistory } from "@/lib/queue/load-customer-history";
 import { loadTicketDetail, type TTicketDetail } from "@/lib/queue/load-ticket-detail";
+import { loadConversation } from "@/lib/tickets/conversation";
 import { decidedRequests } from "./decided-requests";
 import { decisionView } from "./decision-view";
 
@@ -41,16 +42,18 @@ export async function loadTicketView(ticketId: string, user: TSessionUser) {
   const { ticket, runs, approvals, order } = detail;
   const may = { assign: mayUse(user.role, "assign"), approve: mayUse(user.role, "approve"), runAgent: mayUse(user.role, "runAgent") };
   const pending = approvals.find((a) => a.status === "pending");
-  const [history, people, facts] = await Promise.all([
+  const [history, people, facts, conversation] = await Promise.all([
     loadCustomerHistory({ ticket, order }),
     may.assign && ticket.status !== "resolved" ? listAssignees() : [],
     pending ? loadDecisionFacts(pending.id) : null,
+    loadConversation(ticket.id),
   ]);
   const focusRun = (pending && runs.find((r) => r.id === pending.runId)) ?? runs.find((r) => r.mode === "live") ?? runs[0];
   const now = new Date();
   return {
     ...detail,
     history,
+    conversation,
     people,
     policy,
     may,
