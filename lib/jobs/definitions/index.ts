@@ -6,6 +6,7 @@ import { APPROVAL_NOTIFY_JOB } from "./approval-notify";
 import { AUDIT_CHECKPOINT_JOB } from "./audit-checkpoint";
 import { BULK_ASSIGN_JOB } from "./bulk-assign";
 import { EVALUATE_DOCUMENT_JOB } from "./evaluate-document";
+import { LIVE_RUN_JOB } from "./live-run";
 import { RECONCILE_PAYMENTS_JOB } from "./reconcile-payments";
 import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
 import { REFUND_EXECUTE_JOB } from "./refund-execute";
@@ -24,11 +25,13 @@ export {
   EVALUATE_DOCUMENT_JOB,
   RETIRE_SUPERSEDED_JOB,
   RECONCILE_PAYMENTS_JOB,
+  LIVE_RUN_JOB,
 };
 
 export const JOBS = {
   "refund-execute": REFUND_EXECUTE_JOB,
   "agent-run": AGENT_RUN_JOB,
+  "live-run": LIVE_RUN_JOB,
   "bulk-assign": BULK_ASSIGN_JOB,
   "sweep-runs": SWEEP_RUNS_JOB,
   "sweep-approvals": SWEEP_APPROVALS_JOB,

@@ -8,6 +8,7 @@ import { notifyApprovalJob } from "./approval-notify";
 import { signCheckpointJob } from "./audit-checkpoint";
 import { assignBatchTicket } from "./bulk-assign";
 import { evaluateDocumentJob } from "./evaluate-document";
+import { runLiveTicket } from "./live-run";
 import type { TJobHandler } from "./job-input";
 import { reconcilePaymentsJob } from "./reconcile-payments";
 import { reconcileRefundsJob } from "./reconcile-refunds";
@@ -21,6 +22,7 @@ import { sweepSessionsJob } from "./sweep-sessions";
 export const HANDLERS = {
   "refund-execute": settleRefundJob,
   "agent-run": runBatchTicket,
+  "live-run": runLiveTicket,
   "bulk-assign": assignBatchTicket,
   "sweep-runs": sweepRunsJob,
   "sweep-approvals": sweepApprovalsJob,
