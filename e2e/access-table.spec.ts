@@ -51,6 +51,7 @@
 //   POST   /api/evals/receipts                    signature   refused     refused   refused     refused  refused   (signed with EVAL_SECRET by npm run eval)
 //   GET    /api/queue                             queue       refused     allowed   allowed     allowed  allowed
 //   GET    /api/batches                           queue       refused     allowed   allowed     allowed  allowed
+//   GET    /api/runs                              tickets     refused     allowed   allowed     allowed  allowed
 //   GET    /api/audit/export                      audit       refused     refused   refused     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
 //   action signOutEverywhereAction (any page)     account     refused     allowed   allowed     allowed  allowed   (near last: it ends every session of the caller)
@@ -654,6 +655,14 @@ const ROUTES: readonly TRouteRow[] = [
     gate: "queue",
     // No such batch: past the gate, the lookup answers.
     call: (r) => r.get(`/api/batches?id=${NO_SUCH_ID}`),
+    allowedHttp: 404,
+    allowedAnswer: async (response) => expect(await response.json()).toMatchObject({ code: "not_found" }),
+  },
+  {
+    name: "GET /api/runs",
+    gate: "tickets",
+    // No such run: past the gate, the lookup answers.
+    call: (r) => r.get(`/api/runs?id=${NO_SUCH_ID}`),
     allowedHttp: 404,
     allowedAnswer: async (response) => expect(await response.json()).toMatchObject({ code: "not_found" }),
   },

@@ -1,10 +1,11 @@
 // npm run agent -- --ticket <number | id | external id> [--simulate] [--planner rule|model]
-// Runs the agent on one ticket up to its approval stop and prints the result and its trace.
+// Runs the agent on one ticket up to its approval stop, printing each step as it is recorded (and
+// writing it, so the ticket page follows the run too), then the result.
 import { parseArgs } from "node:util";
 import { runScript } from "./run-script";
 import { db } from "../lib/db";
 import { findTicket } from "../lib/tickets/find-ticket";
-import { formatRun } from "../lib/agent/format-run";
+import { formatRun, formatStep } from "../lib/agent/format-run";
 import { runAgent } from "../lib/agent/run-agent";
 import { defaultPlannerChoice, plannerSetup, type TPlannerChoice } from "../lib/llm/choose-planner";
 import { isAppError } from "../lib/contracts/app-error";
@@ -42,14 +43,17 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+  if (!values.json) console.log("Trace, step by step:");
   const run = await runAgent({
     ticketId: ticket.id,
     mode: values.simulate ? "simulate" : "live",
     planner: setup.planner,
     tools: setup.tools,
     model: setup.model,
+    stepsAsTheyCome: true,
+    onStep: values.json ? undefined : (step) => console.log(formatStep(step)),
   });
-  console.log(values.json ? JSON.stringify(run, null, 2) : formatRun(run));
+  console.log(values.json ? JSON.stringify(run, null, 2) : `\n${formatRun(run, { trace: false })}`);
   return 0;
 }
 

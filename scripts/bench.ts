@@ -16,6 +16,9 @@
 //          --model-delay ms (800), by --bulk-processes (1, and 2) `npm run worker`s of
 //          --bulk-concurrency (16) runs at once, as a share of the floor that concurrency allows
 //          (≥ 75 %; two processes about twice one)                          scripts/bench/bulk-runs.ts
+//   live   PostgreSQL only: live runs ("Run agent") one after another, worked by an `npm run worker`
+//          against the fake model answering in --model-delay ms: from the click to the first step
+//          written (≤ 1.5 s at 800 ms a call), and the worker's RSS while it works scripts/bench/live-runs.ts
 //   procs  every process `npm start` leaves running (embedded database, idle; the launcher gone;
 //          ≤ 600 MB in all) and `npm run worker` (PostgreSQL: one node process beside npm), each
 //          stopped by SIGTERM to npm with nothing left                      scripts/bench/processes.ts
@@ -38,6 +41,7 @@ import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
 import { benchAuditAtScale } from "./bench/audit-scale";
 import { benchBulkRuns, describeBulkRuns } from "./bench/bulk-runs";
+import { benchLiveRuns, describeLiveRuns, median } from "./bench/live-runs";
 import { describeTree, measureStart, measureWorker, type TTreeFigure } from "./bench/processes";
 import { createBenchDb, type TBenchDb } from "./bench/bench-db";
 import { benchHttpDemo, benchHttpScale } from "./bench/http";
@@ -46,7 +50,7 @@ import { Report } from "./bench/report";
 import { missingBuild } from "./bench/server";
 import { benchWritePath } from "./bench/write-path";
 
-const PARTS = ["pages", "eval", "http", "write", "audit", "bulk", "procs"] as const;
+const PARTS = ["pages", "eval", "http", "write", "audit", "bulk", "live", "procs"] as const;
 type TPart = (typeof PARTS)[number];
 
 interface TOptions {
@@ -75,6 +79,7 @@ function options(): TOptions | string {
       "skip-write": { type: "boolean", default: false },
       "skip-audit": { type: "boolean", default: false },
       "skip-bulk": { type: "boolean", default: false },
+      "skip-live": { type: "boolean", default: false },
       "skip-procs": { type: "boolean", default: false },
       "bulk-tickets": { type: "string", default: "100" },
       "bulk-concurrency": { type: "string", default: "16" },
@@ -223,6 +228,7 @@ async function main(): Promise<number> {
   }
 
   if (parts.has("bulk")) await benchBulk(configured, report, opts);
+  if (parts.has("live")) await benchLive(configured, report, opts);
   if (parts.has("procs")) await benchProcesses(configured, report);
 
   report.print(
@@ -290,6 +296,39 @@ async function benchBulk(configured: string | undefined, report: Report, opts: T
     } finally {
       await bench?.drop().catch((error) => report.error("dropping the bulk run's database", error));
     }
+  }
+}
+
+/** Target: a live run's first step is written within this long of the click (with an 800 ms model). */
+const FIRST_STEP_TARGET_MS = 1_500;
+/** Live runs measured, one after another. */
+const LIVE_RUNS = 5;
+
+/** From "Run agent" to the run's first step, and the worker's RSS meanwhile. */
+async function benchLive(configured: string | undefined, report: Report, opts: TOptions): Promise<void> {
+  if (!configured) {
+    report.skipped("live runs", "PostgreSQL only (DATABASE_URL): its worker is a process of its own");
+    return;
+  }
+  let bench: TBenchDb | null = null;
+  try {
+    bench = await createBenchDb(configured, "bench_live");
+    const measured = await benchLiveRuns(bench, { runs: LIVE_RUNS, delayMs: opts.modelDelay });
+    console.log(`Live runs: ${describeLiveRuns(measured)}`);
+    const first = median(measured.firstStepMs);
+    report.add({
+      measure: `live run, "Run agent" to its first step written, model ${measured.delayMs} ms a call (median of ${measured.runs})`,
+      value: `${first.toFixed(0)} ms`,
+      baseline: `run ended after ${median(measured.endMs).toFixed(0)} ms`,
+      ratio: `worker RSS ≤ ${measured.workerRssMb.toFixed(0)} MB`,
+      target: `≤ ${FIRST_STEP_TARGET_MS} ms`,
+      verdict: first <= FIRST_STEP_TARGET_MS ? "PASS" : "MISS",
+    });
+  } catch (error) {
+    report.error("live runs", error);
+    if (process.env.BENCH_DEBUG) console.error(error);
+  } finally {
+    await bench?.drop().catch((error) => report.error("dropping the live runs' database", error));
   }
 }
 

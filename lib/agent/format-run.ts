@@ -22,7 +22,14 @@ function summarise(step: TTraceStep): string {
   }
 }
 
-export function formatRun(run: TRunResult): string {
+/** One step as a line of the trace: printed as it comes by the CLI, and in a run's trace. */
+export function formatStep(s: TTraceStep): string {
+  return `  ${String(s.step).padStart(2)}. ${s.action.padEnd(24)} ${s.outcome.padEnd(14)} ${String(s.latencyMs).padStart(5)} ms  ${summarise(s)}`;
+}
+
+/** `trace: false`: the steps were printed as they came, and are left out. */
+export function formatRun(run: TRunResult, options: { trace?: boolean } = {}): string {
+  const trace = options.trace === false ? [] : run.steps.map(formatStep);
   const lines = [
     `Run ${run.runId} (${run.mode}${run.mode === "simulate" ? ": nothing was changed" : ""}, planner ${run.planner})`,
     `Status:    ${STATUS_LABELS[run.status]} (${run.status})`,
@@ -31,11 +38,8 @@ export function formatRun(run: TRunResult): string {
     `Budget:    ${run.budgets.used.steps}/${run.budgets.limits.maxSteps} steps, ${run.budgets.used.tokens}/${run.budgets.limits.maxTokens} tokens, ${run.budgets.used.wallMs}/${run.budgets.limits.maxWallMs} ms`,
     `Versions:  agent ${run.versions.agent}, bundle ${run.versions.bundle}, policy ${run.versions.policy}, evidence ${run.versions.evidence}, corpus ${run.versions.corpus.slice(0, 12)}`,
     "",
-    run.steps.length ? "Trace:" : "Trace: no steps (the ticket never entered the agent loop)",
-    ...run.steps.map(
-      (s) =>
-        `  ${String(s.step).padStart(2)}. ${s.action.padEnd(24)} ${s.outcome.padEnd(14)} ${String(s.latencyMs).padStart(5)} ms  ${summarise(s)}`,
-    ),
+    ...(options.trace === false ? [] : [run.steps.length ? "Trace:" : "Trace: no steps (the ticket never entered the agent loop)"]),
+    ...trace,
   ];
   if (run.proposal)
     lines.push(

@@ -64,6 +64,7 @@ import { DEFAULT_TOOLS, type TToolSet } from "./tools";
 import { enterContext } from "../observability/context";
 
 export type { TTraceStep } from "./run-journal";
+import type { TTraceStep } from "./run-journal";
 export type { TBudgets } from "./loop-steps";
 export type { TRunResult } from "./run-ending";
 export { LEASE_OWNER, RunInterrupted } from "./store/run-recorder";
@@ -84,6 +85,15 @@ export interface TRunAgentInput {
   batchId?: string | null;
   /** The run's lease; RUN_LEASE_SECONDS by default. */
   leaseMs?: number;
+  /** The run's id, when its caller named it before it started (a live run's job: lib/agent/live-runs.ts). */
+  runId?: string;
+  /**
+   * Its steps written as each turn ends, before the planner is asked again, so that the ticket page
+   * follows the run step by step; otherwise they wait for the run's next write (run-journal.ts).
+   */
+  stepsAsTheyCome?: boolean;
+  /** Each step as it is recorded, in order (the CLI prints them). */
+  onStep?: (step: TTraceStep) => void;
 }
 
 /** A run as it opens: its ticket, its settings and versions, its row, its recorder. */
@@ -120,7 +130,7 @@ async function openRun(input: TRunAgentInput): Promise<TOpening> {
     // The policy documents in effect as it starts: what its evidence is drawn from.
     corpus: ticket.corpusHash,
   };
-  const runId = randomUUID();
+  const runId = input.runId ?? randomUUID();
   const runRow = {
     id: runId,
     ticketId: ticket.id,
@@ -231,9 +241,28 @@ function loopRunOf(run: TOpening): TLoop {
   };
 }
 
+/**
+ * A followed run's steps: `tell` gives each new step to `onStep`; `between` (none when nobody follows
+ * the run) runs between two turns, telling them and, when `stepsAsTheyCome`, writing the steps not yet
+ * written (with their audit events, in one transaction).
+ */
+function stepFollower(input: TRunAgentInput, recorder: RunRecorder) {
+  let told = 0;
+  const tell = () => {
+    const { steps } = recorder.journal;
+    for (; told < steps.length; told++) input.onStep?.(steps[told]!);
+  };
+  const write = async () => {
+    if (input.stepsAsTheyCome && recorder.journal.unwrittenSteps().length) await recorder.recordSteps();
+  };
+  const between = input.stepsAsTheyCome || input.onStep ? async () => (tell(), await write()) : undefined;
+  return { tell, between };
+}
+
 /** The loop: the planner proposes one action a turn, and the seven steps follow it until one stops the run. */
-async function loop(run: TLoop): Promise<Stop> {
+async function loop(run: TLoop, betweenTurns?: () => Promise<void>): Promise<Stop> {
   for (;;) {
+    await betweenTurns?.();
     const planned = await askPlanner(run);
     if ("stop" in planned) return planned.stop;
     const decided = checkDecision(run, planned.go); // 1
@@ -267,9 +296,12 @@ export async function runAgent(input: TRunAgentInput): Promise<TRunResult> {
   if (admission.admission === "bypassed") return bypass(run, admission);
   await startRun(run);
   const releaseLease = recorder.holdLease();
+  const follow = stepFollower(input, recorder);
   try {
     const looping = loopRunOf(run);
-    const stop = await loop(looping);
+    const stop = await loop(looping, follow.between);
+    // The last turn's steps are told now; they are written with the run's end.
+    follow.tell();
     return await finishRun({ ...run, state: looping.state, stop, tokens: looping.tokens, wallMs: elapsed(looping) });
   } catch (error) {
     // Whatever ended the run this way, the steps it took are written: its trace, and the events of

@@ -22,6 +22,8 @@ export const QUEUES = {
   refundExecute: "refund-execute",
   /** One agent run of a batch (bulk runs, shadow passes). Data: { batchId, ticketId }. */
   agentRun: "agent-run",
+  /** One run asked for on the ticket page or by the CLI, its steps written as they come. Data: { runId, ticketId, mode, planner, startedBy }. Its id is the run's. */
+  liveRun: "live-run",
   /** One assignment of a bulk batch (lib/agent/batches.ts). Data: { batchId, ticketId }. */
   bulkAssign: "bulk-assign",
   /** Runs whose lease ran out become interrupted. */

@@ -33,7 +33,7 @@ export interface TBulkRunsBench {
 }
 
 /** A worker process as `npm run worker` runs it, once it says it is taking jobs. */
-async function startWorkerProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
+export async function startWorkerProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },

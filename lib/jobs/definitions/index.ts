@@ -7,6 +7,7 @@ import { AUDIT_CHECKPOINT_JOB } from "./audit-checkpoint";
 import { BULK_ASSIGN_JOB } from "./bulk-assign";
 import { EVALUATE_AGENT_JOB } from "./evaluate-agent";
 import { EVALUATE_DOCUMENT_JOB } from "./evaluate-document";
+import { LIVE_RUN_JOB } from "./live-run";
 import { RECONCILE_PAYMENTS_JOB } from "./reconcile-payments";
 import { RECONCILE_REFUNDS_JOB } from "./reconcile-refunds";
 import { REFUND_EXECUTE_JOB } from "./refund-execute";
@@ -28,11 +29,13 @@ export {
   RECONCILE_PAYMENTS_JOB,
   REPLY_DELIVER_JOB,
   EVALUATE_AGENT_JOB,
+  LIVE_RUN_JOB,
 };
 
 export const JOBS = {
   "refund-execute": REFUND_EXECUTE_JOB,
   "agent-run": AGENT_RUN_JOB,
+  "live-run": LIVE_RUN_JOB,
   "bulk-assign": BULK_ASSIGN_JOB,
   "sweep-runs": SWEEP_RUNS_JOB,
   "sweep-approvals": SWEEP_APPROVALS_JOB,

@@ -9,6 +9,7 @@ import { signCheckpointJob } from "./audit-checkpoint";
 import { assignBatchTicket } from "./bulk-assign";
 import { evaluateAgentJob } from "./evaluate-agent";
 import { evaluateDocumentJob } from "./evaluate-document";
+import { runLiveTicket } from "./live-run";
 import type { TJobHandler } from "./job-input";
 import { reconcilePaymentsJob } from "./reconcile-payments";
 import { reconcileRefundsJob } from "./reconcile-refunds";
@@ -23,6 +24,7 @@ import { sweepSessionsJob } from "./sweep-sessions";
 export const HANDLERS = {
   "refund-execute": settleRefundJob,
   "agent-run": runBatchTicket,
+  "live-run": runLiveTicket,
   "bulk-assign": assignBatchTicket,
   "sweep-runs": sweepRunsJob,
   "sweep-approvals": sweepApprovalsJob,

@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { plainText } from "@/lib/contracts/text";
 import { AppError, authedAction } from "@/lib/auth/authed";
-import { runAgent } from "@/lib/agent/run-agent";
+import { awaitLiveRunStart, refusalOf, startLiveRun } from "@/lib/agent/live-runs";
 import { defaultPlannerChoice, plannerSetup } from "@/lib/llm/choose-planner";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { resolveByHand } from "@/lib/approvals/resolve-by-hand";
@@ -23,23 +23,27 @@ const ZRunAgent = z.object({
   planner: z.enum(["rule", "model", "default"]).default("default"),
 });
 
+/**
+ * Enqueues the run and answers at once, or after a moment for the run to start, so that a refusal at
+ * its start reaches the page as its code; the run goes on in a worker whatever becomes of this request
+ * (lib/agent/live-runs.ts), and the page follows it by its id.
+ */
 export const runAgentAction = authedAction({ area: "runAgent", input: ZRunAgent }, async ({ input, user }) => {
   const ticket = await findTicket(input.ticketId);
   if (!ticket) throw new AppError("not_found", "This ticket does not exist.");
   // planner_unavailable, and the lifecycle's refusals (a resolved ticket, a ticket another run or a
-  // refund holds), reach the page as their codes.
-  const setup = plannerSetup(input.planner === "default" ? await defaultPlannerChoice() : input.planner);
-  const run = await runAgent({
-    ticketId: ticket.id,
-    mode: input.mode,
-    startedBy: user.id,
-    planner: setup.planner,
-    tools: setup.tools,
-    model: setup.model,
-  });
-  revalidatePath(`/tickets/${ticket.id}`);
-  return { runId: run.runId, runStatus: run.status, reason: run.reason };
+  // refund holds), reach the page as their codes, before anything is enqueued.
+  plannerSetup(input.planner === "default" ? await defaultPlannerChoice() : input.planner);
+  const { runId } = await startLiveRun({ ticket, mode: input.mode, planner: input.planner, startedBy: user.id });
+  processWorker()?.nudge(QUEUES.liveRun);
+  const progress = await awaitLiveRunStart(runId, RUN_START_WAIT_MS);
+  const refused = progress?.state === "refused" ? refusalOf(progress.message) : null;
+  if (refused) throw refused;
+  return { runId, runStatus: progress?.status ?? "queued", reason: progress?.reason ?? null };
 });
+
+/** How long "Run agent" waits for its run to start before it answers. */
+const RUN_START_WAIT_MS = 2_000;
 
 const ZDecide = z
   .object({

@@ -11,6 +11,7 @@ import { AuditEvents } from "./audit-events";
 import { Conversation } from "./conversation";
 import { CustomerHistory } from "./customer-history";
 import { DecisionCard, EvidenceCard } from "./decision-card";
+import { LiveRunPanel } from "./live-run";
 import { RunButtons } from "./run-buttons";
 import { AdmissionCard, AssigneeCard, TicketCard } from "./ticket-facts";
 import { loadTicketView, type TTicketView } from "./ticket-view";
@@ -37,6 +38,7 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
     <div className="space-y-4">
       <KeyboardShortcuts scope="ticket" />
       <TicketHeader page={page} />
+      <LiveRunPanel ticketId={ticket.id} running={runningRun(page)} />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="min-w-0 space-y-4 lg:col-span-2">
           <DecisionCard page={page} />
@@ -55,6 +57,9 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
     </div>
   );
 }
+
+/** A run still working on the ticket, which the page follows from its first render. */
+const runningRun = (page: TTicketView) => page.runs.find((run) => run.status === "running")?.id ?? null;
 
 /** The ticket's number and subject, where it stands, who holds it, and the agent's run buttons. */
 function TicketHeader({ page }: { page: TTicketView }) {
@@ -75,7 +80,9 @@ function TicketHeader({ page }: { page: TTicketView }) {
           </span>
         </div>
       </div>
-      {page.may.runAgent ? <RunButtons ticketId={ticket.id} modes={listRunModes(ticket)} model={page.model} /> : null}
+      {page.may.runAgent ? (
+        <RunButtons ticketId={ticket.id} modes={listRunModes(ticket)} model={page.model} running={runningRun(page)} />
+      ) : null}
     </div>
   );
 }

@@ -1,10 +1,13 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import { useActionState, useState } from "react";
 import type { TActionResult } from "@/lib/auth/action-result";
 import { formMessage } from "@/components/action-message";
 import { runAgentAction } from "./actions";
+import type { TLiveRunProgress } from "@/lib/agent/live-runs";
+import { useFollowedRun } from "./live-run";
 
-type TState = TActionResult<{ runId: string; runStatus: string; reason: string }> | null;
+type TState = TActionResult<{ runId: string; runStatus: string; reason: string | null }> | null;
 
 export function RunButton({
   ticketId,
@@ -12,14 +15,27 @@ export function RunButton({
   label,
   primary,
   planner,
+  running,
 }: {
   ticketId: string;
   mode: "live" | "simulate";
   label: string;
   primary?: boolean;
   planner: string;
+  /** A run still working on the ticket: the button waits for it. */
+  running?: string | null;
 }) {
-  const [state, action, pending] = useActionState((_prev: TState, form: FormData) => runAgentAction(form), null);
+  const followed = useFollowedRun(ticketId, running ?? null);
+  // The run the page follows, as its panel last read it (no fetch of its own): the buttons wait until
+  // the panel lets it go – ended and shown on the refreshed page – or it was refused at its start.
+  const { data: progress } = useQuery<TLiveRunProgress>({ queryKey: ["live-run", followed.runId], enabled: false });
+  const busy = followed.runId !== null && progress?.state !== "refused";
+  const [state, action, pending] = useActionState(async (_prev: TState, form: FormData) => {
+    const result = await runAgentAction(form);
+    // Followed before the button is released: it stays busy until the run has ended and the page shows it.
+    if (result.status === "ok") followed.follow(result.runId);
+    return result;
+  }, null);
   const error =
     formMessage(state, () => null, { forbidden: "Your role may not run the agent.", invalid: "Could not start the run." })?.text ?? null;
   return (
@@ -29,14 +45,14 @@ export function RunButton({
       <input type="hidden" name="planner" value={planner} />
       <button
         type="submit"
-        disabled={pending}
+        disabled={pending || busy}
         className={
           primary
             ? "inline-flex h-8 items-center whitespace-nowrap rounded-md bg-indigo-600 px-3 text-[13px] font-medium text-white hover:bg-indigo-700 disabled:cursor-wait disabled:opacity-60"
             : "inline-flex h-8 items-center whitespace-nowrap rounded-md border border-slate-300 bg-white px-3 text-[13px] font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60"
         }
       >
-        {pending ? "Running…" : label}
+        {pending || busy ? "Running…" : label}
       </button>
       {error ? <p className="mt-1 max-w-64 text-[12px] text-red-700 sm:text-right">{error}</p> : null}
     </form>
@@ -48,10 +64,13 @@ export function RunButtons({
   ticketId,
   modes,
   model,
+  running,
 }: {
   ticketId: string;
   modes: readonly ("live" | "simulate")[];
   model: { available: boolean; reason?: string; name?: string };
+  /** A run still working on the ticket: the buttons wait for it. */
+  running: string | null;
 }) {
   const [planner, setPlanner] = useState("default");
   if (!modes.length) return null;
@@ -81,9 +100,18 @@ export function RunButtons({
         ) : null}
       </div>
       {modes.includes("simulate") ? (
-        <RunButton ticketId={ticketId} mode="simulate" label="Run in simulate mode" primary={!modes.includes("live")} planner={planner} />
+        <RunButton
+          ticketId={ticketId}
+          mode="simulate"
+          label="Run in simulate mode"
+          primary={!modes.includes("live")}
+          planner={planner}
+          running={running}
+        />
       ) : null}
-      {modes.includes("live") ? <RunButton ticketId={ticketId} mode="live" label="Run agent" primary planner={planner} /> : null}
+      {modes.includes("live") ? (
+        <RunButton ticketId={ticketId} mode="live" label="Run agent" primary planner={planner} running={running} />
+      ) : null}
     </div>
   );
 }
