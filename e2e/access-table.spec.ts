@@ -823,7 +823,10 @@ test.beforeAll(async ({ browser }) => {
   // Each capture on a freshly loaded page: an aborted call leaves its form in an error state.
   const reviewerRow = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });
   await page.goto("/admin/sign-in");
-  captured.set("updateSsoPolicyAction", await captureAction(page, () => page.getByRole("button", { name: "Save sign-in settings" }).click()));
+  captured.set(
+    "updateSsoPolicyAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Save sign-in settings" }).click()),
+  );
   await page.goto("/admin/users");
   captured.set(
     "revokeUserSessionsAction",

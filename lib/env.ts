@@ -200,7 +200,10 @@ export const ZEnv = z.object({
    * OpenID Connect sign-in (lib/auth/oidc-settings.ts): the identity provider's issuer URL, as its
    * discovery document names it. Unset: passwords only. Set, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.
    */
-  OIDC_ISSUER: z.url({ message: "must be the provider's issuer URL, e.g. https://login.example.com" }).regex(/^https?:\/\//, "must be an http(s) URL").optional(),
+  OIDC_ISSUER: z
+    .url({ message: "must be the provider's issuer URL, e.g. https://login.example.com" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   /** The button's name on the sign-in page ("Sign in with …"). */

@@ -27,7 +27,11 @@ export class CookieJar {
 }
 
 async function get(url: string, jar: CookieJar, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(url, { redirect: "manual", ...init, headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
+  const response = await fetch(url, {
+    redirect: "manual",
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), cookie: jar.header() },
+  });
   jar.take(response);
   await response.arrayBuffer();
   return response;

@@ -60,7 +60,13 @@ export const DEFAULT_OIDC_PEOPLE: Record<string, TOidcPerson> = {
     name: "Sam Specialist",
     groups: ["countersign-leads", "countersign-reviewers"],
   },
-  riley: { sub: "sub-riley", email: "reviewer@example.com", email_verified: true, name: "Riley Reviewer", groups: ["countersign-reviewers"] },
+  riley: {
+    sub: "sub-riley",
+    email: "reviewer@example.com",
+    email_verified: true,
+    name: "Riley Reviewer",
+    groups: ["countersign-reviewers"],
+  },
   una: { sub: "sub-una", email: "lead@example.com", email_verified: false, name: "Una Unverified", groups: ["countersign-admins"] },
   nova: { sub: "sub-nova", email: "nova@example.com", email_verified: true, name: "Nova Newcomer", groups: ["countersign-reviewers"] },
 };
@@ -70,9 +76,22 @@ const page = (body: string) =>
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function configuration(options: TOidcProviderOptions, people: Map<string, TOidcPerson>, clientId: string, clientSecret: string): Configuration {
+function configuration(
+  options: TOidcProviderOptions,
+  people: Map<string, TOidcPerson>,
+  clientId: string,
+  clientSecret: string,
+): Configuration {
   return {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: options.redirectUris, response_types: ["code"], grant_types: ["authorization_code"] }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: options.redirectUris,
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+      },
+    ],
     // Groups ride on the profile scope, so the app asks only for the standard scopes.
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
     // Auth.js reads the ID token's claims: put the scopes' claims there, not only in userinfo.
@@ -138,7 +157,8 @@ async function interaction(provider: Provider, people: Map<string, TOidcPerson>,
 /** GET /__people; PUT /__people/<login> with the person's claims (groups, email_verified…). */
 async function control(people: Map<string, TOidcPerson>, request: IncomingMessage, response: ServerResponse, path: string) {
   const login = decodeURIComponent(path.slice("/__people/".length));
-  if (request.method === "GET" && path === "/__people") return send(response, 200, "application/json", JSON.stringify(Object.fromEntries(people)));
+  if (request.method === "GET" && path === "/__people")
+    return send(response, 200, "application/json", JSON.stringify(Object.fromEntries(people)));
   if (request.method === "PUT" && login) {
     people.set(login, (await readJson(request)) as TOidcPerson);
     return send(response, 204, "text/plain", "");
@@ -194,7 +214,13 @@ async function cli() {
   const started = await startOidcProvider({ port: Number(values.port), redirectUris, issuer: values.issuer });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void started.close().then(() => process.exit(0)));
   console.log(
-    JSON.stringify({ msg: "listening", issuer: started.issuer, clientId: started.clientId, clientSecret: started.clientSecret, people: [...started.people.keys()] }),
+    JSON.stringify({
+      msg: "listening",
+      issuer: started.issuer,
+      clientId: started.clientId,
+      clientSecret: started.clientSecret,
+      people: [...started.people.keys()],
+    }),
   );
 }
 

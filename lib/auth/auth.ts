@@ -72,80 +72,77 @@ const ZCredentials = z.object({ email: z.string(), password: z.string() });
 export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
   const connection = oidcConnection(env());
   return {
-  ...authConfig,
-  secret: authSecret(),
-  callbacks: {
-    ...authConfig.callbacks,
-    // A sign-in through the identity provider: the protocol's checks passed; whether and as whom the
-    // person signs in here is signInWithOidc's. A refusal goes back to the sign-in page with its code.
-    async signIn({ user, account, profile }) {
-      if (account?.provider !== OIDC_PROVIDER_ID) return true;
-      if (!connection || !profile) return false;
-      const outcome = await signInWithOidc({
-        claims: profile as Record<string, unknown>,
-        connection,
-        address: request ? clientAddress(request.headers) : null,
-        userAgent: request?.headers.get("user-agent") ?? null,
-        now: new Date(),
-      });
-      if (outcome.status === "refused") return `${SIGN_IN_PATH}?error=OidcRefused&code=${outcome.code}`;
-      // next-auth hands this same object to the jwt callback, which copies the session's fields.
-      Object.assign(user, outcome.user);
-      return true;
-    },
-    // next-auth's own session endpoint (GET /api/auth/session) answers from the token alone, and
-    // re-encrypts it with a later expiry: a revoked session would read as signed in there and have
-    // its cookie refreshed. Here (this configuration serves /api/auth, never the proxy) a token whose
-    // session no longer counts is answered null and its cookie cleared.
-    async jwt(params) {
-      const token = authConfig.callbacks.jwt(params);
-      if (params.user) return token;
-      const claims = tokenUser(token);
-      if (!claims) return null;
-      return (await loadSessionUser({ claims, now: new Date() })) ? token : null;
-    },
-  },
-  events: {
-    // Sign-out through next-auth's own endpoint (POST /api/auth/signout) revokes the session too.
-    // next-auth only logs a failure here and clears the cookie regardless, so the app's sign-out
-    // (signOutSession) revokes first, where a failure stops the sign-out instead.
-    async signOut(message) {
-      const claims = "token" in message && message.token ? tokenUser(message.token) : null;
-      if (claims) await endSession({ sessionId: claims.sessionId, userId: claims.id, now: new Date() });
-    },
-  },
-  providers: [
-    Credentials({
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(raw, request) {
-        const parsed = ZCredentials.safeParse(raw);
-        if (!parsed.success) throw new InvalidCredentials();
-        const outcome = await verifySignIn({
-          email: parsed.data.email,
-          password: parsed.data.password,
-          address: clientAddress(request.headers),
-          userAgent: request.headers.get("user-agent"),
+    ...authConfig,
+    secret: authSecret(),
+    callbacks: {
+      ...authConfig.callbacks,
+      // A sign-in through the identity provider: the protocol's checks passed; whether and as whom the
+      // person signs in here is signInWithOidc's. A refusal goes back to the sign-in page with its code.
+      async signIn({ user, account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID) return true;
+        if (!connection || !profile) return false;
+        const outcome = await signInWithOidc({
+          claims: profile as Record<string, unknown>,
+          connection,
+          address: request ? clientAddress(request.headers) : null,
+          userAgent: request?.headers.get("user-agent") ?? null,
           now: new Date(),
-          limits: throttleLimits(),
         });
-        if (outcome.status === "locked") throw new SignInLocked(outcome.retryAfterMinutes);
-        if (outcome.status === "busy") throw new SignInBusy();
-        if (outcome.status === "sso_required") throw new SignInSsoRequired();
-        if (outcome.status !== "ok") throw new InvalidCredentials();
-        return outcome.user;
+        if (outcome.status === "refused") return `${SIGN_IN_PATH}?error=OidcRefused&code=${outcome.code}`;
+        // next-auth hands this same object to the jwt callback, which copies the session's fields.
+        Object.assign(user, outcome.user);
+        return true;
       },
-    }),
-    ...(connection ? [oidcProvider(connection)] : []),
-  ],
+      // next-auth's own session endpoint (GET /api/auth/session) answers from the token alone, and
+      // re-encrypts it with a later expiry: a revoked session would read as signed in there and have
+      // its cookie refreshed. Here (this configuration serves /api/auth, never the proxy) a token whose
+      // session no longer counts is answered null and its cookie cleared.
+      async jwt(params) {
+        const token = authConfig.callbacks.jwt(params);
+        if (params.user) return token;
+        const claims = tokenUser(token);
+        if (!claims) return null;
+        return (await loadSessionUser({ claims, now: new Date() })) ? token : null;
+      },
+    },
+    events: {
+      // Sign-out through next-auth's own endpoint (POST /api/auth/signout) revokes the session too.
+      // next-auth only logs a failure here and clears the cookie regardless, so the app's sign-out
+      // (signOutSession) revokes first, where a failure stops the sign-out instead.
+      async signOut(message) {
+        const claims = "token" in message && message.token ? tokenUser(message.token) : null;
+        if (claims) await endSession({ sessionId: claims.sessionId, userId: claims.id, now: new Date() });
+      },
+    },
+    providers: [
+      Credentials({
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(raw, request) {
+          const parsed = ZCredentials.safeParse(raw);
+          if (!parsed.success) throw new InvalidCredentials();
+          const outcome = await verifySignIn({
+            email: parsed.data.email,
+            password: parsed.data.password,
+            address: clientAddress(request.headers),
+            userAgent: request.headers.get("user-agent"),
+            now: new Date(),
+            limits: throttleLimits(),
+          });
+          if (outcome.status === "locked") throw new SignInLocked(outcome.retryAfterMinutes);
+          if (outcome.status === "busy") throw new SignInBusy();
+          if (outcome.status === "sso_required") throw new SignInSsoRequired();
+          if (outcome.status !== "ok") throw new InvalidCredentials();
+          return outcome.user;
+        },
+      }),
+      ...(connection ? [oidcProvider(connection)] : []),
+    ],
   };
 });
 
 /** Why a password sign-in was refused; on success next-auth redirects (it throws Next's redirect). */
 export type TSignInRefusal =
-  | { refused: "invalid_credentials" }
-  | { refused: "locked"; retryAfterMinutes: number }
-  | { refused: "busy" }
-  | { refused: "sso_required" };
+  { refused: "invalid_credentials" } | { refused: "locked"; retryAfterMinutes: number } | { refused: "busy" } | { refused: "sso_required" };
 
 /**
  * Signs in with email and password through next-auth and answers a refusal as a value, so the form's

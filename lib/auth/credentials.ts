@@ -9,7 +9,6 @@ import { signInHashGate, type THashGate } from "./hash-gate";
 import { loadSsoPolicy } from "./oidc-settings";
 import { openSession, type TVerifiedUser } from "./open-session";
 import { decoyHash, verifyPassword } from "./password";
-import type { Role } from "../contracts/roles";
 import { checkSignInThrottle, normalizeEmail, recordSignInFailure, recordSignInSuccess, type TThrottleLimits } from "./throttle";
 
 export type { TVerifiedUser };

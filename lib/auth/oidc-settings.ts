@@ -5,7 +5,7 @@
 // agrees, and each change is audited (update-sso-policy.ts).
 import { z } from "zod";
 import { ROLES, ROLE_RANK, type Role } from "../contracts/roles";
-import type { Db, DbTx } from "../db";
+import { db as defaultDb, type Db, type DbTx } from "../db";
 import type { TEnv } from "../env";
 
 export interface TOidcConnection {
@@ -26,7 +26,10 @@ export function parseRoleMap(text: string | undefined): Map<string, Role> {
     if (!pair) continue;
     const at = pair.lastIndexOf("=");
     const group = pair.slice(0, at).trim();
-    const role = pair.slice(at + 1).trim().toUpperCase();
+    const role = pair
+      .slice(at + 1)
+      .trim()
+      .toUpperCase();
     if (at <= 0 || !group || !(ROLES as readonly string[]).includes(role)) {
       throw new Error(`OIDC_ROLE_MAP: "${pair}" must be group=ROLE with ROLE one of ${ROLES.join(", ")}`);
     }
@@ -40,7 +43,8 @@ export function oidcConnection(
   e: Pick<TEnv, "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "OIDC_NAME" | "OIDC_ROLE_CLAIM" | "OIDC_ROLE_MAP">,
 ): TOidcConnection | null {
   if (!e.OIDC_ISSUER) return null;
-  if (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET) throw new Error("OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set too");
+  if (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)
+    throw new Error("OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set too");
   return {
     issuer: e.OIDC_ISSUER,
     clientId: e.OIDC_CLIENT_ID,
@@ -85,10 +89,15 @@ export const ZSsoPolicy = z.strictObject({
 });
 export type TSsoPolicy = z.infer<typeof ZSsoPolicy>;
 
-export const DEFAULT_SSO_POLICY: TSsoPolicy = { requireSso: false, breakGlassUserId: null, createOnFirstSignIn: false, defaultRole: "REVIEWER" };
+export const DEFAULT_SSO_POLICY: TSsoPolicy = {
+  requireSso: false,
+  breakGlassUserId: null,
+  createOnFirstSignIn: false,
+  defaultRole: "REVIEWER",
+};
 
 /** The admin's SSO policy in force; a stored value of the wrong shape is an error, never replaced. */
-export async function loadSsoPolicy(client: Db | DbTx): Promise<TSsoPolicy> {
+export async function loadSsoPolicy(client: Db | DbTx = defaultDb()): Promise<TSsoPolicy> {
   const row = await client.setting.findUnique({ where: { key: SSO_POLICY_KEY } });
   return row ? ZSsoPolicy.parse(row.value) : DEFAULT_SSO_POLICY;
 }

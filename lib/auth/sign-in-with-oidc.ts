@@ -59,7 +59,8 @@ export async function signInWithOidc(input: {
     const policy = await loadSsoPolicy(tx);
     const account = await findAccount(tx, sub, email);
     if (account === "subject_mismatch") return account;
-    if (!account) return policy.createOnFirstSignIn ? createAccount(tx, { sub, email, claims: input.claims, role: mapped, policy }) : "no_account";
+    if (!account)
+      return policy.createOnFirstSignIn ? createAccount(tx, { sub, email, claims: input.claims, role: mapped, policy }) : "no_account";
     if (!account.active) return "inactive";
     return bindAndMap(tx, account, sub, mapped);
   });

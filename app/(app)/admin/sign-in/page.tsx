@@ -5,7 +5,6 @@ import { listUsers } from "@/lib/auth/list-users";
 import { loadSsoPolicy, oidcConnection } from "@/lib/auth/oidc-settings";
 import { requireRole } from "@/lib/auth/session";
 import { ROLE_LABELS } from "@/lib/contracts/roles";
-import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { SsoForm } from "./sso-form";
 
@@ -14,7 +13,7 @@ export const metadata: Metadata = { title: "Sign-in" };
 export default async function SignInSettingsPage() {
   const me = await requireRole("admin");
   const connection = oidcConnection(env());
-  const [policy, users] = await Promise.all([loadSsoPolicy(db()), listUsers()]);
+  const [policy, users] = await Promise.all([loadSsoPolicy(), listUsers()]);
   const admins = users.filter((u) => u.active && u.role === "ADMIN").map((u) => ({ id: u.id, email: u.email, name: u.name }));
   const mapped = connection ? [...connection.roleMap].map(([group, role]) => `${group} → ${ROLE_LABELS[role]}`) : [];
 
@@ -46,11 +45,7 @@ export default async function SignInSettingsPage() {
           )}
         </Card>
         <Card bodyClassName="px-4 py-3" id="policy-heading" title="Sign-in policy">
-          <SsoForm
-            policy={policy}
-            admins={admins}
-            meId={me.id}
-          />
+          <SsoForm policy={policy} admins={admins} meId={me.id} />
         </Card>
       </div>
     </>
