@@ -7,6 +7,7 @@ import Credentials from "next-auth/providers/credentials";
 import { headers } from "next/headers";
 import { z } from "zod";
 import { authSecret, env } from "../env";
+import { logger } from "../observability/logger";
 import { authConfig, tokenUser } from "./auth.config";
 import { clientAddress } from "./client-address";
 import { verifySignIn } from "./credentials";
@@ -88,7 +89,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
           userAgent: request?.headers.get("user-agent") ?? null,
           now: new Date(),
         });
-        if (outcome.status === "refused") return `${SIGN_IN_PATH}?error=OidcRefused&code=${outcome.code}`;
+        if (outcome.status === "refused") {
+          logger.warn({ code: outcome.code }, `auth: identity provider sign-in refused (${outcome.code})`);
+          return `${SIGN_IN_PATH}?error=OidcRefused&code=${outcome.code}`;
+        }
         // next-auth hands this same object to the jwt callback, which copies the session's fields.
         Object.assign(user, outcome.user);
         return true;
