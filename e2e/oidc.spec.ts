@@ -73,6 +73,8 @@ test("an admin who requires SSO keeps the break-glass admin's password, and cann
   await expect(page.getByRole("status").filter({ hasText: "name an active admin" })).toBeVisible();
 
   try {
+    // The refused save reset the form (React resets a form after its action): check it again.
+    await requireSso.check();
     await breakGlass.selectOption({ label: `${ACCOUNTS.ADMIN.name} (${ACCOUNTS.ADMIN.email})` });
     await save.click();
     await expect(page.getByRole("status").filter({ hasText: "Saved: everyone but the break-glass admin" })).toBeVisible();
@@ -96,5 +98,26 @@ test("an admin who requires SSO keeps the break-glass admin's password, and cann
     await requireSso.uncheck();
     await save.click();
     await expect(page.getByRole("status").filter({ hasText: /^Saved\.$/ })).toBeVisible();
+  }
+});
+
+test("the sign-in page's provider button and the sign-in settings page, at phone and desktop widths", async ({
+  page,
+  browser,
+  signInAs,
+}, info) => {
+  for (const width of [390, 1440]) {
+    const visitor = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+    await visitor.goto("/signin");
+    await expect(visitor.getByRole("button", { name: "Continue with the local provider" })).toBeVisible();
+    await visitor.screenshot({ path: info.outputPath(`signin-${width}.png`), fullPage: true });
+    await visitor.context().close();
+  }
+  await signInAs("ADMIN");
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/admin/sign-in");
+    await expect(page.getByRole("heading", { name: "Sign-in", level: 1 })).toBeVisible();
+    await page.screenshot({ path: info.outputPath(`admin-sign-in-${width}.png`), fullPage: true });
   }
 });
