@@ -86,6 +86,9 @@ async function startOidcFor(appPort: number) {
     OIDC_CLIENT_SECRET: provider.clientSecret,
     OIDC_NAME: "the local provider",
     OIDC_ROLE_MAP: DEFAULT_OIDC_ROLE_MAP,
+    // The address the browser uses: next start hands route handlers a URL on "localhost", and the
+    // redirect URI the code is exchanged with must be the one the browser was sent to the provider with.
+    AUTH_URL: `http://127.0.0.1:${appPort}/api/auth`,
   };
 }
 
