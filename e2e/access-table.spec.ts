@@ -5,6 +5,7 @@
 //
 //   endpoint                                      gate        signed out  REVIEWER  SPECIALIST  LEAD     ADMIN
 //   action signInAction            (/signin)      public      allowed     allowed   allowed     allowed  allowed
+//   action oidcSignInAction        (/signin)      public      allowed     allowed   allowed     allowed  allowed
 //   page   /tickets/new                           newTicket   sign-in     allowed   allowed     refused  allowed   (every gated page: PAGES below)
 //   action createTicketAction      (/tickets/new) newTicket   refused     allowed   allowed     refused  allowed
 //   action runAgentAction          (/tickets/:id) runAgent    refused     allowed   allowed     refused  allowed
@@ -35,6 +36,7 @@
 //   action reissuePasswordLinkAction (/admin/users) admin     refused     refused   refused     refused  allowed
 //   action changeUserRoleAction    (/admin/users) admin       refused     refused   refused     refused  allowed
 //   action setUserActiveAction     (/admin/users) admin       refused     refused   refused     refused  allowed
+//   action updateSsoPolicyAction   (/admin/sign-in) admin     refused     refused   refused     refused  allowed
 //   action startEvaluationAction   (/documents/:key/:v) documents refused allowed allowed    allowed  allowed
 //   action acknowledgeRegressionsAction (/documents/:key/:v) documents refused allowed allowed allowed allowed   (who may: the setting, in lib/documents)
 //   action startAgentEvaluationAction (/evals)   evals       refused     refused   refused     allowed  allowed
@@ -97,6 +99,8 @@ type TCaptured = TCapturedAction;
 
 type TActionName =
   | "signInAction"
+  | "oidcSignInAction"
+  | "updateSsoPolicyAction"
   | "createTicketAction"
   | "runAgentAction"
   | "decideApprovalAction"
@@ -158,6 +162,21 @@ const ACTIONS: readonly TActionRow[] = [
     // throttle counts nothing.
     harmless: { field: "email", value: "" },
     allowedAnswer: ({ result }) => expect(result).toEqual({ status: "error", message: "Enter your email and password." }),
+  },
+  {
+    // Starts a sign-in at the identity provider: anyone is sent there (with state, PKCE and a nonce).
+    name: "oidcSignInAction",
+    gate: "public",
+    allowedAnswer: ({ redirect }) => expect(redirect).toMatch(/\/auth\?.*client_id=/),
+  },
+  {
+    name: "updateSsoPolicyAction",
+    gate: "admin",
+    harmless: { field: "defaultRole", value: "ROOT" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["defaultRole"]);
+    },
   },
   {
     name: "createTicketAction",
@@ -723,6 +742,7 @@ const PAGES: readonly TPageRow[] = [
   { route: "/autonomy", path: "/autonomy", gate: "autonomy" },
   { route: "/admin", path: "/admin", gate: "admin" },
   { route: "/admin/users", path: "/admin/users", gate: "admin" },
+  { route: "/admin/sign-in", path: "/admin/sign-in", gate: "admin" },
   { route: "/admin/jobs", path: "/admin/jobs", gate: "admin" },
 ];
 
@@ -799,7 +819,9 @@ test.beforeAll(async ({ browser }) => {
   // The sign-in form, as a signed-out visitor submits it.
   const visitor = await contexts.get("SIGNED_OUT")!.newPage();
   await visitor.goto("/signin");
-  captured.set("signInAction", await captureAction(visitor, () => visitor.getByRole("button", { name: "Sign in" }).click()));
+  captured.set("signInAction", await captureAction(visitor, () => visitor.getByRole("button", { name: "Sign in", exact: true }).click()));
+  await visitor.goto("/signin");
+  captured.set("oidcSignInAction", await captureAction(visitor, () => visitor.getByRole("button", { name: /^Continue with / }).click()));
   await visitor.close();
 
   // Everything else, as the admin clicks it.
@@ -902,6 +924,11 @@ test.beforeAll(async ({ browser }) => {
 
   // Each capture on a freshly loaded page: an aborted call leaves its form in an error state.
   const reviewerRow = page.getByRole("row", { name: new RegExp(ACCOUNTS.REVIEWER.email) });
+  await page.goto("/admin/sign-in");
+  captured.set(
+    "updateSsoPolicyAction",
+    await captureAction(page, () => page.getByRole("button", { name: "Save sign-in settings" }).click()),
+  );
   await page.goto("/admin/users");
   captured.set(
     "revokeUserSessionsAction",

@@ -196,6 +196,22 @@ export const ZEnv = z.object({
     .min(0, "must be 0 or more")
     .max(1000, "must be at most 1000")
     .default(8),
+  /**
+   * OpenID Connect sign-in (lib/auth/oidc-settings.ts): the identity provider's issuer URL, as its
+   * discovery document names it. Unset: passwords only. Set, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.
+   */
+  OIDC_ISSUER: z
+    .url({ message: "must be the provider's issuer URL, e.g. https://login.example.com" })
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The button's name on the sign-in page ("Sign in with …"). */
+  OIDC_NAME: z.string().min(1).max(60).default("your identity provider"),
+  /** The ID token claim that lists the person's groups (a list of strings, or one string). */
+  OIDC_ROLE_CLAIM: z.string().min(1).default("groups"),
+  /** Groups to roles, `group=ROLE` comma-separated; the highest role a person's groups give wins. */
+  OIDC_ROLE_MAP: z.string().optional(),
   /** Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server). */
   LLM_BASE_URL: z
     .url({ message: "must be an http(s) URL, e.g. http://127.0.0.1:11434/v1" })

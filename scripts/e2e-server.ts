@@ -16,6 +16,7 @@ import { seedE2eEvaluations } from "../prisma/seed/e2e-evaluation";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
 import { E2E_DEFAULT_PORT, e2eDataDir } from "../testing/e2e-data-dir";
 import { startFakeStripe } from "../testing/fake-stripe";
+import { DEFAULT_OIDC_ROLE_MAP, startOidcProvider } from "../testing/oidc-provider";
 
 // Fixed for the browser suite, which signs intake requests and routes itself (e2e/fixtures.ts).
 const E2E_SECRETS = {
@@ -64,12 +65,33 @@ async function main() {
   Object.assign(env, fake.env);
   console.log(`e2e: the fake Stripe on port ${fake.port}, ${fake.payments} orders paid there`);
   await handle.close();
+  const oidc = await startOidcFor(Number(values.port));
+  Object.assign(env, oidc);
+  console.log(`e2e: the local OpenID Connect provider at ${oidc.OIDC_ISSUER}`);
   const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], {
     stdio: "inherit",
     env,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
+}
+
+/**
+ * A real OpenID Connect provider (testing/oidc-provider.ts) two ports after the app's, its people the
+ * demo accounts', and the app configured to sign in through it with the suite's groups-to-roles map.
+ */
+async function startOidcFor(appPort: number) {
+  const provider = await startOidcProvider({ port: appPort + 2, redirectUris: [`http://127.0.0.1:${appPort}/api/auth/callback/oidc`] });
+  return {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_NAME: "the local provider",
+    OIDC_ROLE_MAP: DEFAULT_OIDC_ROLE_MAP,
+    // The address the browser uses: next start hands route handlers a URL on "localhost", and the
+    // redirect URI the code is exchanged with must be the one the browser was sent to the provider with.
+    AUTH_URL: `http://127.0.0.1:${appPort}/api/auth`,
+  };
 }
 
 /**

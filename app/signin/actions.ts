@@ -4,9 +4,9 @@
 // refusals come back from lib/auth as values.
 import { z } from "zod";
 import { plainText } from "@/lib/contracts/text";
-import { signInWithPassword } from "@/lib/auth/auth";
+import { OIDC_PROVIDER_ID, signIn, signInWithPassword } from "@/lib/auth/auth";
 import { safeCallbackUrl } from "@/lib/auth/public-paths";
-import { BUSY_MESSAGE, INVALID_CREDENTIALS_MESSAGE, lockedMessage } from "./messages";
+import { BUSY_MESSAGE, INVALID_CREDENTIALS_MESSAGE, lockedMessage, SSO_REQUIRED_MESSAGE } from "./messages";
 
 export type TSignInState = { status: "idle" } | { status: "error"; message: string };
 
@@ -30,5 +30,15 @@ export async function signInAction(_previous: TSignInState, form: FormData): Pro
     redirectTo: safeCallbackUrl(parsed.data.callbackUrl),
   });
   if (refusal.refused === "locked") return { status: "error", message: lockedMessage(refusal.retryAfterMinutes) };
+  if (refusal.refused === "sso_required") return { status: "error", message: SSO_REQUIRED_MESSAGE };
   return { status: "error", message: refusal.refused === "busy" ? BUSY_MESSAGE : INVALID_CREDENTIALS_MESSAGE };
+}
+
+/**
+ * "Sign in with the identity provider": next-auth's redirect to the provider (with state, PKCE and a
+ * nonce in cookies). Like the password form, it starts a session, so it is not behind authedAction.
+ */
+export async function oidcSignInAction(form: FormData): Promise<void> {
+  const callbackUrl = form.get("callbackUrl");
+  await signIn(OIDC_PROVIDER_ID, { redirectTo: safeCallbackUrl(typeof callbackUrl === "string" ? callbackUrl : undefined) });
 }

@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignedOutPage } from "@/components/brand";
 import { safeCallbackUrl } from "@/lib/auth/public-paths";
+import { oidcConnection } from "@/lib/auth/oidc-settings";
 import { currentUser } from "@/lib/auth/session";
+import { env } from "@/lib/env";
+import { oidcSignInAction } from "./actions";
 import { messageForErrorParam } from "./messages";
 import { SignInForm } from "./sign-in-form";
 
@@ -18,6 +21,7 @@ export default async function SignInPage({ searchParams }: { searchParams: TSear
   // Checked against the database, not just the cookie: a revoked session lands here and must be
   // able to sign in again rather than bounce back.
   if (await currentUser()) redirect(callbackUrl);
+  const provider = oidcConnection(env());
 
   return (
     <SignedOutPage
@@ -26,6 +30,17 @@ export default async function SignInPage({ searchParams }: { searchParams: TSear
     >
       <p className="mt-1 mb-5 text-[13px] text-slate-500">The agent drafts; you countersign.</p>
       <SignInForm callbackUrl={callbackUrl} initialError={messageForErrorParam(first(params.error), first(params.code))} />
+      {provider && (
+        <form action={oidcSignInAction} className="mt-4 border-t border-slate-200 pt-4">
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <button
+            type="submit"
+            className="inline-flex h-9 w-full items-center justify-center rounded-md border border-slate-300 bg-white px-4 text-sm font-medium text-slate-800 shadow-xs hover:bg-slate-50"
+          >
+            Continue with {provider.name}
+          </button>
+        </form>
+      )}
     </SignedOutPage>
   );
 }

@@ -161,7 +161,13 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "auth.sign_in_locked": (_i, w) => `locked sign-in for ${w.subject} after repeated failures`,
   "auth.signed_out": () => "signed out",
   "auth.sign_in_burst_noticed": () => "noticed a burst of failed sign-ins",
+  "auth.sso_policy_changed": (i) =>
+    i.requireSso === true
+      ? "required sign-in through the identity provider (one break-glass admin keeps a password)"
+      : "changed the identity provider sign-in settings",
   "user.created": (i, w) => `added ${newcomer(i, w)}${text(i.role) ? ` as ${role(i.role)}` : ""}`,
+  "user.created_at_sign_in": (i, w) => `added ${newcomer(i, w)} at their first sign-in${text(i.role) ? ` as ${role(i.role)}` : ""}`,
+  "user.identity_bound": (_i, w) => `bound ${w.subject} to their account at the identity provider`,
   "user.invited": (i, w) => `invited ${newcomer(i, w)}${text(i.role) ? ` as ${role(i.role)}` : ""}`,
   "user.password_link_issued": (_i, w) => `issued a set-password link for ${w.subject}`,
   "user.password_set": (_i, w) => `${w.self ? "set their password" : `set the password of ${w.subject}`} with a link`,

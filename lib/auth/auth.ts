@@ -6,12 +6,16 @@ import NextAuth, { AuthError, CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { headers } from "next/headers";
 import { z } from "zod";
-import { authSecret } from "../env";
+import { authSecret, env } from "../env";
+import { logger } from "../observability/logger";
 import { authConfig, tokenUser } from "./auth.config";
 import { clientAddress } from "./client-address";
 import { verifySignIn } from "./credentials";
 import { endSession } from "./end-session";
 import { loadSessionUser } from "./load-session-user";
+import { oidcConnection, type TOidcConnection } from "./oidc-settings";
+import { signInWithOidc } from "./sign-in-with-oidc";
+import { SIGN_IN_PATH } from "./public-paths";
 import { sessionUserOf } from "./session-cookie";
 import { throttleLimits } from "./throttle";
 
@@ -33,59 +37,116 @@ export class SignInBusy extends CredentialsSignin {
   code = "busy";
 }
 
+/** The right password, but the admin requires the identity provider for this account. */
+export class SignInSsoRequired extends CredentialsSignin {
+  code = "sso_required";
+}
+
+/** The OpenID Connect provider's id in next-auth's routes: /api/auth/signin/oidc, /api/auth/callback/oidc. */
+export const OIDC_PROVIDER_ID = "oidc";
+
+/**
+ * The identity provider for Auth.js: discovery from the issuer (whose answer must name that issuer),
+ * the code flow with state, PKCE and a nonce, and the ID token's claims as the profile. Who the
+ * person is here is decided in the signIn callback (signInWithOidc).
+ */
+function oidcProvider(connection: TOidcConnection) {
+  return {
+    id: OIDC_PROVIDER_ID,
+    name: connection.name,
+    type: "oidc" as const,
+    issuer: connection.issuer,
+    clientId: connection.clientId,
+    clientSecret: connection.clientSecret,
+    checks: ["pkce", "state", "nonce"] as ("pkce" | "state" | "nonce")[],
+    authorization: { params: { scope: "openid email profile" } },
+    profile: (claims: Record<string, unknown>) => ({
+      id: String(claims.sub),
+      email: typeof claims.email === "string" ? claims.email : null,
+      name: typeof claims.name === "string" ? claims.name : null,
+    }),
+  };
+}
+
 const ZCredentials = z.object({ email: z.string(), password: z.string() });
 
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
-  ...authConfig,
-  secret: authSecret(),
-  callbacks: {
-    ...authConfig.callbacks,
-    // next-auth's own session endpoint (GET /api/auth/session) answers from the token alone, and
-    // re-encrypts it with a later expiry: a revoked session would read as signed in there and have
-    // its cookie refreshed. Here (this configuration serves /api/auth, never the proxy) a token whose
-    // session no longer counts is answered null and its cookie cleared.
-    async jwt(params) {
-      const token = authConfig.callbacks.jwt(params);
-      if (params.user) return token;
-      const claims = tokenUser(token);
-      if (!claims) return null;
-      return (await loadSessionUser({ claims, now: new Date() })) ? token : null;
-    },
-  },
-  events: {
-    // Sign-out through next-auth's own endpoint (POST /api/auth/signout) revokes the session too.
-    // next-auth only logs a failure here and clears the cookie regardless, so the app's sign-out
-    // (signOutSession) revokes first, where a failure stops the sign-out instead.
-    async signOut(message) {
-      const claims = "token" in message && message.token ? tokenUser(message.token) : null;
-      if (claims) await endSession({ sessionId: claims.sessionId, userId: claims.id, now: new Date() });
-    },
-  },
-  providers: [
-    Credentials({
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(raw, request) {
-        const parsed = ZCredentials.safeParse(raw);
-        if (!parsed.success) throw new InvalidCredentials();
-        const outcome = await verifySignIn({
-          email: parsed.data.email,
-          password: parsed.data.password,
-          address: clientAddress(request.headers),
-          userAgent: request.headers.get("user-agent"),
+export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
+  const connection = oidcConnection(env());
+  return {
+    ...authConfig,
+    secret: authSecret(),
+    callbacks: {
+      ...authConfig.callbacks,
+      // A sign-in through the identity provider: the protocol's checks passed; whether and as whom the
+      // person signs in here is signInWithOidc's. A refusal goes back to the sign-in page with its code.
+      async signIn({ user, account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID) return true;
+        if (!connection || !profile) return false;
+        const outcome = await signInWithOidc({
+          claims: profile as Record<string, unknown>,
+          connection,
+          address: request ? clientAddress(request.headers) : null,
+          userAgent: request?.headers.get("user-agent") ?? null,
           now: new Date(),
-          limits: throttleLimits(),
         });
-        if (outcome.status === "locked") throw new SignInLocked(outcome.retryAfterMinutes);
-        if (outcome.status === "busy") throw new SignInBusy();
-        if (outcome.status !== "ok") throw new InvalidCredentials();
-        return outcome.user;
+        if (outcome.status === "refused") {
+          logger.warn({ code: outcome.code }, `auth: identity provider sign-in refused (${outcome.code})`);
+          return `${SIGN_IN_PATH}?error=OidcRefused&code=${outcome.code}`;
+        }
+        // next-auth hands this same object to the jwt callback, which copies the session's fields.
+        Object.assign(user, outcome.user);
+        return true;
       },
-    }),
-  ],
-}));
+      // next-auth's own session endpoint (GET /api/auth/session) answers from the token alone, and
+      // re-encrypts it with a later expiry: a revoked session would read as signed in there and have
+      // its cookie refreshed. Here (this configuration serves /api/auth, never the proxy) a token whose
+      // session no longer counts is answered null and its cookie cleared.
+      async jwt(params) {
+        const token = authConfig.callbacks.jwt(params);
+        if (params.user) return token;
+        const claims = tokenUser(token);
+        if (!claims) return null;
+        return (await loadSessionUser({ claims, now: new Date() })) ? token : null;
+      },
+    },
+    events: {
+      // Sign-out through next-auth's own endpoint (POST /api/auth/signout) revokes the session too.
+      // next-auth only logs a failure here and clears the cookie regardless, so the app's sign-out
+      // (signOutSession) revokes first, where a failure stops the sign-out instead.
+      async signOut(message) {
+        const claims = "token" in message && message.token ? tokenUser(message.token) : null;
+        if (claims) await endSession({ sessionId: claims.sessionId, userId: claims.id, now: new Date() });
+      },
+    },
+    providers: [
+      Credentials({
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(raw, request) {
+          const parsed = ZCredentials.safeParse(raw);
+          if (!parsed.success) throw new InvalidCredentials();
+          const outcome = await verifySignIn({
+            email: parsed.data.email,
+            password: parsed.data.password,
+            address: clientAddress(request.headers),
+            userAgent: request.headers.get("user-agent"),
+            now: new Date(),
+            limits: throttleLimits(),
+          });
+          if (outcome.status === "locked") throw new SignInLocked(outcome.retryAfterMinutes);
+          if (outcome.status === "busy") throw new SignInBusy();
+          if (outcome.status === "sso_required") throw new SignInSsoRequired();
+          if (outcome.status !== "ok") throw new InvalidCredentials();
+          return outcome.user;
+        },
+      }),
+      ...(connection ? [oidcProvider(connection)] : []),
+    ],
+  };
+});
 
 /** Why a password sign-in was refused; on success next-auth redirects (it throws Next's redirect). */
-export type TSignInRefusal = { refused: "invalid_credentials" } | { refused: "locked"; retryAfterMinutes: number } | { refused: "busy" };
+export type TSignInRefusal =
+  { refused: "invalid_credentials" } | { refused: "locked"; retryAfterMinutes: number } | { refused: "busy" } | { refused: "sso_required" };
 
 /**
  * Signs in with email and password through next-auth and answers a refusal as a value, so the form's
@@ -98,6 +159,7 @@ export async function signInWithPassword(input: { email: string; password: strin
   } catch (error) {
     if (error instanceof SignInLocked) return { refused: "locked", retryAfterMinutes: error.retryAfterMinutes };
     if (error instanceof SignInBusy) return { refused: "busy" };
+    if (error instanceof SignInSsoRequired) return { refused: "sso_required" };
     if (error instanceof AuthError) return { refused: "invalid_credentials" };
     throw error;
   }

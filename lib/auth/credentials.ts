@@ -2,24 +2,16 @@
 // the bound on password checks (hash-gate.ts). Plain function, explicit inputs; next-auth's
 // Credentials provider (lib/auth/auth.ts) is a thin shell around it.
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { db } from "../db";
 import { signInHashGate, type THashGate } from "./hash-gate";
+import { loadSsoPolicy } from "./oidc-settings";
+import { openSession, type TVerifiedUser } from "./open-session";
 import { decoyHash, verifyPassword } from "./password";
-import type { Role } from "../contracts/roles";
 import { checkSignInThrottle, normalizeEmail, recordSignInFailure, recordSignInSuccess, type TThrottleLimits } from "./throttle";
 
-export interface TVerifiedUser {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  sessionVersion: number;
-  /** The UserSession row this sign-in opened: the cookie names it, sign-out revokes it. */
-  sessionId: string;
-}
+export type { TVerifiedUser };
 
 export type TSignInOutcome =
   | { status: "ok"; user: TVerifiedUser }
@@ -28,13 +20,14 @@ export type TSignInOutcome =
   /** This account from this address, or this address, failed too often: refused before any comparison. */
   | { status: "locked"; retryAfterMinutes: number }
   /** Too many password checks running and waiting in this process: refused at once, nothing counted. */
-  | { status: "busy" };
+  | { status: "busy" }
+  /** The right password, but the admin requires sign-in through the identity provider, and this is not
+   * the break-glass admin. Told only to someone who knew the password. */
+  | { status: "sso_required" };
 
 // Longer input is refused before any hashing: scrypt on a megabyte is a cheap denial of service.
 const MAX_EMAIL = 320;
 const MAX_PASSWORD = 1024;
-// A user agent is shown to the person beside their session, nothing more: a long one is cut.
-const MAX_USER_AGENT = 300;
 
 type TSignInInput = {
   email: string;
@@ -71,7 +64,14 @@ export async function verifySignIn(input: TSignInInput): Promise<TSignInOutcome>
   if (!user || !user.active || !checked.matches) return refuseSignIn(subject, user, input);
 
   await recordSignInSuccess(subject);
+  if (!(await passwordAllowed(user.id))) return { status: "sso_required" };
   return { status: "ok", user: await openSession(user, input) };
+}
+
+/** Whether a password may sign this account in: always, unless the admin requires SSO and it is not the break-glass admin. */
+async function passwordAllowed(userId: string): Promise<boolean> {
+  const policy = await loadSsoPolicy(db());
+  return !policy.requireSso || policy.breakGlassUserId === userId;
 }
 
 /**
@@ -135,32 +135,4 @@ async function refuseSignIn(subject: TSubject, user: TAccount | null, input: TSi
     });
   }
   return after.locked ? { status: "locked", retryAfterMinutes: after.retryAfterMinutes } : { status: "invalid" };
-}
-
-/**
- * The session's row is the server's half of the cookie: it exists before the cookie does, and the
- * sign-in's event names it.
- */
-async function openSession(user: TAccount, input: TSignInInput): Promise<TVerifiedUser> {
-  const sessionId = randomUUID();
-  await db().$transaction(async (tx) => {
-    await recordAuditEvent(tx, {
-      actorType: "user",
-      actorId: user.id,
-      action: "auth.signed_in",
-      subjectType: "user",
-      subjectId: user.id,
-      inputs: { address: input.address ?? null, session: sessionId },
-    });
-    await tx.userSession.create({
-      data: {
-        id: sessionId,
-        userId: user.id,
-        createdAt: input.now,
-        lastSeenAt: input.now,
-        userAgent: input.userAgent?.slice(0, MAX_USER_AGENT) || null,
-      },
-    });
-  });
-  return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId };
 }

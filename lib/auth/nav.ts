@@ -20,6 +20,7 @@ export const NAV_ITEMS: readonly TNavItem[] = [
   { href: "/autonomy", label: "Autonomy", area: "autonomy" },
   { href: "/admin", label: "Admin", area: "admin" },
   { href: "/admin/users", label: "Users", area: "admin" },
+  { href: "/admin/sign-in", label: "Sign-in", area: "admin" },
   { href: "/admin/jobs", label: "Jobs", area: "admin" },
 ];
 

@@ -1,0 +1,51 @@
+// An admin sets how people sign in through the identity provider. Requiring it for everyone is
+// refused unless the provider is configured and one break-glass admin is named who can still sign in
+// with a password (active, an admin, a password set): the setting cannot lock every admin out.
+import "server-only";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { AppError } from "../contracts/app-error";
+import { mayUse, type Role } from "../contracts/roles";
+import { db as defaultDb, type Db } from "../db";
+import { invalidUserInput } from "./add-user";
+import { SSO_POLICY_KEY, ZSsoPolicy, type TSsoPolicy } from "./oidc-settings";
+
+export async function updateSsoPolicy(input: {
+  policy: TSsoPolicy;
+  actor: { id: string; role: Role };
+  /** Whether OpenID Connect is configured on this deployment (oidcConnection(env()) is not null). */
+  oidcConfigured: boolean;
+  client?: Db;
+}): Promise<TSsoPolicy> {
+  if (!mayUse(input.actor.role, "admin")) throw new AppError("forbidden", "Only an admin may change how people sign in.");
+  const parsed = ZSsoPolicy.safeParse(input.policy);
+  if (!parsed.success) throw invalidUserInput(String(parsed.error.issues[0]!.path[0]), parsed.error.issues[0]!.message);
+  const policy = parsed.data;
+  if (policy.requireSso && !input.oidcConfigured) {
+    throw invalidUserInput("requireSso", "no identity provider is configured (OIDC_ISSUER): nobody could sign in");
+  }
+  const client = input.client ?? defaultDb();
+  return client.$transaction(async (tx) => {
+    if (policy.requireSso) {
+      const keeper = policy.breakGlassUserId
+        ? await tx.user.findUnique({ where: { id: policy.breakGlassUserId }, select: { role: true, active: true, passwordPending: true } })
+        : null;
+      if (!keeper || keeper.role !== "ADMIN" || !keeper.active || keeper.passwordPending) {
+        throw invalidUserInput("breakGlassUserId", "name an active admin with a password set, who can still sign in if the provider fails");
+      }
+    }
+    await tx.setting.upsert({
+      where: { key: SSO_POLICY_KEY },
+      create: { key: SSO_POLICY_KEY, value: policy, updatedById: input.actor.id },
+      update: { value: policy, updatedById: input.actor.id },
+    });
+    await recordAuditEvent(tx, {
+      actorType: "user",
+      actorId: input.actor.id,
+      action: "auth.sso_policy_changed",
+      subjectType: "settings",
+      subjectId: SSO_POLICY_KEY,
+      inputs: { ...policy },
+    });
+    return policy;
+  });
+}
