@@ -247,6 +247,19 @@ export const SCANS: Record<string, TScan> = {
     },
     states: [openDisclosures],
   },
+  // Without a choice it offers one; with two runs (the newest and the oldest) it shows their changes.
+  "/evals/compare": {
+    who: ["LEAD", "ADMIN"],
+    paths: async (page) => {
+      await page.goto("/evals");
+      const links = page.getByRole("table", { name: "Eval runs, newest first" }).getByRole("link");
+      const id = async (link: typeof links) => (await link.getAttribute("href"))!.split("/").pop()!;
+      return ["/evals/compare", `/evals/compare?a=${await id(links.last())}&b=${await id(links.first())}`];
+    },
+    states: [openDisclosures],
+  },
+  "/deliveries": { who: ALL_ROLES, paths: fixed("/deliveries") },
+  "/admin/sign-in": { who: ["ADMIN"], paths: fixed("/admin/sign-in") },
   "/autonomy": { who: ["LEAD", "ADMIN"], paths: fixed("/autonomy") },
   "/admin": { who: ["ADMIN"], paths: fixed("/admin") },
   "/admin/users": {

@@ -174,7 +174,17 @@ export async function startOidcProvider(options: TOidcProviderOptions): Promise<
   let issuer = "";
   let provider: Provider | undefined;
   // Made at the first request, so the app's callback URL may be added once the app has a port.
-  const made = () => (provider ??= new Provider(issuer, configuration({ ...options, redirectUris }, people, clientId, clientSecret)));
+  type TProviderError = { message?: string; error_description?: string; error_detail?: string };
+  const made = () => {
+    if (provider) return provider;
+    provider = new Provider(issuer, configuration({ ...options, redirectUris }, people, clientId, clientSecret));
+    // What the provider refused, and why, for whoever reads the test server's output.
+    for (const event of ["grant.error", "authorization.error"])
+      (provider.on as (name: string, listener: (ctx: unknown, error: TProviderError) => void) => void)(event, (_ctx, error) =>
+        console.error(`oidc-provider ${event}: ${error.message} (${error.error_detail ?? error.error_description ?? "no detail"})`),
+      );
+    return provider;
+  };
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://provider").pathname;
     const handled = path.startsWith("/interaction/")

@@ -22,7 +22,16 @@ export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
       logger.warn({ type, code }, `auth: ${type}${code ? ` (${code})` : ""}`);
       return;
     }
-    logger.error(errorFields(error), "auth: error");
+    // Auth.js wraps what went wrong (a refused code exchange, a callback that threw) as the cause.
+    const cause = (error as { cause?: { err?: unknown } | unknown }).cause;
+    const inner = cause && typeof cause === "object" && "err" in cause ? cause.err : cause;
+    logger.error(
+      {
+        ...errorFields(error),
+        ...(inner ? { cause: inner instanceof Error ? { message: inner.message, stack: inner.stack } : inner } : {}),
+      },
+      "auth: error",
+    );
   },
   warn(code) {
     logger.warn({ code }, `auth: warning ${code}`);

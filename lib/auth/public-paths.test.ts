@@ -14,6 +14,9 @@ describe("isPublicPath", () => {
     "/api/orders/ORD-1001",
     "/api/customers/CUS-001",
     "/api/payments/stripe",
+    "/api/helpdesk/zendesk",
+    "/api/helpdesk/email",
+    "/api/evals/receipts",
   ])("%s is public", (path) => expect(isPublicPath(path)).toBe(true));
 
   it.each([
@@ -31,6 +34,8 @@ describe("isPublicPath", () => {
     "/api/customers-export",
     "/api/payments",
     "/api/payments/stripe-other",
+    "/api/evals",
+    "/api/evals/receipts-all",
     "/admin/api/health",
   ])("%s is not public", (path) => expect(isPublicPath(path)).toBe(false));
 

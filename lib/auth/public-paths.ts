@@ -13,6 +13,7 @@
  *   that authenticate each request by an HMAC signature.
  * - /api/payments/stripe: Stripe's events, each verified by its Stripe-Signature.
  * - /api/helpdesk: Zendesk's webhook (its own signature) and an email service's (signed like intake).
+ * - /api/evals/receipts: `npm run eval` storing its receipt through the server, signed with EVAL_SECRET.
  * Static assets never reach the proxy at all (see the matcher in proxy.ts).
  */
 export const PUBLIC_PATHS = [
@@ -27,6 +28,7 @@ export const PUBLIC_PATHS = [
   "/api/customers",
   "/api/payments/stripe",
   "/api/helpdesk",
+  "/api/evals/receipts",
 ] as const;
 
 export const SIGN_IN_PATH = "/signin";
