@@ -176,30 +176,3 @@ describe("checkDraft with the ticket's question", () => {
     expect(asked).toEqual([{ kind: "off_topic", citation: "return-policy-us@2", asked: ["approves", "decides"] }]);
   });
 });
-
-describe("words read through the thesaurus and the concepts of each language", () => {
-  const countries = {
-    citation: "shipping-international@1",
-    heading: "International shipping: Where we deliver",
-    text: "We do not deliver to Canada, Mexico, the United Kingdom, Switzerland or Norway.",
-  };
-
-  it("holds a ticket about the UK to a passage that names the United Kingdom, and not to one that names neither", () => {
-    expect(offTopic({ question: "UK\nI live in London. Can I order from you?", passages: [countries] })).toBeNull();
-    expect(
-      offTopic({ question: "UK\nI live in London. Can I order from you?", passages: [{ ...countries, text: "We deliver to Canada." }] }),
-    ).toMatchObject({ citation: "shipping-international@1" });
-  });
-
-  it("reads a Spanish passage about orders not delivered as the subject of a parcel that has not arrived", () => {
-    const late = {
-      citation: "retraso-entrega-es@1",
-      heading: "Retrasos en la entrega: Pedidos no entregados en 30 días",
-      text: "Si no entregamos en 30 días desde tu pedido, puedes resolver el contrato y te devolvemos el dinero.",
-    };
-    expect(topicTerms(late.heading).subjects).toContain("not_delivered");
-    expect(
-      offTopic({ question: "Más de un mes\nHice el pedido hace más de 30 días y todavía no ha llegado.", passages: [late] }),
-    ).toBeNull();
-  });
-});

@@ -11,8 +11,7 @@
 //   are `damaged`; "credit card", "PayPal", "gift card" are `payment_method`; "sign off", "manager"
 //   are `approval` (CONCEPTS);
 // - the other words are stems, without stop words, quantities and the words every support ticket
-//   uses ("refund", "order", "money", "item", "please": GENERIC); a word the thesaurus knows
-//   (thesaurus.ts) is read with the policies' words for it as well ("UK", "United Kingdom").
+//   uses ("refund", "order", "money", "item", "please": GENERIC).
 // Then a draft is off topic (off_topic) when
 //   (a) the ticket names a subject – a kind of case a policy is written for (not delivered, damaged,
 //       wrong item, warranty, subscription, shipping, price, marketplace seller) – and a
@@ -33,16 +32,6 @@
 import { contentStems, stem, wordsOf } from "./words";
 import { orderTermsRemover } from "./order-terms";
 import { isQuantityWord } from "./quantities";
-import { THESAURUS } from "./thesaurus";
-
-/** Words read in the policies' words too, whatever the language (thesaurus.ts): "UK" meets a passage
- * that says "United Kingdom". The customer's word stays as well. */
-function everyThesaurus(words: string[]): string[] {
-  const more = Object.values(THESAURUS).flatMap((entries) =>
-    words.flatMap((w) => (Object.hasOwn(entries, w) ? entries[w]!.split(" ") : [])),
-  );
-  return [...words, ...more];
-}
 
 interface TConcept {
   key: string;
@@ -67,7 +56,7 @@ export const CONCEPTS: TConcept[] = [
       String.raw`lost (?:in (?:the )?(?:post|mail|transit)|(?:(?:my|the|our|a) )?(?:order|package|parcel|delivery|shipment)s?)`,
       String.raw`(?:order|package|parcel|delivery|shipment|box)s? (?:was |is |got |has been |have been |went )?(?:lost|stolen|missing)`,
       String.raw`missing|undelivered|where is my (?:order|package|parcel|delivery|shipment)`,
-      String.raw`(?:nunca|no) (?:me )?(?:ha |han )?(?:llegado|llegó|llego|recibido|recibí)|(?:paquete|pedido|envío|envio) (?:perdido|extraviado)|extraviad[oa]s?|perdid[oa]s? en (?:el )?(?:correo|envío|transporte)|(?:nunca|no) (?:se )?(?:ha |han |haya )?entregad[oa]s?|no (?:lo |la |los |las )?entregamos`,
+      String.raw`(?:nunca|no) (?:me )?(?:ha |han )?(?:llegado|llegó|llego|recibido|recibí)|(?:paquete|pedido|envío|envio) (?:perdido|extraviado)|extraviad[oa]s?|perdid[oa]s? en (?:el )?(?:correo|envío|transporte)`,
       String.raw`(?:nicht|nie) (?:angekommen|geliefert|zugestellt|erhalten)|verloren(?:gegangen)?`,
       String.raw`(?:jamais|pas|toujours pas) (?:arrivée?s?|reçue?s?|livrée?s?)|(?:colis|commande) (?:perdue?|égarée?)|égarée?s?`,
     ],
@@ -217,7 +206,7 @@ export function topicTerms(text: string): TTerms {
       return c.token;
     });
   }
-  for (const word of everyThesaurus(wordsOf(rest))) {
+  for (const word of wordsOf(rest)) {
     if (TOKEN_KEY.has(word) || word.length < 4 || GENERIC.has(word) || GENERIC.has(stem(word)) || isQuantityWord(word)) continue;
     const [content] = contentStems(word);
     if (content) add(content, word);

@@ -8,11 +8,10 @@
 import { driverOf, Prisma, sqlRows, type Db } from "../db";
 import { citationOf } from "../contracts/citations";
 import { IN_EFFECT_DOCUMENTS, languageOfLocale } from "./in-effect";
-import { inPolicyWords } from "./thesaurus";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
-export const EVIDENCE_SERVICE_VERSION = "policy-fts-v6";
+export const EVIDENCE_SERVICE_VERSION = "policy-fts-v5";
 
 export interface TRetrievedPassage {
   chunkId: string;
@@ -44,16 +43,13 @@ const TICKET_WORDS = new Set(
     "hi hello hey dear thanks thank thx please regards cheers ok okay yes " +
     "get gets got getting want wants wanted need needs needed like know knew tell told ask asked asking say said wonder wondering " +
     "question questions possible just really also still yet maybe hope help " +
-    "already anymore now ever someone somebody something anything anyone everything happen happens happened well fine " +
-    "saw seen heard took went new last one two three four five six seven eight nine ten " +
-    "dont doesnt didnt cant wont isnt im ive ca wo " +
     "what when where which why how much many long ago can could would should will may might do does did go goes going come came try tried see " +
     "hola buenas buenos gracias saludos favor quiero quería quisiera querría necesito saber sé gustaría pregunta duda ayuda " +
     "qué que cuál cual cuánto cuanto cuánta cuanta cuántos cuantos cuántas cuantas cuándo cuando dónde donde cómo como aún aun todavía todavia " +
-    "hace hacer hacerme hacéis puedo puede pueden podéis podeis podría podrían podrias vosotros usted ustedes tarda tardan tiempo vivo dejo " +
+    "hace " +
     "bonjour bonsoir merci salut cordialement voudrais veux aimerais savoir question aide " +
     "hallo danke bitte grüße möchte möchten würde wissen frage hilfe " +
-    "was wann wo wie warum welche welcher lange kann können könnte kommt wurde wurden dauert schon " +
+    "was wann wo wie warum welche welcher lange kann können könnte kommt wurde wurden " +
     "olá obrigado obrigada gostaria queria saber ciao buongiorno grazie salve vorrei sapere hoi bedankt groet graag weten"
   ).split(" "),
 );
@@ -70,15 +66,11 @@ const isIdentifier = (token: string) => /\p{L}[-_]?\p{N}/u.test(token) || token.
 /** An English contraction's tail ("doesn't", "I'm", "we'll"): what is left of it is a stop word. */
 const CONTRACTION = /(?:n['’]t|['’](?:s|m|d|ll|ve|re))\b/gu;
 
-/** The question's distinct words, before the language's configuration stems them, in the policies'
- * own vocabulary where the language's thesaurus has the customer's word (inPolicyWords). */
-export function searchTerms(question: string, language = "en"): string[] {
+/** The question's distinct words, before the language's configuration stems them. */
+export function searchTerms(question: string): string[] {
   const plain = question.toLowerCase().replace(TOKEN, (token) => (isIdentifier(token) ? " " : token));
   const words = plain.replace(CONTRACTION, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
-  return inPolicyWords(
-    [...new Set(words)].filter((w) => !TICKET_WORDS.has(w)),
-    language,
-  ).slice(0, 48);
+  return [...new Set(words)].filter((w) => !TICKET_WORDS.has(w)).slice(0, 48);
 }
 
 /** The shortest stem that also matches the words it begins. */
@@ -161,9 +153,9 @@ function compoundSplits(words: string[], language: string): Prisma.Sql {
  * ranking and the context pack weigh (answer-policy-question.ts). One statement.
  */
 export async function searchPassages(client: Db, { question, locale, limit = 200 }: TRetrievalQuery): Promise<TRetrieval> {
-  const language = languageOfLocale(locale);
-  const words = searchTerms(question, language);
+  const words = searchTerms(question);
   if (!words.length) return { passages: [], terms: [], corpusSize: 0 };
+  const language = languageOfLocale(locale);
   // Words reach the query only as lexemes PostgreSQL made of letters and digits, each quoted: nothing in
   // a ticket can form query syntax. A term of PREFIX_FROM letters or more also matches a passage's word
   // that starts with it ("deliv" – "deliveri", "reembols" – "reembolsar"); a shorter one only itself
@@ -257,25 +249,6 @@ export function rankPassages(found: TRetrieval, unknownWeight = UNKNOWN_TERM_WEI
     })
     .sort((a, b) => b.relevance - a.relevance || a.passage.citation.localeCompare(b.passage.citation))
     .map(({ passage }) => passage);
-}
-
-/**
- * How many of the question's terms a passage must hold to be evidence at all, besides its weighted
- * coverage (CONTEXT_PACK_LIMITS): BREADTH.share of the terms that weigh anything (rounded up), but
- * never more than BREADTH.atMost. Coverage alone lets one rare word carry a passage ("contratar" in
- * a delivery passage for "are you hiring?"); a passage that answers holds several of the question's
- * words, a near miss often only the one it shares. Fitted on the tuning half of eval/questions.jsonl
- * (eval/README.md).
- */
-export const BREADTH = { share: 0.6, atMost: 3 };
-
-/** The found passages that hold enough of the question's weighing terms (BREADTH). */
-export function withEnoughTerms(found: TRetrieval, unknownWeight = UNKNOWN_TERM_WEIGHT): TRetrieval {
-  const weights = termWeights(found, unknownWeight);
-  const weighing = [...weights.values()].filter((w) => w > 0).length;
-  const needed = Math.min(BREADTH.atMost, Math.ceil(BREADTH.share * weighing));
-  const held = (matched: string[]) => matched.filter((m) => (weights.get(m) ?? 0) > 0).length;
-  return { ...found, passages: found.passages.filter((p) => held(p.matched) >= needed) };
 }
 
 /** The passages in effect in one language that share a term with the question, ranked (rankPassages). */
