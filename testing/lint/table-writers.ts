@@ -29,10 +29,11 @@ export const STORES = {
   jobs: { tables: ["pgboss"], store: ["lib/jobs/"] },
   orders: { tables: ["Customer", "Order", "ExternalRefund", "OrderDelivery"], store: ["lib/orders/order-store.ts"] },
   people: { tables: ["User", "UserSession", "PasswordLink", "SignInThrottle"], store: ["lib/auth/"] },
-  policies: { tables: ["Setting"], store: ["lib/policy/"] },
+  // The sign-in policy is a setting too, written by the part that enforces it.
+  policies: { tables: ["Setting"], store: ["lib/policy/", "lib/auth/update-sso-policy.ts"] },
   documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
   documentEvaluations: { tables: ["PolicyEvaluation"], store: ["lib/documents/store/evaluate-store.ts"] },
-  evaluations: { tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision"], store: ["lib/eval/"] },
+  evaluations: { tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision", "EvalRequest"], store: ["lib/eval/"] },
   limits: { tables: ["RateLimitCounter"], store: ["lib/db/rate-limit-store.ts"] },
 } as const satisfies Record<string, { tables: readonly string[]; store: readonly string[] }>;
 
