@@ -4,7 +4,8 @@
 // With DATABASE_URL set to a postgres URL, the integration and browser suites run on PostgreSQL
 // (in databases of their own, named after it); otherwise on embedded PGlite.
 //   npm test -- --database-only   the steps whose outcome depends on the database, on the build an
-//                                 earlier npm test made in this checkout (CI's second database)
+//                                 earlier npm test made in this checkout (CI's second database):
+//                                 the integration files of Vitest and the browser specs that read data
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { checkChromium, DEBIAN_CHROMIUM } from "../testing/chromium";
@@ -17,7 +18,16 @@ const TEST_BUILD = ".next-test";
 
 // `sameOnAnyDatabase`: the step reads no database, so its outcome is the same on either (the build
 // reads none either: its pages are rendered per request).
-const steps: { name: string; cmd: string[]; env?: Record<string, string>; postgresOnly?: boolean; sameOnAnyDatabase?: boolean }[] = [
+// `onDatabaseOnly`: what the step leaves out on CI's second database, because it reads none (the
+// Vitest files without `.integration.` in their name, the browser specs about rendering and headers).
+const steps: {
+  name: string;
+  cmd: string[];
+  env?: Record<string, string>;
+  postgresOnly?: boolean;
+  sameOnAnyDatabase?: boolean;
+  onDatabaseOnly?: { args?: string[]; env?: Record<string, string> };
+}[] = [
   {
     name: "format (Prettier: npm run format writes it)",
     cmd: [bin("prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."],
@@ -31,14 +41,20 @@ const steps: { name: string; cmd: string[]; env?: Record<string, string>; postgr
     cmd: ["--import", "tsx", "scripts/longest-functions.ts"],
     sameOnAnyDatabase: true,
   },
-  { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"] },
+  // The unit files read no database (each file's name says which kind it is: AGENTS.md, "Names").
+  { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"], onDatabaseOnly: { args: [".integration.test.ts"] } },
   {
     name: "build (test build in .next-test)",
     cmd: [bin("next/dist/bin/next"), "build"],
     env: { NEXT_DIST_DIR: TEST_BUILD },
     sameOnAnyDatabase: true,
   },
-  { name: "browser tests (Playwright, Chromium)", cmd: [bin("@playwright/test/cli.js"), "test"] },
+  // playwright.config.ts lists the specs E2E_DATABASE_ONLY leaves out (SAME_ON_ANY_DATABASE).
+  {
+    name: "browser tests (Playwright, Chromium)",
+    cmd: [bin("@playwright/test/cli.js"), "test"],
+    onDatabaseOnly: { env: { E2E_DATABASE_ONLY: "1" } },
+  },
   // Two servers and two workers on one PostgreSQL database, killed with SIGKILL mid-transaction.
   {
     name: "chaos (PostgreSQL only: 20 approvals, 3 kills)",
@@ -104,7 +120,11 @@ for (const step of steps) {
   }
   console.log(`\n━━ ${step.name} ━━`);
   const started = Date.now();
-  const r = spawnSync(node, step.cmd, { stdio: "inherit", env: { ...env, ...step.env } });
+  const narrowed = databaseOnly ? step.onDatabaseOnly : undefined;
+  const r = spawnSync(node, [...step.cmd, ...(narrowed?.args ?? [])], {
+    stdio: "inherit",
+    env: { ...env, ...step.env, ...narrowed?.env },
+  });
   const ok = r.status === 0;
   results.push({ name: step.name, ok, seconds: Math.round((Date.now() - started) / 100) / 10 });
   if (!ok) break;
