@@ -81,7 +81,10 @@ export function Conversation({
             {m.delivery ? (
               <p className="mt-1 text-[12px]">
                 <span className="text-slate-600">Delivery: </span>
-                <span data-testid="delivery-state" className={`rounded px-1.5 py-0.5 font-medium ${DELIVERY_STYLES[m.delivery.state]}`}>
+                <span
+                  data-testid="delivery-state"
+                  className={`inline-block rounded px-1.5 py-0.5 font-medium ${DELIVERY_STYLES[m.delivery.state]}`}
+                >
                   {deliveryText(m.delivery)}
                 </span>
               </p>
