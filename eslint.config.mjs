@@ -27,8 +27,12 @@ export const PARTS = {
   orders: { paths: ["lib/orders"], may: [...BASE, "env", "db", "audit", "intake"] },
   tickets: { paths: ["lib/tickets"], may: [...BASE, "db"] },
   // A ticket's conversation moving on: follow-ups (the intake's signed reader; the order source for the
-  // order a follow-up names; the approvals store for the request it supersedes) and internal notes.
-  conversations: { paths: ["lib/conversations"], may: [...BASE, "env", "db", "tickets", "audit", "orders", "intake", "approvalStore"] },
+  // order a follow-up names; the approvals store for the request it supersedes), messages from the
+  // helpdesk connectors (the deliveries store: the thread a message belongs to) and internal notes.
+  conversations: {
+    paths: ["lib/conversations"],
+    may: [...BASE, "env", "db", "tickets", "audit", "orders", "intake", "approvalStore", "deliveryStore"],
+  },
   audit: { paths: ["lib/audit"], may: [...BASE, "env", "db", "tickets"] },
   jobs: { paths: ["lib/jobs"], except: ["lib/jobs/worker.ts", "lib/jobs/handlers"], may: [...BASE, "env", "db", "audit"] },
   evidence: { paths: ["lib/evidence"], may: [...BASE, "db"] },
@@ -101,7 +105,8 @@ export const PARTS = {
       "conversations",
     ],
   },
-  auth: { paths: ["lib/auth"], may: [...BASE, "http", "env", "db", "tickets", "audit"] },
+  // intake: a route signed by a machine (signed-route.ts) reads its body with the intake's reader.
+  auth: { paths: ["lib/auth"], may: [...BASE, "http", "env", "db", "tickets", "audit", "intake"] },
   worker: { paths: ["lib/jobs/worker.ts", "lib/jobs/handlers"], may: "any" },
 };
 

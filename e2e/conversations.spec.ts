@@ -1,6 +1,7 @@
 // Tickets as conversations, end to end: a signed follow-up reaches a ticket waiting for approval,
 // supersedes its request and names the customer's other order, which the next run drafts about; a
-// reviewer sends a draft back with a note, and the next run's record shows the note it read.
+// reviewer sends a draft back with a note, and the next run's record shows the note it read; the
+// approved reply joins the conversation with its delivery's state.
 import type { Page } from "@playwright/test";
 import { expect, test, webhookHeaders } from "./fixtures";
 
@@ -92,4 +93,15 @@ test("a reviewer sends the draft back with a note; the next run's record shows t
   await noteForm.getByRole("button", { name: "Add note" }).click();
   await expect(conversation(page).getByRole("listitem").last()).toContainText("Checked with the warehouse");
   await screenshots(page, "send-back");
+
+  // Approved, the reply is released and delivered through the installation's channel (the polled
+  // outbox here, by the server's worker): the conversation shows it with its delivery's state.
+  await decision(page).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText(/^Approved by Riley Reviewer/)).toBeVisible();
+  const sent = conversation(page).locator('li[data-kind="sent_reply"]');
+  await expect(async () => {
+    await page.reload();
+    await expect(sent.getByTestId("delivery-state")).toHaveText(/^Delivered .* UTC, waiting to be fetched$/, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(sent).toContainText("helpdesk outbox");
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
-import { freshOrder, tabletTicket, ticketId, user } from "../../testing/runs";
+import { approvalFor, freshOrder, tabletTicket, ticketFrom, ticketId, user } from "../../testing/runs";
+import { receiveFollowUp } from "../conversations/receive-follow-up";
 import { customerReply } from "../contracts/customer-reply";
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "../agent/run-agent";
@@ -83,5 +84,36 @@ describe("resolveByHand", () => {
     expect(await refusalCode(resolveByHand({ ticketId: id, reply: "Hello", actor: await user(client, "REVIEWER") }))).toBe(
       "operation_changed",
     );
+  });
+
+  it("carries the AI disclosure only when it started from the agent's draft", async () => {
+    const { client } = testDb();
+    const reviewer = await user(client, "REVIEWER");
+    const question = { subject: "How long does a refund take?", body: "If my refund is approved, how long until I see the money?" };
+    const previous = process.env.REPLY_DISCLOSURE;
+    process.env.REPLY_DISCLOSURE = "true";
+    delete (globalThis as { __countersignEnv?: unknown }).__countersignEnv;
+    try {
+      // No run drafted anything: the person wrote it from nothing.
+      const own = await ticketFrom(client, await freshOrder(client), question);
+      await resolveByHand({ ticketId: own, reply: "About five business days after approval.", actor: reviewer });
+      // The run's draft waited, the customer wrote again (the request is set aside): the form starts from that draft.
+      const drafted = await ticketFrom(client, await freshOrder(client), question);
+      expect((await approvalFor(client, drafted)).draft).toBeTruthy();
+      await receiveFollowUp({ ticket: { id: drafted }, messageId: "m-1", body: "Any news?", channel: "api", client });
+      // Edited by the person (its refund promise taken out): still the agent's draft.
+      await resolveByHand({ ticketId: drafted, reply: "Thanks for waiting: a colleague will write to you today.", actor: reviewer });
+
+      const sent = (id: string) => client.outboxMessage.findFirstOrThrow({ where: { ticketId: id }, include: { delivery: true } });
+      const [byHand, fromDraft] = [await sent(own), await sent(drafted)];
+      expect(byHand.delivery).toMatchObject({ disclosed: false });
+      expect(byHand.body).not.toContain("automated assistant");
+      expect(fromDraft.delivery).toMatchObject({ disclosed: true });
+      expect(fromDraft.body).toMatch(/drafted with the help of an automated assistant and reviewed by our support team\.$/);
+    } finally {
+      if (previous === undefined) delete process.env.REPLY_DISCLOSURE;
+      else process.env.REPLY_DISCLOSURE = previous;
+      delete (globalThis as { __countersignEnv?: unknown }).__countersignEnv;
+    }
   });
 });

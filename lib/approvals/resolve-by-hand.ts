@@ -25,7 +25,7 @@ async function resolvableTicket(client: Db, ticketId: string, reply: string) {
     where: { id: ticketId },
     include: {
       approvals: { where: { status: "pending" }, select: { id: true } },
-      runs: { orderBy: { startedAt: "desc" }, take: 1, select: { evidence: true } },
+      runs: { orderBy: { startedAt: "desc" }, take: 1, select: { evidence: true, draft: true, _count: { select: { proposals: true } } } },
     },
   });
   if (!ticket) throw decisionRefused("not_found", "This ticket does not exist.");
@@ -89,8 +89,7 @@ export async function resolveByHand(input: {
       await moveTicket(tx, { ticketId: ticket.id, move: "resolve_by_hand", reason: null });
       if (await tx.approvalRequest.count({ where: { ticketId: ticket.id, status: "pending" } }))
         throw decisionRefused("operation_changed", PENDING_REQUEST);
-      // A person wrote this reply: it carries no disclosure of automated drafting.
-      const release = replyRelease(sent, false);
+      const release = replyRelease(sent, startedFromAgentDraft(ticket.runs[0]));
       await releaseReply(tx, { ticketId: ticket.id, approvalRequestId: request.id, ...release });
       await enqueueDelivery(tx, release.delivery.id);
       return { approvalId: request.id };
@@ -104,6 +103,16 @@ export async function resolveByHand(input: {
       );
     throw error;
   }
+}
+
+/**
+ * Whether the agent drafted this reply: the form starts from the last run's draft when that run
+ * proposed no refund (the ticket page's handReplyStartOf), and a reply that started there is the
+ * agent's draft edited by a person – disclosed as an approved draft is. Without such a draft the
+ * person wrote it from nothing, and it carries no disclosure.
+ */
+function startedFromAgentDraft(run: { draft: string | null; _count: { proposals: number } } | undefined): boolean {
+  return !!run?.draft && run._count.proposals === 0;
 }
 
 /** A hand reply's operation: no refund, the reply, under the policy and corpus in force now. */

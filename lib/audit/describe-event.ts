@@ -112,6 +112,9 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "approval.sent_back": (i, w) => `sent the draft on ${w.ticket} back to the agent with feedback: “${text(i.note) ?? ""}”`,
   "approval.expired": (_i, w) => `expired the waiting request on ${w.ticket}`,
   "reply.released": (_i, w) => `sent the reply on ${w.ticket} to the outbox`,
+  "reply.delivered": (i, w) => `delivered the reply on ${w.ticket} through ${text(i.channel) ?? "?"} (attempt ${Number(i.attempts)})`,
+  "reply.delivery_failed": (i, w) =>
+    `gave up delivering the reply on ${w.ticket} through ${text(i.channel) ?? "?"}: ${text(i.reason) ?? "?"} (attempt ${Number(i.attempts)})`,
   "refund.executed": (i, w) => {
     const amount = w.money(i.amountCents, i.currency, i.orderId) ?? "?";
     return `refunded ${amount} on order ${text(i.orderId) ?? "?"} (${w.ticket})${i.mode === "simulate" ? ", simulated" : ""}`;

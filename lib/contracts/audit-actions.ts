@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   "approval.sent_back",
   "approval.expired",
   "reply.released",
+  // a released reply's delivery: delivered, or failed for good (after its retries, or refused)
+  "reply.delivered",
+  "reply.delivery_failed",
   // the refund executor: one name per outcome (REFUND_AUDIT_ACTIONS)
   "refund.executed",
   "refund.duplicate_ignored",

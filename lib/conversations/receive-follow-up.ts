@@ -54,6 +54,9 @@ const MOVE_ON_FOLLOW_UP: Partial<Record<TicketStatus, { move: TTicketMove; reaso
 
 class Duplicate extends Error {}
 
+/** Who delivered it, as the audit trail names it: the intake API, or the helpdesk connector by name. */
+const actorOf = (channel: string) => (channel === "api" ? "intake" : channel);
+
 export async function receiveFollowUp(input: TFollowUp): Promise<TFollowUpResult> {
   const client = input.client ?? defaultDb();
   const ticket = await client.ticket.findUnique({
@@ -108,7 +111,7 @@ async function storeFollowUpRows(
   // The stream's lock first (the event), then the ticket's row: the order every audited write takes.
   await recordAuditEvent(tx, {
     actorType: "api",
-    actorId: "intake",
+    actorId: actorOf(input.channel),
     action: "message.received",
     subjectType: "ticket",
     subjectId: ticketId,
@@ -135,7 +138,7 @@ async function storeFollowUpRows(
   if (pending.length)
     await recordAuditEvent(tx, {
       actorType: "api",
-      actorId: "intake",
+      actorId: actorOf(input.channel),
       action: "approval.superseded",
       subjectType: "ticket",
       subjectId: ticketId,
@@ -161,6 +164,11 @@ export async function storeFollowUpDelivery(message: TIntakeMessage): Promise<TI
     channel: "api",
     orderId: message.orderId ?? null,
   });
+  return followUpAnswer(result, message.messageId);
+}
+
+/** How every signed route answers a follow-up (the intake API, Zendesk, email): 201 new, 200 its repeat, 404, 409. */
+export function followUpAnswer(result: TFollowUpResult, messageId: string): TIntakeResponse {
   switch (result.status) {
     case "unknown_ticket":
       return { status: 404, body: { error: "unknown_ticket", message: "No ticket has this ticketId or externalId; nothing was changed." } };
@@ -169,19 +177,13 @@ export async function storeFollowUpDelivery(message: TIntakeMessage): Promise<TI
         status: 409,
         body: {
           error: "idempotency_mismatch",
-          message: `messageId ${message.messageId} was already delivered with a different body; nothing was changed.`,
+          message: `messageId ${messageId} was already delivered with a different body; nothing was changed.`,
           ticketId: result.ticketId,
         },
       };
     case "duplicate":
-      return {
-        status: 200,
-        body: { ticketId: result.ticketId, messageId: message.messageId, status: result.ticketStatus, superseded: [] },
-      };
+      return { status: 200, body: { ticketId: result.ticketId, messageId, status: result.ticketStatus, superseded: [] } };
     case "created":
-      return {
-        status: 201,
-        body: { ticketId: result.ticketId, messageId: message.messageId, status: result.ticketStatus, superseded: result.superseded },
-      };
+      return { status: 201, body: { ticketId: result.ticketId, messageId, status: result.ticketStatus, superseded: result.superseded } };
   }
 }

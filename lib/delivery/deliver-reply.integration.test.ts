@@ -16,6 +16,7 @@ import { emailChannel } from "./channels/email";
 import { webhookChannel } from "./channels/webhook";
 import { deliveryTag, zendeskChannel } from "./channels/zendesk";
 import { deliverReply } from "./deliver-reply";
+import { receiveFollowUp } from "../conversations/receive-follow-up";
 
 const testDb = useTestDb();
 let zendesk: TFakeZendesk;
@@ -24,6 +25,15 @@ afterAll(async () => zendesk.close());
 // A fault a test injected and did not use is not the next test's.
 beforeEach(() => zendesk.failNext(0, 500));
 beforeAll(async () => void (await seedDemo(testDb().client)));
+
+/** The delivery's audited final states: with its id, channel and attempt, and nothing personal. */
+async function deliveryEvents(deliveryId: string) {
+  const events = await testDb().client.auditEvent.findMany({
+    where: { subjectType: "delivery", subjectId: deliveryId },
+    orderBy: { seq: "asc" },
+  });
+  return events.map((e) => ({ action: e.action, actorId: e.actorId, inputs: e.inputs }));
+}
 
 const channelOf = (z: TFakeZendesk) => zendeskChannel({ url: z.url, email: z.email, token: z.token, timeoutMs: 10_000 });
 
@@ -51,6 +61,13 @@ describe("a reply delivered to Zendesk", () => {
     // A late retry of a delivered reply sends nothing.
     expect(await deliverReply({ deliveryId: delivery.id, client, channel: channelOf(zendesk) })).toBe("skipped:delivered");
     expect(fake.comments).toHaveLength(2);
+    // Audited once, with the delivery's id: no address, no message, no reference of the other side's.
+    const events = await deliveryEvents(delivery.id);
+    expect(events).toEqual([
+      { action: "reply.delivered", actorId: "reply-deliver", inputs: { deliveryId: delivery.id, channel: "zendesk", attempts: 1 } },
+    ]);
+    const ticket = await client.ticket.findUniqueOrThrow({ where: { id: message.ticketId } });
+    expect(JSON.stringify(events)).not.toContain(ticket.customerEmail);
   });
 
   it("records a failed attempt and is retried; the last failed attempt leaves it failed with the reason", async () => {
@@ -64,6 +81,8 @@ describe("a reply delivered to Zendesk", () => {
       attempts: 1,
       lastError: "Zendesk answered 503.",
     });
+    // An attempt that will be retried is no final state: nothing audited yet.
+    expect(await deliveryEvents(delivery.id)).toEqual([]);
     zendesk.failNext(1, 500);
     await expect(deliverReply({ deliveryId: delivery.id, client, channel: channelOf(zendesk), lastAttempt: true })).rejects.toThrow();
     expect(await client.replyDelivery.findUnique({ where: { id: delivery.id } })).toMatchObject({
@@ -72,6 +91,13 @@ describe("a reply delivered to Zendesk", () => {
       attempts: 2,
     });
     expect(fake.comments).toHaveLength(1);
+    expect(await deliveryEvents(delivery.id)).toEqual([
+      {
+        action: "reply.delivery_failed",
+        actorId: "reply-deliver",
+        inputs: { deliveryId: delivery.id, channel: "zendesk", attempts: 2, reason: "retries_exhausted" },
+      },
+    ]);
   });
 
   it("fails for good, without retry, when the ticket has no Zendesk ticket or Zendesk has none by that id", async () => {
@@ -83,6 +109,9 @@ describe("a reply delivered to Zendesk", () => {
       "failed:helpdesk_ticket_missing",
     );
     expect(await client.replyDelivery.findUnique({ where: { id: gone.delivery.id } })).toMatchObject({ state: "failed", attempts: 1 });
+    expect((await deliveryEvents(none.delivery.id)).map((e) => [e.action, (e.inputs as { reason: string }).reason])).toEqual([
+      ["reply.delivery_failed", "no_helpdesk_thread"],
+    ]);
   });
 });
 
@@ -122,6 +151,24 @@ describe("a reply delivered by email", () => {
     expect(mail.messageId).toBe(`<${delivery.id}@shop.example>`);
     expect(mail.text?.trim()).toBe(message.body.trim());
     expect((await client.replyDelivery.findUnique({ where: { id: delivery.id } }))!.externalRef).toBe(`<${delivery.id}@shop.example>`);
+  });
+
+  it("answers the customer's newest email of the thread, naming the whole thread in References", async () => {
+    const { client } = testDb();
+    const first = "<first.9@mail.example.com>";
+    const { message, delivery } = await approvedReply(client, { channel: "email", messageId: first, subject: "Refund" });
+    const later = "<later.9@mail.example.com>";
+    await receiveFollowUp({
+      ticket: { id: message.ticketId },
+      messageId: later,
+      body: "Thanks, and when exactly?",
+      channel: "email",
+      client,
+    });
+    const channel = emailChannel({ smtpUrl: `smtp://127.0.0.1:${port}`, from: "support@shop.example", timeoutMs: 5_000 });
+    expect(await deliverReply({ deliveryId: delivery.id, client, channel })).toBe("delivered");
+    expect(received[0]!.inReplyTo).toBe(later);
+    expect(received[0]!.references).toEqual([first, later]);
   });
 
   it("is retried when the server cannot be reached", async () => {

@@ -2,8 +2,11 @@
 // work (lib/jobs/definitions/reply-deliver.ts). At least once: a failed attempt records its error and
 // throws, and the queue retries with backoff under the same delivery id; after the last attempt, or a
 // refusal no retry can mend, the delivery is `failed` with its reason. `delivered` is final: a late
-// retry of a delivered reply sends nothing.
-import { db as defaultDb, type Db } from "../db";
+// retry of a delivered reply sends nothing. Each final state is audited with the delivery's id, the
+// channel and the attempt – never the message, the address or the other side's error text – in the
+// transaction that writes it.
+import { db as defaultDb, type Db, type DbTx } from "../db";
+import { recordAuditEvent } from "../audit/record-audit-event";
 import { env, type TEnv } from "../env";
 import { loadDelivery, markDelivered, recordFailure, startAttempt } from "./store/delivery-store";
 import { DeliveryRefused, type TChannel, type TOutgoingReply } from "./channels/channel";
@@ -48,18 +51,56 @@ export async function deliverReply(input: {
     body: row.outboxMessage.body,
     disclosed: row.disclosed,
     ticket: row.ticket,
-    thread: row.ticket.helpdeskThread,
+    thread: emailThread(row.ticket.helpdeskThread, row.ticket.messages),
   };
+  const final = { id: row.id, ticketId: row.ticketId, channel: channel.name, attempts: row.attempts + 1 };
   try {
-    await markDelivered(client, row.id, await channel.send(reply));
+    const ref = await channel.send(reply);
+    await settle(client, final, null, (tx) => markDelivered(tx, row.id, ref));
     return "delivered";
   } catch (error) {
     if (error instanceof DeliveryRefused) {
-      await recordFailure(client, row.id, { error: error.message, reason: error.reason });
+      await settle(client, final, error.reason, (tx) => recordFailure(tx, row.id, { error: error.message, reason: error.reason }));
       return `failed:${error.reason}`;
     }
     const message = error instanceof Error ? error.message : String(error);
-    await recordFailure(client, row.id, { error: message, reason: input.lastAttempt ? "retries_exhausted" : null });
+    const failure = { error: message, reason: input.lastAttempt ? "retries_exhausted" : null };
+    if (failure.reason) await settle(client, final, failure.reason, (tx) => recordFailure(tx, row.id, failure));
+    else await recordFailure(client, row.id, failure);
     throw error;
+  }
+}
+
+/** An email thread answers the customer's newest message, naming the whole thread in References. */
+function emailThread(thread: TOutgoingReply["thread"], later: { externalMessageId: string | null }[]): TOutgoingReply["thread"] {
+  if (thread?.channel !== "email") return thread;
+  const ids = [thread.messageId, ...later.map((m) => m.externalMessageId)].filter((id): id is string => !!id);
+  return { ...thread, messageId: ids.at(-1) ?? null, references: [...new Set(ids)] };
+}
+
+class NotPending extends Error {}
+
+/** A final state (delivered, or failed with `reason`) and its audit event, in one transaction; nothing when the delivery is no longer pending. */
+async function settle(
+  client: Db,
+  d: { id: string; ticketId: string; channel: string; attempts: number },
+  reason: string | null,
+  write: (tx: DbTx) => Promise<boolean>,
+): Promise<void> {
+  try {
+    await client.$transaction(async (tx) => {
+      await recordAuditEvent(tx, {
+        actorType: "system",
+        actorId: "reply-deliver",
+        action: reason ? "reply.delivery_failed" : "reply.delivered",
+        subjectType: "delivery",
+        subjectId: d.id,
+        ticketId: d.ticketId,
+        inputs: { deliveryId: d.id, channel: d.channel, attempts: d.attempts, ...(reason ? { reason } : {}) },
+      });
+      if (!(await write(tx))) throw new NotPending();
+    });
+  } catch (error) {
+    if (!(error instanceof NotPending)) throw error;
   }
 }

@@ -13,13 +13,7 @@ import { env, intakeSecrets } from "../env";
 import { insertTicket } from "./create-ticket";
 import { constantTimeEqual, hmacSha256Hex } from "../contracts/signatures";
 import { configuredLimiter, retryAfterHeader, type THelpdeskLimiter } from "./rate-limits";
-import {
-  outsideText as text,
-  parseStrictFields,
-  readCappedBody as readCappedBodyOf,
-  readJsonBody,
-  type TSignedDelivery,
-} from "./signed-delivery";
+import { outsideText as text, parseStrictFields, readJsonBody, type TSignedDelivery } from "./signed-delivery";
 import { secretFingerprint, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from "./webhook-signature";
 
 export const MAX_INTAKE_BYTES = 64 * 1024;
@@ -263,9 +257,4 @@ async function answerRepeat(externalId: string, payloadHash: string): Promise<TI
     };
   }
   return { status: 200, body: resultBody(existing) };
-}
-
-/** Reads a request body, giving up (null) past `max` bytes (the intake's limit unless told) without buffering the rest. */
-export function readCappedBody(request: Request, max = MAX_INTAKE_BYTES): Promise<Buffer | null> {
-  return readCappedBodyOf(request, max);
 }

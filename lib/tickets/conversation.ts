@@ -1,23 +1,51 @@
 // A ticket's conversation as the ticket page shows it: every message oldest first, and for a reply
-// released to the helpdesk where it went and whether it was fetched (its outbox message).
+// released to the customer where it went and its delivery's state (lib/delivery): pending with its
+// attempts, delivered (when, and for the polled outbox whether the helpdesk fetched it), or failed
+// with the reason.
 import "server-only";
 import { db as defaultDb, type Db } from "../db";
 import { listMessages } from "./store/message-store";
 
+export type TMessageDelivery = {
+  state: "pending" | "delivered" | "failed";
+  /** The channel of its last attempt (outbox, webhook, zendesk, email); null before the first. */
+  channel: string | null;
+  attempts: number;
+  deliveredAt: Date | null;
+  failureReason: string | null;
+  /** For the polled outbox: when the helpdesk fetched it. */
+  fetchedAt: Date | null;
+};
+
 export type TConversationMessage = Awaited<ReturnType<typeof listMessages>>[number] & {
-  /** A sent reply's delivery: waiting in the outbox, or fetched by the helpdesk (when). Null for other messages. */
-  delivery: { state: "waiting" | "delivered"; at: Date | null } | null;
+  /** A sent reply's delivery; null for other messages. */
+  delivery: TMessageDelivery | null;
 };
 
 export async function loadConversation(ticketId: string, client: Db = defaultDb()): Promise<TConversationMessage[]> {
   const [messages, outbox] = await Promise.all([
     listMessages(client, ticketId),
-    client.outboxMessage.findMany({ where: { ticketId }, select: { approvalRequestId: true, deliveredAt: true } }),
+    client.outboxMessage.findMany({
+      where: { ticketId },
+      select: {
+        approvalRequestId: true,
+        deliveredAt: true,
+        delivery: { select: { state: true, channel: true, attempts: true, deliveredAt: true, failureReason: true } },
+      },
+    }),
   ]);
-  const deliveredAt = new Map(outbox.map((o) => [o.approvalRequestId, o.deliveredAt]));
+  const released = new Map(outbox.map((o) => [o.approvalRequestId, o]));
   return messages.map((m) => {
-    if (m.kind !== "sent_reply") return { ...m, delivery: null };
-    const at = deliveredAt.get(m.approvalRequestId) ?? null;
-    return { ...m, delivery: at ? { state: "delivered" as const, at } : { state: "waiting" as const, at: null } };
+    const o = m.kind === "sent_reply" ? released.get(m.approvalRequestId) : undefined;
+    if (!o) return { ...m, delivery: null };
+    // A reply released before deliveries existed: only the outbox knows of it.
+    const d = o.delivery ?? {
+      state: o.deliveredAt ? "delivered" : "pending",
+      channel: "outbox",
+      attempts: 0,
+      deliveredAt: o.deliveredAt,
+      failureReason: null,
+    };
+    return { ...m, delivery: { ...d, state: d.state as TMessageDelivery["state"], fetchedAt: o.deliveredAt } };
   });
 }

@@ -7,7 +7,14 @@ export interface TOutgoingReply {
   body: string;
   disclosed: boolean;
   ticket: { id: string; number: number; externalId: string | null; subject: string; customerEmail: string };
-  thread: { channel: string; externalTicketId: string | null; messageId: string | null; subject: string | null } | null;
+  /** For email, `messageId` is the customer's newest message and `references` the thread's Message-IDs, oldest first. */
+  thread: {
+    channel: string;
+    externalTicketId: string | null;
+    messageId: string | null;
+    subject: string | null;
+    references?: readonly string[];
+  } | null;
 }
 
 export interface TChannel {

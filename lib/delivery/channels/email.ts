@@ -1,5 +1,5 @@
-// Replies by email through SMTP (`nodemailer`), threaded to the customer's message: In-Reply-To and
-// References name it, so the customer's mail program shows the reply under what they wrote. The
+// Replies by email through SMTP (`nodemailer`), threaded to the customer's newest message: In-Reply-To
+// names it and References the thread's messages, so the customer's mail program shows the reply under what they wrote. The
 // Message-ID is derived from the delivery's id, the same on every attempt: a mailbox that receives a
 // retried message twice can tell it is one.
 import nodemailer from "nodemailer";
@@ -35,7 +35,7 @@ export function emailChannel(config: TEmailConfig): TChannel {
         subject: replySubject(reply),
         text: reply.body,
         messageId: `<${reply.deliveryId}@${domainOf(config.from)}>`,
-        ...(inReplyTo ? { inReplyTo, references: [inReplyTo] } : {}),
+        ...(inReplyTo ? { inReplyTo, references: [...(reply.thread?.references ?? [inReplyTo])] } : {}),
       });
       return info.messageId ?? null;
     },

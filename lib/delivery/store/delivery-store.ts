@@ -32,17 +32,19 @@ export async function startAttempt(client: Db, id: string, channel: TDeliveryCha
   return updated.count === 1;
 }
 
-export async function markDelivered(client: Db, id: string, externalRef: string | null): Promise<void> {
+/** Delivered, unless it is not pending any more (false): a late answer never overwrites a final state. */
+export async function markDelivered(client: Db | DbTx, id: string, externalRef: string | null): Promise<boolean> {
   const at = new Date();
-  await client.replyDelivery.updateMany({
+  const updated = await client.replyDelivery.updateMany({
     where: { id, state: "pending" },
     data: { state: "delivered", externalRef, deliveredAt: at, updatedAt: at, lastError: null },
   });
+  return updated.count === 1;
 }
 
-/** An attempt's error; with `reason`, the delivery has failed for good (no retry follows). */
-export async function recordFailure(client: Db, id: string, failure: { error: string; reason: string | null }): Promise<void> {
-  await client.replyDelivery.updateMany({
+/** An attempt's error; with `reason`, the delivery has failed for good (no retry follows). False: it was not pending. */
+export async function recordFailure(client: Db | DbTx, id: string, failure: { error: string; reason: string | null }): Promise<boolean> {
+  const updated = await client.replyDelivery.updateMany({
     where: { id, state: "pending" },
     data: {
       lastError: failure.error.slice(0, 1000),
@@ -50,6 +52,7 @@ export async function recordFailure(client: Db, id: string, failure: { error: st
       ...(failure.reason ? { state: "failed", failureReason: failure.reason } : {}),
     },
   });
+  return updated.count === 1;
 }
 
 /** Where a ticket came from outside the app, written with the ticket's intake. */
@@ -66,13 +69,48 @@ export async function insertThread(
   await client.helpdeskThread.upsert({ where: { ticketId: t.ticketId }, create: t, update: {} });
 }
 
+/**
+ * The ticket an email answers, from the Message-IDs its In-Reply-To and References name (nearest
+ * first): the customer's first message (the thread), a later one of theirs, or a reply we sent (its
+ * Message-ID is the delivery's externalRef). Null: the email starts a conversation.
+ */
+export async function findEmailThread(client: Db, messageIds: readonly string[]): Promise<string | null> {
+  if (messageIds.length === 0) return null;
+  const rows = await client.$queryRaw<{ ticketId: string }[]>`
+    SELECT found."ticketId"::text AS "ticketId" FROM (
+      SELECT h."ticketId", h."messageId" AS ref FROM "HelpdeskThread" h WHERE h."channel" = 'email' AND h."messageId" = ANY(${messageIds}::text[])
+      UNION ALL
+      SELECT m."ticketId", m."externalMessageId" FROM "TicketMessage" m WHERE m."channel" = 'email' AND m."externalMessageId" = ANY(${messageIds}::text[])
+      UNION ALL
+      SELECT d."ticketId", d."externalRef" FROM "ReplyDelivery" d WHERE d."channel" = 'email' AND d."externalRef" = ANY(${messageIds}::text[])
+    ) found
+    ORDER BY array_position(${messageIds}::text[], found.ref)
+    LIMIT 1`;
+  return rows[0]?.ticketId ?? null;
+}
+
 /** What delivering needs: the message, its ticket, the thread it answers. */
 export function loadDelivery(client: Db, id: string) {
   return client.replyDelivery.findUnique({
     where: { id },
     include: {
       outboxMessage: { select: { body: true, approvalRequestId: true } },
-      ticket: { select: { id: true, number: true, externalId: true, subject: true, customerEmail: true, helpdeskThread: true } },
+      ticket: {
+        select: {
+          id: true,
+          number: true,
+          externalId: true,
+          subject: true,
+          customerEmail: true,
+          helpdeskThread: true,
+          // The customer's later emails, oldest first: the reply answers the newest.
+          messages: {
+            where: { kind: "customer", channel: "email", externalMessageId: { not: null } },
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            select: { externalMessageId: true },
+          },
+        },
+      },
     },
   });
 }

@@ -1,7 +1,7 @@
 // The ticket's conversation, oldest first: the customer's messages, the agent's drafts, what was sent
 // and where, reviewers' feedback and internal notes; and, for people who work tickets, a note form.
 import { Card } from "@/components/card";
-import type { TConversationMessage } from "@/lib/tickets/conversation";
+import type { TConversationMessage, TMessageDelivery } from "@/lib/tickets/conversation";
 import { NoteForm } from "./note-form";
 
 const KIND_LABELS: Record<TConversationMessage["kind"], string> = {
@@ -26,15 +26,33 @@ const CHANNEL_LABELS: Record<string, string> = {
   seed: "demo data",
   app: "in the app",
   outbox: "helpdesk outbox",
+  webhook: "helpdesk webhook",
+  zendesk: "Zendesk",
+  email: "email",
+};
+
+const DELIVERY_STYLES: Record<TMessageDelivery["state"], string> = {
+  pending: "bg-amber-100 text-amber-900",
+  delivered: "bg-emerald-100 text-emerald-900",
+  failed: "bg-red-100 text-red-900",
 };
 
 const at = (d: Date) => `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 
-/** Where a sent reply went and whether it got there; where any other message came from. */
+/** Where a sent reply went (its delivery's channel); where any other message came from. */
 function whereText(m: TConversationMessage): string {
-  const channel = CHANNEL_LABELS[m.channel] ?? m.channel;
-  if (!m.delivery) return channel;
-  return m.delivery.state === "delivered" ? `${channel}, fetched ${at(m.delivery.at!)}` : `${channel}, waiting to be fetched`;
+  const channel = m.delivery ? m.delivery.channel : m.channel;
+  return channel ? (CHANNEL_LABELS[channel] ?? channel) : "not yet attempted";
+}
+
+/** A sent reply's delivery in words: its state, when, after how many attempts, or why it failed. */
+function deliveryText(d: TMessageDelivery): string {
+  const tries = `${d.attempts} attempt${d.attempts === 1 ? "" : "s"}`;
+  if (d.state === "failed") return `Failed: ${d.failureReason ?? "unknown"} (${tries})`;
+  if (d.state === "pending") return d.attempts ? `Pending, retrying (${tries})` : "Pending";
+  const delivered = `Delivered${d.deliveredAt ? ` ${at(d.deliveredAt)}` : ""}`;
+  if (d.channel !== "outbox") return delivered;
+  return d.fetchedAt ? `${delivered}, fetched ${at(d.fetchedAt)}` : `${delivered}, waiting to be fetched`;
 }
 
 export function Conversation({
@@ -60,6 +78,17 @@ export function Conversation({
               </time>
             </div>
             <p className="mt-1 whitespace-pre-wrap wrap-anywhere text-[13px] text-slate-800">{m.body}</p>
+            {m.delivery ? (
+              <p className="mt-1 text-[12px]">
+                <span className="text-slate-600">Delivery: </span>
+                <span
+                  data-testid="delivery-state"
+                  className={`inline-block rounded px-1.5 py-0.5 font-medium ${DELIVERY_STYLES[m.delivery.state]}`}
+                >
+                  {deliveryText(m.delivery)}
+                </span>
+              </p>
+            ) : null}
           </li>
         ))}
       </ol>

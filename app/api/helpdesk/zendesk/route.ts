@@ -1,21 +1,13 @@
-// Zendesk posts new tickets here (a webhook signed with Zendesk's own scheme; no session). The rules live in lib/delivery/receive-helpdesk.ts.
-import { clientAddress } from "@/lib/auth/client-address";
-import { MAX_HELPDESK_BYTES, receiveZendeskTicket } from "@/lib/delivery/receive-helpdesk";
-import { readCappedBody } from "@/lib/intake/receive-intake";
-import { logger } from "@/lib/observability/logger";
+// Zendesk posts its tickets and their later comments here (a webhook signed with Zendesk's own scheme;
+// no session). The rules live in lib/conversations/receive-helpdesk.ts.
+import { signedRoute } from "@/lib/auth/signed-route";
+import { MAX_HELPDESK_BYTES, receiveZendeskTicket } from "@/lib/conversations/receive-helpdesk";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request) {
-  const result = await receiveZendeskTicket({
-    rawBody: await readCappedBody(request, MAX_HELPDESK_BYTES),
-    headers: request.headers,
-    address: clientAddress(request.headers),
-  });
-  const body = result.body as { externalId?: unknown; error?: unknown };
-  logger[result.status >= 400 ? "warn" : "info"](
-    { status: result.status, externalId: body.externalId, error: body.error },
-    "zendesk delivery",
-  );
-  return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store", ...result.headers } });
-}
+export const POST = signedRoute({
+  name: "zendesk delivery",
+  maxBytes: MAX_HELPDESK_BYTES,
+  receive: (delivery) => receiveZendeskTicket(delivery),
+  logged: ["externalId", "messageId", "status"],
+});
