@@ -13,7 +13,9 @@ export async function assignAnnotation(input: { runId: string; assigneeId: strin
   const client = input.client ?? defaultDb();
   const run = await client.agentRun.findUnique({ where: { id: runId }, select: { ticketId: true, annotation: { select: { assigneeId: true } } } });
   if (!run) throw new AppError("not_found", "No such run.");
-  if (!assigneeId && run.annotation?.assigneeId && run.annotation.assigneeId !== actor.id && !handsOut) throw new AppError("forbidden", "Someone else holds this run: a lead or an admin may take it back.");
+  // As with tickets, a run someone else holds changes hands only through a lead or an admin.
+  const heldByOther = !!run.annotation?.assigneeId && run.annotation.assigneeId !== actor.id;
+  if (heldByOther && !handsOut) throw new AppError("forbidden", "Someone else holds this run: a lead or an admin may hand it on.");
   if (assigneeId) {
     const person = await client.user.findUnique({ where: { id: assigneeId }, select: { role: true, active: true } });
     if (!person?.active || !mayUse(person.role, "annotate")) throw new AppError("invalid", "That person cannot annotate runs.", "assigneeId");

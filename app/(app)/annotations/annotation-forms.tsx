@@ -126,6 +126,8 @@ export function AssignRunForm(props: {
     invalid: "Choose a person who annotates.",
   });
   const mine = props.assigneeId === props.me;
+  // Someone else holds it: only a lead or an admin hands it on (assign-annotation.ts).
+  if (!props.people && props.assigneeId && !mine) return null;
   return (
     <form action={action} aria-label="Assign the run" className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="runId" value={props.runId} />
