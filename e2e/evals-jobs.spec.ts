@@ -89,7 +89,7 @@ test("a reviewer's rejection with a corrected reply is saved as an episode, prom
   await page.getByLabel("Customer email").fill("priya.nair@example.net");
   await page.getByLabel("Order number").fill("ORD-1004");
   await page.getByLabel("Subject").fill("Annotations: when does my refund arrive?");
-  await page.getByLabel("Message").fill("How long until an approved refund reaches my card? Priya, 12 Baker Street");
+  await page.getByLabel("Message").fill("How long until an approved refund reaches my card?");
   await page.getByRole("button", { name: "Create ticket" }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
   const ticketUrl = page.url();
@@ -135,5 +135,5 @@ test("a reviewer's rejection with a corrected reply is saved as an episode, prom
   const request = page.getByTestId("eval-request").filter({ hasText: "team" }).first();
   await expect(request).toHaveAttribute("data-status", "done", { timeout: 240_000 });
   await request.getByRole("link", { name: "Its run" }).click();
-  await expect(page.getByText(episodeId)).toBeVisible();
+  await expect(page.getByText(episodeId).first()).toBeVisible();
 });

@@ -13,6 +13,7 @@ import { listEvalRuns, listReleaseDecisions, type TEvalRunRow } from "@/lib/eval
 import { recentDashboardStats } from "@/lib/eval/read-dashboard-stats";
 import { evaluationDatasets, listEvalRequests } from "@/lib/eval/agent-evaluation";
 import { loadTeamDataset, TEAM_DATASET } from "@/lib/eval/team-dataset";
+import type { TDataset } from "@/lib/eval/episode";
 import { costReport } from "@/lib/eval/cost-report";
 import { EvalCharts } from "./charts";
 import { CostTable } from "./cost-table";
@@ -92,6 +93,14 @@ function RunsTable({ rows }: { rows: TEvalRunRow[] }) {
   );
 }
 
+/** The files of EVAL_DATASET_DIR, and the team dataset once it has a promoted episode (with its pin). */
+function datasetOptions(team: TDataset) {
+  const options = evaluationDatasets().map((d) => ({ value: d, label: d }));
+  if (team.episodes.length)
+    options.push({ value: TEAM_DATASET, label: `Team: ${team.episodes.length} promoted episode(s), ${team.hash.slice(0, 19)}…` });
+  return options;
+}
+
 export default async function EvaluationsPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("evals");
   const params = await searchParams;
@@ -107,12 +116,6 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
     costReport(),
     loadTeamDataset(),
   ]);
-  const datasets = evaluationDatasets().map((d) => ({ value: d, label: d }));
-  if (team.dataset.episodes.length)
-    datasets.push({
-      value: TEAM_DATASET,
-      label: `Team: ${team.dataset.episodes.length} promoted episode(s), ${team.dataset.hash.slice(0, 19)}…`,
-    });
 
   return (
     <div className="space-y-6">
@@ -121,7 +124,7 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
         description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets."
       />
 
-      <EvaluationRequests datasets={datasets} requests={requests} />
+      <EvaluationRequests datasets={datasetOptions(team.dataset)} requests={requests} />
 
       <div className="space-y-2">
         <EvalCharts stats={{ passRates: stats.passRates, budget: stats.budget, handoffs: stats.handoffs }} />
