@@ -59,7 +59,11 @@ export default async function AnnotationsPage({ searchParams }: { searchParams: 
       <Card
         id="candidates-heading"
         title="Candidate episodes"
-        description={`The team dataset: ${candidates.team.episodes} promoted episode(s), pinned as ${candidates.team.hash.slice(0, 19)}…`}
+        description={
+          candidates.team.episodes
+            ? `The team dataset: ${candidates.team.episodes} promoted episode(s), pinned as ${candidates.team.hash.slice(0, 19)}…`
+            : "The team dataset is empty: a lead promotes a candidate into it."
+        }
         bodyClassName=""
       >
         {candidates.rows.length ? (
