@@ -40,6 +40,10 @@
 //   action startEvaluationAction   (/documents/:key/:v) documents refused allowed allowed    allowed  allowed
 //   action acknowledgeRegressionsAction (/documents/:key/:v) documents refused allowed allowed allowed allowed   (who may: the setting, in lib/documents)
 //   action startAgentEvaluationAction (/evals)   evals       refused     refused   refused     allowed  allowed
+//   action assignAnnotationAction  (/tickets/:id) annotate    refused     allowed   allowed     allowed  allowed
+//   action annotateRunAction       (/tickets/:id) annotate    refused     allowed   allowed     allowed  allowed
+//   action saveEpisodeAction       (/tickets/:id) annotate    refused     allowed   allowed     allowed  allowed
+//   action reviewEpisodeAction     (/annotations) evals       refused     refused   refused     allowed  allowed
 //   action setPasswordAction       (/set-password/:token) public allowed  allowed   allowed     allowed  allowed   (the link's token is the credential)
 //   GET    /api/health                            public      allowed     allowed   allowed     allowed  allowed
 //   GET    /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed
@@ -133,6 +137,10 @@ type TActionName =
   | "setPasswordAction"
   | "startEvaluationAction"
   | "startAgentEvaluationAction"
+  | "assignAnnotationAction"
+  | "annotateRunAction"
+  | "saveEpisodeAction"
+  | "reviewEpisodeAction"
   | "acknowledgeRegressionsAction"
   | "signOutEverywhereAction"
   | "signOutAction";
@@ -419,6 +427,31 @@ const ACTIONS: readonly TActionRow[] = [
     gate: "evals",
     harmless: { field: "dataset", value: "eval/no-such-dataset.jsonl" },
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "invalid" }),
+  },
+  {
+    name: "assignAnnotationAction",
+    gate: "annotate",
+    harmless: { field: "runId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "annotateRunAction",
+    text: ["correctedReply"],
+    gate: "annotate",
+    harmless: { field: "runId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "saveEpisodeAction",
+    gate: "annotate",
+    harmless: { field: "runId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
+  },
+  {
+    name: "reviewEpisodeAction",
+    gate: "evals",
+    harmless: { field: "candidateId", value: NO_SUCH_ID },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "not_found" }),
   },
   {
     name: "acknowledgeRegressionsAction",
@@ -736,6 +769,7 @@ const PAGES: readonly TPageRow[] = [
   { route: "/deliveries", path: "/deliveries", gate: "tickets" },
   { route: "/audit", path: "/audit", gate: "audit" },
   { route: "/evals", path: "/evals", gate: "evals" },
+  { route: "/annotations", path: "/annotations", gate: "annotate" },
   // No such run: past the gate, the page answers 404.
   { route: "/evals/[id]", path: `/evals/${NO_SUCH_ID}`, gate: "evals", allowedHttp: 404 },
   { route: "/evals/compare", path: "/evals/compare", gate: "evals" },
@@ -881,6 +915,31 @@ test.beforeAll(async ({ browser }) => {
     "assignTicketAction",
     await captureAction(page, () => assignee.getByRole("button", { name: "Assign", exact: true }).click()),
   );
+
+  // The run's annotation: handed out and judged (captured), then judged for real and saved as an
+  // episode (the one candidate this file adds), whose review the Annotations page then offers.
+  const runAnnotation = page.getByTestId("run-annotation").first();
+  await page.goto(ticketUrl);
+  captured.set("assignAnnotationAction", await captureAction(page, () => runAnnotation.getByRole("button", { name: "Assign" }).click()));
+  await page.goto(ticketUrl);
+  await runAnnotation.getByText("Judge this run").click();
+  await runAnnotation.getByLabel("Why it was wrong").selectOption("reply_wrong");
+  await runAnnotation.getByLabel(/^Corrected reply/).fill("Access table: a corrected reply.");
+  captured.set("annotateRunAction", await captureAction(page, () => runAnnotation.getByRole("button", { name: "Save judgement" }).click()));
+  await page.goto(ticketUrl);
+  await runAnnotation.getByText("Judge this run").click();
+  await runAnnotation.getByLabel("Correct").check();
+  await runAnnotation.getByRole("button", { name: "Save judgement" }).click();
+  await expect(runAnnotation.getByRole("button", { name: "Save as episode" })).toBeVisible();
+  captured.set(
+    "saveEpisodeAction",
+    await captureAction(page, () => runAnnotation.getByRole("button", { name: "Save as episode" }).click()),
+  );
+  await page.goto(ticketUrl);
+  await runAnnotation.getByRole("button", { name: "Save as episode" }).click();
+  await expect(runAnnotation.getByText(/^Saved as the episode/)).toBeVisible();
+  await page.goto("/annotations");
+  captured.set("reviewEpisodeAction", await captureAction(page, () => page.getByRole("button", { name: "Discard" }).first().click()));
 
   // The queue's bulk actions, on the first row: each capture on a fresh page (an aborted call leaves
   // the bar in an error state). "Simulate" is the run the replay makes harmless (its mode).

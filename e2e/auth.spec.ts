@@ -2,7 +2,7 @@ import { ACCOUNTS, DEMO_PASSWORD, expect, test, type DemoRole } from "./fixtures
 
 // What each role's navigation offers, from the roles table (lib/contracts/roles.ts).
 const NAV: Record<DemoRole, { shows: string[]; hides: string[] }> = {
-  REVIEWER: { shows: ["Queue", "New ticket", "Policies"], hides: ["Ledger", "Audit", "Evaluations", "Autonomy", "Admin"] },
+  REVIEWER: { shows: ["Queue", "New ticket", "Policies", "Annotations"], hides: ["Ledger", "Audit", "Evaluations", "Autonomy", "Admin"] },
   SPECIALIST: { shows: ["Queue", "New ticket", "Ledger", "Policies"], hides: ["Audit", "Evaluations", "Autonomy", "Admin"] },
   LEAD: { shows: ["Queue", "Ledger", "Policies", "Audit", "Evaluations", "Autonomy"], hides: ["Admin"] },
   ADMIN: { shows: ["Queue", "Ledger", "Policies", "Audit", "Evaluations", "Autonomy", "Admin"], hides: [] },

@@ -75,3 +75,65 @@ test("a lead starts an evaluation from /evals while the server keeps serving, th
   for (const side of ["a", "b"]) await expect(page.getByTestId(`decision-${side}`)).toContainText("Hold");
   await screenshots(page, "evals-compare");
 });
+
+// A reviewer's judgement becomes evaluation data: the reviewer rejects the agent's reply, judges the
+// run wrong with a corrected reply and saves it as an episode; a lead promotes it on /annotations, and
+// the next evaluation started from /evals on the team dataset grades it.
+test("a reviewer's rejection with a corrected reply is saved as an episode, promoted by a lead and graded by the next evaluation", async ({
+  page,
+  signInAs,
+}) => {
+  test.setTimeout(300_000);
+  await signInAs("REVIEWER");
+  await page.goto("/tickets/new");
+  await page.getByLabel("Customer email").fill("priya.nair@example.net");
+  await page.getByLabel("Order number").fill("ORD-1004");
+  await page.getByLabel("Subject").fill("Annotations: when does my refund arrive?");
+  await page.getByLabel("Message").fill("How long until an approved refund reaches my card?");
+  await page.getByRole("button", { name: "Create ticket" }).click();
+  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+  const ticketUrl = page.url();
+  await page.getByRole("button", { name: "Run agent" }).click();
+  const decision = page.getByRole("form", { name: "Decision" });
+  await expect(decision.getByRole("button", { name: "Reject" })).toBeEnabled({ timeout: 20_000 });
+  await decision.getByLabel(/^Note/).fill("It should say how many days.");
+  await decision.getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByText(/^Rejected by Riley Reviewer/)).toBeVisible();
+
+  await page.goto("/annotations");
+  await expect(page.getByRole("row").filter({ hasText: "Annotations: when does my refund arrive?" })).toContainText("Rejected by a person");
+  await screenshots(page, "annotations-queue");
+
+  await page.goto(ticketUrl);
+  const run = page.getByTestId("run-annotation").first();
+  await run.getByText("Judge this run").click();
+  await run.getByLabel("Why it was wrong").selectOption("reply_wrong");
+  await run.getByLabel(/^Corrected reply/).fill("Refunds reach your card within 5 to 10 business days.");
+  await run.getByRole("button", { name: "Save judgement" }).click();
+  await expect(run.getByText(/^Judged wrong/)).toBeVisible();
+  await run.getByRole("button", { name: "Save as episode" }).click();
+  const saved = run.getByText(/^Saved as the episode/);
+  await expect(saved).toBeVisible();
+  const episodeId = (await saved.locator("code").textContent())!;
+
+  await page.context().clearCookies();
+  await signInAs("LEAD");
+  await page.goto("/annotations");
+  const candidate = page.getByRole("row").filter({ hasText: episodeId });
+  await expect(candidate).toContainText("Refunds reach your card within 5 to 10 business days.");
+  await screenshots(page, "annotations-candidate");
+  await candidate.getByRole("button", { name: "Promote" }).click();
+  await expect(candidate.getByTestId("candidate-state")).toHaveText("In the team dataset");
+
+  await page.goto("/evals");
+  const form = page.getByRole("form", { name: "Start an evaluation" });
+  await form.getByLabel("Dataset").selectOption("team");
+  await form.getByLabel("Planner").selectOption("as-written");
+  await form.getByLabel("Trials").fill("1");
+  await form.getByRole("button", { name: "Start evaluation" }).click();
+  await expect(page.getByTestId("start-evaluation-message")).toHaveText(/^Started/);
+  const request = page.getByTestId("eval-request").filter({ hasText: "team" }).first();
+  await expect(request).toHaveAttribute("data-status", "done", { timeout: 240_000 });
+  await request.getByRole("link", { name: "Its run" }).click();
+  await expect(page.getByText(episodeId).first()).toBeVisible();
+});

@@ -159,6 +159,12 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "release.decided": (i) => `decided a release: ${text(i.decision) ?? "see the event"}`,
   "evaluation.started": (i) => `started an evaluation of ${text(i.dataset) ?? "a dataset"}`,
   "evaluation.failed": (i) => `an evaluation failed: ${text(i.error) ?? "see the event"}`,
+  "annotation.assigned": (i) =>
+    text(i.assigneeId) ? "assigned an agent run for annotation" : "gave back an agent run waiting for annotation",
+  "run.annotated": (i) => `judged an agent run ${text(i.verdict) ?? "?"}${text(i.reason) ? ` (${text(i.reason)})` : ""}`,
+  "episode.saved": (i) => `saved an agent run as the candidate episode ${text(i.episodeId) ?? "?"}`,
+  "episode.promoted": () => "promoted a candidate episode into the team dataset",
+  "episode.discarded": () => "discarded a candidate episode",
   "shadow.recorded": (_i, w) => `recorded shadow evidence on ${w.ticket}`,
   "auth.signed_in": () => "signed in",
   "auth.sign_in_locked": (_i, w) => `locked sign-in for ${w.subject} after repeated failures`,

@@ -30,6 +30,7 @@ const POLICY_SETTINGS: Record<string, TSettingWords> = {
   "queue.slaApprovalHours": { label: "SLA for a ticket awaiting approval", value: number(" h") },
   "queue.slaHandoffHours": { label: "SLA for a ticket handed to a person", value: number(" h") },
   "documents.publishRole": { label: "least role that may publish policy documents", value: (v) => word(v)?.toLowerCase() ?? null },
+  "annotation.approvalSharePercent": { label: "share of approved runs sampled for annotation", value: number("%") },
 };
 const NOTIFICATION_SETTINGS: Record<string, TSettingWords> = {
   webhook: { label: "webhook", value: fingerprinted((v) => field(v, "origin")) },

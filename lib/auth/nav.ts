@@ -15,6 +15,7 @@ export const NAV_ITEMS: readonly TNavItem[] = [
   { href: "/ledger", label: "Ledger", area: "ledger" },
   { href: "/deliveries", label: "Deliveries", area: "tickets" },
   { href: "/documents", label: "Policies", area: "documents" },
+  { href: "/annotations", label: "Annotations", area: "annotate" },
   { href: "/audit", label: "Audit", area: "audit" },
   { href: "/evals", label: "Evaluations", area: "evals" },
   { href: "/autonomy", label: "Autonomy", area: "autonomy" },

@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   regression_unacknowledged: { http: 409, meaning: "The evaluation of this content found regressions (answers lost, episodes that fail) that nobody has acknowledged by name: look at them, acknowledge them (or change the draft), then publish." },
   evaluation_state: { http: 409, meaning: "The evaluation is not in the state this needs: only a finished evaluation with regressions, of the version's current content, is acknowledged, and only once." },
   publish_blocked: { http: 409, meaning: "The version's evaluation does not let it be published yet (the message says why: no finished evaluation of this content, or a regression nobody acknowledged by name)." },
+  annotation_state: { http: 409, meaning: "The run or the episode is not in the state this needs: a running run is not judged, an episode is saved once and only from a judged run, and only a candidate is promoted or discarded." },
   not_failed: { http: 409, meaning: "Only a failed job can be retried." },
   user_inactive: { http: 409, meaning: "The person is deactivated: reactivate them first." },
   last_admin: { http: 409, meaning: "The change would leave no active admin; make someone else an admin first." },

@@ -53,6 +53,11 @@ export const AUDIT_ACTIONS = [
   "release.decided",
   "evaluation.started",
   "evaluation.failed",
+  "annotation.assigned",
+  "run.annotated",
+  "episode.saved",
+  "episode.promoted",
+  "episode.discarded",
   "shadow.recorded",
   // policy documents: one stream per document key (subject "document")
   "document.imported",

@@ -239,3 +239,25 @@ export const REFUND_STATE_LABELS = {
   failed: "Failed",
   canceled: "Canceled",
 } as const satisfies Record<TRefundState, string>;
+
+/** A person's verdict on an agent run (lib/eval/annotate-run.ts). */
+export const ANNOTATION_VERDICTS = ["correct", "wrong"] as const;
+export type TAnnotationVerdict = (typeof ANNOTATION_VERDICTS)[number];
+
+/** Why a run was wrong: the closed list a reviewer or lead chooses from. */
+export const ANNOTATION_REASONS = ["reply_wrong", "amount_wrong", "refund_not_due", "refund_due", "should_hand_off", "citation_wrong", "other"] as const;
+export type TAnnotationReason = (typeof ANNOTATION_REASONS)[number];
+
+export const ANNOTATION_REASON_LABELS = {
+  reply_wrong: "The reply was wrong or needed rewriting",
+  amount_wrong: "The refund amount was wrong",
+  refund_not_due: "No refund was due",
+  refund_due: "A refund was due and not proposed",
+  should_hand_off: "A person should have taken it",
+  citation_wrong: "It cited the wrong policy",
+  other: "Something else (say it in the corrected reply)",
+} as const satisfies Record<TAnnotationReason, string>;
+
+/** Why a run waits for annotation: a person rejected it, edited it, or it was sampled among approvals. */
+export const ANNOTATION_SOURCES = ["rejected", "edited", "sampled"] as const;
+export type TAnnotationSource = (typeof ANNOTATION_SOURCES)[number];

@@ -26,6 +26,9 @@ export const AREAS = {
   ledger: ["SPECIALIST", "LEAD", "ADMIN"],
   audit: ["LEAD", "ADMIN"],
   evals: ["LEAD", "ADMIN"],
+  /** Marking agent runs correct or wrong, the annotation queue, saving an episode from a run. Promoting
+   * an episode into the team dataset is the evals area's. */
+  annotate: ["REVIEWER", "SPECIALIST", "LEAD", "ADMIN"],
   autonomy: ["LEAD", "ADMIN"],
   admin: ["ADMIN"],
   /** The signed-in person's own account: their sessions ("sign out everywhere"). */

@@ -15,8 +15,14 @@ import { db as defaultDb, type Db } from "../db";
 import { env } from "../env";
 import { EVALUATE_AGENT_JOB } from "../jobs/definitions/evaluate-agent";
 import { enqueue } from "../jobs/queue";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { agentManifest } from "../contracts/manifest";
+import { decideRelease } from "./decide-release";
 import { gradeInProcess, type TEvalOutput, type TEvalProcessOptions } from "./eval-process";
 import { writeEvalRun } from "./store-eval-run";
+import { loadTeamDataset, TEAM_DATASET, teamPins } from "./team-dataset";
 
 const QUESTION_SET = "questions.jsonl";
 
@@ -65,9 +71,12 @@ export async function startAgentEvaluation(input: {
 }): Promise<{ requestId: string }> {
   const { options, actor } = input;
   if (!mayUse(actor.role, "evals")) throw new AppError("forbidden", "Your role may not start evaluations.");
-  if (!(input.datasets ?? evaluationDatasets()).includes(options.dataset)) throw new AppError("invalid", `${options.dataset} is not one of the datasets offered (EVAL_DATASET_DIR).`);
+  const client = input.client ?? defaultDb();
+  if (options.dataset === TEAM_DATASET) {
+    if (!(await client.episodeCandidate.count({ where: { status: "promoted" } }))) throw new AppError("invalid", "The team dataset has no promoted episode yet: promote one on the Annotations page.", "dataset");
+  } else if (!(input.datasets ?? evaluationDatasets()).includes(options.dataset)) throw new AppError("invalid", `${options.dataset} is not one of the datasets offered (EVAL_DATASET_DIR).`);
   const id = randomUUID();
-  await (input.client ?? defaultDb()).$transaction(async (tx) => {
+  await client.$transaction(async (tx) => {
     await tx.evalRequest.create({ data: { id, datasetPath: options.dataset, planner: options.planner, model: options.model, trials: options.trials, startedById: actor.id } });
     await recordAuditEvent(tx, { actorType: "user", actorId: actor.id, action: "evaluation.started", subjectType: "eval_request", subjectId: id, inputs: { ...options } });
     // The job's id is the request's: a second enqueue of it is a no-op.
@@ -104,7 +113,8 @@ export async function runAgentEvaluation(input: { client: Db; requestId: string;
   const options = { dataset: request.datasetPath, planner: request.planner as TEvalProcessOptions["planner"], model: request.model, trials: request.trials };
   let output: TEvalOutput;
   try {
-    output = await (input.grade ?? gradeInProcess)(options, progressWriter(client, requestId));
+    const grade = input.grade ?? gradeInProcess;
+    output = request.datasetPath === TEAM_DATASET ? await gradeTeam(client, options, grade, progressWriter(client, requestId)) : await grade(options, progressWriter(client, requestId));
   } catch (error) {
     if (!input.lastAttempt) throw error;
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
@@ -117,6 +127,24 @@ export async function runAgentEvaluation(input: { client: Db; requestId: string;
     await tx.evalRequest.updateMany({ where: { id: requestId, status: "running" }, data: { status: "done", evalRunId: run.id, done: rows, total: rows, finishedAt: new Date() } });
   });
   return "done";
+}
+
+/**
+ * The team dataset as promoted now, written to a file of its own for the grading process, and the
+ * release decided against its own pin (team-dataset.ts) instead of the shipped dataset's.
+ */
+async function gradeTeam(client: Db, options: TEvalProcessOptions, grade: TGrade, onProgress: (done: number, total: number) => void): Promise<TEvalOutput> {
+  const { text, dataset } = await loadTeamDataset(client);
+  const dir = await mkdtemp(join(tmpdir(), "countersign-team-"));
+  try {
+    const path = join(dir, "team.jsonl");
+    await writeFile(path, text);
+    const output = await grade({ ...options, dataset: path }, onProgress);
+    const decision = decideRelease(output.receipt, teamPins(agentManifest(), dataset), { hash: dataset.hash, episodeIds: dataset.episodes.map((e) => e.id) });
+    return { ...output, decision };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function failRequest(client: Db, id: string, actorId: string | null, error: string): Promise<void> {

@@ -34,6 +34,9 @@ export const ZPolicySettings = z.strictObject({
   /** The least role (REVIEWER < SPECIALIST < LEAD < ADMIN) that may publish or retire a policy
    * document; whoever it is, never the version's author (lib/documents/publish-version.ts). */
   "documents.publishRole": z.enum(ROLES),
+  /** The share of approved runs, in percent, the annotation queue asks a person to judge (every
+   * rejection and edit is asked). */
+  "annotation.approvalSharePercent": z.number().int().min(0).max(100),
 });
 export type TPolicySettings = z.infer<typeof ZPolicySettings>;
 
@@ -48,6 +51,7 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "queue.slaApprovalHours": 4,
   "queue.slaHandoffHours": 24,
   "documents.publishRole": "LEAD",
+  "annotation.approvalSharePercent": 10,
 };
 
 /** The policy rules' own version; the settings in force are folded into policyVersion(). */
@@ -80,6 +84,8 @@ export const DECIDES_REFUNDS = {
   // folding this setting in as well would stale every waiting approval when only the list of people
   // who may publish changed.
   "documents.publishRole": false,
+  // Which runs a person is asked to judge: evaluation evidence, never a refund's rule.
+  "annotation.approvalSharePercent": false,
 } as const satisfies Record<keyof TPolicySettings, boolean>;
 
 /**

@@ -27,6 +27,7 @@ const EDITORS: Record<keyof TPolicySettings, Area> = {
   "queue.slaApprovalHours": "admin",
   "queue.slaHandoffHours": "admin",
   "documents.publishRole": "admin",
+  "annotation.approvalSharePercent": "admin",
 };
 
 // Settings changes are serialised (a two-key advisory lock in a key space of its own), so the

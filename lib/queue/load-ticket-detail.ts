@@ -18,7 +18,24 @@ export async function loadTicketDetail(input: { ticketId: string; client?: Db })
       where: { ticketId: ticket.id },
       orderBy: { startedAt: "desc" },
       take: RUNS_SHOWN,
-      include: { traceEvents: { orderBy: { step: "asc" } }, proposals: true, startedBy: { select: { name: true } } },
+      include: {
+        traceEvents: { orderBy: { step: "asc" } },
+        proposals: true,
+        startedBy: { select: { name: true } },
+        // A person's judgement of the run, and the episode saved from it (lib/eval/annotate-run.ts).
+        annotation: {
+          select: {
+            assigneeId: true,
+            assignee: { select: { name: true } },
+            verdict: true,
+            reason: true,
+            correctedReply: true,
+            correctedAmountCents: true,
+            annotatedAt: true,
+            candidate: { select: { episodeId: true, status: true } },
+          },
+        },
+      },
     }),
     client.approvalRequest.findMany({
       where: { ticketId: ticket.id },

@@ -100,6 +100,13 @@ export const SETTING_FIELDS = [
     label: "Least role that may publish policy documents",
     help: "Publishing or retiring a policy document needs this role or a higher one (reviewer, specialist, lead, admin), and never the version's author or whoever sent it to review.",
   },
+  {
+    key: "annotation.approvalSharePercent",
+    name: "annotationSharePercent",
+    kind: "count",
+    label: "Approved runs sampled for annotation (%)",
+    help: "The share of approved agent runs the Annotations page asks a person to judge, from 0 to 100. Every rejected or edited run is asked.",
+  },
 ] as const satisfies readonly TSettingField[];
 
 export const PLANNER_LABELS: Record<TPolicySettings["agent.defaultPlanner"], string> = {
@@ -177,6 +184,7 @@ export const ZPolicySettingsForm = z
     slaApprovalHours: ZCount(1).refine((n) => n <= 24 * 90, "At most 2160 hours (90 days)."),
     slaHandoffHours: ZCount(1).refine((n) => n <= 24 * 90, "At most 2160 hours (90 days)."),
     publishRole: ZRole,
+    annotationSharePercent: ZCount(0).refine((n) => n <= 100, "At most 100 (every approved run)."),
   } satisfies Record<TEditable | "policyVersion", z.ZodType>)
   .transform(({ policyVersion, ...form }) => ({
     expectedPolicyVersion: policyVersion,
@@ -190,5 +198,6 @@ export const ZPolicySettingsForm = z
       "queue.slaApprovalHours": form.slaApprovalHours,
       "queue.slaHandoffHours": form.slaHandoffHours,
       "documents.publishRole": form.publishRole,
+      "annotation.approvalSharePercent": form.annotationSharePercent,
     } satisfies Omit<TPolicySettings, "autonomy.autoApproveLimitCents">,
   }));

@@ -32,7 +32,13 @@ function RefreshWhileRunning({ running }: { running: boolean }) {
   return null;
 }
 
-function StartForm({ datasets }: { datasets: string[] }) {
+/** A dataset offered: a file of EVAL_DATASET_DIR, or the team dataset of promoted episodes. */
+export interface TDatasetOption {
+  value: string;
+  label: string;
+}
+
+function StartForm({ datasets }: { datasets: TDatasetOption[] }) {
   const id = useId();
   const [state, run, pending] = useActionState(
     (_prev: TActionResult<object> | null, form: FormData) => startAgentEvaluationAction(form),
@@ -45,10 +51,10 @@ function StartForm({ datasets }: { datasets: string[] }) {
         <label htmlFor={`${id}-dataset`} className={LABEL}>
           Dataset
         </label>
-        <select id={`${id}-dataset`} name="dataset" className={FIELD} defaultValue={datasets[0]}>
+        <select id={`${id}-dataset`} name="dataset" className={FIELD} defaultValue={datasets[0]?.value}>
           {datasets.map((d) => (
-            <option key={d} value={d}>
-              {d}
+            <option key={d.value} value={d.value}>
+              {d.label}
             </option>
           ))}
         </select>
@@ -132,7 +138,7 @@ function RequestRow({ r }: { r: TEvalRequestRow }) {
   );
 }
 
-export function EvaluationRequests({ datasets, requests }: { datasets: string[]; requests: TEvalRequestRow[] }) {
+export function EvaluationRequests({ datasets, requests }: { datasets: TDatasetOption[]; requests: TEvalRequestRow[] }) {
   const running = requests.some((r) => r.status === "queued" || r.status === "running");
   return (
     <section aria-labelledby="start-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">

@@ -12,6 +12,8 @@ import { DASHBOARD_MAX_AGE_MS } from "@/lib/eval/dashboard-stats";
 import { listEvalRuns, listReleaseDecisions, type TEvalRunRow } from "@/lib/eval/list-eval-runs";
 import { recentDashboardStats } from "@/lib/eval/read-dashboard-stats";
 import { evaluationDatasets, listEvalRequests } from "@/lib/eval/agent-evaluation";
+import { loadTeamDataset, TEAM_DATASET } from "@/lib/eval/team-dataset";
+import type { TDataset } from "@/lib/eval/episode";
 import { costReport } from "@/lib/eval/cost-report";
 import { EvalCharts } from "./charts";
 import { CostTable } from "./cost-table";
@@ -91,6 +93,14 @@ function RunsTable({ rows }: { rows: TEvalRunRow[] }) {
   );
 }
 
+/** The files of EVAL_DATASET_DIR, and the team dataset once it has a promoted episode (with its pin). */
+function datasetOptions(team: TDataset) {
+  const options = evaluationDatasets().map((d) => ({ value: d, label: d }));
+  if (team.episodes.length)
+    options.push({ value: TEAM_DATASET, label: `Team: ${team.episodes.length} promoted episode(s), ${team.hash.slice(0, 19)}…` });
+  return options;
+}
+
 export default async function EvaluationsPage({ searchParams }: { searchParams: Promise<TSearchParams> }) {
   await requireRole("evals");
   const params = await searchParams;
@@ -98,12 +108,13 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
   const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
   // The charts' numbers are shared between views for up to DASHBOARD_MAX_AGE_MS (the page says so);
   // the runs and decisions below are read on every view.
-  const [runs, decisions, stats, requests, cost] = await Promise.all([
+  const [runs, decisions, stats, requests, cost, team] = await Promise.all([
     listEvalRuns({ cursor }),
     listReleaseDecisions(),
     recentDashboardStats(),
     listEvalRequests(),
     costReport(),
+    loadTeamDataset(),
   ]);
 
   return (
@@ -113,7 +124,7 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
         description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets."
       />
 
-      <EvaluationRequests datasets={evaluationDatasets()} requests={requests} />
+      <EvaluationRequests datasets={datasetOptions(team.dataset)} requests={requests} />
 
       <div className="space-y-2">
         <EvalCharts stats={{ passRates: stats.passRates, budget: stats.budget, handoffs: stats.handoffs }} />

@@ -5,11 +5,29 @@ import { RunBudgets } from "@/components/budget-bar";
 import { ReasonText, StatusBadge } from "@/components/status-badge";
 import { TraceTimeline } from "@/components/trace-timeline";
 import type { TTicketDetail } from "@/lib/queue/load-ticket-detail";
+import { ANNOTATION_REASON_LABELS, type TAnnotationReason } from "@/lib/contracts/reason-codes";
+import { AnnotateForm, AssignRunForm, SaveEpisodeButton } from "../../annotations/annotation-forms";
+
+/** Who is looking, for the annotation controls: a lead or admin hands a run to `people`; others take it. */
+export interface TAnnotator {
+  me: string;
+  people: { id: string; name: string }[] | null;
+}
 
 type TRun = TTicketDetail["runs"][number];
 
 /** `runCount`: every run of the ticket, of which `runs` are the latest. */
-export function AgentRuns({ ticketId, runs, runCount }: { ticketId: string; runs: readonly TRun[]; runCount: number }) {
+export function AgentRuns({
+  ticketId,
+  runs,
+  runCount,
+  annotator,
+}: {
+  ticketId: string;
+  runs: readonly TRun[];
+  runCount: number;
+  annotator: TAnnotator;
+}) {
   return (
     <section aria-labelledby="runs-heading" className="space-y-2">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -23,7 +41,7 @@ export function AgentRuns({ ticketId, runs, runCount }: { ticketId: string; runs
         ) : null}
       </div>
       {runs.length ? (
-        runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} />)
+        runs.map((run, i) => <RunSummary key={run.id} run={run} previous={runs[i + 1]} annotator={annotator} />)
       ) : (
         <p className="text-[13px] text-slate-500">No runs yet.</p>
       )}
@@ -32,9 +50,13 @@ export function AgentRuns({ ticketId, runs, runCount }: { ticketId: string; runs
 }
 
 /** `previous`: the run before it on this ticket, to compare it with. */
-function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
+function RunSummary({ run, previous, annotator }: { run: TRun; previous?: TRun; annotator: TAnnotator }) {
   return (
-    <article aria-label={`Run of ${run.startedAt.toISOString()}`} className="rounded-lg border border-slate-200 bg-white">
+    <article
+      id={`run-${run.id}`}
+      aria-label={`Run of ${run.startedAt.toISOString()}`}
+      className="scroll-mt-4 rounded-lg border border-slate-200 bg-white"
+    >
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-4 py-2 text-[13px]">
         {run.mode === "simulate" ? (
           <span className="rounded bg-violet-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-violet-800">
@@ -63,7 +85,48 @@ function RunSummary({ run, previous }: { run: TRun; previous?: TRun }) {
           </p>
         ) : null}
       </div>
+      {run.status !== "running" ? <RunAnnotation run={run} annotator={annotator} /> : null}
     </article>
+  );
+}
+
+/** A person's judgement of the run: shown once made, with Save as episode; the form to make or change it. */
+function RunAnnotation({ run, annotator }: { run: TRun; annotator: TAnnotator }) {
+  const a = run.annotation?.verdict ? run.annotation : null;
+  return (
+    <div className="space-y-2 border-t border-slate-100 px-4 py-3" data-testid="run-annotation">
+      {!a ? (
+        <div className="flex flex-wrap items-center gap-2 text-[13px] text-slate-600">
+          <span>Annotation: {run.annotation?.assignee ? `assigned to ${run.annotation.assignee.name}` : "unassigned"}</span>
+          <AssignRunForm runId={run.id} assigneeId={run.annotation?.assigneeId ?? null} me={annotator.me} people={annotator.people} />
+        </div>
+      ) : null}
+      {a ? (
+        <div className="flex flex-wrap items-center gap-3 text-[13px]">
+          <p>
+            <span className="font-medium">Judged {a.verdict}</span>
+            {a.reason ? ` – ${ANNOTATION_REASON_LABELS[a.reason as TAnnotationReason] ?? a.reason} (${a.reason})` : ""}
+            {a.correctedAmountCents !== null ? `; corrected amount ${(a.correctedAmountCents / 100).toFixed(2)} USD` : ""}
+          </p>
+          {a.candidate ? (
+            <p className="text-slate-600">
+              Saved as the episode <code className="font-mono text-[12px]">{a.candidate.episodeId}</code> ({a.candidate.status})
+            </p>
+          ) : (
+            <SaveEpisodeButton runId={run.id} />
+          )}
+        </div>
+      ) : null}
+      {a?.correctedReply ? (
+        <p className="whitespace-pre-wrap wrap-anywhere text-[13px] text-slate-700">Corrected reply: “{a.correctedReply}”</p>
+      ) : null}
+      <details className="text-[13px]">
+        <summary className="cursor-pointer font-medium text-indigo-700">{a ? "Change the judgement" : "Judge this run"}</summary>
+        <div className="mt-2">
+          <AnnotateForm runId={run.id} />
+        </div>
+      </details>
+    </div>
   );
 }
 

@@ -52,7 +52,12 @@ export default async function TicketPage({ params }: { params: Promise<{ id: str
           <AdmissionCard ticket={ticket} />
         </div>
       </div>
-      <AgentRuns ticketId={ticket.id} runs={page.runs} runCount={page.runCount} />
+      <AgentRuns
+        ticketId={ticket.id}
+        runs={page.runs}
+        runCount={page.runCount}
+        annotator={{ me: user.id, people: user.role === "LEAD" || user.role === "ADMIN" ? page.people : null }}
+      />
       <AuditEvents events={page.auditEvents} ticket={ticket} />
     </div>
   );
