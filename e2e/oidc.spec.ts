@@ -49,13 +49,13 @@ test("an invited person signs in through the provider with their groups' role, a
   const nova = await context.newPage();
   await signInThroughProvider(nova, login);
   await expect(nova.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
-  await expect(nova.getByRole("button", { name: /Nova Newcomer\s*Lead/ })).toBeVisible();
+  await expect(nova.getByRole("button", { name: /^Account: Nova Newcomer\s*,\s*Lead$/ })).toBeVisible();
 
   // Taken out of the leads group at the provider: at the next sign-in, a reviewer, in every session.
   await setPerson(login, { sub: `sub-${login}`, email, name: "Nova Newcomer", groups: ["countersign-reviewers"] });
   const later = await (await browser.newContext()).newPage();
   await signInThroughProvider(later, login);
-  await expect(later.getByRole("button", { name: /Nova Newcomer\s*Reviewer/ })).toBeVisible();
+  await expect(later.getByRole("button", { name: /^Account: Nova Newcomer\s*,\s*Reviewer$/ })).toBeVisible();
   const refused = await nova.goto("/audit");
   expect(refused?.status()).toBe(403);
   await context.close();
