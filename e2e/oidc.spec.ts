@@ -25,11 +25,10 @@ async function signInThroughProvider(page: Page, login: string) {
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
-// Known failure, not yet mended: in the production build the provider refuses the code exchange with
-// "authorization code redirect_uri mismatch" (invalid_grant), although the same flow over HTTP passes
-// (lib/auth/oidc-sign-in.integration.test.ts). The redirect_uri the sign-in action sends and the one
-// the callback route sends differ; which of the two is wrong is still to be found.
-test.fixme("an invited person signs in through the provider with their groups' role, and loses it when a group is taken away", async ({
+// The app is served at 127.0.0.1, as a person trying it out locally serves it: Next rewrites that
+// host to "localhost" in the URL its route handlers see, which once made the code exchange's
+// redirect URI differ from the one the sign-in button sent (the provider refused the code).
+test("an invited person signs in through the provider with their groups' role, and loses it when a group is taken away", async ({
   page,
   browser,
   signInAs,
@@ -38,32 +37,36 @@ test.fixme("an invited person signs in through the provider with their groups' r
   const email = `${login}@example.com`;
   await signInAs("ADMIN");
   await page.goto("/admin/users");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Name").fill("Nova Newcomer");
-  await page.getByRole("button", { name: "Add person" }).click();
-  await expect(page.getByText(email).first()).toBeVisible();
+  const form = page.getByRole("form", { name: "Add a person" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Name").fill("Nova Newcomer");
+  await form.getByRole("button", { name: "Add person" }).click();
+  // Invited: a set-password link they never use; the provider is how they sign in.
+  await expect(page.getByRole("textbox", { name: `Set-password link for ${email}` })).toBeVisible();
 
   await setPerson(login, { sub: `sub-${login}`, email, name: "Nova Newcomer", groups: ["countersign-leads", "countersign-reviewers"] });
   const context = await browser.newContext();
   const nova = await context.newPage();
   await signInThroughProvider(nova, login);
   await expect(nova.getByRole("heading", { name: "Queue", level: 1 })).toBeVisible();
-  await expect(nova.getByRole("button", { name: "Account: Nova Newcomer, Lead" })).toBeVisible();
-  await nova.goto("/audit");
-  await expect(nova.getByRole("heading", { name: "Audit", level: 1 })).toBeVisible();
+  await expect(nova.getByRole("button", { name: /^Account: Nova Newcomer\s*,\s*Lead$/ })).toBeVisible();
 
   // Taken out of the leads group at the provider: at the next sign-in, a reviewer, in every session.
   await setPerson(login, { sub: `sub-${login}`, email, name: "Nova Newcomer", groups: ["countersign-reviewers"] });
   const later = await (await browser.newContext()).newPage();
   await signInThroughProvider(later, login);
-  await expect(later.getByRole("button", { name: "Account: Nova Newcomer, Reviewer" })).toBeVisible();
+  await expect(later.getByRole("button", { name: /^Account: Nova Newcomer\s*,\s*Reviewer$/ })).toBeVisible();
   const refused = await nova.goto("/audit");
   expect(refused?.status()).toBe(403);
   await context.close();
   await later.context().close();
 });
 
-test("an admin who requires SSO keeps the break-glass admin's password, and cannot name no one", async ({ page, browser, signInAs }) => {
+test("an admin who requires SSO keeps the break-glass admin's password and role, and cannot name no one", async ({
+  page,
+  browser,
+  signInAs,
+}) => {
   await signInAs("ADMIN");
   await page.goto("/admin/sign-in");
   const requireSso = page.getByLabel("Require sign-in through the identity provider for everyone but the break-glass admin");
@@ -82,6 +85,13 @@ test("an admin who requires SSO keeps the break-glass admin's password, and cann
     await breakGlass.selectOption({ label: `${ACCOUNTS.ADMIN.name} (${ACCOUNTS.ADMIN.email})` });
     await save.click();
     await expect(page.getByRole("status").filter({ hasText: "Saved: everyone but the break-glass admin" })).toBeVisible();
+
+    // The break-glass admin stays an admin while the requirement holds: the server refuses, saying why.
+    await page.goto("/admin/users");
+    const me = page.getByRole("row", { name: new RegExp(ACCOUNTS.ADMIN.email) });
+    await me.getByLabel(`Role of ${ACCOUNTS.ADMIN.email}`, { exact: true }).selectOption({ label: "Lead" });
+    await me.getByRole("button", { name: "Change role" }).click();
+    await expect(me.getByRole("status")).toContainText("This is the break-glass admin");
 
     // Anyone else's right password is turned to the provider…
     const reviewer = new SignInPage(await (await browser.newContext()).newPage());

@@ -2,9 +2,11 @@
 // table under the sign-in throttle. Used by the /api/auth route and the sign-in and sign-out actions;
 // pages, actions and routes read the session through currentUser (session.ts).
 import "server-only";
-import NextAuth, { AuthError, CredentialsSignin } from "next-auth";
+import { Auth, setEnvDefaults as setAuthEnvDefaults } from "@auth/core";
+import NextAuth, { AuthError, CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { headers } from "next/headers";
+import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { authSecret, env } from "../env";
 import { logger } from "../observability/logger";
@@ -70,7 +72,8 @@ function oidcProvider(connection: TOidcConnection) {
 
 const ZCredentials = z.object({ email: z.string(), password: z.string() });
 
-export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
+/** The whole configuration, for next-auth's functions and for the /api/auth route (authRoute). */
+function authOptions(request: NextRequest | undefined): NextAuthConfig {
   const connection = oidcConnection(env());
   return {
     ...authConfig,
@@ -142,7 +145,46 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
       ...(connection ? [oidcProvider(connection)] : []),
     ],
   };
-});
+}
+
+export const { auth, signIn, signOut } = NextAuth(authOptions);
+
+/** Where next-auth's routes live (app/api/auth/[...nextauth]). */
+const AUTH_BASE_PATH = "/api/auth";
+
+/**
+ * The request as the browser made it, for Auth.js: AUTH_URL's origin (when set) with the request's
+ * path. Not a NextRequest: Next rewrites a loopback host (127.0.0.1, [::1]) to "localhost" in every
+ * NextRequest's URL, next-auth's own route handler included, while the sign-in button's server action
+ * builds its URL from AUTH_URL as written. An app served at http://127.0.0.1:3000 then sent the
+ * browser to the provider with one redirect URI and exchanged the code with another (the provider
+ * refused it: invalid_grant, "redirect_uri mismatch"), and sent the signed-in person on to localhost,
+ * where their cookies are not.
+ */
+function asBrowserMadeIt(request: NextRequest): Request {
+  const publicUrl = process.env.AUTH_URL ?? process.env.NEXTAUTH_URL;
+  if (!publicUrl) return request;
+  const asSeen = new URL(request.url);
+  const url = new URL(asSeen.pathname + asSeen.search, new URL(publicUrl).origin);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? request.body : undefined,
+    signal: request.signal,
+    // Node's fetch needs this to send a streamed body.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/** The /api/auth route: next-auth's handler, as next-auth builds it, given the browser's URL. */
+async function authRoute(request: NextRequest): Promise<Response> {
+  const config = { ...authOptions(request), basePath: AUTH_BASE_PATH };
+  setAuthEnvDefaults(process.env, config, true);
+  return Auth(asBrowserMadeIt(request), config);
+}
+
+export const handlers = { GET: authRoute, POST: authRoute };
 
 /** Why a password sign-in was refused; on success next-auth redirects (it throws Next's redirect). */
 export type TSignInRefusal =

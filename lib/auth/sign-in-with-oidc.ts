@@ -62,7 +62,10 @@ export async function signInWithOidc(input: {
     if (!account)
       return policy.createOnFirstSignIn ? createAccount(tx, { sub, email, claims: input.claims, role: mapped, policy }) : "no_account";
     if (!account.active) return "inactive";
-    return bindAndMap(tx, account, sub, mapped);
+    // The break-glass admin's role is not the provider's to lower: they are the admin who signs in
+    // when the provider cannot, and a group taken away there must not leave the app without one.
+    const breakGlass = policy.requireSso && policy.breakGlassUserId === account.id;
+    return bindAndMap(tx, account, sub, breakGlass ? undefined : mapped);
   });
   if (typeof found === "string") return { status: "refused", code: found };
   const via = { via: "oidc", issuer: input.connection.issuer };

@@ -3,8 +3,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { db } from "../db";
+import { refusalCode } from "../../testing/refusals";
+import { changeUserRole } from "./change-user-role";
 import { verifySignIn } from "./credentials";
-import { DEFAULT_SSO_POLICY, loadSsoPolicy } from "./oidc-settings";
+import { DEFAULT_SSO_POLICY, loadSsoPolicy, parseRoleMap } from "./oidc-settings";
+import { setUserActive } from "./set-user-active";
+import { signInWithOidc } from "./sign-in-with-oidc";
 import { hashPassword } from "./password";
 import type { TThrottleLimits } from "./throttle";
 import { updateSsoPolicy } from "./update-sso-policy";
@@ -41,7 +45,8 @@ describe("updateSsoPolicy", () => {
   it("refuses to require SSO without a break-glass admin who can still sign in with a password", async () => {
     for (const keeper of [null, ids.reviewer!, ids.pending!, ids.gone!]) {
       await expect(updateSsoPolicy({ policy: requiring(keeper), actor: admin(), oidcConfigured: true })).rejects.toMatchObject({
-        code: "invalid",
+        code: "break_glass_required",
+        field: "breakGlassUserId",
       });
     }
     expect(await loadSsoPolicy()).toEqual(DEFAULT_SSO_POLICY);
@@ -49,7 +54,8 @@ describe("updateSsoPolicy", () => {
 
   it("refuses to require SSO when no provider is configured, and refuses a caller who is not an admin", async () => {
     await expect(updateSsoPolicy({ policy: requiring(ids.admin!), actor: admin(), oidcConfigured: false })).rejects.toMatchObject({
-      code: "invalid",
+      code: "break_glass_required",
+      field: "requireSso",
     });
     await expect(
       updateSsoPolicy({ policy: requiring(ids.admin!), actor: { id: ids.reviewer!, role: "REVIEWER" }, oidcConfigured: true }),
@@ -72,5 +78,35 @@ describe("updateSsoPolicy", () => {
 
     await updateSsoPolicy({ policy: DEFAULT_SSO_POLICY, actor: admin(), oidcConfigured: true });
     expect(await attempt("rev@example.test")).toMatchObject({ status: "ok" });
+  });
+
+  it("keeps the break-glass admin an admin while SSO is required: not demoted, deactivated or lowered by the provider's groups", async () => {
+    await updateSsoPolicy({ policy: requiring(ids.admin!), actor: admin(), oidcConfigured: true });
+    const other = { id: ids.other!, role: "ADMIN" as const };
+    // Another admin remains, so only the break-glass rule refuses these.
+    expect(await refusalCode(changeUserRole({ userId: ids.admin!, role: "LEAD", actor: other }))).toBe("break_glass_admin");
+    expect(await refusalCode(setUserActive({ userId: ids.admin!, active: false, actor: other, now: new Date() }))).toBe(
+      "break_glass_admin",
+    );
+    // Signing in through the provider with groups that map to a reviewer leaves the role as it is.
+    const connection = {
+      issuer: "http://idp.example",
+      clientId: "c",
+      clientSecret: "s",
+      name: "IdP",
+      roleClaim: "groups",
+      roleMap: parseRoleMap("staff=REVIEWER"),
+    };
+    const claims = { sub: "sub-keeper", email: "keeper@example.test", email_verified: true, groups: ["staff"] };
+    expect(await signInWithOidc({ claims, connection, now: new Date() })).toMatchObject({ status: "ok", user: { role: "ADMIN" } });
+    const keeper = await db().user.findUniqueOrThrow({ where: { id: ids.admin! } });
+    expect(keeper).toMatchObject({ role: "ADMIN", active: true, oidcSubject: "sub-keeper" });
+
+    // Someone else named break-glass: the first admin is an ordinary one again, the groups' role included.
+    await updateSsoPolicy({ policy: requiring(ids.other!), actor: admin(), oidcConfigured: true });
+    expect(await refusalCode(changeUserRole({ userId: ids.other!, role: "LEAD", actor: admin() }))).toBe("break_glass_admin");
+    expect(await signInWithOidc({ claims, connection, now: new Date() })).toMatchObject({ status: "ok", user: { role: "REVIEWER" } });
+    await updateSsoPolicy({ policy: DEFAULT_SSO_POLICY, actor: other, oidcConfigured: true });
+    await changeUserRole({ userId: ids.admin!, role: "ADMIN", actor: other });
   });
 });

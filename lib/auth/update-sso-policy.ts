@@ -21,16 +21,21 @@ export async function updateSsoPolicy(input: {
   if (!parsed.success) throw invalidUserInput(String(parsed.error.issues[0]!.path[0]), parsed.error.issues[0]!.message);
   const policy = parsed.data;
   if (policy.requireSso && !input.oidcConfigured) {
-    throw invalidUserInput("requireSso", "no identity provider is configured (OIDC_ISSUER): nobody could sign in");
+    throw new AppError("break_glass_required", "No identity provider is configured (OIDC_ISSUER): nobody could sign in.", "requireSso");
   }
   const client = input.client ?? defaultDb();
   return client.$transaction(async (tx) => {
     if (policy.requireSso) {
-      const keeper = policy.breakGlassUserId
-        ? await tx.user.findUnique({ where: { id: policy.breakGlassUserId }, select: { role: true, active: true, passwordPending: true } })
-        : null;
-      if (!keeper || keeper.role !== "ADMIN" || !keeper.active || keeper.passwordPending) {
-        throw invalidUserInput("breakGlassUserId", "name an active admin with a password set, who can still sign in if the provider fails");
+      // The active admins' rows, locked as a demotion or deactivation locks them (admin-remains.ts):
+      // the break-glass admin cannot stop being one between this check and the commit.
+      const admins = await tx.$queryRaw<{ id: string; canSignIn: boolean }[]>`
+        SELECT "id"::text, NOT "passwordPending" AS "canSignIn" FROM "User" WHERE "role" = 'ADMIN' AND "active" ORDER BY "id" FOR UPDATE`;
+      if (!admins.some((a) => a.id === policy.breakGlassUserId && a.canSignIn)) {
+        throw new AppError(
+          "break_glass_required",
+          "Name an active admin with a password set as the break-glass admin, who can still sign in if the provider fails.",
+          "breakGlassUserId",
+        );
       }
     }
     await tx.setting.upsert({

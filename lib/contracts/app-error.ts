@@ -48,6 +48,16 @@ export const ERROR_CODES = {
   not_failed: { http: 409, meaning: "Only a failed job can be retried." },
   user_inactive: { http: 409, meaning: "The person is deactivated: reactivate them first." },
   last_admin: { http: 409, meaning: "The change would leave no active admin; make someone else an admin first." },
+  break_glass_admin: {
+    http: 409,
+    meaning:
+      "While sign-in through the identity provider is required, this person is the break-glass admin, who signs in with a password when the provider cannot: they stay an active admin. Name another break-glass admin (Admin → Sign-in) first.",
+  },
+  break_glass_required: {
+    http: 409,
+    meaning:
+      "Requiring sign-in through the identity provider needs a provider configured and a break-glass admin who can still sign in with a password (an active admin whose password is set); nothing was saved.",
+  },
 
   // Something the app depends on
   planner_unavailable: { http: 503, meaning: "The chosen planner cannot run (no model configured or reachable)." },
