@@ -180,7 +180,9 @@ export async function ledgerFigures(client: TClient) {
   const [replies] = await client.$queryRawUnsafe<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM "OutboxMessage" o JOIN "ApprovalRequest" a ON a.id = o."approvalRequestId"
       WHERE a.kind = 'refund'
-        AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" l WHERE l."approvalRequestId" = a.id AND l.state = 'succeeded')`,
+        AND NOT EXISTS (SELECT 1 FROM "LedgerEntry" l WHERE l."approvalRequestId" = a.id AND l.state = 'succeeded')
+        -- a reply withdrawn before it was sent (its refund failed) never reached the customer
+        AND NOT EXISTS (SELECT 1 FROM "ReplyDelivery" d WHERE d."outboxMessageId" = o.id AND d.state = 'withdrawn')`,
   );
   const lags = (
     await client.$queryRawUnsafe<{ ms: number }[]>(

@@ -112,6 +112,7 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "approval.sent_back": (i, w) => `sent the draft on ${w.ticket} back to the agent with feedback: “${text(i.note) ?? ""}”`,
   "approval.expired": (_i, w) => `expired the waiting request on ${w.ticket}`,
   "reply.released": (_i, w) => `sent the reply on ${w.ticket} to the outbox`,
+  "reply.withdrawn": (_i, w) => `withdrew the reply on ${w.ticket} before it was sent: its refund failed at the payment provider`,
   "refund.executed": (i, w) => {
     const amount = w.money(i.amountCents, i.currency, i.orderId) ?? "?";
     return `refunded ${amount} on order ${text(i.orderId) ?? "?"} (${w.ticket})${i.mode === "simulate" ? ", simulated" : ""}`;

@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   "approval.sent_back",
   "approval.expired",
   "reply.released",
+  "reply.withdrawn",
   // the refund executor: one name per outcome (REFUND_AUDIT_ACTIONS)
   "refund.executed",
   "refund.duplicate_ignored",

@@ -4,7 +4,7 @@
 import { Prisma, type Db, type DbTx } from "../../db";
 
 export type TDeliveryChannel = "outbox" | "webhook" | "zendesk" | "email";
-export type TDeliveryState = "pending" | "delivered" | "failed";
+export type TDeliveryState = "pending" | "delivered" | "failed" | "withdrawn";
 
 /**
  * The delivery of a reply released by the same statement (CTE `delivery`, after the CTE `released`
@@ -50,6 +50,19 @@ export async function recordFailure(client: Db, id: string, failure: { error: st
       ...(failure.reason ? { state: "failed", failureReason: failure.reason } : {}),
     },
   });
+}
+
+/**
+ * A released reply taken back before anything was sent: only a pending delivery with no attempt
+ * started. The condition is the check: an attempt that started first (startAttempt) leaves it
+ * pending with an attempt, and the reply counts as sent; one that comes after finds it withdrawn.
+ */
+export async function withdrawDelivery(tx: DbTx, outboxMessageId: string, reason: string): Promise<boolean> {
+  const updated = await tx.replyDelivery.updateMany({
+    where: { outboxMessageId, state: "pending", attempts: 0 },
+    data: { state: "withdrawn", failureReason: reason, updatedAt: new Date() },
+  });
+  return updated.count === 1;
 }
 
 /** Where a ticket came from outside the app, written with the ticket's intake. */

@@ -34,6 +34,7 @@ const at = (d: Date) => `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 function whereText(m: TConversationMessage): string {
   const channel = CHANNEL_LABELS[m.channel] ?? m.channel;
   if (!m.delivery) return channel;
+  if (m.delivery.state === "withdrawn") return `${channel}, withdrawn before it was sent: the refund failed`;
   return m.delivery.state === "delivered" ? `${channel}, fetched ${at(m.delivery.at!)}` : `${channel}, waiting to be fetched`;
 }
 
