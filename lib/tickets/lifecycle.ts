@@ -59,7 +59,7 @@ export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   approval_rejected: "A person rejected the agent's proposal",
   refund_blocked: "The approved refund could not be executed",
   refund_failed: "The payment provider did not complete the refund; no reply went to the customer",
-  refund_failed_after_reply: "The refund failed at the payment provider after the reply was sent: the customer needs a correction",
+  refund_failed_after_reply: "The payment provider did not complete the refund, after the reply was sent: the customer needs a correction",
   customer_follow_up: "The customer wrote again: back in the queue for a new run",
   reopened_by_customer: "The customer wrote again after the answer: reopened",
   reviewer_feedback: "A reviewer sent the draft back to the agent with a note",
