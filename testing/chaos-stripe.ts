@@ -39,11 +39,15 @@ export async function startFakeStripeProcess(port: number, webhookUrl: string | 
   });
   const url = `http://127.0.0.1:${ready.port}`;
   const control = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${url}/_fake/${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const request = () =>
+      fetch(`${url}/_fake/${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    // A kept-alive connection the fake closed as it was reused (ECONNRESET on a loaded machine) is the
+    // harness's, not the run's: asked once more on a new one (a fault set twice only makes the fake misbehave more).
+    const response = await request().catch(() => request());
     if (!response.ok) throw new Error(`fake Stripe ${method} /_fake/${path}: HTTP ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   };
