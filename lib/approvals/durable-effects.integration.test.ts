@@ -21,6 +21,7 @@ import { settleApprovedRefund } from "./settle-refund";
 import { reconcileApprovedRefunds } from "./reconcile-refunds";
 import { expirePendingApprovals } from "./sweep-approvals";
 import { refusalCode } from "../../testing/refusals";
+import { loadPaymentSettings } from "../payments/payment-settings";
 
 const testDb = useTestDb();
 beforeAll(async () => void (await seedDemo(testDb().client)));
@@ -43,7 +44,12 @@ describe("an approved refund goes through the job queue", () => {
     expect((await db.client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } })).status).toBe("approved");
 
     await drainQueue(db);
-    expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
+    // With no payment setting at all (the demo), the ledger row is the whole refund: ledger-only,
+    // succeeded when written, the reply released with it – no provider asked.
+    expect((await loadPaymentSettings(db.client)).provider).toBe("ledger-only");
+    expect(await db.client.ledgerEntry.findMany({ where: { approvalRequestId: request.id } })).toMatchObject([
+      { provider: "ledger-only", state: "succeeded", providerRefundId: null },
+    ]);
     expect(await db.client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(1);
     expect(await db.client.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
       executionOutcome: "refund_created",

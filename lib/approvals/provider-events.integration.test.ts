@@ -14,6 +14,8 @@ import { refundedCentsSql } from "../orders/refund-facts";
 import { decideApproval } from "./decide-approval";
 import { REFUND_WORKER_ACTOR } from "./settle-refund";
 import { takeStripeEvent } from "./take-provider-event";
+import { readOutbox } from "./read-outbox";
+import { deliverReply } from "../delivery/deliver-reply";
 
 const SECRET = "whsec_provider-events-test-secret-0123456789";
 const testDb = useTestDb();
@@ -82,13 +84,15 @@ async function snapshot(entryId: string, ticketId: string) {
     }),
     ticket: await client.ticket.findUniqueOrThrow({ where: { id: ticketId }, select: { status: true, reason: true } }),
     replies: await client.outboxMessage.count({ where: { ticketId } }),
+    delivery: (await client.replyDelivery.findFirst({ where: { ticketId }, select: { state: true } }))?.state ?? null,
+    inOutbox: (await readOutbox({ client }))!.messages.filter((m) => m.ticketId === ticketId).length,
     auditEvents: await client.auditEvent.count(),
     takenEvents: await client.paymentEvent.count(),
   };
 }
 
 describe(`Stripe's refund events (${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
-  it("releases the reply when the refund succeeds; a refund.failed after it returns the ticket to a person, with no further reply", async () => {
+  it("releases the reply when the refund succeeds; a refund.failed before it was sent withdraws it and returns the ticket to a person", async () => {
     const { client } = testDb();
     const { request, orderId, entryId } = await requestedAtStripe();
     const refund = { id: "re_fails_later", approvalId: request.id };
@@ -102,14 +106,18 @@ describe(`Stripe's refund events (${process.env.DATABASE_URL ? "PostgreSQL" : "P
     const succeeded = await snapshot(entryId, request.ticketId);
     expect(succeeded.entry).toEqual({ state: "succeeded", providerRefundId: "re_fails_later", failureReason: null });
     expect(succeeded.ticket.status).toBe("resolved");
-    expect(succeeded.replies).toBe(1);
+    expect(succeeded).toMatchObject({ replies: 1, delivery: "pending", inOutbox: 1 });
 
     const failed = stripeEvent("refund.failed", { ...refund, status: "failed", failureReason: "expired_or_canceled_card" });
     expect(await takeStripeEvent(failed)).toMatchObject({ status: "taken", moved: true });
     const after = await snapshot(entryId, request.ticketId);
     expect(after.entry).toEqual({ state: "failed", providerRefundId: "re_fails_later", failureReason: "expired_or_canceled_card" });
     expect(after.ticket).toEqual({ status: "needs_human", reason: "refund_failed" });
-    expect(after.replies).toBe(1);
+    // The reply was not sent yet: withdrawn, it is never delivered and the helpdesk never reads it.
+    expect(after).toMatchObject({ replies: 1, delivery: "withdrawn", inOutbox: 0 });
+    const delivery = await client.replyDelivery.findFirstOrThrow({ where: { ticketId: request.ticketId } });
+    expect(await deliverReply({ deliveryId: delivery.id, client })).toBe("skipped:withdrawn");
+    expect(await client.auditEvent.count({ where: { action: "reply.withdrawn", subjectId: request.id } })).toBe(1);
     // The failed refund moved no money: the order's room is back.
     expect(await refundedOn(orderId)).toBe(0);
     const moves = await client.auditEvent.findMany({
@@ -117,6 +125,22 @@ describe(`Stripe's refund events (${process.env.DATABASE_URL ? "PostgreSQL" : "P
       orderBy: { seq: "asc" },
     });
     expect(moves.map((m) => (m.inputs as { state: string }).state)).toEqual(["succeeded", "failed"]);
+  });
+
+  it("a refund.failed after the reply was sent returns the ticket to a person for a correction, the reply as it was", async () => {
+    const { client } = testDb();
+    const { request, entryId } = await requestedAtStripe();
+    const refund = { id: "re_fails_after_reply", approvalId: request.id };
+    await takeStripeEvent(stripeEvent("refund.updated", { ...refund, status: "succeeded" }));
+    const delivery = await client.replyDelivery.findFirstOrThrow({ where: { ticketId: request.ticketId } });
+    expect(await deliverReply({ deliveryId: delivery.id, client })).toBe("delivered");
+
+    await takeStripeEvent(stripeEvent("refund.failed", { ...refund, status: "failed", failureReason: "lost_or_stolen_card" }));
+    const after = await snapshot(entryId, request.ticketId);
+    expect(after.entry.state).toBe("failed");
+    expect(after.ticket).toEqual({ status: "needs_human", reason: "refund_failed_after_reply" });
+    expect(after).toMatchObject({ replies: 1, delivery: "delivered", inOutbox: 1 });
+    expect(await client.auditEvent.count({ where: { action: "reply.withdrawn", subjectId: request.id } })).toBe(0);
   });
 
   it("refuses a forged event – another secret, an altered body, no signature – with nothing changed", async () => {

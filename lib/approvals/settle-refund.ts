@@ -9,7 +9,8 @@
 //   2. no transaction: the provider is asked to refund, with the row's key as its idempotency key;
 //   3. one transaction: what the provider answered is recorded on the row (recordProviderReport) –
 //      succeeded releases the reply and resolves the ticket, failed or canceled returns the ticket to a
-//      person with the provider's reason and releases nothing, pending waits (for the provider's event
+//      person with the provider's reason and releases nothing (a reply released at an earlier success
+//      and not yet sent is withdrawn), pending waits (for the provider's event
 //      or the reconciliation).
 //
 // A crash anywhere is settled by running the job again: phase 1 finds its outcome recorded and the
@@ -22,14 +23,14 @@ import { prismaSqlTx } from "../db/driver";
 import { auditAppendArgument, recordAuditEvent, type ActorType } from "../audit/record-audit-event";
 import { executeRefundOn } from "../ledger/execute-approved-refund";
 import { moveRefundState } from "../ledger/store/ledger-store";
-import type { TExecutionOutcome, TRefundFailureReason, TRefundState } from "../contracts/reason-codes";
+import type { TExecutionOutcome, TLifecycleReason, TRefundFailureReason, TRefundState } from "../contracts/reason-codes";
 import { moveTicket, type TTicketMove } from "../tickets/lifecycle";
 import { isAppError } from "../contracts/app-error";
 import { customerReply } from "../contracts/customer-reply";
 import { loadRefundProvider } from "../payments/payment-settings";
 import { freshReadUnderLock, orderSource } from "../orders/order-source";
 import { RefundRefused, type TRefundProvider, type TRefundRequest } from "../payments/refund-provider";
-import { lockForSettlement, recordExecutionOutcome, releaseReply } from "./store/approval-store";
+import { lockForSettlement, recordExecutionOutcome, releaseReply, withdrawReply } from "./store/approval-store";
 import { enqueueDelivery, replyRelease } from "./reply-release";
 
 export const REFUND_WORKER_ACTOR = { type: "system", id: "refund-worker" } as const;
@@ -168,7 +169,7 @@ type TSettledRequest = Awaited<ReturnType<typeof recordExecutionOutcome>>;
  */
 async function applyState(tx: DbTx, request: TSettledRequest, state: TRefundState, outcome: string): Promise<boolean> {
   if (state === "failed" || state === "canceled") {
-    await settleTicket(tx, request.ticketId, "refund_failed");
+    await settleTicket(tx, request.ticketId, "refund_failed", await withdrawnOrSent(tx, request));
     return false;
   }
   if (state !== "succeeded") return false;
@@ -198,6 +199,26 @@ async function applyState(tx: DbTx, request: TSettledRequest, state: TRefundStat
 }
 
 /**
+ * A refund that fails after it succeeded (card refunds can, days later) finds its reply released. Not
+ * yet sent, it is withdrawn – never delivered, gone from the outbox – and the customer hears nothing;
+ * sent (or possibly sent: an attempt started), the ticket's reason says the customer needs a correction.
+ */
+async function withdrawnOrSent(tx: DbTx, request: TSettledRequest): Promise<"refund_failed" | "refund_failed_after_reply"> {
+  if (!request.outbox) return "refund_failed";
+  if (!(await withdrawReply(tx, request.outbox.id, "refund_failed"))) return "refund_failed_after_reply";
+  await recordAuditEvent(tx, {
+    actorType: REFUND_WORKER_ACTOR.type,
+    actorId: REFUND_WORKER_ACTOR.id,
+    action: "reply.withdrawn",
+    subjectType: "approval",
+    subjectId: request.id,
+    ticketId: request.ticketId,
+    inputs: { reason: "refund_failed" },
+  });
+  return "refund_failed";
+}
+
+/**
  * Moves the ticket after its refund. A ticket already where the move would take it, or resolved (an
  * approval decided before the lifecycle existed, or a refund that failed after a person resolved the
  * ticket by hand meanwhile) has nothing to move.
@@ -206,9 +227,12 @@ async function settleTicket(
   tx: DbTx,
   ticketId: string,
   move: Extract<TTicketMove, "refund_executed" | "refund_blocked" | "refund_failed">,
+  reason: Extract<TLifecycleReason, "refund_blocked" | "refund_failed" | "refund_failed_after_reply"> | null = move === "refund_executed"
+    ? null
+    : move,
 ) {
   try {
-    await moveTicket(tx, { ticketId, move, ...(move === "refund_executed" ? {} : { reason: move }) });
+    await moveTicket(tx, { ticketId, move, ...(reason ? { reason } : {}) });
   } catch (error) {
     if (isAppError(error, "ticket_resolved")) return;
     if (move === "refund_failed" && isAppError(error, "invalid_ticket_state")) return;

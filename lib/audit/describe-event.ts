@@ -115,6 +115,7 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
   "reply.delivered": (i, w) => `delivered the reply on ${w.ticket} through ${text(i.channel) ?? "?"} (attempt ${Number(i.attempts)})`,
   "reply.delivery_failed": (i, w) =>
     `gave up delivering the reply on ${w.ticket} through ${text(i.channel) ?? "?"}: ${text(i.reason) ?? "?"} (attempt ${Number(i.attempts)})`,
+  "reply.withdrawn": (_i, w) => `withdrew the reply on ${w.ticket} before it was sent: its refund failed at the payment provider`,
   "refund.executed": (i, w) => {
     const amount = w.money(i.amountCents, i.currency, i.orderId) ?? "?";
     return `refunded ${amount} on order ${text(i.orderId) ?? "?"} (${w.ticket})${i.mode === "simulate" ? ", simulated" : ""}`;

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   // a released reply's delivery: delivered, or failed for good (after its retries, or refused)
   "reply.delivered",
   "reply.delivery_failed",
+  "reply.withdrawn",
   // the refund executor: one name per outcome (REFUND_AUDIT_ACTIONS)
   "refund.executed",
   "refund.duplicate_ignored",

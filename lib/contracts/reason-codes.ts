@@ -175,6 +175,7 @@ export const LIFECYCLE_REASONS = [
   "approval_rejected",
   "refund_blocked",
   "refund_failed",
+  "refund_failed_after_reply",
   // a conversation moving on (lib/conversations/receive-follow-up.ts, lib/approvals/send-back.ts)
   "customer_follow_up",
   "reopened_by_customer",

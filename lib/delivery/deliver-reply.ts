@@ -31,7 +31,8 @@ export function configuredChannel(e: TEnv = env()): TChannel {
   }
 }
 
-export type TDeliverResult = "delivered" | `failed:${string}` | "skipped:no_delivery" | "skipped:delivered" | "skipped:failed";
+export type TDeliverResult =
+  "delivered" | `failed:${string}` | "skipped:no_delivery" | "skipped:delivered" | "skipped:failed" | "skipped:withdrawn";
 
 export async function deliverReply(input: {
   deliveryId: string;
@@ -43,7 +44,7 @@ export async function deliverReply(input: {
   const client = input.client ?? defaultDb();
   const row = await loadDelivery(client, input.deliveryId);
   if (!row) return "skipped:no_delivery";
-  if (row.state !== "pending") return `skipped:${row.state as "delivered" | "failed"}`;
+  if (row.state !== "pending") return `skipped:${row.state as "delivered" | "failed" | "withdrawn"}`;
   const channel = input.channel ?? configuredChannel();
   if (!(await startAttempt(client, row.id, channel.name))) return "skipped:delivered";
   const reply: TOutgoingReply = {

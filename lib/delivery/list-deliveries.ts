@@ -2,12 +2,13 @@
 import { db as defaultDb, type Db } from "../db";
 import { listDeliveries, type TDeliveryState } from "./store/delivery-store";
 
-export const DELIVERY_STATES = ["pending", "delivered", "failed"] as const satisfies readonly TDeliveryState[];
+export const DELIVERY_STATES = ["pending", "delivered", "failed", "withdrawn"] as const satisfies readonly TDeliveryState[];
 
 export const DELIVERY_STATE_LABELS = {
   pending: "Waiting to be delivered",
   delivered: "Delivered",
   failed: "Failed",
+  withdrawn: "Withdrawn",
 } satisfies Record<TDeliveryState, string>;
 
 export const CHANNEL_LABELS: Record<string, string> = { outbox: "Outbox (polled)", webhook: "Webhook", zendesk: "Zendesk", email: "Email" };

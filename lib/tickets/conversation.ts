@@ -7,7 +7,8 @@ import { db as defaultDb, type Db } from "../db";
 import { listMessages } from "./store/message-store";
 
 export type TMessageDelivery = {
-  state: "pending" | "delivered" | "failed";
+  /** withdrawn: its refund failed at the payment provider before it was sent. */
+  state: "pending" | "delivered" | "failed" | "withdrawn";
   /** The channel of its last attempt (outbox, webhook, zendesk, email); null before the first. */
   channel: string | null;
   attempts: number;

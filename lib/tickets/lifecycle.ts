@@ -14,7 +14,8 @@
 //                ├─ approve_reply ─▶ resolved
 //                └─ reject ────────▶ needs_human (approval_rejected): a person answers or runs again
 //   auto_approved ── refund_executed ▶ resolved | refund_blocked ▶ needs_human
-//   approved | auto_approved | resolved ── refund_failed ▶ needs_human (refund_failed)
+//   approved | auto_approved | resolved ── refund_failed ▶ needs_human (refund_failed, or
+//                                           refund_failed_after_reply when its reply was already sent)
 //   needs_human | blocked | completed ── follow_up ▶ open (customer_follow_up): the customer wrote again
 //   resolved ── reopen ▶ open (reopened_by_customer): the customer wrote again after the answer
 //   needs_human ── send_back ▶ open (reviewer_feedback): a reviewer returned the draft with a note
@@ -57,7 +58,8 @@ export const LIFECYCLE_REASON_LABELS: Record<TLifecycleReason, string> = {
   run_interrupted: "The agent's run was interrupted (its process stopped)",
   approval_rejected: "A person rejected the agent's proposal",
   refund_blocked: "The approved refund could not be executed",
-  refund_failed: "The payment provider did not complete the refund",
+  refund_failed: "The payment provider did not complete the refund; no reply went to the customer",
+  refund_failed_after_reply: "The payment provider did not complete the refund, after the reply was sent: the customer needs a correction",
   customer_follow_up: "The customer wrote again: back in the queue for a new run",
   reopened_by_customer: "The customer wrote again after the answer: reopened",
   reviewer_feedback: "A reviewer sent the draft back to the agent with a note",

@@ -15,6 +15,7 @@ const TONE: Record<TRow["state"], string> = {
   pending: "bg-amber-50 text-amber-800 ring-amber-200",
   delivered: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   failed: "bg-red-50 text-red-800 ring-red-200",
+  withdrawn: "bg-slate-100 text-slate-700 ring-slate-300",
 };
 
 function State({ row }: { row: TRow }) {

@@ -9,7 +9,7 @@ import { canonicalJson } from "../../contracts/canonical";
 import { runTyped, typed } from "../../db/typed-sql";
 import type { TSqlTx } from "../../db/driver";
 import type { TApprovalOperation } from "../../contracts/approval-operation";
-import { insertDelivery, releasedDeliveryCte } from "../../delivery/store/delivery-store";
+import { insertDelivery, releasedDeliveryCte, withdrawDelivery } from "../../delivery/store/delivery-store";
 import type { TSupersedeReason } from "../../contracts/reason-codes";
 
 type TRequestStatus = "pending" | "approved" | "rejected";
@@ -246,4 +246,9 @@ export async function releaseReply(
   const { delivery, ...message } = r;
   const created = await tx.outboxMessage.create({ data: message, select: { id: true } });
   await insertDelivery(tx, { id: delivery.id, outboxMessageId: created.id, ticketId: r.ticketId, disclosed: delivery.disclosed });
+}
+
+/** A released reply taken back before its delivery made any attempt; false when it may have been sent. */
+export function withdrawReply(tx: DbTx, outboxMessageId: string, reason: "refund_failed"): Promise<boolean> {
+  return withdrawDelivery(tx, outboxMessageId, reason);
 }

@@ -4,7 +4,7 @@
 import { Prisma, type Db, type DbTx } from "../../db";
 
 export type TDeliveryChannel = "outbox" | "webhook" | "zendesk" | "email";
-export type TDeliveryState = "pending" | "delivered" | "failed";
+export type TDeliveryState = "pending" | "delivered" | "failed" | "withdrawn";
 
 /**
  * The delivery of a reply released by the same statement (CTE `delivery`, after the CTE `released`
@@ -51,6 +51,19 @@ export async function recordFailure(client: Db | DbTx, id: string, failure: { er
       updatedAt: new Date(),
       ...(failure.reason ? { state: "failed", failureReason: failure.reason } : {}),
     },
+  });
+  return updated.count === 1;
+}
+
+/**
+ * A released reply taken back before anything was sent: only a pending delivery with no attempt
+ * started. The condition is the check: an attempt that started first (startAttempt) leaves it
+ * pending with an attempt, and the reply counts as sent; one that comes after finds it withdrawn.
+ */
+export async function withdrawDelivery(tx: DbTx, outboxMessageId: string, reason: string): Promise<boolean> {
+  const updated = await tx.replyDelivery.updateMany({
+    where: { outboxMessageId, state: "pending", attempts: 0 },
+    data: { state: "withdrawn", failureReason: reason, updatedAt: new Date() },
   });
   return updated.count === 1;
 }

@@ -35,6 +35,7 @@ const DELIVERY_STYLES: Record<TMessageDelivery["state"], string> = {
   pending: "bg-amber-100 text-amber-900",
   delivered: "bg-emerald-100 text-emerald-900",
   failed: "bg-red-100 text-red-900",
+  withdrawn: "bg-slate-200 text-slate-900",
 };
 
 const at = (d: Date) => `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
@@ -49,6 +50,7 @@ function whereText(m: TConversationMessage): string {
 function deliveryText(d: TMessageDelivery): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? "" : "s"}`;
   if (d.state === "failed") return `Failed: ${d.failureReason ?? "unknown"} (${tries})`;
+  if (d.state === "withdrawn") return "Withdrawn before it was sent: the refund failed at the payment provider";
   if (d.state === "pending") return d.attempts ? `Pending, retrying (${tries})` : "Pending";
   const delivered = `Delivered${d.deliveredAt ? ` ${at(d.deliveredAt)}` : ""}`;
   if (d.channel !== "outbox") return delivered;
