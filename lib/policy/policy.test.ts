@@ -98,7 +98,9 @@ describe("refund policy", () => {
     // (the publish role and the annotation share came later, never in the hash).
     const before = (settings: typeof DEFAULT_SETTINGS) => {
       const hashed = Object.fromEntries(
-        Object.entries(settings).filter(([key]) => !key.startsWith("queue.") && !key.startsWith("documents.") && !key.startsWith("annotation.")),
+        Object.entries(settings).filter(
+          ([key]) => !key.startsWith("queue.") && !key.startsWith("documents.") && !key.startsWith("annotation."),
+        ),
       );
       return `${POLICY_RULES_VERSION}+${sha256Hex(canonicalJson(hashed)).slice(0, 10)}`;
     };

@@ -33,7 +33,10 @@ export const STORES = {
   policies: { tables: ["Setting"], store: ["lib/policy/", "lib/auth/update-sso-policy.ts"] },
   documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
   documentEvaluations: { tables: ["PolicyEvaluation"], store: ["lib/documents/store/evaluate-store.ts"] },
-  evaluations: { tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision", "EvalRequest", "RunAnnotation", "EpisodeCandidate"], store: ["lib/eval/"] },
+  evaluations: {
+    tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision", "EvalRequest", "RunAnnotation", "EpisodeCandidate"],
+    store: ["lib/eval/"],
+  },
   limits: { tables: ["RateLimitCounter"], store: ["lib/db/rate-limit-store.ts"] },
 } as const satisfies Record<string, { tables: readonly string[]; store: readonly string[] }>;
 
