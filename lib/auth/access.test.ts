@@ -27,13 +27,14 @@ describe("navigation", () => {
       const expected = NAV_ITEMS.filter((i) => (AREAS[i.area] as readonly string[]).includes(role)).map((i) => i.label);
       expect(labels).toEqual(expected);
     }
-    expect(navItemsFor("REVIEWER").map((i) => i.label)).toEqual(["Queue", "New ticket", "Deliveries", "Policies"]);
+    expect(navItemsFor("REVIEWER").map((i) => i.label)).toEqual(["Queue", "New ticket", "Deliveries", "Policies", "Annotations"]);
     expect(navItemsFor("ADMIN").map((i) => i.label)).toEqual([
       "Queue",
       "New ticket",
       "Ledger",
       "Deliveries",
       "Policies",
+      "Annotations",
       "Audit",
       "Evaluations",
       "Autonomy",
