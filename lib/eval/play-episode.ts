@@ -57,8 +57,27 @@ function withOrder(value: unknown, orderId: string): unknown {
   return value;
 }
 
-function plannerFor(episode: TEpisode, world: TEpisodeWorld, models: TModelEndpoints): { planner: TPlanner; tools: Partial<TToolSet>; model: string | null } {
-  if (episode.planner === "rule") return { planner: rulePlanner, tools: {}, model: null };
+/** What a run is played with. `local`: nothing in it waits on anything but this machine (the rule or a
+ * scripted planner without a delay, the local fake model answering at once). */
+type TEpisodeSetup = { planner: TPlanner; tools: Partial<TToolSet>; model: string | null; local: boolean };
+
+/**
+ * Time limits with room, for a local run whose episode sets none: on a busy machine (two test files
+ * and the graders' threads on two cores) a tool's time is the machine's load, not the agent's, and
+ * the manifest's 2 s for a tool turned a prompt draft into tool_timeout. An episode about time says
+ * its own limits (tool-timeout, the latency budget), and a run on a configured model keeps the
+ * manifest's, which is what its speed is graded against.
+ */
+const LOCAL_TIME_ROOM = { toolTimeoutMs: 12_000, maxWallMs: 60_000 } as const;
+
+export function runBudgets(episode: TEpisode, local: boolean): TEpisode["budgets"] {
+  if (!local) return episode.budgets;
+  const setsTime = episode.budgets?.toolTimeoutMs !== undefined || episode.budgets?.maxWallMs !== undefined;
+  return setsTime ? episode.budgets : { ...LOCAL_TIME_ROOM, ...episode.budgets };
+}
+
+function plannerFor(episode: TEpisode, world: TEpisodeWorld, models: TModelEndpoints): TEpisodeSetup {
+  if (episode.planner === "rule") return { planner: rulePlanner, tools: {}, model: null, local: true };
   if (episode.planner === "model" || "model" in episode.planner) {
     const scripted = episode.planner !== "model";
     const fake = models.fake!;
@@ -69,13 +88,19 @@ function plannerFor(episode: TEpisode, world: TEpisodeWorld, models: TModelEndpo
     // the short client timeout it is written against. The rest get room, so a busy machine (a test
     // run on two cores) cannot turn a prompt local answer into a planner_error.
     const slow = entries.some((entry) => entry !== "auto" && "delayMs" in entry);
-    const config = !scripted && models.configured ? models.configured : { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: slow ? 2_000 : 12_000 };
-    return plannerSetup("model", config);
+    const configured = !scripted && models.configured;
+    const config = configured || { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: slow ? 2_000 : 12_000 };
+    return { ...plannerSetup("model", config), local: !configured && !slow };
   }
   const { scripted, usagePerStep, delayMs } = episode.planner;
   const inner = scriptedPlanner(scripted.map((decision): TPlannerOutput => ({ decision: withOrder(decision, world.orderId ?? ""), usage: usagePerStep })), { wrapped: true });
-  if (!delayMs) return { planner: inner, tools: {}, model: null };
-  return { planner: { id: "scripted", decide: async (state, signal) => (await new Promise((r) => setTimeout(r, delayMs)), inner.decide(state, signal)) }, tools: {}, model: null };
+  if (!delayMs) return { planner: inner, tools: {}, model: null, local: true };
+  return {
+    planner: { id: "scripted", decide: async (state, signal) => (await new Promise((r) => setTimeout(r, delayMs)), inner.decide(state, signal)) },
+    tools: {},
+    model: null,
+    local: false,
+  };
 }
 
 function faultyTools(episode: TEpisode): Partial<TToolSet> {
@@ -146,7 +171,7 @@ async function countRefunds(g: TGradingDb, world: TEpisodeWorld): Promise<number
 export async function playEpisode(g: TGradingDb, episode: TEpisode, tag: string, models: TModelEndpoints, actorId: string): Promise<{ actual: TActualOutcome; costUsd: number | null }> {
   const world = await materializeEpisode(g, episode, tag, actorId);
   const setup = plannerFor(episode, world, models);
-  const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: setup.planner, model: setup.model, budgets: episode.budgets, tools: { ...setup.tools, ...faultyTools(episode) }, client: g.client });
+  const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: setup.planner, model: setup.model, budgets: runBudgets(episode, setup.local), tools: { ...setup.tools, ...faultyTools(episode) }, client: g.client });
   const actual: TActualOutcome = {
     status: run.status,
     reason: run.reason,
