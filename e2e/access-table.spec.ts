@@ -928,7 +928,7 @@ test.beforeAll(async ({ browser }) => {
   captured.set("annotateRunAction", await captureAction(page, () => runAnnotation.getByRole("button", { name: "Save judgement" }).click()));
   await page.goto(ticketUrl);
   await runAnnotation.getByText("Judge this run").click();
-  await runAnnotation.getByLabel("Correct").check();
+  await runAnnotation.getByRole("radio", { name: "Correct", exact: true }).check();
   await runAnnotation.getByRole("button", { name: "Save judgement" }).click();
   await expect(runAnnotation.getByRole("button", { name: "Save as episode" })).toBeVisible();
   captured.set(
