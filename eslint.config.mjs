@@ -107,6 +107,25 @@ export const PARTS = {
   },
   // intake: a route signed by a machine (signed-route.ts) reads its body with the intake's reader.
   auth: { paths: ["lib/auth"], may: [...BASE, "http", "env", "db", "tickets", "audit", "intake"] },
+  // A customer's erasure, retention and export: every store that holds their personal data.
+  privacy: {
+    paths: ["lib/privacy"],
+    may: [
+      ...BASE,
+      "env",
+      "db",
+      "audit",
+      "jobs",
+      "policy",
+      "orders",
+      "tickets",
+      "intake",
+      "agent",
+      "approvalStore",
+      "deliveryStore",
+      "eval",
+    ],
+  },
   worker: { paths: ["lib/jobs/worker.ts", "lib/jobs/handlers"], may: "any" },
 };
 

@@ -1,7 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./testing/chromium";
+import { E2E_SHARD_STRIDE, e2eBasePort } from "./testing/e2e-data-dir";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210);
+const PORT = e2eBasePort();
+// Shards: each Playwright worker drives a server and a database of its own (testing/e2e-data-dir.ts),
+// its spec files given to it whole and run in order; E2E_WORKERS=1 runs the suite on one server.
+const SHARDS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 // Debian's Chromium by default (this project's machines cannot download Playwright's browsers);
 // on a machine with Playwright's own browsers, set CHROMIUM_PATH= (empty) to use them.
 const executablePath = chromiumPath();
@@ -16,13 +20,14 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: SHARDS,
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: [["list"]],
   outputDir: process.env.E2E_PORT ? `test-results/${PORT}` : "test-results",
   use: {
     ...devices["Desktop Chrome"],
+    // Each worker's own server: the `baseURL` fixture in e2e/fixtures.ts.
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
@@ -40,14 +45,18 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // A fresh database for every run (embedded, or a sibling of DATABASE_URL's), migrated and
-    // seeded with the demo data, then the production build from `npm test`'s build step.
-    command: `node node_modules/tsx/dist/cli.mjs scripts/e2e-server.ts --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  // Per shard, a fresh database for the run (embedded, or a sibling of DATABASE_URL's), migrated and
+  // seeded with the demo data, then the production build from `npm test`'s build step.
+  webServer: Array.from({ length: SHARDS }, (_, shard) => {
+    const port = PORT + E2E_SHARD_STRIDE * shard;
+    return {
+      command: `node node_modules/tsx/dist/cli.mjs scripts/e2e-server.ts --port ${port}`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      // The shards migrate and seed at the same time.
+      timeout: 300_000,
+      stdout: "pipe" as const,
+      stderr: "pipe" as const,
+    };
+  }),
 });

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import IntegrationFirst from "./testing/sequencer";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
@@ -9,6 +9,32 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 // only collects results; the files spend much of their time waiting on a database or a child
 // process. TEST_WORKERS overrides it (1 runs the files one at a time).
 const workers = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
+
+// Integration files whose outcome is the same on either database, left out of CI's second run
+// (`npm test -- --database-only` sets TEST_DATABASE_ONLY): they grade on, or test, an embedded
+// database of their own whatever DATABASE_URL says, or (the property test) hold the runtime itself,
+// whose writes the other integration files hold on PostgreSQL.
+export const SAME_ON_ANY_DATABASE = [
+  // The property test: 10,000 planner decisions through the runtime; minutes on PostgreSQL for no rule of SQL.
+  "lib/agent/run-agent.property.integration.test.ts",
+  // Grading always runs on in-memory PGlite databases of its own (lib/eval/episode-images.ts).
+  "lib/eval/grade-workers.integration.test.ts",
+  "lib/eval/grade-episodes.integration.test.ts",
+  "lib/eval/grade-approvals.integration.test.ts",
+  "lib/eval/retrieval.integration.test.ts",
+  "lib/eval/shipped-dataset.integration.test.ts",
+  // The embedded database itself: its prepared statements, its data directory, its migrations replayed.
+  "lib/db/pglite-prepared.integration.test.ts",
+  "lib/db/schema-drift.integration.test.ts",
+  "lib/db/data-dir-lock.integration.test.ts",
+  "lib/db/data-dir-modes.integration.test.ts",
+  "scripts/eval-through-server.integration.test.ts",
+];
+
+const TEST_ROOTS = ["lib", "components", "app", "scripts", "testing", "prisma"];
+// Unit files that mock a module (next-auth/jwt) or fake the clock: in a shared module graph the
+// mock could reach, or miss, another file.
+const ISOLATED_UNIT_FILES = ["lib/auth/session-token.test.ts", "lib/auth/session-cookie.test.ts"];
 
 export default defineConfig({
   resolve: {
@@ -19,15 +45,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: [
-      "lib/**/*.test.ts",
-      "components/**/*.test.ts",
-      "app/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "testing/**/*.test.ts",
-      "prisma/**/*.test.ts",
-    ],
-    globalSetup: ["testing/global-setup.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_ONLY ? SAME_ON_ANY_DATABASE : [])],
     pool: "forks",
     maxWorkers: workers,
     // Each worker's DATA_DIR of its own (under the one below).
@@ -46,5 +64,30 @@ export default defineConfig({
       // The JSON log lines would interleave with the reporter's; the tests of the logs read their own.
       LOG_LEVEL: "silent",
     },
+    projects: [
+      // The unit files share their worker's modules (`isolate: false`): importing the app, Prisma's
+      // client and the rest once per worker rather than once per file takes minutes off a run. They
+      // read no database and keep no state between files; the two that replace a module or the
+      // clock for their own tests stay isolated, with the integration files.
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: TEST_ROOTS.map((dir) => `${dir}/**/*.test.ts`),
+          exclude: ["**/*.integration.test.ts", ...ISOLATED_UNIT_FILES],
+          isolate: false,
+        },
+      },
+      // Each integration file in a module graph of its own: many keep a database, a server or a
+      // worker in module state, or set the environment, for the whole file.
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: [...TEST_ROOTS.map((dir) => `${dir}/**/*.integration.test.ts`), ...ISOLATED_UNIT_FILES],
+          globalSetup: ["testing/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

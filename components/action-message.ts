@@ -2,6 +2,7 @@
 // for every failure (lib/auth/action-result.ts), so each page names only what is its own – who may
 // do it, what to check when the input was refused.
 import type { TActionResult } from "@/lib/auth/action-result";
+import type { TErrorCode } from "@/lib/contracts/app-error";
 
 export type TFormMessage = { tone: "ok" | "error"; text: string };
 
@@ -17,6 +18,9 @@ export interface TFailureWords {
   fieldsShownBeside?: boolean;
   /** Added to "Your session has ended: sign in again." (what happens to what was typed). */
   signedOut?: string;
+  /** The page's own words for a refusal, by its code (the page branches on the code, never on the
+   * message); any other code shows the server's message. */
+  byCode?: Partial<Record<TErrorCode, string>>;
 }
 
 export function failureText(state: TFailure, words: TFailureWords): string {
@@ -28,7 +32,7 @@ export function failureText(state: TFailure, words: TFailureWords): string {
     case "unauthenticated":
       return `Your session has ended: sign in again.${words.signedOut ? ` ${words.signedOut}` : ""}`;
     case "error":
-      return state.message;
+      return words.byCode?.[state.code] ?? state.message;
   }
 }
 

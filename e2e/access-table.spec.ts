@@ -37,9 +37,13 @@
 //   action changeUserRoleAction    (/admin/users) admin       refused     refused   refused     refused  allowed
 //   action setUserActiveAction     (/admin/users) admin       refused     refused   refused     refused  allowed
 //   action updateSsoPolicyAction   (/admin/sign-in) admin     refused     refused   refused     refused  allowed
+//   action eraseCustomerAction     (/admin)         admin     refused     refused   refused     refused  allowed
+//   action setLegalHoldAction      (/admin)         admin     refused     refused   refused     refused  allowed
+//   action requestExportAction     (/admin)         admin     refused     refused   refused     refused  allowed
 //   action startEvaluationAction   (/documents/:key/:v) documents refused allowed allowed    allowed  allowed
 //   action acknowledgeRegressionsAction (/documents/:key/:v) documents refused allowed allowed allowed allowed   (who may: the setting, in lib/documents)
 //   action startAgentEvaluationAction (/evals)   evals       refused     refused   refused     allowed  allowed
+//   action setSeriesThresholdsAction (/evals/daily) evals     refused     refused   refused     allowed  allowed
 //   action assignAnnotationAction  (/tickets/:id) annotate    refused     allowed   allowed     allowed  allowed
 //   action annotateRunAction       (/tickets/:id) annotate    refused     allowed   allowed     allowed  allowed
 //   action saveEpisodeAction       (/tickets/:id) annotate    refused     allowed   allowed     allowed  allowed
@@ -50,6 +54,7 @@
 //   POST   /api/auth/[...nextauth]                public      allowed     allowed   allowed     allowed  allowed   (next-auth checks its own CSRF token)
 //   POST   /api/intake/tickets                    signature   refused     refused   refused     refused  refused   (no session counts; only the signature)
 //   POST   /api/intake/messages                   signature   refused     refused   refused     refused  refused   (follow-ups: signed as tickets are)
+//   POST   /api/intake/erasures                   signature   refused     refused   refused     refused  refused   (a customer's erasure: signed as tickets are)
 //   GET    /api/outbox                            signature   refused     refused   refused     refused  refused   (only the signed helpdesk)
 //   GET    /api/audit/checkpoints                 signature   refused     refused   refused     refused  refused   (signed like the outbox)
 //   POST   /api/helpdesk/zendesk                  signature   refused     refused   refused     refused  refused   (only Zendesk's webhook signature)
@@ -60,6 +65,7 @@
 //   GET    /api/runs                              tickets     refused     allowed   allowed     allowed  allowed
 //   GET    /api/audit/export                      audit       refused     refused   refused     allowed  allowed
 //   GET    /api/ledger/export                     ledger      refused     refused   allowed     allowed  allowed
+//   GET    /api/admin/exports/[id]                admin       refused     refused   refused     refused  allowed   (an id with no export: 409 past the gate)
 //   action signOutEverywhereAction (any page)     account     refused     allowed   allowed     allowed  allowed   (near last: it ends every session of the caller)
 //   action signOutAction           (any page)     public      allowed     allowed   allowed     allowed  allowed   (last: it ends the session)
 //
@@ -105,6 +111,9 @@ type TActionName =
   | "signInAction"
   | "oidcSignInAction"
   | "updateSsoPolicyAction"
+  | "eraseCustomerAction"
+  | "setLegalHoldAction"
+  | "requestExportAction"
   | "createTicketAction"
   | "runAgentAction"
   | "decideApprovalAction"
@@ -137,6 +146,7 @@ type TActionName =
   | "setPasswordAction"
   | "startEvaluationAction"
   | "startAgentEvaluationAction"
+  | "setSeriesThresholdsAction"
   | "assignAnnotationAction"
   | "annotateRunAction"
   | "saveEpisodeAction"
@@ -184,6 +194,36 @@ const ACTIONS: readonly TActionRow[] = [
     allowedAnswer: ({ result }) => {
       expect(result).toMatchObject({ status: "invalid" });
       expect(Object.keys(result!.fieldErrors as object)).toEqual(["defaultRole"]);
+    },
+  },
+  {
+    name: "eraseCustomerAction",
+    text: ["customerId"],
+    gate: "admin",
+    harmless: { field: "customerId", value: "" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["customerId"]);
+    },
+  },
+  {
+    name: "setLegalHoldAction",
+    text: ["customerId"],
+    gate: "admin",
+    harmless: { field: "customerId", value: "" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["customerId"]);
+    },
+  },
+  {
+    name: "requestExportAction",
+    text: ["customerId"],
+    gate: "admin",
+    harmless: { field: "customerId", value: "" },
+    allowedAnswer: ({ result }) => {
+      expect(result).toMatchObject({ status: "invalid" });
+      expect(Object.keys(result!.fieldErrors as object)).toEqual(["customerId"]);
     },
   },
   {
@@ -429,6 +469,12 @@ const ACTIONS: readonly TActionRow[] = [
     allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "error", code: "invalid" }),
   },
   {
+    name: "setSeriesThresholdsAction",
+    gate: "evals",
+    harmless: { field: "handoffs", value: "-1" },
+    allowedAnswer: ({ result }) => expect(result).toMatchObject({ status: "invalid" }),
+  },
+  {
     name: "assignAnnotationAction",
     gate: "annotate",
     harmless: { field: "runId", value: NO_SUCH_ID },
@@ -600,6 +646,18 @@ const ROUTES: readonly TRouteRow[] = [
     },
   },
   {
+    name: "POST /api/intake/erasures",
+    gate: "signature",
+    call: (r) => r.post("/api/intake/erasures", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
+    allowedAnswer: async () => {
+      throw new Error("no session may pass the erasure route without a signature");
+    },
+    refusedAnswer: async (response) => {
+      expect(response.status()).toBe(401);
+      expect(await response.json()).toMatchObject({ error: "invalid_signature" });
+    },
+  },
+  {
     name: "PUT /api/orders/[id]",
     gate: "signature",
     call: (r) => r.put("/api/orders/ORD-ACCESS-1", { data: Buffer.from("{}"), headers: { "content-type": "application/json" } }),
@@ -741,6 +799,16 @@ const ROUTES: readonly TRouteRow[] = [
       await response.body();
     },
   },
+  {
+    name: "GET /api/admin/exports/[id]",
+    gate: "admin",
+    // No export has this id: past the gate, the one-time download answers that there is none to hand out.
+    call: (r) => r.get(`/api/admin/exports/${NO_SUCH_ID}`),
+    allowedHttp: 409,
+    allowedAnswer: async (response) => {
+      expect(await response.json()).toMatchObject({ code: "export_unavailable" });
+    },
+  },
 ];
 
 // ─── pages ───────────────────────────────────────────────────────────────────────────────────────
@@ -773,6 +841,7 @@ const PAGES: readonly TPageRow[] = [
   // No such run: past the gate, the page answers 404.
   { route: "/evals/[id]", path: `/evals/${NO_SUCH_ID}`, gate: "evals", allowedHttp: 404 },
   { route: "/evals/compare", path: "/evals/compare", gate: "evals" },
+  { route: "/evals/daily", path: "/evals/daily", gate: "evals" },
   { route: "/autonomy", path: "/autonomy", gate: "autonomy" },
   { route: "/admin", path: "/admin", gate: "admin" },
   { route: "/admin/users", path: "/admin/users", gate: "admin" },
@@ -843,7 +912,9 @@ async function captureDocumentActions(page: Page, leadContext: BrowserContext) {
 }
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
+  // Every caller signed in and every server action captured, one after another: about 280 requests,
+  // which took the whole of 120 s beside the accessibility scan on a loaded 2-core machine.
+  test.setTimeout(240_000);
   for (const caller of CALLERS) {
     const context = await browser.newContext();
     if (caller !== "SIGNED_OUT") await signIn(context, caller);
@@ -975,6 +1046,16 @@ test.beforeAll(async ({ browser }) => {
   await page.getByLabel("Daily cap on auto-approved refunds").fill("not money");
   captured.set("updatePolicySettingsAction", await captureAction(page, () => page.getByRole("button", { name: "Save settings" }).click()));
   await page.goto("/admin");
+  await page.getByLabel("Customer id", { exact: true }).fill("CUS-ACCESS-TABLE");
+  await page.getByLabel("I understand that this cannot be undone").check();
+  captured.set("eraseCustomerAction", await captureAction(page, () => page.getByRole("button", { name: "Erase customer" }).click()));
+  await page.goto("/admin");
+  await page.getByLabel("Customer id to hold").fill("CUS-ACCESS-TABLE");
+  captured.set("setLegalHoldAction", await captureAction(page, () => page.getByRole("button", { name: "Place legal hold" }).click()));
+  await page.goto("/admin");
+  await page.getByLabel("Customer id to export").fill("CUS-ACCESS-TABLE");
+  captured.set("requestExportAction", await captureAction(page, () => page.getByRole("button", { name: "Export their data" }).click()));
+  await page.goto("/admin");
   await page.getByLabel("Reminder before expiry, in minutes").fill("not minutes");
   captured.set(
     "updateNotificationSettingsAction",
@@ -1048,6 +1129,8 @@ test.beforeAll(async ({ browser }) => {
     "startAgentEvaluationAction",
     await captureAction(page, () => page.getByRole("button", { name: "Start evaluation" }).click()),
   );
+  await page.goto("/evals/daily");
+  captured.set("setSeriesThresholdsAction", await captureAction(page, () => page.getByRole("button", { name: "Save thresholds" }).click()));
 
   await page.goto("/");
   await page.getByRole("button", { name: new RegExp(ACCOUNTS.ADMIN.name) }).click();

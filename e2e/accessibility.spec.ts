@@ -1,8 +1,8 @@
 // Pages for everyone: axe-core on every page of app/, signed in as each role (and signed out where a
 // page is for that), with its menus, disclosures and error states open. A serious or critical
 // violation fails the page's test (e2e/axe.ts says what is scanned and how axe gets into the page).
-// Then the same page and states on a 390 px phone, where nothing may make the page scroll sideways
-// (e2e/sideways.ts names what sticks out).
+// Each page and state is also laid out on a 390 px phone, where nothing may make the page scroll
+// sideways (e2e/sideways.ts names what sticks out).
 //
 // The list of pages is read from app/ itself: every page.tsx, and the not-found and forbidden pages.
 // A page with no entry in SCANS (e2e/scans.ts) fails "every page in app/ is scanned", so a new page
@@ -76,6 +76,15 @@ test.describe("axe-core finds no serious or critical violation", () => {
         const problems: string[] = [];
         const paths = await scan.paths(page);
         expect(paths.length).toBeGreaterThan(0);
+        // Each address is loaded once: scanned at desktop width, then resized to a 390 px phone, where
+        // nothing may make it scroll sideways, and back; each state the same way, as it was opened.
+        const sideways = async (where: string) => {
+          await page.setViewportSize(PHONE);
+          // What lays itself out in script after a resize (the navigation's bar) does so before the next frame.
+          await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+          problems.push(...(await sidewaysCulprits(page)).map((c) => `${where} at 390 px: ${c}`));
+          await page.setViewportSize(DESKTOP);
+        };
         for (const path of paths) {
           const response = await page.goto(path);
           const expected = route.endsWith("not-found") ? 404 : route === "(app)/forbidden" ? 403 : 200;
@@ -83,22 +92,14 @@ test.describe("axe-core finds no serious or critical violation", () => {
           // Hydrated: client components (menus, forms) are what people use.
           await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
           problems.push(...seriousOrCritical(await scanPage(page)).map((p) => `${path}: ${p}`));
-          for (const state of scan.states ?? []) {
-            if (state.who && !state.who.includes(visitor)) continue;
-            const opened = await state.open(page);
-            if (opened) problems.push(...seriousOrCritical(await scanPage(page, opened)).map((p) => `${path} (${state.name}): ${p}`));
-          }
-          // The same page and states on a 390 px phone: nothing may make it scroll sideways.
-          await page.setViewportSize(PHONE);
-          await page.goto(path);
-          await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
-          const sideways = async (where: string) => problems.push(...(await sidewaysCulprits(page)).map((c) => `${where} at 390 px: ${c}`));
           await sideways(path);
           for (const state of scan.states ?? []) {
             if (state.who && !state.who.includes(visitor)) continue;
-            if (await state.open(page)) await sideways(`${path} (${state.name})`);
+            const opened = await state.open(page);
+            if (!opened) continue;
+            problems.push(...seriousOrCritical(await scanPage(page, opened)).map((p) => `${path} (${state.name}): ${p}`));
+            await sideways(`${path} (${state.name})`);
           }
-          await page.setViewportSize(DESKTOP);
         }
         expect(problems).toEqual([]);
       });

@@ -108,3 +108,65 @@ test("the least role that may publish policy documents is a choice of roles, sav
   await expect(form.getByTestId("settings-message")).toContainText("stays in force");
   await expect(version).toHaveText(before);
 });
+
+test("erasing a customer says why it is refused, by the server's code: no confirmation, no such customer", async ({ page, signInAs }) => {
+  await signInAs("ADMIN");
+  await page.goto("/admin");
+  const card = page.getByRole("region", { name: "Erase a customer" });
+  const status = card.getByRole("status");
+  await card.getByLabel("Customer id").fill("CUS-NOBODY");
+  await card.getByRole("button", { name: "Erase customer" }).click();
+  await expect(status).toHaveText("Confirm that the erasure cannot be undone.");
+  // The form is reset after each answer (React's form actions): typed again, as a person would.
+  await card.getByLabel("Customer id").fill("CUS-NOBODY");
+  await card.getByLabel("I understand that this cannot be undone").check();
+  await card.getByRole("button", { name: "Erase customer" }).click();
+  await expect(status).toHaveText("There is no customer with this id.");
+  await screenshots(page, card, "erasure");
+});
+
+test("a legal hold placed on a customer refuses their erasure until it is lifted; their data export is downloaded once", async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs("ADMIN");
+  await page.goto("/admin");
+  const data = page.getByRole("region", { name: "A customer's data" });
+  const hold = data.getByRole("form", { name: "Legal hold" });
+  await hold.getByLabel("Customer id to hold").fill("CUS-005");
+  await hold.getByRole("button", { name: "Place legal hold" }).click();
+  await expect(hold.getByRole("status")).toHaveText("Placed a legal hold on CUS-005.");
+
+  const erase = page.getByRole("region", { name: "Erase a customer" });
+  await erase.getByLabel("Customer id").fill("CUS-005");
+  await erase.getByLabel("I understand that this cannot be undone").check();
+  await erase.getByRole("button", { name: "Erase customer" }).click();
+  await expect(erase.getByRole("status")).toHaveText("A legal hold on the customer or one of their tickets suspends erasure.");
+
+  await hold.getByLabel("Customer id to hold").fill("CUS-005");
+  await hold.getByRole("button", { name: "Lift legal hold" }).click();
+  await expect(hold.getByRole("status")).toHaveText("Lifted the legal hold on CUS-005.");
+
+  // The export: requested, gathered by a job, then offered for one download.
+  const exportForm = data.getByRole("form", { name: "Data export" });
+  await exportForm.getByLabel("Customer id to export").fill("CUS-005");
+  await exportForm.getByRole("button", { name: "Export their data" }).click();
+  await expect(exportForm.getByRole("status")).toHaveText(/^Export of CUS-005 requested/);
+  const exports = page.getByRole("list", { name: "Data exports, newest first" });
+  const link = exports.getByRole("link", { name: "Download (once)" }).first();
+  await expect(async () => {
+    await page.reload();
+    await expect(link).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await screenshots(page, data, "customer-data");
+  const href = (await link.getAttribute("href"))!;
+  const first = await page.request.get(href);
+  expect(first.status()).toBe(200);
+  expect(first.headers()["content-disposition"]).toContain("attachment");
+  expect(await first.json()).toMatchObject({ customer: { id: "CUS-005", name: "Elena Brandt", email: "elena.brandt@example.net" } });
+  const again = await page.request.get(href);
+  expect(again.status()).toBe(409);
+  expect(await again.json()).toMatchObject({ code: "export_unavailable" });
+  await page.reload();
+  await expect(exports.getByRole("listitem").first()).toContainText("Downloaded");
+});

@@ -199,6 +199,9 @@ test("an approval request made stale by a policy change is refused, and the page
   signInAs,
   browser,
 }) => {
+  // Two runs, a policy change from a second browser and an approval, with two waits of up to 20 s
+  // of their own: 32 s once with both browser workers running.
+  test.setTimeout(60_000);
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-stale");
   await runAgent(page);

@@ -107,6 +107,8 @@ test("a 1,200 USD refund needs two different approvers: the first approver's sec
   signInAs,
   browser,
 }) => {
+  // Three people sign in, a run and two approvals with reloads between: 31 s once under CI's load.
+  test.setTimeout(60_000);
   // The reviewer starts the run; a specialist and an admin approve (1,200 USD needs a specialist).
   await signInAs("REVIEWER");
   await openTicket(page, "e2e-two-person");

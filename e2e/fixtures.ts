@@ -4,6 +4,7 @@
 // honours it: a test that signs the person out, or ends their sessions, makes the next one sign in
 // through the form again.
 import { createHmac, randomUUID } from "node:crypto";
+import { e2ePort } from "../testing/e2e-data-dir";
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Cookie, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "countersign-demo";
@@ -58,6 +59,10 @@ async function signInContext(page: Page, role: DemoRole): Promise<void> {
 }
 
 export const test = base.extend<{ signInPage: SignInPage; signInAs: (role: DemoRole) => Promise<void> }>({
+  // This worker's shard: its own server (playwright.config.ts, testing/e2e-data-dir.ts).
+  baseURL: async ({}, use) => {
+    await use(`http://127.0.0.1:${e2ePort()}`);
+  },
   signInPage: async ({ page }, use) => {
     await use(new SignInPage(page));
   },

@@ -1,5 +1,6 @@
 // The leads' pages (issue 5, Done-when 4): a lead opens an eval run and sees a failed episode's path
-// diff, and sees the autonomy dial refuse a raise without evidence; a reviewer cannot open them.
+// diff, and raises the autonomy dial within the demo's evidence and is refused beyond it; a reviewer
+// cannot open them.
 //
 // NOTE: the failed episode is failed ON PURPOSE. prisma/seed/e2e-eval.ts (seedE2eEvalRun) grades
 // e2e/fixtures/episodes-wrong-expectation.jsonl through the real grader into this suite's database;
@@ -79,24 +80,71 @@ test("a lead opens an eval run and sees the failed episode's expected and actual
   await expect(episodes.locator("article, details")).toHaveCount(1);
 });
 
-test("the dial refuses a raise without evidence and stays where it was", async ({ page, signInAs }) => {
+// The demo's six weeks of decided refunds (prisma/seed/dial-history.ts): 212 approved at or below
+// 50 USD, 4 rejected between 50 and 100 USD. The dial goes back to zero at the end, so the suite's
+// other refunds still wait for a person.
+test("the lead raises the dial within the evidence and is refused beyond it", async ({ page, signInAs }) => {
   await signInAs("LEAD");
   await page.goto("/autonomy");
   await expect(page.getByRole("heading", { name: "Autonomy", level: 1 })).toBeVisible();
   await expect(page.getByTestId("dial-limit")).toHaveText("0.00 USD");
 
   const evidence = page.getByRole("table", { name: "Shadow evidence for each candidate limit" });
-  const hundred = evidence.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "100.00 USD" }) });
-  await expect(hundred).toContainText(/No: \d+ more agreeing decisions? needed/);
+  const row = (limit: string) => evidence.getByRole("row").filter({ has: page.getByRole("rowheader", { name: limit, exact: true }) });
+  await expect(row("50.00 USD")).toContainText("Yes: 212 agreeing, none disagreeing");
+  await expect(row("100.00 USD")).toContainText("No: 4 people disagreed");
+  await expect(row("25.00 USD")).toContainText(/No: \d+ more agreeing decisions needed/);
 
-  await page.getByLabel("Move the dial to").selectOption("10000");
-  await page.getByRole("button", { name: "Set limit" }).click();
-  await expect(page.getByTestId("dial-message")).toHaveText(
-    /^Not enough evidence to raise the dial to 100\.00 USD: 0 of \d+ agreeing shadow decisions, 0 disagreeing \(none allowed\)\.$/,
-  );
+  try {
+    await page.getByLabel("Move the dial to").selectOption("10000");
+    await page.getByRole("button", { name: "Set limit" }).click();
+    await expect(page.getByTestId("dial-message")).toHaveText(
+      "Not enough evidence to raise the dial to 100.00 USD: 212 of 200 agreeing shadow decisions, 4 disagreeing (none allowed).",
+    );
+    await page.reload();
+    await expect(page.getByTestId("dial-limit")).toHaveText("0.00 USD");
 
-  await page.reload();
-  await expect(page.getByTestId("dial-limit")).toHaveText("0.00 USD");
+    await page.getByLabel("Move the dial to").selectOption("5000");
+    await page.getByRole("button", { name: "Set limit" }).click();
+    await expect(page.getByTestId("dial-limit")).toHaveText("50.00 USD");
+    await page.reload();
+    await expect(page.getByTestId("dial-limit")).toHaveText("50.00 USD");
+    await expect(row("50.00 USD")).toContainText("The dial is here");
+    if (process.env.SCREENSHOTS)
+      for (const width of [390, 1440]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: test.info().outputPath(`autonomy-${width}.png`), fullPage: true });
+      }
+  } finally {
+    await page.getByLabel("Move the dial to").selectOption("0");
+    await page.getByRole("button", { name: "Set limit" }).click();
+    await expect(page.getByTestId("dial-limit")).toHaveText("0.00 USD");
+  }
+});
+
+// The daily series: every series drawn, a threshold saved and drawn on its chart (high enough that no
+// day crosses it: the suite's notification receiver expects approvals only), and saving it again
+// changes nothing.
+test("a lead watches the daily series and sets a threshold that its chart then draws", async ({ page, signInAs }) => {
+  await signInAs("LEAD");
+  await page.goto("/evals");
+  await page.getByRole("link", { name: "Daily series and alerts" }).click();
+  await expect(page.getByRole("heading", { name: "Daily series", level: 1 })).toBeVisible();
+  await expect(page.getByRole("figure")).toHaveCount(12);
+  await expect(page.getByRole("figure", { name: "Tickets in" }).getByRole("table")).toContainText(new Date().toISOString().slice(0, 10));
+
+  const form = page.getByRole("form", { name: "Alert thresholds" });
+  await form.getByLabel(/^Handoffs/).fill("1000");
+  await form.getByRole("button", { name: "Save thresholds" }).click();
+  await expect(form.getByRole("status")).toHaveText(/^Saved: 1 series has a threshold\./);
+  await expect(page.getByRole("figure", { name: "Handoffs" })).toContainText("Alert above 1,000");
+  if (process.env.SCREENSHOTS)
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`daily-series-${width}.png`), fullPage: true });
+    }
+  await form.getByRole("button", { name: "Save thresholds" }).click();
+  await expect(form.getByRole("status")).toHaveText("Nothing changed.");
 });
 
 test("a reviewer gets 403 on the leads' pages and is not offered them", async ({ page, signInAs }) => {

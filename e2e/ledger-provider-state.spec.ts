@@ -1,12 +1,12 @@
 // The ledger shows each refund's state at the payment provider: the suite's server executes refunds
 // at the fake Stripe (scripts/e2e-server.ts), whose control API on the next port holds an answer back
-// or fails a refund after it succeeded. One refund is seen requested, then succeeded; another failed,
+// (until the test lets it go) or fails a refund after it succeeded. One refund is seen requested, then succeeded; another failed,
 // with Stripe's reason. With SCREENSHOTS=1 the ledger is saved at 390 and 1440 px.
 import type { Page } from "@playwright/test";
-import { E2E_DEFAULT_PORT } from "../testing/e2e-data-dir";
+import { e2ePort } from "../testing/e2e-data-dir";
 import { expect, signedInPage, test } from "./fixtures";
 
-const APP_PORT = Number(process.env.E2E_PORT ?? E2E_DEFAULT_PORT);
+const APP_PORT = e2ePort();
 const FAKE_STRIPE = `http://127.0.0.1:${APP_PORT + 1}`;
 const WEBHOOK_URL = `http://127.0.0.1:${APP_PORT}/api/payments/stripe`;
 
@@ -43,9 +43,11 @@ async function saveScreenshots(page: Page, name: string) {
 
 test("a refund's provider state moves from requested to succeeded on the ledger", async ({ page, signInAs, browser }) => {
   await signInAs("REVIEWER");
-  // Stripe makes the refund but holds its answer, and its events wait too: the row stays requested.
+  const lead = await signedInPage(browser, "LEAD");
+  // Stripe makes the refund but holds its answer (up to just under the client's 20 s timeout, until the
+  // test lets it go), and its events wait too: the row stays requested.
   test.setTimeout(90_000);
-  await injectFault({ kind: "slow", ms: 15_000, match: "/v1/refunds" });
+  await injectFault({ kind: "slow", ms: 19_000, match: "/v1/refunds" });
   await control("webhook_url", { url: null });
   let orderId: string;
   try {
@@ -54,12 +56,12 @@ test("a refund's provider state moves from requested to succeeded on the ledger"
     await control("webhook_url", { url: WEBHOOK_URL });
   }
 
-  const lead = await signedInPage(browser, "LEAD");
   await lead.goto(`/ledger?orderId=${orderId}`);
   const row = lead.getByRole("table", { name: "Ledger entries, newest first" }).getByRole("row").filter({ hasText: orderId });
   await expect(row).toContainText("Requested, waiting for the provider");
   await expect(row).toContainText("Stripe");
   await saveScreenshots(lead, "ledger-requested");
+  await control("release", {});
 
   await expect(async () => {
     await lead.reload();

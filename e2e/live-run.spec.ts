@@ -1,17 +1,17 @@
 // A live run on the page: a reviewer clicks "Run agent" and sees its first step, and the budgets
 // it used, before the run ends; a tab closed in the middle leaves the run going, and a tab opened
 // meanwhile follows it. These runs need a model that takes its time, so this file starts a server of
-// its own (scripts/e2e-server.ts, on the suite's port + 3, its fake Stripe on + 4, a database of its
+// its own (scripts/e2e-server.ts, on its shard's port + 3, its fake Stripe on + 4, a database of its
 // own) with the model planner pointed at a fake model answering in 800 ms, as a hosted model would.
 // With SCREENSHOTS=1 the run in progress is saved at 390 and 1440 px.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Browser, Page } from "@playwright/test";
-import { E2E_DEFAULT_PORT } from "../testing/e2e-data-dir";
+import { e2ePort } from "../testing/e2e-data-dir";
 import { testDatabaseBase, withDatabase } from "../testing/postgres";
 import { startFakeOpenAI, type TFakeOpenAI } from "../lib/llm/fake-openai-server";
 import { ACCOUNTS, DEMO_PASSWORD, expect, test } from "./fixtures";
 
-const LIVE_PORT = Number(process.env.E2E_PORT ?? E2E_DEFAULT_PORT) + 3;
+const LIVE_PORT = e2ePort() + 3;
 const ORIGIN = `http://127.0.0.1:${LIVE_PORT}`;
 const MODEL_MS = 800;
 

@@ -4,9 +4,10 @@
 // SSO keeps a break-glass admin who still signs in with a password, and cannot name none.
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { e2ePort } from "../testing/e2e-data-dir";
 import { ACCOUNTS, DEMO_PASSWORD, expect, SignInPage, test } from "./fixtures";
 
-const PROVIDER = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 2}`;
+const PROVIDER = `http://127.0.0.1:${e2ePort() + 2}`;
 
 /** Sets a person at the provider (their groups, their email) through its control endpoint. */
 async function setPerson(login: string, person: { sub: string; email: string; name: string; groups: string[] }) {

@@ -238,6 +238,7 @@ export const SCANS: Record<string, TScan> = {
   // With no selection it says so; the layout spec and the batch spec open it with requests.
   "/approvals/batch": { who: ["REVIEWER", "SPECIALIST", "ADMIN"], paths: fixed("/approvals/batch") },
   "/evals": { who: ["LEAD", "ADMIN"], paths: fixed("/evals") },
+  "/evals/daily": { who: ["LEAD", "ADMIN"], paths: fixed("/evals/daily") },
   "/annotations": { who: ALL_ROLES, paths: fixed("/annotations", "/annotations?mine=1"), states: [openDisclosures] },
   "/evals/[id]": {
     who: ["LEAD", "ADMIN"],

@@ -6,7 +6,7 @@ import { configuredTarget, openDb } from "../lib/db";
 import { createMigration, deployMigrations, migrationStatus } from "../lib/db/migrate";
 import { migrationUrl } from "../lib/db/privileges";
 import { describeEnvError, env } from "../lib/env";
-import { seedDemo } from "../prisma/seed/demo";
+import { seedDemoWithHistory } from "../prisma/seed/demo";
 
 function where(): string {
   const e = env();
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
       if (env().demoSeed) {
         const handle = openDb(target);
         try {
-          const counts = await seedDemo(handle.client);
+          const counts = await seedDemoWithHistory(handle.client);
           console.log(`Seeded demo data: ${counts}`);
         } finally {
           await handle.close();

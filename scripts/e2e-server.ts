@@ -9,12 +9,12 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openDb, type DbTarget } from "../lib/db";
 import { deployMigrations } from "../lib/db/migrate";
-import { seedDemo } from "../prisma/seed/demo";
+import { seedDemoWithHistory } from "../prisma/seed/demo";
 import { seedE2eFailedJobs, seedE2eFixtures, seedE2ePayments, seedE2eTraceRuns } from "../prisma/seed/e2e";
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
 import { seedE2eEvaluations } from "../prisma/seed/e2e-evaluation";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
-import { E2E_DEFAULT_PORT, e2eDataDir } from "../testing/e2e-data-dir";
+import { E2E_DEFAULT_PORT, e2eBasePort, e2eDataDir } from "../testing/e2e-data-dir";
 import { startFakeStripe } from "../testing/fake-stripe";
 import { DEFAULT_OIDC_ROLE_MAP, startOidcProvider } from "../testing/oidc-provider";
 
@@ -43,7 +43,9 @@ async function main() {
   };
   let target: DbTarget;
   if (process.env.DATABASE_URL) {
-    const name = `${testDatabaseBase(process.env.DATABASE_URL)}_e2e`;
+    // The first shard's database is <database>_e2e; another shard's, <database>_e2e_<its port>.
+    const shardSuffix = Number(values.port) === e2eBasePort() ? "" : `_${values.port}`;
+    const name = `${testDatabaseBase(process.env.DATABASE_URL)}_e2e${shardSuffix}`;
     await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "${name}"`);
     env.DATABASE_URL = withDatabase(process.env.DATABASE_URL, name);
@@ -56,7 +58,7 @@ async function main() {
   console.log(`e2e: migrating ${target.kind} database…`);
   await deployMigrations(target, { warn: (line) => console.log(`e2e: ${line}`) });
   const handle = openDb(target);
-  console.log(`e2e: seeded ${await seedDemo(handle.client)}, and ${await seedE2eFixtures(handle.client)} scenario tickets`);
+  console.log(`e2e: seeded ${await seedDemoWithHistory(handle.client)}, and ${await seedE2eFixtures(handle.client)} scenario tickets`);
   console.log(`e2e: ${await seedE2eTraceRuns(handle.client)} simulated runs on the trace scenario's ticket`);
   console.log(`e2e: graded the fixture eval run ${await seedE2eEvalRun(handle.client)}`);
   console.log(`e2e: ${await seedE2eFailedJobs(handle.client)} failed jobs for the jobs page`);

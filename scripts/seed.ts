@@ -4,12 +4,12 @@
 // idempotent, resumable after an interruption.
 import { closeDb, db } from "../lib/db";
 import { describeEnvError } from "../lib/env";
-import { seedDemo } from "../prisma/seed/demo";
+import { seedDemoWithHistory } from "../prisma/seed/demo";
 import { SCALE_TICKETS, seedScale } from "../prisma/seed/scale";
 import { seedScaleAudit } from "../prisma/seed/scale-audit";
 
 async function main() {
-  const summary = await seedDemo(db());
+  const summary = await seedDemoWithHistory(db());
   console.log(`Demo data: created ${summary}.`);
   if (process.argv.includes("--scale")) {
     console.log(`Scale data: ${SCALE_TICKETS.toLocaleString("en-US")} tickets with their runs and trace events…`);

@@ -15,7 +15,7 @@ import { protectDataDir } from "../lib/db/data-dir";
 import { deployMigrations } from "../lib/db/migrate";
 import { authSecret, describeEnvError, env, intakeBundleKey, intakeSecret } from "../lib/env";
 import { agentManifest } from "../lib/contracts/manifest";
-import { seedDemo } from "../prisma/seed/demo";
+import { seedDemoWithHistory } from "../prisma/seed/demo";
 
 const dev = process.argv.includes("--dev");
 const prepareOnly = process.argv.includes("--prepare");
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
   if (e.demoSeed) {
     const handle = openDb(target);
     try {
-      step(`Demo data: created ${await seedDemo(handle.client)}.`);
+      step(`Demo data: created ${await seedDemoWithHistory(handle.client)}.`);
     } finally {
       await handle.close();
     }

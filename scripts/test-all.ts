@@ -8,7 +8,7 @@
 //                                 the integration files of Vitest and the browser specs that read data
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { checkChromium, DEBIAN_CHROMIUM } from "../testing/chromium";
+import { checkChromium, DEBIAN_CHROMIUM, DEBIAN_PACKAGE } from "../testing/chromium";
 
 const node = process.execPath;
 const bin = (pkg: string) => `node_modules/${pkg}`;
@@ -42,7 +42,12 @@ const steps: {
     sameOnAnyDatabase: true,
   },
   // The unit files read no database (each file's name says which kind it is: AGENTS.md, "Names").
-  { name: "unit and integration tests", cmd: [bin("vitest/vitest.mjs"), "run"], onDatabaseOnly: { args: [".integration.test.ts"] } },
+  // Of those, vitest.config.ts lists the integration files it leaves out there (SAME_ON_ANY_DATABASE).
+  {
+    name: "unit and integration tests",
+    cmd: [bin("vitest/vitest.mjs"), "run"],
+    onDatabaseOnly: { args: [".integration.test.ts"], env: { TEST_DATABASE_ONLY: "1" } },
+  },
   {
     name: "build (test build in .next-test)",
     cmd: [bin("next/dist/bin/next"), "build"],
@@ -86,16 +91,16 @@ function ensureChromium(): void {
   if (found.ok) return;
   const mayInstall = found.missing && found.path === DEBIAN_CHROMIUM && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get");
   if (mayInstall) {
-    console.log("Installing Debian's chromium for the browser tests (apt-get; Playwright cannot download its own here)…");
+    console.log(`Installing Debian's ${DEBIAN_PACKAGE} for the browser tests (apt-get; Playwright cannot download its own here)…`);
     const installed = spawnSync(
       "sh",
-      ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"],
+      ["-c", `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${DEBIAN_PACKAGE} >/dev/null`],
       { stdio: "inherit" },
     );
     found = checkChromium();
     if (found.ok) return;
     console.error(
-      `Installing chromium ${installed.status === 0 ? `left no Chromium that starts at ${found.path}` : "failed"}: run \`apt-get install -y chromium\` and npm test again.`,
+      `Installing ${DEBIAN_PACKAGE} ${installed.status === 0 ? `left no Chromium that starts at ${found.path}` : "failed"}: run \`apt-get install -y ${DEBIAN_PACKAGE}\` and npm test again.`,
     );
     process.exit(2);
   }

@@ -37,6 +37,10 @@ export async function startFakeStripeProcess(port: number, webhookUrl: string | 
     lines.once("line", (line) => resolve(JSON.parse(line) as { port: number }));
     child.once("exit", (code) => reject(new Error(`the fake Stripe exited (${code}) before it listened`)));
   });
+  // Said where it happens: otherwise the run learns of it only as a refused connection later on.
+  child.once("exit", (code, signal) => {
+    if (!child.killed) console.error(`chaos: the fake Stripe exited (${signal ?? code}) while the run used it`);
+  });
   const url = `http://127.0.0.1:${ready.port}`;
   const control = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {
     const request = () =>

@@ -1,6 +1,6 @@
 // Bulk work from the queue: assignments through the job queue with a result per ticket, the roles a
 // batch needs whoever starts it, the per-ticket results of runs, and "select all in this view".
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { refusalCode } from "../../testing/refusals";
 import { drainQueue } from "../../testing/queue";
@@ -9,8 +9,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { selectTicketsInView } from "../queue/select-tickets";
 import { assignBatchItem, batchItemResults, batchProgress, MAX_BULK_TICKETS, startBatch } from "./batches";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("bulk assignment", () => {
   it("assigns every selected ticket through the job queue, audited per ticket, and refuses a resolved one in words", async () => {

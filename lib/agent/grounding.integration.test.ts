@@ -17,11 +17,7 @@ import { runAgent } from "./run-agent";
 import { initialState, type TOrderFacts } from "./state";
 import { orderFactsOf, readOrder } from "./tools";
 
-const testDb = useTestDb();
-
-beforeAll(async () => {
-  await seedDemo(testDb().client);
-});
+const testDb = useTestDb(seedDemo);
 
 describe("the rule drafter's drafts under the claim-level check", () => {
   it("pass for every answerable labelled question, inside and outside the window and when nothing is left to refund (or, on another document than the labelled one, are refused as off its question)", async () => {

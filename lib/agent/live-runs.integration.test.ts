@@ -12,7 +12,7 @@ import { startFakeOpenAI, type TFakeOpenAI } from "../llm/fake-openai-server";
 import { awaitLiveRunStart, liveRunProgress, startLiveRun, type TLiveRunProgress } from "./live-runs";
 import { interruptExpiredRuns } from "./sweep-runs";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The model answers each call in this long: a run of four or five calls takes a second or more. */
 const MODEL_MS = 250;
@@ -25,8 +25,6 @@ function settings(values: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  const { client } = testDb();
-  await seedDemo(client);
   fake = await startFakeOpenAI([], { delayMs: MODEL_MS });
   settings({ LLM_BASE_URL: fake.url, LLM_MODEL: "fake-model", RUN_LEASE_SECONDS: "1" });
 });

@@ -5,14 +5,13 @@ import { seedE2eFixtures, seedE2eTraceRuns } from "../../prisma/seed/e2e";
 import { loadRunComparison } from "./load-run-comparison";
 import { runAgent } from "./run-agent";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let traceTicket = "";
 let otherTicket = "";
 let otherRun = "";
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   await seedE2eFixtures(client);
   expect(await seedE2eTraceRuns(client)).toBe(2);
   traceTicket = (await client.ticket.findUniqueOrThrow({ where: { externalId: "e2e-trace" } })).id;

@@ -12,11 +12,10 @@ import { RunRecorder } from "./store/run-recorder";
 import { initialState } from "./state";
 import { DEFAULT_TOOLS, ORDER_CUSTOMER_MISMATCH, readOrder, type TOrderRow, type TToolSet } from "./tools";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let ticket = { id: "", number: 0, subject: "", body: "", customerEmail: "", orderRef: null as string | null };
 
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   ticket = await testDb().client.ticket.findFirstOrThrow({
     where: { externalId: "demo-cracked-tablet" },
     select: { id: true, number: true, subject: true, body: true, customerEmail: true, orderRef: true },
@@ -29,7 +28,7 @@ function loopRun(over: { tools?: Partial<TToolSet>; ticketOrder?: { ref: string;
   const runId = randomUUID();
   return {
     runId,
-    ticket: { id: ticket.id, orderRef: ticket.orderRef },
+    ticket: { id: ticket.id, orderRef: ticket.orderRef, salt: null },
     limits: LIMITS,
     tools: { ...DEFAULT_TOOLS, ...over.tools },
     toolContext: { client: testDb().client, runId, mode: "live" as const, settings: policySettingsFrom([]), ticketOrder: over.ticketOrder },
@@ -43,7 +42,7 @@ function loopRun(over: { tools?: Partial<TToolSet>; ticketOrder?: { ref: string;
 const gated = (action: TAllowedAction): TGated => ({
   stepNo: 1,
   stepStarted: performance.now(),
-  meta: { promptTokens: 0, completionTokens: 0, model: null, promptVersion: null },
+  meta: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, model: null, promptVersion: null },
   raw: action,
   rawAction: action.action,
   rawArgs: action.args,

@@ -39,7 +39,7 @@ function loopRun(
   });
   return {
     runId: RUN_ID,
-    ticket: { id: "ticket-1", orderRef },
+    ticket: { id: "ticket-1", orderRef, salt: null },
     planner: over.planner ?? scriptedPlanner([]),
     forbidden: ["issue_refund"],
     limits: { ...LIMITS, ...over.limits },
@@ -73,7 +73,7 @@ const gated = (d: TDecided): TGated => ({ ...d, gate: { decision: "allow", reaso
 const ran = (g: TGated, observation: unknown): TRan => ({
   ...g,
   observation,
-  toolUsage: { promptTokens: 0, completionTokens: 0, model: null, promptVersion: null },
+  toolUsage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, model: null, promptVersion: null },
 });
 
 describe("the planner's turn (askPlanner)", () => {
@@ -82,7 +82,7 @@ describe("the planner's turn (askPlanner)", () => {
     const run = loopRun({ planner: scriptedPlanner([{ decision, usage: { promptTokens: 5, completionTokens: 6 } }], { wrapped: true }) });
     const p = goOf(await askPlanner(run));
     expect(p).toMatchObject({ stepNo: 1, raw: decision, rawAction: "x".repeat(80), rawArgs: 7 });
-    expect(p.meta).toEqual({ promptTokens: 5, completionTokens: 6, model: null, promptVersion: null });
+    expect(p.meta).toEqual({ promptTokens: 5, completionTokens: 6, cachedTokens: 0, model: null, promptVersion: null });
     expect(run.tokens).toBe(11);
   });
 

@@ -18,6 +18,7 @@
 // outcome), so every step the planner asked for is in the trace. The steps write no row themselves:
 // events and trace steps go to the run's journal, which the run recorder writes (lib/agent/store/run-recorder.ts) with
 // the run's next write; runTool has it write the events before a tool that writes starts.
+import { committedArgs } from "../contracts/commitment";
 import type { TAllowedAction } from "../contracts/actions";
 import type { TAgentManifest } from "../contracts/manifest";
 import type { TStopReason } from "../contracts/reason-codes";
@@ -51,7 +52,8 @@ const stop = (reason: TStopReason, detail: string): { stop: Stop } => ({ stop: n
 /** One run, as its steps see it. Only the steps change `state` and `tokens`. */
 export interface TLoop {
   readonly runId: string;
-  readonly ticket: { id: string; orderRef: string | null };
+  /** salt: the customer's (Customer.salt), for the commitments the audit events carry instead of their words. */
+  readonly ticket: { id: string; orderRef: string | null; salt: string | null };
   readonly planner: TPlanner;
   /** The manifest's forbidden actions, refused before the allowlist is read. */
   readonly forbidden: readonly string[];
@@ -89,7 +91,7 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): 
   return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
 }
 
-type TUsage = { promptTokens: number; completionTokens: number; model: string | null; promptVersion: string | null };
+type TUsage = { promptTokens: number; completionTokens: number; cachedTokens: number; model: string | null; promptVersion: string | null };
 
 /** The planner's answer: its decision as given, and what the step's trace event says of the planner. */
 export interface TPlanned {
@@ -175,6 +177,7 @@ export async function askPlanner(
   const meta = {
     promptTokens,
     completionTokens,
+    cachedTokens: Math.min(promptTokens, Math.max(0, Math.floor(Number(output?.usage?.cachedTokens) || 0))),
     model: typeof output?.model === "string" ? output.model : null,
     promptVersion: typeof output?.promptVersion === "string" ? output.promptVersion : null,
   };
@@ -246,6 +249,7 @@ function recordToolStep(run: TJournaling, ran: TRan, failure: Stop | null, parse
     latencyMs: Math.round(performance.now() - ran.stepStarted),
     promptTokens: meta.promptTokens + toolUsage.promptTokens,
     completionTokens: meta.completionTokens + toolUsage.completionTokens,
+    cachedTokens: meta.cachedTokens + toolUsage.cachedTokens,
     model: meta.model ?? toolUsage.model,
     promptVersion: meta.promptVersion ?? toolUsage.promptVersion,
   });
@@ -262,14 +266,16 @@ export async function runTool(run: Omit<TLoop, "planner" | "forbidden">, gated: 
   journal.event({
     ...runEvent(run),
     action: "tool.called",
-    inputs: { step: gated.stepNo, action: action.action, args: action.args, mode: run.toolContext.mode },
+    // The question quotes the ticket: the chain holds its commitment, never the customer's words.
+    inputs: { step: gated.stepNo, action: action.action, args: committedArgs(action.args, run.ticket.salt), mode: run.toolContext.mode },
     policyDecision: gated.gate,
   });
   if (WRITING_TOOLS.has(action.action)) await run.recorder.writeEvents();
-  const toolUsage: TUsage = { promptTokens: 0, completionTokens: 0, model: null, promptVersion: null };
+  const toolUsage: TUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, model: null, promptVersion: null };
   const reportUsage: TToolContext["reportUsage"] = (u) => {
     toolUsage.promptTokens += Math.max(0, Math.floor(u.promptTokens || 0));
     toolUsage.completionTokens += Math.max(0, Math.floor(u.completionTokens || 0));
+    toolUsage.cachedTokens += Math.min(Math.max(0, Math.floor(u.promptTokens || 0)), Math.max(0, Math.floor(u.cachedTokens || 0)));
     toolUsage.model = u.model ?? toolUsage.model;
     toolUsage.promptVersion = u.promptVersion ?? toolUsage.promptVersion;
   };

@@ -6,7 +6,11 @@ export interface TPlannerOutput {
   /** Whatever the planner produced: validated by the runtime, never trusted. */
   decision: unknown;
   /** Measured usage, as reported by the model's response (zero for the rule planner). */
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: {
+    promptTokens: number;
+    completionTokens: number;
+    /** Of the prompt tokens, those served from the provider's cache. */ cachedTokens?: number;
+  };
   model?: string;
   promptVersion?: string;
 }

@@ -28,6 +28,8 @@ export interface TTicketRead {
   order: TOrderRow | null;
   /** The conversation after its first message (the body): follow-ups and reviewers' feedback, oldest first. */
   thread: TThreadMessage[];
+  /** The salt of the customer the ticket's address belongs to (commitments in audit events); null: none. */
+  salt: string | null;
 }
 
 // The messages the agent reads beside the body: the customer's follow-ups and reviewers' feedback
@@ -55,7 +57,8 @@ export async function readTicket(client: Db, ticketId: string): Promise<TTicketR
            (SELECT coalesce(json_agg(json_build_object('key', s.key, 'value', s.value)), '[]'::json) FROM "Setting" s WHERE s.key = ANY(${POLICY_SETTING_KEYS}::text[])) AS settings,
            ${CORPUS_HASH_NOW} AS "corpusHash",
            ${orderRowSql(Prisma.sql`t."orderRef"`)} AS "order",
-           ${THREAD_SQL} AS "thread"
+           ${THREAD_SQL} AS "thread",
+           (SELECT c.salt FROM "Customer" c WHERE c.email = t."customerEmail") AS salt
     FROM "Ticket" t
     WHERE t.id = ${ticketId}::uuid`,
   );

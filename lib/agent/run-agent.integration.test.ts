@@ -8,12 +8,11 @@ import { runAgent, type TRunAgentInput } from "./run-agent";
 import { DEFAULT_TOOLS, orderFactsOf, readOrder, type TToolSet } from "./tools";
 import { freshOrder, tabletTicket, ticketFrom, wrongItemTicket } from "../../testing/runs";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 const tickets: Record<string, string> = {};
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   for (const t of await client.ticket.findMany({ select: { id: true, externalId: true } })) tickets[t.externalId!] = t.id;
 });
 
@@ -370,8 +369,10 @@ describe("the guarded runtime", () => {
       },
       (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value),
     );
-    for (const detail of ["Dana", "Whitfield", "Aurora 10-inch tablet", "7900", "79.00", "dana.whitfield@example.net"])
+    for (const detail of ["Dana", "Whitfield", "Aurora 10-inch tablet", "79.00", "dana.whitfield@example.net"])
       expect(shown).not.toContain(detail);
+    // The amount in cents as a value of its own, not four digits inside a hash, an id or a score.
+    expect(shown).not.toMatch(/(?<![0-9a-z.-])7900(?![0-9a-z.-])/i);
     expect(await client.outboxMessage.count({ where: { ticketId: { in: [...ticketIds, written.ticketId] } } })).toBe(0);
     expect(await client.refundProposal.count({ where: { ticketId: { in: [...ticketIds, written.ticketId] } } })).toBe(0);
     expect(await client.approvalRequest.count({ where: { ticketId: { in: [...ticketIds, written.ticketId] } } })).toBe(0);

@@ -11,13 +11,12 @@ import { STATUS_OF_REASON, STOP_STATUSES } from "../contracts/reason-codes";
 import { runAgent } from "./run-agent";
 import { DEFAULT_TOOLS, type TToolSet } from "./tools";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let ticketIds: string[] = [];
 let tablet = "";
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   ticketIds = (await client.ticket.findMany({ where: { admission: "admitted" }, select: { id: true } })).map((t) => t.id);
   tablet = (await client.ticket.findFirstOrThrow({ where: { externalId: "demo-cracked-tablet" } })).id;
 });

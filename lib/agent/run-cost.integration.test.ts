@@ -81,6 +81,19 @@ describe("a run's cost", () => {
     expect(stored).toBeCloseTo((prompt * 2.5 + completion * 10) / 1_000_000, 9);
   });
 
+  it("prices the prompt tokens the provider served from its cache at the cached-input price, and keeps them on the trace", async () => {
+    const usage = { prompt_tokens: 1000, completion_tokens: 50, prompt_tokens_details: { cached_tokens: 600 } };
+    const run = await modelRun("fake-model", [{ decision: ev, usage }, { decision: lookup, usage }, { status: 500 }]);
+    const { stored, prompt, completion, steps } = await storedAndExpected(run.runId);
+    expect(steps).toBe(2);
+    expect([prompt, completion]).toEqual([2000, 100]);
+    const cached = await testDb().client.traceEvent.findMany({ where: { runId: run.runId }, select: { cachedTokens: true } });
+    expect(cached.map((s) => s.cachedTokens)).toEqual([600, 600]);
+    // Per step: 400 fresh prompt tokens at 2.5, 600 cached at 1.25, 50 completion at 10 (per million).
+    expect(stored).toBeCloseTo((2 * (400 * 2.5 + 600 * 1.25 + 50 * 10)) / 1_000_000, 9);
+    expect(stored).toBeLessThan((prompt * 2.5 + completion * 10) / 1_000_000);
+  });
+
   it("is 0 for the rule planner, and unknown for a model with no price", async () => {
     const rule = await runAgent({ ticketId: tablet, mode: "simulate", client: testDb().client });
     expect((await storedAndExpected(rule.runId)).stored).toBe(0);

@@ -22,7 +22,7 @@ export function modelPrices(): TModelPrices {
   return env().MODEL_PRICES ?? {};
 }
 
-type TCostedStep = Pick<TTraceStep, "promptTokens" | "completionTokens" | "model"> & { cachedTokens?: number };
+type TCostedStep = Pick<TTraceStep, "promptTokens" | "completionTokens" | "cachedTokens" | "model">;
 
 /** One step's cost, in dollars (unrounded): 0 with no model or no tokens; null for a model with no price. */
 export function stepCost(step: TCostedStep, prices: TModelPrices): number | null {

@@ -19,6 +19,8 @@ export interface TTraceStep {
   policyDecision: TActionDecision | null;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those the provider served from its cache (priced apart: run-cost.ts). */
+  cachedTokens?: number;
   latencyMs: number;
   model: string | null;
   promptVersion: string | null;

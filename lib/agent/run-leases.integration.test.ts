@@ -1,6 +1,6 @@
 // Runs hold leases their process renews; batches of runs go through the job queue with progress a
 // page can read. The crash case kills a real process (PostgreSQL only: PGlite is one process).
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { killHard, spawnTs } from "../../testing/spawn-ts";
 import { startTestWorker } from "../../testing/queue";
@@ -11,8 +11,7 @@ import { runAgent } from "./run-agent";
 import { interruptExpiredRuns } from "./sweep-runs";
 import { batchProgress, runBatchItem, startBatch, type TBatchProgress } from "./batches";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Thinks for a while, then hands the ticket to a person. */

@@ -1,7 +1,7 @@
 // What a run writes, and when: the steps it took reach the trace and the audit chain whichever way it
 // ends (a lost lease, a thrown error), the order lookup finds the order whatever case the customer
 // typed and reads through its index, and the daily auto-approve cap holds under concurrency.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -13,8 +13,7 @@ import { runAgent, RunInterrupted } from "./run-agent";
 import { interruptExpiredRuns } from "./sweep-runs";
 import { orderFacts, orderRowSql } from "./tools";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 const onPostgres = !!process.env.DATABASE_URL;
 
 /** Looks up the policy, then does `meanwhile` before handing the ticket to a person. */

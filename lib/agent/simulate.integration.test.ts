@@ -3,11 +3,10 @@ import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
 import { runAgent } from "./run-agent";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let tablet = "";
 
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   tablet = (await testDb().client.ticket.findFirstOrThrow({ where: { externalId: "demo-cracked-tablet" } })).id;
 });
 

@@ -11,10 +11,9 @@ import { createTicket } from "../intake/create-ticket";
 import { runAgent } from "./run-agent";
 import type { PrismaClient } from "../../generated/prisma/client";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   // The demo's Spanish documents retired: no Spanish document is in effect until the test publishes one.
   await client.policyDocument.updateMany({
     where: { locale: { startsWith: "es" }, status: "published" },

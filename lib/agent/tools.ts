@@ -31,7 +31,13 @@ export interface TToolContext {
   settings: TPolicySettings;
   signal: AbortSignal;
   /** Tools that call a model report its measured usage here; it counts against the token budget. */
-  reportUsage: (usage: { promptTokens: number; completionTokens: number; model?: string; promptVersion?: string }) => void;
+  reportUsage: (usage: {
+    promptTokens: number;
+    completionTokens: number;
+    cachedTokens?: number;
+    model?: string;
+    promptVersion?: string;
+  }) => void;
   /** Tokens the run has left when the tool starts: a tool that calls a model keeps within them. */
   tokensLeft: number;
   /** The order the ticket names (`ref`, its orderRef), read with the run's first statement: a lookup

@@ -10,6 +10,7 @@ import { decideApproval } from "./decide-approval";
 import { refusalCode } from "../../testing/refusals";
 import { customerReply } from "../contracts/customer-reply";
 import { AppError } from "../contracts/app-error";
+import { commitment } from "../contracts/commitment";
 import { verifyAuditChain } from "../audit/verify-audit-chain";
 import { holdTicketStream } from "../../testing/audit";
 
@@ -304,8 +305,11 @@ describe("decideApproval", () => {
     await drainQueue(testDb());
     expect(await client.outboxMessage.count({ where: { approvalRequestId: request.id } })).toBe(0);
     expect(await client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(0);
+    // The chain holds the note's commitment under the customer's salt, never its words.
+    const { customerEmail } = await client.ticket.findUniqueOrThrow({ where: { id: request.ticketId } });
+    const { salt } = await client.customer.findUniqueOrThrow({ where: { email: customerEmail } });
     expect(await client.auditEvent.findFirstOrThrow({ where: { action: "approval.rejected", subjectId: request.id } })).toMatchObject({
-      inputs: { kind: "refund", note: "Ask for a photo first.", approvals: 0, approvalsRequired: 1 },
+      inputs: { kind: "refund", note: commitment(salt!, "Ask for a photo first."), approvals: 0, approvalsRequired: 1 },
     });
     expect(await client.auditEvent.count({ where: { action: "approval.approved", subjectId: request.id } })).toBe(0);
   });

@@ -5,6 +5,7 @@
 // approved refund is executed by the job queue: its job is enqueued in the decision's own
 // transaction, so a crash after the commit cannot strand it, and the customer's reply waits for the
 // executor's outcome (settle-refund.ts). A rejection hands the ticket back to a person.
+import { committedText } from "../contracts/commitment";
 import type { Role, TicketStatus } from "../../generated/prisma/enums";
 import { db as defaultDb, driverOf, isUniqueViolation, Prisma, type Db } from "../db";
 import { preparedSql, statementRefusal, violatedConstraint } from "../db/driver";
@@ -269,7 +270,7 @@ function seatTaken(error: unknown, seat: number, approvalsRequired: number) {
 
 /** The decision's audit event, appended by the statement that writes the decision. */
 function decisionAudit(d: {
-  request: { id: string; ticketId: string; kind: string; digest: string; approvalsRequired: number };
+  request: { id: string; ticketId: string; kind: string; digest: string; approvalsRequired: number; salt: string | null };
   actor: { id: string; role: Role };
   decision: "approve" | "reject";
   note: string | null;
@@ -289,7 +290,8 @@ function decisionAudit(d: {
         kind: d.request.kind,
         digest: d.request.digest,
         role: d.actor.role,
-        note: d.note,
+        // The note may name the customer: the chain holds its commitment, the decision's row the text.
+        note: d.note === null ? null : committedText(d.request.salt, d.note),
         replyEdited: d.replyEdited,
         approvals: d.approvals,
         approvalsRequired: d.request.approvalsRequired,

@@ -1,6 +1,6 @@
 // Batch decisions: each item against its own digest, through decideApproval; a stale item refused
 // while the others are decided; the preview says who may decide what.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { refusalCode } from "../../testing/refusals";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
@@ -8,8 +8,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { approvalDigest, type TApprovalOperation } from "../contracts/approval-operation";
 import { decideBatch, MAX_BATCH_DECISIONS, previewBatch } from "./decide-batch";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 async function waiting(n: number) {
   const { client } = testDb();

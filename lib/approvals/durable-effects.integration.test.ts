@@ -1,6 +1,6 @@
 // Effects that survive crashes and races, on the real job queue. The concurrency and crash cases need
 // real PostgreSQL (PGlite is one session); they run when DATABASE_URL is set, as in CI.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { killHard, spawnTs } from "../../testing/spawn-ts";
 import { drainQueue, openJobs } from "../../testing/queue";
@@ -23,8 +23,7 @@ import { expirePendingApprovals } from "./sweep-approvals";
 import { refusalCode } from "../../testing/refusals";
 import { loadPaymentSettings } from "../payments/payment-settings";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 const onPostgres = !!process.env.DATABASE_URL;
 
 const freshOrder = () => freshOrder_(testDb().client);

@@ -21,6 +21,8 @@ type TRequestRow = TRowText<
   "id" | "ticketId" | "kind" | "status" | "requiredRole" | "digest" | "draft" | "expiresAt" | "approvalsRequired"
 > &
   TRowText<"Ticket", "bundleVersion"> & {
+    /** The customer's salt (Customer.salt): the decision's audit event commits to the note under it. */
+    salt: string | null;
     /** The operation as JSON text. */
     operation: string;
     /** The decisions so far: [{ deciderId, decision }], in seat order. */
@@ -47,6 +49,8 @@ export interface TLoadedRequest extends TDecisionFacts {
   settings: TPolicySettings;
   /** The corpus in effect now: a request made now is made under it. */
   corpusHash: string;
+  /** The customer's salt, for commitments to personal text in audit events; null: no customer's. */
+  salt: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -66,7 +70,8 @@ const LOAD_REQUEST = preparedSql(`
                  jsonb_array_elements(CASE WHEN jsonb_typeof(run."evidence"->'passages') = 'array' THEN run."evidence"->'passages' ELSE '[]'::jsonb END) p
            WHERE run."id" = r."runId")::text AS "passages",
          (SELECT o."amountCents"::text FROM "Order" o WHERE o."id" = ${ORDER_OF_REQUEST}) AS "orderCents",
-         ${refundedCentsText(ORDER_OF_REQUEST)}::text AS "refundedCents"
+         ${refundedCentsText(ORDER_OF_REQUEST)}::text AS "refundedCents",
+         (SELECT c."salt" FROM "Customer" c WHERE c."email" = t."customerEmail") AS "salt"
   FROM "ApprovalRequest" r
   JOIN "Ticket" t ON t."id" = r."ticketId"
   WHERE r."id" = ANY($1::uuid[])`);
@@ -113,6 +118,7 @@ function factsOf(row: TRequestRow): TLoadedRequest {
     operation,
     settings,
     corpusHash: row.corpusHash,
+    salt: row.salt,
   };
 }
 

@@ -31,7 +31,7 @@ vi.hoisted(() => {
   process.env.NOTIFY_WEBHOOK_ALLOWED_HOSTS = "127.0.0.1";
 });
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 const onPostgres = !!process.env.DATABASE_URL;
 const SECRET = "whsec_" + Buffer.from("notification secret for tests, 32+").toString("base64");
 
@@ -53,7 +53,6 @@ const deliveries: TDelivery[] = [];
 const planned: number[] = [];
 
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

@@ -13,7 +13,7 @@
 // ticket's text: the link is all a person needs, and it opens only for someone signed in.
 //
 // Delivery: any answer other than 2xx, a redirect included (a signed message is not forwarded to an
-// address nobody configured), and no answer within NOTIFY_TIMEOUT_MS, fail the attempt. A 4xx is
+// address nobody configured), and no answer within NOTIFY_TIMEOUT_MS (post-notification.ts), fail the attempt. A 4xx is
 // retried like a 5xx: an incoming webhook's usual 4xx (404 or 410 for a mistyped or revoked URL) is
 // mended by correcting the setting, and each attempt reads the settings afresh; the attempts are
 // bounded (its definition, lib/jobs/definitions/approval-notify.ts), and a job that fails for good stays on Admin → Jobs with its error.
@@ -25,13 +25,8 @@ import { db as defaultDb } from "../db";
 import { appBaseUrl } from "../env";
 import { ROLE_LABELS, type Role } from "../contracts/roles";
 import { APPROVAL_NOTIFICATIONS, notificationWebhookId, type TApprovalNotification } from "../contracts/approval-notification";
-import { loadNotificationSettings, NOTIFY_SECRET_KEY, NOTIFY_URL_KEY } from "../policy/notification-settings";
-import { signWebhook } from "../intake/webhook-signature";
-import { checkWebhookTarget } from "../policy/webhook-target";
-import { postToTarget } from "./post-webhook";
-
-/** How long one attempt waits for the receiver's answer: well inside the job's lock time. */
-export const NOTIFY_TIMEOUT_MS = 10_000;
+import { loadNotificationSettings, NOTIFY_URL_KEY } from "../policy/notification-settings";
+import { postNotification } from "./post-notification";
 
 export interface TNotificationFacts {
   event: TApprovalNotification;
@@ -122,26 +117,12 @@ export async function deliverApprovalNotification(input: {
     },
     appBaseUrl(),
   );
-  const payload = JSON.stringify(body);
-  const headers = signWebhook({
-    secret: settings[NOTIFY_SECRET_KEY],
+  await postNotification({
+    settings,
     id: notificationWebhookId(input.event, request.id),
-    timestamp: (input.now ?? (() => new Date()))(),
-    payload,
+    body,
+    what: "approval notification",
+    now: input.now,
   });
-  // Errors name the receiver by origin only: a webhook URL's path may be its credential, and the
-  // error is logged and shown on Admin → Jobs. The target is checked again now: a name may resolve
-  // elsewhere than when it was saved.
-  const origin = new URL(url).origin;
-  const verdict = await checkWebhookTarget(url);
-  if (!verdict.ok) throw new Error(`approval notification: ${origin} refused: ${verdict.why}`);
-  const outcome = await postToTarget({
-    target: verdict.target,
-    headers: { "content-type": "application/json", ...headers },
-    body: payload,
-    timeoutMs: NOTIFY_TIMEOUT_MS,
-  });
-  if (outcome.status === null) throw new Error(`approval notification: delivery to ${origin} failed (no HTTP answer)`);
-  if (outcome.status < 200 || outcome.status >= 300) throw new Error(`approval notification: ${origin} answered ${outcome.status}`);
   return "delivered";
 }

@@ -18,7 +18,7 @@ import { NOTIFY_URL_KEY } from "../policy/notification-settings";
 import { updateNotificationSettings } from "../policy/update-notification-settings";
 import { checkWebhookTarget, isInternalAddress } from "../policy/webhook-target";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 const SECRET = "whsec_" + Buffer.from("notification secret for tests, 32+").toString("base64");
 
 /** The allowlist in force from now on (the settings are read once per process; this reads them again). */
@@ -32,7 +32,6 @@ let receiverPort: number;
 let received = 0;
 
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   receiver = createHttpServer((req, res) => {
     req.resume();
     req.on("end", () => {

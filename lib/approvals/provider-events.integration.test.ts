@@ -18,10 +18,9 @@ import { readOutbox } from "./read-outbox";
 import { deliverReply } from "../delivery/deliver-reply";
 
 const SECRET = "whsec_provider-events-test-secret-0123456789";
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   await client.setting.create({ data: { key: PAYMENT_SETTING_KEYS.stripeWebhookSecret, value: SECRET } });
 });
 

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { drainQueue } from "../../testing/queue";
 import { pendingApproval, user } from "../../testing/runs";
@@ -7,8 +7,7 @@ import { signRequest, verifySignedRequest } from "../intake/request-signature";
 import { decideApproval } from "./decide-approval";
 import { readOutbox } from "./read-outbox";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("the outbox", () => {
   it("lists approved replies oldest first and pages by the last id read", async () => {

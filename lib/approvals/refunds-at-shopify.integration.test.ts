@@ -16,7 +16,7 @@ import { decideApproval } from "./decide-approval";
 import { reconcileProviderRefunds } from "./reconcile-refunds";
 import { settleApprovedRefund } from "./settle-refund";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let shop: TFakeShopify;
 let provider: TRefundProvider;
 let n = 0;
@@ -24,7 +24,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const REFUND_CREATE = "CountersignRefundCreate";
 
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   shop = await startFakeShopify();
   provider = shopifyProvider({ shopUrl: shop.url, accessToken: shop.accessToken, apiVersion: "2026-04" });
 });

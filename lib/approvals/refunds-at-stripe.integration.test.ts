@@ -14,13 +14,12 @@ import { decideApproval } from "./decide-approval";
 import { reconcileProviderRefunds } from "./reconcile-refunds";
 import { settleApprovedRefund } from "./settle-refund";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let fake: TFakeStripe;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   fake = await startFakeStripe();
   await client.setting.createMany({
     data: [

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, tabletTicket, ticketFrom, ticketId, user } from "../../testing/runs";
 import { receiveFollowUp } from "../conversations/receive-follow-up";
@@ -8,8 +8,7 @@ import { runAgent } from "../agent/run-agent";
 import { resolveByHand } from "./resolve-by-hand";
 import { refusalCode } from "../../testing/refusals";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("resolveByHand", () => {
   it("records a person's own reply like any decision, once", async () => {

@@ -1,6 +1,7 @@
 // A ticket the agent handed over with nothing to approve (no evidence, a missing order, a bypass):
 // a person writes the reply and resolves it. Recorded like any decision: an approval request for the
 // person's own reply and their decision on it, with the audit event, in one transaction.
+import { committedText } from "../contracts/commitment";
 import { randomUUID } from "node:crypto";
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, isUniqueViolation, type Db } from "../db";
@@ -52,6 +53,8 @@ export async function resolveByHand(input: {
   // A reply by hand goes out with no refund: it may not promise one.
   assertReplyMatches(reply, null, "reply");
   const ticket = await resolvableTicket(client, input.ticketId, reply);
+  const customer = await client.customer.findUnique({ where: { email: ticket.customerEmail }, select: { salt: true } });
+  const note = input.note?.trim() || null;
   const operation = await handReplyOperation(client, reply, ticket.bundleVersion);
   const digest = approvalDigest(operation);
   const decided = handReplyDecision(digest, input.actor);
@@ -67,7 +70,8 @@ export async function resolveByHand(input: {
         inputs: {
           digest,
           role: input.actor.role,
-          note: input.note?.trim() || null,
+          // The note may name the customer: the chain holds its commitment, the decision's row the text.
+          note: note === null ? null : committedText(customer?.salt ?? null, note),
           replyLength: reply.length,
           approvalRequestId: decided.id,
           signature: decided.signed.signature,
@@ -79,7 +83,7 @@ export async function resolveByHand(input: {
         operation,
         digest,
         reply,
-        note: input.note?.trim() || null,
+        note,
         decider: input.actor,
         expiresAt: new Date(Date.now() + APPROVAL_TTL_MS),
       });

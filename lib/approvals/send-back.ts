@@ -4,6 +4,7 @@
 // reads the note quoted as data (lib/agent/read-run-ticket.ts) and records it on the run. The note
 // grants the agent nothing: the next run is held to the same allowlist, policy gate and budgets.
 // Who may send back is who may decide the request now (decision-options.ts, as for a rejection).
+import { committedText } from "../contracts/commitment";
 import type { Role } from "../../generated/prisma/enums";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -41,7 +42,8 @@ export async function sendBackWithFeedback(input: TSendBackInput): Promise<{ tic
         subjectType: "approval",
         subjectId: request.id,
         ticketId,
-        inputs: { digest: request.digest, role: input.actor.role, note, reason: "reviewer_feedback" },
+        // The note may quote the customer: the chain holds its commitment, the thread the text.
+        inputs: { digest: request.digest, role: input.actor.role, note: committedText(request.salt, note), reason: "reviewer_feedback" },
       });
       // Guarded by its status: a decision or a newer run that came first wins, and this writes nothing.
       if (!(await supersedeRequest(tx, request.id, "reviewer_feedback")))

@@ -1,7 +1,7 @@
 // The two-person rule and a person's lowered amount, on the real agent, decision, queue and executor.
 // The crash case needs real PostgreSQL (a child process killed with SIGKILL); it runs when
 // DATABASE_URL is set, as in CI.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertSignedDecision } from "../../testing/decisions";
 import { signDecision } from "../audit/decision-signature";
 import { asOwner, useTestDb } from "../../testing/db";
@@ -18,8 +18,7 @@ import { settleApprovedRefund } from "./settle-refund";
 import { executeApprovedRefund } from "../ledger/execute-approved-refund";
 import { holdTicketStream } from "../../testing/audit";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 const onPostgres = !!process.env.DATABASE_URL;
 
 /** A pending request for a refund of `amountCents` on a fresh order, from a run `starter` started. */

@@ -20,7 +20,7 @@ import { keyIdOf, type TSigningKey } from "./checkpoint";
 import { eventFromText, eventHash } from "./verify-audit-chain";
 import { describeExportProblem, verifyAuditExport, type TExportProblem } from "./verify-audit-export";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 
 function newKey(): TSigningKey {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
@@ -44,7 +44,6 @@ const kinds = (problems: TExportProblem[]) => problems.map((p) => p.kind);
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   admin = { id: (await user(client, "ADMIN")).id, role: "ADMIN" };
   // A ticket with a run, a decision and so a stream of several events.
   const ticket = await tabletTicket(client, await freshOrder(client));

@@ -130,6 +130,14 @@ const PHRASES: Record<TAuditAction, (i: TInputs, w: TWords) => string> = {
     `refused to execute the refund on ${w.ticket}: the order's source no longer has the order${detail(i)}`,
   "refund.reenqueued": (_i, w) => `queued the approved refund on ${w.ticket} again: it had no outcome and no job`,
   "customer.upserted": (i) => `${i.created ? "added" : "updated"} the customer ${text(i.customerId) ?? "?"} from the orders API`,
+  "legal_hold.placed": (i, w) => `placed a legal hold on ${i.on === "ticket" ? w.ticket : `customer ${text(w.subjectId) ?? "?"}`}`,
+  "legal_hold.lifted": (i, w) => `lifted the legal hold on ${i.on === "ticket" ? w.ticket : `customer ${text(w.subjectId) ?? "?"}`}`,
+  "customer.export_requested": (_i, w) => `requested the data export of customer ${text(w.subjectId) ?? "?"}`,
+  "customer.export_downloaded": (_i, w) => `downloaded the data export of customer ${text(w.subjectId) ?? "?"}`,
+  "customer.erased": (i, w) =>
+    `erased the personal data of customer ${text(w.subjectId) ?? "?"} (${count(i.tickets, "ticket", "tickets") ?? "no tickets"})`,
+  "retention.applied": (i) =>
+    `erased what its retention period had passed: ${i.kind === "traces" ? count(i.count, "run's traces", "runs' traces") : count(i.count, "ticket", "tickets")}`,
   "order.upserted": (i) => {
     const refunds =
       typeof i.newRefunds === "number" && i.newRefunds > 0 ? `, with ${count(i.newRefunds, "refund", "refunds")} made elsewhere` : "";

@@ -10,6 +10,11 @@ const money = (v: unknown) => (typeof v === "number" ? formatMoney(v, SETTINGS_C
 const number = (unit: string) => (v: unknown) => (typeof v === "number" ? `${v}${unit}` : null);
 const word = (v: unknown) => (typeof v === "string" && v ? v : null);
 const field = (v: unknown, key: string) => (v && typeof v === "object" && key in v ? word((v as Record<string, unknown>)[key]) : null);
+const thresholdCount = (v: unknown) => {
+  if (!v || typeof v !== "object") return word(v);
+  const set = Object.values(v as Record<string, unknown>).filter((t) => t !== null && t !== undefined).length;
+  return set === 0 ? "none set" : `${set} set`;
+};
 /** A value the event names only by a fingerprint (a webhook, a secret): what it is, and which. */
 const fingerprinted = (shown: (v: unknown) => string | null) => (v: unknown) => {
   if (v === null) return "none";
@@ -31,6 +36,8 @@ const POLICY_SETTINGS: Record<string, TSettingWords> = {
   "queue.slaHandoffHours": { label: "SLA for a ticket handed to a person", value: number(" h") },
   "documents.publishRole": { label: "least role that may publish policy documents", value: (v) => word(v)?.toLowerCase() ?? null },
   "annotation.approvalSharePercent": { label: "share of approved runs sampled for annotation", value: number("%") },
+  // The daily series' alert thresholds, by series: how many are set (the page shows each).
+  "watch.thresholds": { label: "daily series' alert thresholds", value: thresholdCount },
 };
 const NOTIFICATION_SETTINGS: Record<string, TSettingWords> = {
   webhook: { label: "webhook", value: fingerprinted((v) => field(v, "origin")) },

@@ -36,9 +36,8 @@ afterEach(async () => {
 
 /** A database with demo data, one executed refund, and a signed checkpoint over all of it. */
 async function checkpointedWorld(): Promise<TWorld> {
-  const db = await createTestDb();
+  const db = await createTestDb(seedDemo);
   useDb(db);
-  await seedDemo(db.client);
   const request = await approvalFor(db.client, await tabletTicket(db.client, await freshOrder(db.client)));
   await decideApproval({
     approvalId: request.id,

@@ -44,6 +44,16 @@ export const AUDIT_ACTIONS = [
   "refund.reenqueued",
   // orders and customers from the team's systems (the orders API, the shop)
   "customer.upserted",
+  // a customer's personal data erased (their id and the counts, never a value)
+  "customer.erased",
+  // a legal hold placed on a customer or a ticket, and lifted: it suspends erasure and retention
+  "legal_hold.placed",
+  "legal_hold.lifted",
+  // a customer's data export: requested, then downloaded once (ids only)
+  "customer.export_requested",
+  "customer.export_downloaded",
+  // the retention job: what it erased, by ids and counts
+  "retention.applied",
   "order.upserted",
   "order.synced",
   // the refund at the payment provider (lib/payments/): each state it reports, each event taken once

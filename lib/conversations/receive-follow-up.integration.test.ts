@@ -1,6 +1,6 @@
 // Tickets as conversations: follow-ups (once per helpdesk message id), the pending request they
 // supersede, the resolved ticket they reopen, the order they name; reviewers' feedback and notes.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
 import { approvalFor, freshOrder, tabletTicket, ticketFrom, user } from "../../testing/runs";
@@ -14,11 +14,7 @@ import { addInternalNote } from "./add-note";
 import { receiveFollowUp } from "./receive-follow-up";
 import { createTicket } from "../intake/create-ticket";
 
-const testDb = useTestDb();
-
-beforeAll(async () => {
-  await seedDemo(testDb().client);
-});
+const testDb = useTestDb(seedDemo);
 
 const messagesOf = (ticketId: string) =>
   testDb().client.ticketMessage.findMany({ where: { ticketId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

@@ -2,7 +2,7 @@
 // created through the intake's path with the thread the reply goes back to, a message on a known
 // thread takes the follow-up path (supersede, reopen, once per message id); forged, stale or replayed
 // deliveries change nothing.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -12,8 +12,7 @@ import { signWebhook } from "../intake/webhook-signature";
 import { receiveInboundEmail, receiveZendeskTicket } from "./receive-helpdesk";
 import { zendeskSignature, ZENDESK_SIGNATURE_HEADER, ZENDESK_TIMESTAMP_HEADER } from "../intake/zendesk-signature";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 const messagesOf = (ticketId: string) =>
   testDb().client.ticketMessage.findMany({ where: { ticketId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

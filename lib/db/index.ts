@@ -15,6 +15,7 @@ import { isDriverUniqueViolation, pgDriver, pgliteDriver, type TDriver, type TSq
 import { privatePglite, protectDataDir } from "./data-dir";
 import { answerBackupRequests } from "./backup-requests";
 import { countPglite, countPgPool, type RoundTripCounter } from "./round-trips";
+import { errorFields, logger } from "../observability/logger";
 
 export { Prisma, PrismaClient };
 export type Db = PrismaClient;
@@ -111,6 +112,11 @@ export function openDataDir(dir: string, dataDir?: string): () => void {
 export function openDb(target: DbTarget): DbHandle {
   if (target.kind === "postgres") {
     const pool = target.pool ?? new pg.Pool({ connectionString: target.url, max: target.max ?? 10 });
+    // An idle connection the server ends (a restart, an administrator, a dropped database, a proxy's
+    // timeout) is reported on the pool, which discards it; unheard, the event would end the process.
+    pool.on("error", (error) =>
+      logger.warn({ ...errorFields(error) }, "database: an idle connection was closed by the server; the pool opens a new one"),
+    );
     const roundTrips = countPgPool(pool);
     const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     drivers.set(client, pgDriver(pool));

@@ -17,6 +17,15 @@ import pg from "pg";
  */
 export const APPEND_ONLY_TABLES = ["AuditEvent", "LedgerEntry", "ApprovalDecision", "AuditCheckpoint", "ExternalRefund"] as const;
 
+/**
+ * Columns of append-only tables the app may still clear, for erasure: free text a person wrote about a
+ * customer. A trigger lets an UPDATE through only when it sets these to NULL and changes nothing else
+ * (migration 20261130500000_personal_data); nothing a signature or a hash covers is among them.
+ */
+export const ERASABLE_COLUMNS = { ApprovalDecision: ["note", "originalReply", "editedReply"] } as const satisfies Partial<
+  Record<(typeof APPEND_ONLY_TABLES)[number], readonly string[]>
+>;
+
 /** Read but never written by the app: the migration history (the health check reads it). */
 export const READ_ONLY_TABLES = ["_prisma_migrations"] as const;
 
@@ -204,6 +213,9 @@ function grantStatements(share: {
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schemas} TO ${role}`,
     share.appendOnly.length ? `REVOKE UPDATE, DELETE ON ${tables(share.appendOnly)} FROM ${role}` : "",
     share.readOnly.length ? `REVOKE INSERT, UPDATE, DELETE ON ${tables(share.readOnly)} FROM ${role}` : "",
+    ...Object.entries(ERASABLE_COLUMNS)
+      .filter(([table]) => share.appendOnly.includes(table))
+      .map(([table, columns]) => `GRANT UPDATE (${columns.map(q).join(", ")}) ON ${tables([table])} TO ${role}`),
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schemas} TO ${role}`,
     ...share.functions.map((fn) => `GRANT EXECUTE ON FUNCTION ${fn} TO ${role}`),
   ].filter(Boolean);

@@ -1,7 +1,7 @@
 // The write paths' round-trip budgets. A round trip is every statement the driver sends (BEGIN,
 // COMMIT and job enqueues included), counted at the driver (see round-trips.ts), so the counts are
 // exact on both databases. Raise a budget only with its reason in the same commit.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -31,8 +31,7 @@ export const ROUND_TRIP_BUDGETS = {
   intake: 3,
 };
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips: number }> {
   const counter = testDb().roundTrips;

@@ -1,13 +1,12 @@
 // Typed SQL on the project's own driver: a statement Kysely builds runs as one counted round trip, its
 // rows come back as the text the row type says, and a boolean reads the same however it came back.
-import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { seedDemo } from "../../prisma/seed/demo";
 import { driverOf } from ".";
 import { isTrue, runTyped, typed, type TBooleanText, type TRowText } from "./typed-sql";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("typed SQL", () => {
   it("types a row from the schema as the driver's text", () => {

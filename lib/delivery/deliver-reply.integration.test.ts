@@ -18,13 +18,12 @@ import { deliveryTag, zendeskChannel } from "./channels/zendesk";
 import { deliverReply } from "./deliver-reply";
 import { receiveFollowUp } from "../conversations/receive-follow-up";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let zendesk: TFakeZendesk;
 beforeAll(async () => void (zendesk = await startFakeZendesk()));
 afterAll(async () => zendesk.close());
 // A fault a test injected and did not use is not the next test's.
 beforeEach(() => zendesk.failNext(0, 500));
-beforeAll(async () => void (await seedDemo(testDb().client)));
 
 /** The delivery's audited final states: with its id, channel and attempt, and nothing personal. */
 async function deliveryEvents(deliveryId: string) {

@@ -6,7 +6,7 @@ import { openDb } from "../db";
 import { budgetBucket, DASHBOARD_MAX_AGE_MS, HANDOFF_REASONS } from "./dashboard-stats";
 import { budgetUseDistribution, handoffReasonsByDay, passRateByAgentVersion, recentDashboardStats } from "./read-dashboard-stats";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 const NOW = new Date("2026-11-22T15:00:00.000Z");
 const BUDGETS = { maxSteps: 8, maxTokens: 6000, maxWallMs: 15000, toolTimeoutMs: 2000 };
 let ticketId = "";
@@ -20,7 +20,6 @@ async function run(over: { status: "running" | "bypassed" | "blocked" | "needs_h
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   ticketId = (await client.ticket.findUniqueOrThrow({ where: { externalId: "demo-cracked-tablet" } })).id;
 });
 

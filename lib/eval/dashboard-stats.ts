@@ -3,6 +3,7 @@
 // person, day by day. No database here, so the charts can be drawn in the browser too; the reads
 // are in read-dashboard-stats.ts.
 import { STATUS_OF_REASON, type TStopReason } from "../contracts/reason-codes";
+import type { TCostReport } from "./cost-report";
 
 // ─── pass rate by agent version ───────────────────────────────────────────────────────────────────
 
@@ -72,4 +73,6 @@ export interface TDashboardStats {
   passRates: TPassRate[];
   budget: TBudgetDistribution;
   handoffs: THandoffReasons;
+  /** What agent runs and evaluations cost (cost-report.ts): it scans every run of the window too. */
+  cost: TCostReport;
 }

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -9,8 +9,7 @@ import { loadDialStatus } from "./dial-status";
 import { drainQueue } from "../../testing/queue";
 import { CANDIDATE_LIMITS_CENTS, setAutonomyLimit, startShadowPass } from "./shadow";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("loadDialStatus", () => {
   it("starts at zero with no evidence: every raise is short of agreements", async () => {

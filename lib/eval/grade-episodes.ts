@@ -59,8 +59,9 @@ export interface TWorkerInput {
 /** One unit played and compared: its row, failed with the reason when it could not run. */
 async function gradeUnit(g: TGradingDb, episode: TEpisode, unit: TGradingUnit, models: TModelEndpoints): Promise<TEpisodeRow> {
   try {
-    const { actual, costUsd } = await playEpisode(g, episode, unit.tag, models, GRADER_VERSION);
-    const explanation = explainDifference(episode.expect, actual);
+    const { actual, costUsd, stopDetail } = await playEpisode(g, episode, unit.tag, models, GRADER_VERSION);
+    const difference = explainDifference(episode.expect, actual);
+    const explanation = difference && stopDetail ? `${difference} (the run stopped: ${stopDetail})` : difference;
     return { episodeId: episode.id, trial: unit.trial, passed: explanation === null, expected: episode.expect, actual, explanation, costUsd };
   } catch (error) {
     return { episodeId: episode.id, trial: unit.trial, passed: false, expected: episode.expect, actual: null, explanation: `the episode could not run: ${error instanceof Error ? error.message : String(error)}` };

@@ -64,11 +64,12 @@ type TEpisodeSetup = { planner: TPlanner; tools: Partial<TToolSet>; model: strin
 /**
  * Time limits with room, for a local run whose episode sets none: on a busy machine (two test files
  * and the graders' threads on two cores) a tool's time is the machine's load, not the agent's, and
- * the manifest's 2 s for a tool turned a prompt draft into tool_timeout. An episode about time says
+ * the manifest's 2 s for a tool turned a prompt draft into tool_timeout (and, at 12 s, a CI run at
+ * full load once turned the fake model's draft into tool_error). An episode about time says
  * its own limits (tool-timeout, the latency budget), and a run on a configured model keeps the
  * manifest's, which is what its speed is graded against.
  */
-const LOCAL_TIME_ROOM = { toolTimeoutMs: 12_000, maxWallMs: 60_000 } as const;
+const LOCAL_TIME_ROOM = { toolTimeoutMs: 30_000, maxWallMs: 120_000 } as const;
 
 export function runBudgets(episode: TEpisode, local: boolean): TEpisode["budgets"] {
   if (!local) return episode.budgets;
@@ -89,7 +90,7 @@ function plannerFor(episode: TEpisode, world: TEpisodeWorld, models: TModelEndpo
     // run on two cores) cannot turn a prompt local answer into a planner_error.
     const slow = entries.some((entry) => entry !== "auto" && "delayMs" in entry);
     const configured = !scripted && models.configured;
-    const config = configured || { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: slow ? 2_000 : 12_000 };
+    const config = configured || { baseURL: fake.url, apiKey: "fake", model: FAKE_MODEL, timeoutMs: slow ? 2_000 : LOCAL_TIME_ROOM.toolTimeoutMs };
     return { ...plannerSetup("model", config), local: !configured && !slow };
   }
   const { scripted, usagePerStep, delayMs } = episode.planner;
@@ -168,7 +169,13 @@ async function countRefunds(g: TGradingDb, world: TEpisodeWorld): Promise<number
 
 /** Plays one episode under its tag, as `actorId` (the grader), and reads its outcome. */
 /** The episode's outcome, and what its run cost (run-cost.ts; null: a model with no configured price). */
-export async function playEpisode(g: TGradingDb, episode: TEpisode, tag: string, models: TModelEndpoints, actorId: string): Promise<{ actual: TActualOutcome; costUsd: number | null }> {
+export async function playEpisode(
+  g: TGradingDb,
+  episode: TEpisode,
+  tag: string,
+  models: TModelEndpoints,
+  actorId: string,
+): Promise<{ actual: TActualOutcome; costUsd: number | null; stopDetail: string | null }> {
   const world = await materializeEpisode(g, episode, tag, actorId);
   const setup = plannerFor(episode, world, models);
   const run = await runAgent({ ticketId: world.ticketId, mode: episode.mode, planner: setup.planner, model: setup.model, budgets: runBudgets(episode, setup.local), tools: { ...setup.tools, ...faultyTools(episode) }, client: g.client });
@@ -182,5 +189,8 @@ export async function playEpisode(g: TGradingDb, episode: TEpisode, tag: string,
   };
   if (episode.approval) Object.assign(actual, await decideEpisodeApproval(g, episode.approval, run.approval?.id));
   actual.refunds = await countRefunds(g, world);
-  return { actual, costUsd: runCost(run.steps) };
+  // Why the run stopped where a step stopped it (a tool's error message): what a failed episode's
+  // explanation adds to its outcome, which holds only the reason code.
+  const stopped = run.steps.findLast((s) => s.reason !== null)?.result as { detail?: unknown } | undefined;
+  return { actual, costUsd: runCost(run.steps), stopDetail: typeof stopped?.detail === "string" ? stopped.detail : null };
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { TStopReason } from "../contracts/reason-codes";
 import { db as defaultDb, type Db } from "../db";
+import { costReport } from "./cost-report";
 import { BUDGET_BUCKET_LABELS, BUDGET_RUNS_SAMPLE, budgetBucket, DASHBOARD_MAX_AGE_MS, HANDOFF_DAYS, HANDOFF_REASONS, type TBudgetDistribution, type TDashboardStats, type THandoffDay, type THandoffReasons, type TPassRate } from "./dashboard-stats";
 
 // ─── pass rate by agent version ───────────────────────────────────────────────────────────────────
@@ -100,14 +101,19 @@ export async function handoffReasonsByDay(input: { days?: number; now?: Date; cl
   return { days: [...byDay.values()], reasons, total: reasons.reduce((n, r) => n + r.total, 0) };
 }
 
-// ─── the three together, shared for a few seconds ────────────────────────────────────────────────
+// ─── the charts and the cost table together, shared for a few seconds ────────────────────────────────────────────────
 
-/** The numbers behind all three charts, read now. */
+/** The numbers behind all three charts and the cost table, read now. */
 export async function dashboardStats(input: { now?: Date; client?: Db } = {}): Promise<TDashboardStats> {
   const client = input.client ?? defaultDb();
   const asOf = input.now ?? new Date();
-  const [passRates, budget, handoffs] = await Promise.all([passRateByAgentVersion(client), budgetUseDistribution({ client }), handoffReasonsByDay({ client, now: asOf })]);
-  return { asOf, passRates, budget, handoffs };
+  const [passRates, budget, handoffs, cost] = await Promise.all([
+    passRateByAgentVersion(client),
+    budgetUseDistribution({ client }),
+    handoffReasonsByDay({ client, now: asOf }),
+    costReport({ client, now: asOf }),
+  ]);
+  return { asOf, passRates, budget, handoffs, cost };
 }
 
 const recent = new WeakMap<Db, { asOf: number; stats: Promise<TDashboardStats> }>();

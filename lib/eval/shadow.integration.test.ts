@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, pendingApproval, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -10,8 +10,7 @@ import { drainQueue } from "../../testing/queue";
 import { batchProgress } from "../agent/batches";
 import { dialEvidence, setAutonomyLimit, startShadowPass } from "./shadow";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("shadow evidence and the autonomy dial", () => {
   it("records what the policy would auto-approve at each candidate limit, and the person's decision beside it", async () => {

@@ -11,7 +11,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { startBatch } from "../agent/batches";
 import type { TRunResult } from "../agent/run-agent";
 import { evaluateRefund } from "../policy/evaluate-refund";
-import { loadPolicySettings } from "../policy/settings";
+import { loadPolicySettings, type TPolicySettings } from "../policy/settings";
 import { updatePolicySettings } from "../policy/update-settings";
 
 /** The dial positions the evidence is gathered for, in cents. */
@@ -43,16 +43,24 @@ export async function startShadowPass(input: { actor: { id: string; role: Role }
   return { ticketsConsidered: waiting.length, batchId };
 }
 
+/** Whether the policy would have auto-approved a proposal at each candidate limit (the day's totals left out). */
+export function shadowVerdicts(
+  proposal: { amountCents: number; currency: string; reasons: readonly string[] },
+  settings: TPolicySettings,
+): { limitCents: number; wouldAutoApprove: boolean }[] {
+  const facts = { amountCents: proposal.amountCents, currency: proposal.currency, orderCurrency: proposal.currency, customerFlagged: proposal.reasons.includes("flagged_account"), autoApprovedTodayCents: 0, customerProposalsToday: 0 };
+  return CANDIDATE_LIMITS_CENTS.map((limitCents) => ({
+    limitCents,
+    wouldAutoApprove: evaluateRefund(facts, { ...settings, "autonomy.autoApproveLimitCents": limitCents }).decision === "auto_approved",
+  }));
+}
+
 /** What the policy would have done with a simulate run's proposal at each candidate limit. */
 export async function recordShadowDecisions(run: TRunResult, actorId: string | null, client: Db = defaultDb()): Promise<number> {
   if (!run.proposal || run.mode !== "simulate") return 0;
   const proposal = run.proposal;
   const settings = await loadPolicySettings(client);
-  const facts = { amountCents: proposal.amountCents, currency: proposal.currency, orderCurrency: proposal.currency, customerFlagged: proposal.reasons.includes("flagged_account"), autoApprovedTodayCents: 0, customerProposalsToday: 0 };
-  const rows = CANDIDATE_LIMITS_CENTS.map((limitCents) => {
-    const would = evaluateRefund(facts, { ...settings, "autonomy.autoApproveLimitCents": limitCents }).decision === "auto_approved";
-    return { ticketId: run.ticketId, runId: run.runId, amountCents: proposal.amountCents, limitCents, wouldAutoApprove: would };
-  });
+  const rows = shadowVerdicts(proposal, settings).map((v) => ({ ticketId: run.ticketId, runId: run.runId, amountCents: proposal.amountCents, ...v }));
   await client.$transaction(async (tx) => {
     await recordAuditEvent(tx, { actorType: actorId ? "user" : "system", actorId, action: "shadow.recorded", subjectType: "ticket", subjectId: run.ticketId, ticketId: run.ticketId, inputs: { runId: run.runId, amountCents: proposal.amountCents, wouldAutoApproveAt: rows.filter((r) => r.wouldAutoApprove).map((r) => r.limitCents) } });
     await tx.shadowDecision.createMany({ data: rows });

@@ -7,7 +7,7 @@ import { Prisma } from "../db";
 
 /** The versions in effect now, as a subquery of PolicyDocument rows. */
 export const IN_EFFECT_DOCUMENTS = Prisma.sql`(
-  SELECT pd.id, pd."docKey", pd.version, pd.title, pd.locale
+  SELECT pd.id, pd."docKey", pd.version, pd.title, pd.locale, pd."contentHash"
   FROM countersign_policy_in_effect() e JOIN "PolicyDocument" pd ON pd.id = e.id)`;
 
 /** A locale's language ("es-MX" → "es"), the unit retrieval and language detection work in. */

@@ -4,10 +4,13 @@
 // find anyway. Each passage was indexed with its document's locale's text-search configuration (the
 // trigger, countersign_search_config); the question is stemmed with the configuration of the language
 // it is asked in, and only documents of that language are searched, so a Spanish question meets
-// Spanish stems and an answer never mixes languages.
+// Spanish stems and an answer never mixes languages. PostgreSQL stems; the passages' lexemes are read
+// once per set of versions in effect and matched in memory as `@@` and ts_rank_cd would
+// (passage-index.ts).
 import { driverOf, Prisma, sqlRows, type Db } from "../db";
 import { citationOf } from "../contracts/citations";
 import { IN_EFFECT_DOCUMENTS, languageOfLocale } from "./in-effect";
+import { matchingLexemes, passageIndex, searchIndex, type TPassageHit, type TPassageIndex, type TQueryTerm } from "./passage-index";
 
 /** This retrieval's own identity. Runs record the manifest's evidenceServiceVersion, which must name
  * it (lib/contracts/pins.test.ts). */
@@ -74,7 +77,7 @@ export function searchTerms(question: string): string[] {
 }
 
 /** The shortest stem that also matches the words it begins. */
-const PREFIX_FROM = 4;
+export const PREFIX_FROM = 4;
 
 export interface TRetrievalQuery {
   question: string;
@@ -101,19 +104,9 @@ export interface TRetrieval {
   corpusSize: number;
 }
 
-type TRow = Omit<TRetrievedPassage, "citation" | "score" | "coverage" | "version"> & {
-  version: string;
-  score: string;
-  matched: string;
-  inHeading: string;
-  inText: string;
-  terms: string;
-  corpus: string;
-};
-
 /** Languages that write compounds as one word ("Versandkosten", "Lieferzeit"), whose stemmer does
  * not split them. */
-const COMPOUNDING = new Set(["de", "nl", "sv", "da", "no"]);
+export const COMPOUNDING = new Set(["de", "nl", "sv", "da", "no"]);
 /** The shortest part a compound is split into, and so the shortest word split (twice that). */
 const COMPOUND_PART = 4;
 
@@ -123,85 +116,89 @@ export function compoundCandidates(word: string): { word: string; head: string; 
   return cuts.map((at) => ({ word, head: word.slice(0, at), tail: word.slice(at), rank: Math.abs(word.length - 2 * at) }));
 }
 
+/** A word's first lexeme as the language's configuration stems it alone (null: a stop word). */
+type TStems = Record<string, string | null>;
+
 /**
- * The CTE `chosen (whole, head, tail)`: a compound of the question that no passage holds, split into
- * two parts each of which is a lexeme of the language's passages ("lieferzeit" – "liefer", "zeit";
- * a linking s falls to the stemmer: "sendungs" – "sendung"), the most even such cut per word. The
- * parts then stand for the word in the question: "Lieferzeit" is asked as "Liefer… Zeit", which
- * passages about delivery times hold. A word a passage holds, or one no cut makes of two known
- * lexemes, is kept whole. Only in COMPOUNDING languages; needs `cfg`, `corpus` and `whole`.
+ * A compound of the question that no passage holds, split into two parts each of which is a lexeme of
+ * the language's passages ("lieferzeit" – "liefer", "zeit"; a linking s falls to the stemmer:
+ * "sendungs" – "sendung"), the most even such cut per word. The parts then stand for the word in the
+ * question: "Lieferzeit" is asked as "Liefer… Zeit", which passages about delivery times hold. A word
+ * a passage holds (or a word it begins), or one no cut makes of two known lexemes, is kept whole. Only
+ * in COMPOUNDING languages.
  */
-function compoundSplits(words: string[], language: string): Prisma.Sql {
-  const candidates = COMPOUNDING.has(language) ? words.filter((w) => /^\p{L}+$/u.test(w)).flatMap(compoundCandidates) : [];
-  return Prisma.sql`cut AS (SELECT s.word, s.rank, w.lexeme AS whole, h.lexeme AS head, t.lexeme AS tail
-                FROM jsonb_to_recordset(${JSON.stringify(candidates)}::jsonb) AS s(word text, head text, tail text, rank int)
-                CROSS JOIN cfg
-                CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(cfg.config, s.word)))[1] AS lexeme) w
-                CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(cfg.config, s.head)))[1] AS lexeme) h
-                CROSS JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector(cfg.config, s.tail)))[1] AS lexeme) t),
-         chosen AS (SELECT DISTINCT ON (word) whole, head, tail FROM cut
-                    WHERE whole IS NOT NULL AND head IS NOT NULL AND tail IS NOT NULL
-                      AND NOT EXISTS (SELECT 1 FROM corpus c WHERE c.search @@ (quote_literal(whole) || ':*')::tsquery)
-                      AND EXISTS (SELECT 1 FROM corpus c WHERE c.search @@ quote_literal(head)::tsquery)
-                      AND EXISTS (SELECT 1 FROM corpus c WHERE c.search @@ quote_literal(tail)::tsquery)
-                    ORDER BY word, rank, head)`;
+function compoundSplits(candidates: ReturnType<typeof compoundCandidates>, stems: TStems, index: TPassageIndex) {
+  const chosen = new Map<string, { whole: string; head: string; tail: string; rank: number }>();
+  const held = (whole: string) => matchingLexemes(index, { lexeme: whole, prefix: true }).length > 0;
+  for (const c of candidates) {
+    const [whole, head, tail] = [stems[c.word], stems[c.head], stems[c.tail]];
+    if (!whole || !head || !tail || !index.postings.has(head) || !index.postings.has(tail) || held(whole)) continue;
+    const before = chosen.get(c.word);
+    if (!before || c.rank < before.rank || (c.rank === before.rank && head < before.head))
+      chosen.set(c.word, { whole, head, tail, rank: c.rank });
+  }
+  return [...chosen.values()];
 }
+
+type TQuestionRow = { documents: string; whole: string; stems: string };
+
+/** Each of the words' first lexemes, as a JSON object (TStems); only asked for when there are words
+ * (the subquery costs a millisecond on the embedded database even with none). Needs `cfg`. */
+const stemsOf = (words: string[]) =>
+  words.length
+    ? Prisma.sql`(SELECT json_object_agg(p.value, (tsvector_to_array(to_tsvector(cfg.config, p.value)))[1])
+                  FROM jsonb_array_elements_text(${JSON.stringify(words)}::jsonb) p)::text`
+    : Prisma.sql`'{}'`;
 
 /**
  * The passages in effect in one language that share at least one term with the question, with the
  * terms each holds, and how common each of the question's terms is in that language's passages: what
- * ranking and the context pack weigh (answer-policy-question.ts). One statement.
+ * ranking and the context pack weigh (answer-policy-question.ts). One statement stems the question and
+ * names the versions in effect; their passages come from the index (passage-index.ts), read once.
  */
 export async function searchPassages(client: Db, { question, locale, limit = 200 }: TRetrievalQuery): Promise<TRetrieval> {
   const words = searchTerms(question);
   if (!words.length) return { passages: [], terms: [], corpusSize: 0 };
   const language = languageOfLocale(locale);
-  // Words reach the query only as lexemes PostgreSQL made of letters and digits, each quoted: nothing in
-  // a ticket can form query syntax. A term of PREFIX_FROM letters or more also matches a passage's word
-  // that starts with it ("deliv" – "deliveri", "reembols" – "reembolsar"); a shorter one only itself
-  // ("ord" of an order id is not "order").
-  const rows = await sqlRows<TRow>(
+  const candidates = COMPOUNDING.has(language) ? words.filter((w) => /^\p{L}+$/u.test(w)).flatMap(compoundCandidates) : [];
+  const parts = [...new Set(candidates.flatMap((c) => [c.word, c.head, c.tail]))];
+  // Words reach the database only as text to stem; what comes back is lexemes, matched here: nothing in
+  // a ticket can form query syntax.
+  const [row] = await sqlRows<TQuestionRow>(
     driverOf(client),
     Prisma.sql`
-    WITH cfg AS (SELECT countersign_search_config(${language}) AS config),
-         corpus AS (SELECT c.id, c.search, c.heading, c.text, c.audience, c.ordinal, d."docKey", d.version, d.title, d.locale
-                    FROM "PolicyChunk" c JOIN ${IN_EFFECT_DOCUMENTS} d ON d.id = c."documentId"
-                    WHERE split_part(lower(d.locale), '-', 1) = ${language}),
-         whole AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector(cfg.config, ${words.join(" ")}))) AS lexeme FROM cfg),
-         ${compoundSplits(words, language)},
-         lexemes AS (SELECT lexeme FROM whole WHERE lexeme NOT IN (SELECT whole FROM chosen)
-                     UNION SELECT head FROM chosen UNION SELECT tail FROM chosen),
-         terms AS (SELECT lexeme, (quote_literal(lexeme) || CASE WHEN length(lexeme) >= ${PREFIX_FROM} THEN ':*' ELSE '' END) AS term FROM lexemes),
-         q AS (SELECT string_agg(term, ' | ')::tsquery AS query FROM terms),
-         frequency AS (SELECT t.lexeme, count(c.id) AS df FROM terms t LEFT JOIN corpus c ON c.search @@ t.term::tsquery GROUP BY t.lexeme)
-    SELECT c.id AS "chunkId", c."docKey", c.version, c.title, c.heading, c.text, c.locale, c.audience::text AS audience,
-           ts_rank_cd(c.search, q.query, 32)::float8 AS score,
-           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE c.search @@ t.term::tsquery)::text AS matched,
-           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE ts_filter(c.search, '{a}') @@ t.term::tsquery)::text AS "inHeading",
-           (SELECT coalesce(json_agg(t.lexeme ORDER BY t.lexeme), '[]') FROM terms t WHERE ts_filter(c.search, '{b}') @@ t.term::tsquery)::text AS "inText",
-           (SELECT coalesce(json_agg(json_build_array(f.lexeme, f.df) ORDER BY f.lexeme), '[]') FROM frequency f)::text AS terms,
-           (SELECT count(*) FROM corpus) AS corpus
-    FROM corpus c CROSS JOIN q
-    WHERE c.search @@ q.query
-    ORDER BY score DESC, c."docKey", c.ordinal
-    LIMIT ${limit}`,
+    WITH cfg AS (SELECT countersign_search_config(${language}) AS config)
+    SELECT (SELECT coalesce(string_agg(d.id::text || ':' || d."contentHash", ' ' ORDER BY d.id), '')
+            FROM ${IN_EFFECT_DOCUMENTS} d WHERE split_part(lower(d.locale), '-', 1) = ${language}) AS documents,
+           (SELECT coalesce(json_agg(DISTINCT w), '[]') FROM unnest(tsvector_to_array(to_tsvector(cfg.config, ${words.join(" ")}))) w)::text AS whole,
+           ${stemsOf(parts)} AS stems
+    FROM cfg`,
   );
-  const first = rows[0];
+  if (!row!.documents) return { passages: [], terms: [], corpusSize: 0 };
+  const index = await passageIndex(client, language, row!.documents);
+  const chosen = compoundSplits(candidates, JSON.parse(row!.stems) as TStems, index);
+  const split = new Set(chosen.map((c) => c.whole));
+  const lexemes = new Set([
+    ...(JSON.parse(row!.whole) as string[]).filter((w) => !split.has(w)),
+    ...chosen.flatMap((c) => [c.head, c.tail]),
+  ]);
+  // A term of PREFIX_FROM letters or more also matches a passage's word that starts with it ("deliv" –
+  // "deliveri", "reembols" – "reembolsar"); a shorter one only itself ("ord" of an order id is not "order").
+  const terms: TQueryTerm[] = [...lexemes].sort().map((lexeme) => ({ lexeme, prefix: [...lexeme].length >= PREFIX_FROM }));
+  const { hits, frequencies } = searchIndex(index, terms);
+  if (!hits.length) return { passages: [], terms: [], corpusSize: 0 };
+  const byKey = (a: TPassageHit, b: TPassageHit) =>
+    a.passage.docKey < b.passage.docKey ? -1 : a.passage.docKey > b.passage.docKey ? 1 : 0;
+  hits.sort((a, b) => b.score - a.score || byKey(a, b) || a.passage.ordinal - b.passage.ordinal);
   return {
-    passages: rows.map(({ matched, inHeading, inText, terms: _terms, corpus: _corpus, ...row }) => ({
-      ...row,
-      version: Number(row.version),
-      score: Number(row.score),
-      citation: citationOf(row.docKey, Number(row.version)),
+    passages: hits.slice(0, limit).map(({ passage: { lexemes: _lexemes, ordinal: _ordinal, ...passage }, ...hit }) => ({
+      ...passage,
+      ...hit,
+      citation: citationOf(passage.docKey, passage.version),
       coverage: 0,
-      matched: JSON.parse(matched) as string[],
-      inHeading: JSON.parse(inHeading) as string[],
-      inText: JSON.parse(inText) as string[],
     })),
-    terms: first
-      ? (JSON.parse(first.terms) as [string, number][]).map(([lexeme, passages]) => ({ lexeme, passages: Number(passages) }))
-      : [],
-    corpusSize: first ? Number(first.corpus) : 0,
+    terms: terms.map((t, i) => ({ lexeme: t.lexeme, passages: frequencies[i]! })),
+    corpusSize: index.passages.length,
   };
 }
 

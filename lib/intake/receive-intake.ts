@@ -59,6 +59,10 @@ export const ZIntakeMessage = z
   });
 export type TIntakeMessage = z.infer<typeof ZIntakeMessage>;
 
+/** The helpdesk's request to erase a customer (lib/privacy/erase-customer.ts): the customer by our id. */
+export const ZErasureRequest = z.strictObject({ customerId: text(64) });
+export type TErasureRequest = z.infer<typeof ZErasureRequest>;
+
 export type TIntakeResponse = {
   status: 200 | 201 | 400 | 401 | 404 | 409 | 413 | 415 | 429;
   body: Record<string, unknown>;
@@ -174,6 +178,22 @@ export async function receiveFollowUpIntake(
   return receiveSigned(delivery, config, "the message", async (text) => {
     const parsed = parseStrictFields(ZIntakeMessage, text);
     return parsed.ok ? store(parsed.value) : parsed.response;
+  });
+}
+
+/**
+ * The helpdesk asks to erase a customer: signed as every delivery is, then `erase` (lib/privacy,
+ * storeErasureRequest) answers: 200 erased (or erased before: a replay changes nothing), 404 no such
+ * customer, 409 refused with its reason code.
+ */
+export async function receiveErasureIntake(
+  delivery: TIntakeDelivery,
+  erase: (request: TErasureRequest) => Promise<TIntakeResponse>,
+  config: TIntakeConfig = configuredIntake(),
+): Promise<TIntakeResponse> {
+  return receiveSigned(delivery, config, "the erasure request", async (text) => {
+    const parsed = parseStrictFields(ZErasureRequest, text);
+    return parsed.ok ? erase(parsed.value) : parsed.response;
   });
 }
 

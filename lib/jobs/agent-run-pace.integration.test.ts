@@ -11,7 +11,7 @@ import { startFakeOpenAI, type TFakeOpenAI } from "../llm/fake-openai-server";
 import { updatePolicySettings } from "../policy/update-settings";
 import { startWorker } from "./worker";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let fake: TFakeOpenAI;
 
@@ -23,7 +23,6 @@ function settings(values: Record<string, string>) {
 
 beforeAll(async () => {
   const { client } = testDb();
-  await seedDemo(client);
   fake = await startFakeOpenAI([], { delayMs: 150 });
   settings({ LLM_BASE_URL: fake.url, LLM_MODEL: "fake-model" });
   await updatePolicySettings({

@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { untilCheckpointCoversAll, testAuditAction } from "../../testing/audit";
 import { openJobs } from "../../testing/queue";
@@ -21,8 +21,7 @@ process.env.DATA_DIR = mkdtempSync(join(tmpdir(), "checkpoint-job-"));
 delete process.env.AUDIT_SIGNING_KEY;
 delete process.env.AUDIT_CHECKPOINT_FILE;
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 const newEvent = () =>
   testDb().client.$transaction((tx) =>

@@ -1,6 +1,6 @@
 // The admins' view of the job queue: a job that fails for good keeps its error, is listed as failed,
 // and only an admin can send it back; the retry is audited and the job runs again.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { startTestWorker } from "../../testing/queue";
 import { user } from "../../testing/runs";
@@ -14,8 +14,7 @@ import { jobCounts, listJobs } from "./list-jobs";
 import { retryFailedJob } from "./retry-job";
 import { refusalCode } from "../../testing/refusals";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 describe("failed jobs", () => {
   it("keeps a job that keeps failing with its error, and lets only an admin retry it", async () => {

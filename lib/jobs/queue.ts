@@ -36,6 +36,10 @@ export const QUEUES = {
   auditCheckpoint: "audit-checkpoint",
   /** Sessions idle past their lifetime are deleted (lib/auth/sweep-sessions.ts). */
   sweepSessions: "sweep-sessions",
+  /** Personal data kept past its retention period is erased (lib/privacy/apply-retention.ts). */
+  retention: "retention",
+  /** Gather one customer's data for their export (lib/privacy/export-subject.ts). Data: { exportId }. */
+  subjectExport: "subject-export",
   /** Post one approval notification to the configured webhook (lib/approvals/notify-approval.ts).
    * Data: { approvalId, event } (event: lib/contracts/approval-notification.ts). */
   approvalNotify: "approval-notify",
@@ -51,6 +55,8 @@ export const QUEUES = {
   replyDeliver: "reply-deliver",
   /** Grade the agent on an episode dataset, as a lead asked from /evals (lib/eval/agent-evaluation.ts). Data: { requestId }. */
   evaluateAgent: "evaluate-agent",
+  /** The daily series against their thresholds: a crossing is recorded once and posted to the notification webhook (lib/eval/series-alerts.ts). */
+  seriesAlerts: "series-alerts",
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

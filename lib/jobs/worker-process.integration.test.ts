@@ -1,6 +1,6 @@
 // `npm run worker` as its own process (PostgreSQL): it works the queue, and on SIGTERM it stops
 // cleanly – the job in hand finishes or is released, the process exits 0, nothing stays taken.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { spawnTs } from "../../testing/spawn-ts";
 import { freshOrder, tabletTicket, user } from "../../testing/runs";
@@ -8,8 +8,7 @@ import { seedDemo } from "../../prisma/seed/demo";
 import { batchProgress, startBatch } from "../agent/batches";
 import { QUEUE_SCHEMA } from "./queue";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.runIf(!!process.env.DATABASE_URL)("the worker process", () => {

@@ -21,7 +21,8 @@ export type TFakeEntry =
   | { delayMs: number; then?: TFakeEntry }
   | "auto";
 
-type TUsage = { prompt_tokens: number; completion_tokens: number };
+/** OpenAI's usage; prompt_tokens_details.cached_tokens: the prompt tokens served from its cache. */
+type TUsage = { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 
 export interface TRecordedRequest {
   kind: "decision" | "draft" | "other";

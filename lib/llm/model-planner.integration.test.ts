@@ -10,12 +10,11 @@ import { startFakeOpenAI, type TFakeOpenAI } from "./fake-openai-server";
 import { PLANNER_PROMPT_VERSION } from "./model-planner";
 import { RATE_LIMIT_RETRIES } from "./provider";
 
-const testDb = useTestDb();
+const testDb = useTestDb(seedDemo);
 let fake: TFakeOpenAI;
 let tablet = "";
 
 beforeAll(async () => {
-  await seedDemo(testDb().client);
   tablet = await ticketId(testDb().client, "demo-cracked-tablet");
   fake = await startFakeOpenAI();
 });

@@ -98,6 +98,7 @@ function parseJson(content: string): { ok: true; value: unknown } | { ok: false;
 const sumUsage = (calls: TCompletion[]) => ({
   promptTokens: calls.reduce((n, c) => n + c.promptTokens, 0),
   completionTokens: calls.reduce((n, c) => n + c.completionTokens, 0),
+  cachedTokens: calls.reduce((n, c) => n + c.cachedTokens, 0),
 });
 
 export function modelPlanner(config: TLlmConfig): TPlanner {
@@ -145,7 +146,7 @@ export function modelPlanner(config: TLlmConfig): TPlanner {
 export interface TModelDraft {
   text: string;
   citations: string[];
-  usage: { promptTokens: number; completionTokens: number };
+  usage: { promptTokens: number; completionTokens: number; cachedTokens: number };
   model: string;
   /** The checks' complaints about each attempt, empty when the first attempt passed. */
   repairs: TDraftProblem[][];

@@ -36,6 +36,9 @@ export interface TCompletion {
   content: string;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those the provider served from its cache (OpenAI's
+   * usage.prompt_tokens_details.cached_tokens; 0 when it reports none). */
+  cachedTokens: number;
   model: string;
   latencyMs: number;
 }
@@ -135,6 +138,7 @@ async function completeOnce(input: TCompleteInput): Promise<TCompletion> {
       content,
       promptTokens: response.usage?.prompt_tokens ?? 0,
       completionTokens: response.usage?.completion_tokens ?? 0,
+      cachedTokens: response.usage?.prompt_tokens_details?.cached_tokens ?? 0,
       model: response.model || input.config.model,
       latencyMs: Math.round(performance.now() - started),
     };

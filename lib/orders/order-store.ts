@@ -160,3 +160,27 @@ export async function readOrderDelivery(client: PrismaClient | DbTx, webhookId: 
 export async function insertOrderDelivery(tx: DbTx, row: TOrderDeliveryRow): Promise<void> {
   await tx.orderDelivery.create({ data: { ...row, answer: row.answer as Prisma.InputJsonObject } });
 }
+
+/**
+ * Erases a customer's personal values: name emptied, the email replaced by a placeholder no person
+ * has, the salt of their commitments destroyed. Orders keep their amounts, items and times (the
+ * ledger's evidence); they hold no address. Returns the row's former email, or null when there is no
+ * such customer or it was erased already.
+ */
+export async function eraseCustomerRow(tx: DbTx, customerId: string, placeholderEmail: string): Promise<string | null> {
+  const rows = await tx.$queryRaw<{ email: string }[]>`
+    UPDATE "Customer" c SET "name" = '', "email" = ${placeholderEmail}, "salt" = NULL, "erasedAt" = now()
+    FROM (SELECT id, email FROM "Customer" WHERE id = ${customerId} AND "erasedAt" IS NULL FOR UPDATE) old
+    WHERE c.id = old.id
+    RETURNING old.email`;
+  return rows[0]?.email ?? null;
+}
+
+/** Places or lifts a legal hold on a customer not erased; true when the hold changed. */
+export async function setCustomerLegalHold(tx: DbTx, customerId: string, hold: boolean): Promise<boolean> {
+  const { count } = await tx.customer.updateMany({
+    where: { id: customerId, erasedAt: null, legalHold: !hold },
+    data: { legalHold: hold },
+  });
+  return count === 1;
+}

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { db as defaultDb, type Db, type DbTx } from "../db";
 import { canonicalJson, sha256Hex } from "../contracts/canonical";
 import { ROLES } from "../contracts/roles";
+import { SERIES_KEYS } from "../contracts/daily-series";
 
 export const ZPolicySettings = z.strictObject({
   /** The autonomy dial: refunds at or below this may be auto-approved. Starts at zero: nothing is. */
@@ -37,6 +38,9 @@ export const ZPolicySettings = z.strictObject({
   /** The share of approved runs, in percent, the annotation queue asks a person to judge (every
    * rejection and edit is asked). */
   "annotation.approvalSharePercent": z.number().int().min(0).max(100),
+  /** A threshold per daily series (lib/contracts/daily-series.ts), in the series' unit: a day past it
+   * raises one alert through the notification webhook. A series without one raises none. */
+  "watch.thresholds": z.partialRecord(z.enum(SERIES_KEYS), z.number().min(0).max(1e12)),
 });
 export type TPolicySettings = z.infer<typeof ZPolicySettings>;
 
@@ -52,6 +56,7 @@ export const DEFAULT_SETTINGS: TPolicySettings = {
   "queue.slaHandoffHours": 24,
   "documents.publishRole": "LEAD",
   "annotation.approvalSharePercent": 10,
+  "watch.thresholds": {},
 };
 
 /** The policy rules' own version; the settings in force are folded into policyVersion(). */
@@ -86,6 +91,8 @@ export const DECIDES_REFUNDS = {
   "documents.publishRole": false,
   // Which runs a person is asked to judge: evaluation evidence, never a refund's rule.
   "annotation.approvalSharePercent": false,
+  // When the leads are warned about a daily series: no refund reads it.
+  "watch.thresholds": false,
 } as const satisfies Record<keyof TPolicySettings, boolean>;
 
 /**

@@ -6,6 +6,7 @@ import { mayUse, type Area, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db, toJson } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { canonicalJson } from "../contracts/canonical";
 import { loadPolicySettings, policyVersion, ZPolicySettings, type TPolicySettings } from "./settings";
 
 // Refusals are AppErrors: forbidden, the role may not change a key; invalid, an unknown key or a
@@ -28,6 +29,8 @@ const EDITORS: Record<keyof TPolicySettings, Area> = {
   "queue.slaHandoffHours": "admin",
   "documents.publishRole": "admin",
   "annotation.approvalSharePercent": "admin",
+  // The leads watch the daily series: their thresholds are theirs.
+  "watch.thresholds": "evals",
 };
 
 // Settings changes are serialised (a two-key advisory lock in a key space of its own), so the
@@ -84,7 +87,8 @@ export async function updatePolicySettings(input: {
       throw new AppError("invalid", `${issue.path.join(".")}: ${issue.message}`);
     }
     const after = parsed.data;
-    const changed = keys.filter((k) => before[k] !== after[k]);
+    // By value: a setting may be an object (the series' thresholds), a new one at every parse.
+    const changed = keys.filter((k) => canonicalJson(before[k]) !== canonicalJson(after[k]));
     const policyVersionBefore = policyVersion(before);
     if (changed.length === 0) return { settings: before, policyVersion: policyVersionBefore, policyVersionBefore, changed };
     assertDefaultPlannerCanRun(changed, after, input.modelPlanner);

@@ -1,7 +1,7 @@
 // Context beside the decision: a second ticket about an order refunded on an earlier ticket shows that
 // refund, what remains refundable, and the earlier ticket with how it was decided – found by the
 // order even when the customer wrote from another address; another customer's tickets never appear.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "../../testing/db";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
@@ -16,8 +16,7 @@ import { createTicket } from "../intake/create-ticket";
 import { loadCustomerHistory } from "./load-customer-history";
 import { loadTicketDetail } from "./load-ticket-detail";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 async function historyOf(ticketId: string) {
   const detail = (await loadTicketDetail({ ticketId, client: testDb().client }))!;

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { importSeedDocuments } from "../../lib/documents/import-seed-documents";
 import { parsePolicyMarkdown } from "../../lib/documents/parse-markdown";
 import { readPolicyFolder } from "../../lib/documents/read-policy-folder";
+import { seedDialHistory } from "./dial-history";
 
 export const DEMO_PASSWORD = "countersign-demo";
 
@@ -177,7 +178,17 @@ export const TICKETS: SeedTicket[] = [
   },
 ];
 
-/** Seeds what is missing; returns a one-line summary of what was created. */
+/**
+ * The demo as people open it: today's tickets (seedDemo) and the six weeks before (dial-history.ts),
+ * whose decided refunds are the autonomy dial's evidence. Tests start from seedDemo alone unless they
+ * are about that history.
+ */
+export async function seedDemoWithHistory(client: PrismaClient): Promise<string> {
+  const today = await seedDemo(client);
+  return `${today}, ${await seedDialHistory(client)} decided refunds of the last six weeks`;
+}
+
+/** Seeds what is missing of today's demo; returns a one-line summary of what was created. */
 export async function seedDemo(client: PrismaClient): Promise<string> {
   const created: Record<string, number> = { users: 0, customers: 0, orders: 0, documents: 0, tickets: 0, settings: 0 };
 

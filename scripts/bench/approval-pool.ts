@@ -12,6 +12,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { approvalDigest, approvalOperation, type TApprovalOperation } from "../../lib/contracts/approval-operation";
 import { decideApproval } from "../../lib/approvals/decide-approval";
+import { signDecision } from "../../lib/audit/decision-signature";
 import { intakeBundleKey } from "../../lib/env";
 import { routeClaimId, signRoute } from "../../lib/intake/route-signature";
 import { approvalFor, freshOrder, tabletTicket, user } from "../../testing/runs";
@@ -127,6 +128,9 @@ async function cloneSlice(
   const digests: string[] = [];
   const operations: string[] = [];
   const signatures: (string | null)[] = [];
+  // Each clone's decision is signed for itself (the executor verifies it), at one time for the slice.
+  const decidedAt = new Date();
+  const decisionSignatures: (string | null)[] = [];
   for (let i = from; i < from + count; i++) {
     const k = kOf(pool, i);
     const ids = poolIds(k);
@@ -141,6 +145,21 @@ async function cloneSlice(
     });
     ks.push(k);
     digests.push(approvalDigest(op));
+    decisionSignatures.push(
+      templateDecision
+        ? signDecision({
+            approvalRequestId: ids.approval,
+            digest: digests.at(-1)!,
+            decision: templateDecision.decision,
+            deciderId: templateDecision.deciderId,
+            deciderRole: templateDecision.deciderRole,
+            automatic: templateDecision.automatic,
+            seat: templateDecision.seat,
+            approvalsRequired: template.approvalsRequired,
+            decidedAt,
+          }).signature
+        : null,
+    );
     operations.push(JSON.stringify(op));
     signatures.push(
       template.ticket.routeSignature === null
@@ -155,8 +174,8 @@ async function cloneSlice(
           ),
     );
   }
-  const unnest = `unnest($2::text[], $3::text[], $4::jsonb[], $5::text[]) AS c(k, digest, operation, signature)`;
-  const args = [ks, digests, operations, signatures];
+  const unnest = `unnest($2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[]) AS c(k, digest, operation, signature, "decisionSignature")`;
+  const args = [ks, digests, operations, signatures, decisionSignatures];
   const order = `'${ID_PREFIX.order}' || c.k`;
   const swapOrder = (col: string) => `replace(t."${col}", '${templateOrder.replaceAll("'", "''")}', ${order})`;
   const now = "now()";
@@ -216,7 +235,8 @@ async function cloneSlice(
             approvalRequestId: `('${ID_PREFIX.approval}' || c.k)::uuid`,
             digest: "c.digest",
             originalReply: swapOrder("originalReply"),
-            createdAt: now,
+            signature: 'c."decisionSignature"',
+            createdAt: `'${decidedAt.toISOString()}'::timestamp`,
           },
           args,
           unnest,

@@ -1,7 +1,6 @@
 // The part of Stripe's v1 HTTP API the fake answers: the key check, the refunds endpoints, the
 // idempotency layer, and the injected faults, which act where a network or Stripe itself would fail.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { setTimeout as sleep } from "node:timers/promises";
 import { FakeStripeError } from "./errors";
 import type { FaultQueue } from "./faults";
 import { parseForm, type TFormObject } from "./form";
@@ -53,7 +52,7 @@ export async function serveApi(parts: TApiParts, request: IncomingMessage, respo
     response.socket?.destroy();
     return;
   }
-  if (fault?.kind === "slow") await sleep(fault.ms);
+  if (fault?.kind === "slow") await parts.faults.hold(fault.ms);
   send(response, answer, version, call.request.idempotencyKey, replayed);
 }
 

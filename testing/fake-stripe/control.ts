@@ -25,6 +25,7 @@ const ROUTES: Record<string, TRoute> = {
   "POST /_fake/payment_intents": (fake, body) => fake.addPaymentIntent(ZPaymentIntent.parse(body)),
   "GET /_fake/refunds": (fake) => fake.refunds(),
   "POST /_fake/faults": (fake, body) => (fake.inject(ZFault.parse(body)), { ok: true }),
+  "POST /_fake/release": (fake) => ({ released: fake.release() }),
   "POST /_fake/refunds/:id/status": (fake, body, id) => {
     const { status, failureReason } = ZStatus.parse(body);
     fake.setRefundStatus(id, status, failureReason);

@@ -78,6 +78,18 @@ describe("slow", () => {
     expect((error as Error).message).toMatch(/timeout/);
     expect(fake.refunds().map((r) => r.amount)).toEqual([100, 200]);
   });
+
+  it("lets a held answer go early when released, and only the answers held at that moment", async () => {
+    fake.inject({ kind: "slow", ms: 30_000 });
+    const started = Date.now();
+    const answer = stripe.refunds.create({ payment_intent: pi.id, amount: 300 });
+    await eventually(() => fake.refunds().length === 1, "the refund made while its answer is held");
+    expect(fake.release()).toBe(1);
+    const refund = await answer;
+    expect(refund.amount).toBe(300);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(fake.release()).toBe(0);
+  });
 });
 
 describe("fail_later", () => {

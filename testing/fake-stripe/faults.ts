@@ -1,6 +1,8 @@
 // Faults a test asks for, taken in the order they were injected. A request fault (error500,
 // lose_answer, slow) is taken by the next API request whose path includes its `match` (any API
-// request when it has none); `fail_later` is taken by the next refund actually made.
+// request when it has none); `fail_later` is taken by the next refund actually made. A slow answer
+// can be let go early (`release`), so a test sees the state in between for as long as it needs.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TFailLater } from "./store";
 
 export type TFault =
@@ -16,6 +18,7 @@ const DEFAULT_FAILURE_REASON = "expired_or_canceled_card";
 
 export class FaultQueue {
   private readonly queue: { fault: TFault; left: number }[] = [];
+  private readonly held = new Set<AbortController>();
 
   add(fault: TFault): void {
     const left = fault.times ?? 1;
@@ -31,6 +34,26 @@ export class FaultQueue {
   takeFailLater(): TFailLater | undefined {
     const found = this.take((f) => f.kind === "fail_later");
     return found?.kind === "fail_later" ? { afterMs: found.afterMs, reason: found.reason ?? DEFAULT_FAILURE_REASON } : undefined;
+  }
+
+  /** Waits a slow fault's time, or until `release` lets the answer go. */
+  async hold(ms: number): Promise<void> {
+    const controller = new AbortController();
+    this.held.add(controller);
+    try {
+      await sleep(ms, undefined, { signal: controller.signal });
+    } catch {
+      // released early
+    } finally {
+      this.held.delete(controller);
+    }
+  }
+
+  /** Lets every answer a slow fault is holding go now; answers how many there were. */
+  release(): number {
+    const count = this.held.size;
+    for (const controller of this.held) controller.abort();
+    return count;
   }
 
   private take(applies: (fault: TFault) => boolean): TFault | undefined {

@@ -49,6 +49,8 @@ export interface TFakeStripe {
   refunds(): Stripe.Refund[];
   /** Faults, consumed in order; `match` limits a fault to requests whose path includes it. */
   inject(fault: TFault): void;
+  /** Lets every answer a `slow` fault is holding go now; answers how many it let go. */
+  release(): number;
   /** Moves a refund's state now (e.g. "failed" with failure_reason, "canceled", "requires_action") and sends its events. */
   setRefundStatus(id: string, status: TFakeRefundStatus, failureReason?: string): void;
   setWebhookUrl(url: string | null): void;
@@ -117,6 +119,7 @@ export async function startFakeStripe(options: TFakeStripeOptions = {}): Promise
     },
     refunds: () => store.refunds(),
     inject: (fault) => faults.add(fault),
+    release: () => faults.release(),
     setRefundStatus: (id, status, failureReason) => void store.setStatus(id, status, failureReason),
     setWebhookUrl: (url) => outbox.setUrl(url),
     events: () => outbox.records(),

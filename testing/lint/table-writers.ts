@@ -34,10 +34,21 @@ export const STORES = {
   documents: { tables: ["PolicyDocument", "PolicyChunk"], store: ["lib/documents/store/"] },
   documentEvaluations: { tables: ["PolicyEvaluation"], store: ["lib/documents/store/evaluate-store.ts"] },
   evaluations: {
-    tables: ["EvalRun", "EpisodeResult", "ReleaseDecision", "ShadowDecision", "EvalRequest", "RunAnnotation", "EpisodeCandidate"],
+    tables: [
+      "EvalRun",
+      "EpisodeResult",
+      "ReleaseDecision",
+      "ShadowDecision",
+      "EvalRequest",
+      "RunAnnotation",
+      "EpisodeCandidate",
+      "SeriesAlert",
+    ],
     store: ["lib/eval/"],
   },
   limits: { tables: ["RateLimitCounter"], store: ["lib/db/rate-limit-store.ts"] },
+  // A customer's data exports, written by the part that produces and hands them out.
+  privacy: { tables: ["SubjectExport"], store: ["lib/privacy/store/"] },
 } as const satisfies Record<string, { tables: readonly string[]; store: readonly string[] }>;
 
 export type TWrite = { table: string; line: number; text: string };

@@ -11,6 +11,9 @@ export default defineConfig({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
     ...base.test,
+    // One project of its own (the suite's two projects each list their files).
+    projects: undefined,
+    globalSetup: ["testing/global-setup.ts"],
     // The test files of one mutant's run share a worker and its modules (Stryker switches mutants at
     // run time) instead of importing the app once per file; each file still opens its own database
     // (testing/db.ts), loaded from the run's seeded data directory, and closes it after its last test.

@@ -8,6 +8,8 @@ export default defineConfig({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
     ...base.test,
+    // One project of its own (the suite's two projects each list their files).
+    projects: undefined,
     // Pure functions and no module state: one worker keeps its modules between mutants (Stryker
     // switches mutants at run time), which saves seconds of start-up per mutant.
     isolate: false,

@@ -11,6 +11,9 @@ import { llmAvailability } from "@/lib/llm/provider";
 import { describeNotificationSettings, loadNotificationSettings } from "@/lib/policy/notification-settings";
 import { SettingsForm } from "./settings-form";
 import { NotificationForm } from "./notification-form";
+import { EraseCustomerForm } from "./erase-customer-form";
+import { LegalHoldForm, RequestExportForm } from "./customer-data-forms";
+import { listSubjectExports, type TExportListing } from "@/lib/privacy/export-subject";
 import { SETTING_FIELDS, settingsToValues, type TModelPlannerState } from "./settings-fields";
 
 export const metadata: Metadata = { title: "Admin" };
@@ -26,11 +29,12 @@ function modelPlannerState(): TModelPlannerState {
 
 export default async function AdminPage() {
   await requireRole("admin");
-  const [settings, notifications, changes, users] = await Promise.all([
+  const [settings, notifications, changes, users, exports] = await Promise.all([
     loadPolicySettings(),
     loadNotificationSettings(),
     loadSettingChanges(),
     listUsers(),
+    listSubjectExports(),
   ]);
   const version = policyVersion(settings);
   const lastChanged = Object.fromEntries(
@@ -89,8 +93,60 @@ export default async function AdminPage() {
             {/* Only what identifies the URL and the secret reaches the browser, never either of them. */}
             <NotificationForm current={describeNotificationSettings(notifications)} lastChanged={lastChanged} />
           </Card>
+
+          <Card
+            bodyClassName="px-4 py-3"
+            id="erasure-heading"
+            title="Erase a customer"
+            description="Their name, address and every text their tickets left are erased everywhere; amounts, digests, signatures and times stay, and the audit trail still verifies. Refused while a refund of theirs is in flight or under a legal hold."
+          >
+            <EraseCustomerForm />
+          </Card>
+
+          <Card
+            bodyClassName="px-4 py-3 space-y-4"
+            id="customer-data-heading"
+            title="A customer's data"
+            description="A legal hold suspends a customer's erasure and the retention of their tickets until it is lifted. An export gathers everything held about them as JSON; it can be downloaded once."
+          >
+            <LegalHoldForm />
+            <RequestExportForm />
+            <ExportList exports={exports} />
+          </Card>
         </div>
       </div>
     </>
+  );
+}
+
+const EXPORT_STATES: Record<TExportListing["status"], string> = {
+  pending: "Being gathered",
+  ready: "Ready",
+  downloaded: "Downloaded",
+  discarded: "Discarded (the customer was erased)",
+};
+
+/** The latest exports: a ready one is offered for its one download; the others say where they are. */
+function ExportList({ exports }: { exports: TExportListing[] }) {
+  if (exports.length === 0) return <p className="text-[13px] text-slate-600">No exports yet.</p>;
+  return (
+    <ul aria-label="Data exports, newest first" className="divide-y divide-slate-100 text-[13px] text-slate-700">
+      {exports.map((e) => (
+        <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 py-1.5">
+          <span className="min-w-0 break-all font-mono text-slate-800">{e.customerId}</span>
+          <span>
+            {EXPORT_STATES[e.status]}, requested {formatUtc(e.createdAt, "minute")}
+            {e.status === "ready" ? (
+              <>
+                {" · "}
+                <a href={`/api/admin/exports/${e.id}`} className="font-medium text-slate-900 underline underline-offset-2" download>
+                  Download (once)
+                </a>
+              </>
+            ) : null}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }

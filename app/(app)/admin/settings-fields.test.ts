@@ -9,7 +9,8 @@ describe("admin settings form", () => {
     expect(centsToUsd(50_000)).toBe("500.00");
     expect(centsToUsd(7)).toBe("0.07");
     const parsed = ZPolicySettingsForm.parse(form());
-    const { "autonomy.autoApproveLimitCents": _dial, ...editable } = DEFAULT_SETTINGS;
+    // The dial moves on the Autonomy page, the series' thresholds on the Daily series page.
+    const { "autonomy.autoApproveLimitCents": _dial, "watch.thresholds": _thresholds, ...editable } = DEFAULT_SETTINGS;
     expect(parsed).toEqual({ expectedPolicyVersion: "v", settings: editable });
     for (const [text, cents] of [
       ["0.29", 29],

@@ -199,5 +199,5 @@ export const ZPolicySettingsForm = z
       "queue.slaHandoffHours": form.slaHandoffHours,
       "documents.publishRole": form.publishRole,
       "annotation.approvalSharePercent": form.annotationSharePercent,
-    } satisfies Omit<TPolicySettings, "autonomy.autoApproveLimitCents">,
+    } satisfies Omit<TPolicySettings, "autonomy.autoApproveLimitCents" | "watch.thresholds">,
   }));

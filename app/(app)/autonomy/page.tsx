@@ -15,14 +15,14 @@ const SHADOW_PASS_TICKETS = 50;
 
 const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
 
-function Verdict({ c, required }: { c: TDialCandidate; required: number }) {
+function Verdict({ c }: { c: TDialCandidate }) {
   switch (c.verdict) {
     case "current":
       return <span className="font-medium text-indigo-700">The dial is here</span>;
     case "lower":
       return <span className="text-slate-600">Yes: lowering needs no evidence</span>;
     case "allowed":
-      return <span className="font-medium text-emerald-700">Yes: {required} agreeing, none disagreeing</span>;
+      return <span className="font-medium text-emerald-700">Yes: {c.agreed.toLocaleString("en-US")} agreeing, none disagreeing</span>;
     case "disputed":
       return (
         <span className="font-medium text-red-700">
@@ -73,7 +73,7 @@ function EvidenceTable({ candidates, required }: { candidates: TDialCandidate[];
             {c.awaiting.toLocaleString("en-US")}
           </Cell>
           <Cell label="Raise allowed?" className="col-span-2 sm:col-span-4 md:col-span-1">
-            <Verdict c={c} required={required} />
+            <Verdict c={c} />
           </Cell>
         </CardRow>
       ))}

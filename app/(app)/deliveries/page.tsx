@@ -22,7 +22,7 @@ function State({ row }: { row: TRow }) {
   return (
     <div className="space-y-0.5">
       <span className={`inline-block rounded px-1.5 py-0.5 text-[12px] font-medium ring-1 ring-inset ${TONE[row.state]}`}>
-        {DELIVERY_STATE_LABELS[row.state]} <code className="font-mono text-[11px] opacity-70">{row.state}</code>
+        {DELIVERY_STATE_LABELS[row.state]} <code className="font-mono text-[11px]">{row.state}</code>
       </span>
       {row.failureReason ? (
         <p className="text-[12px] text-red-800">

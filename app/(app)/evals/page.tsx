@@ -14,7 +14,6 @@ import { recentDashboardStats } from "@/lib/eval/read-dashboard-stats";
 import { evaluationDatasets, listEvalRequests } from "@/lib/eval/agent-evaluation";
 import { loadTeamDataset, TEAM_DATASET } from "@/lib/eval/team-dataset";
 import type { TDataset } from "@/lib/eval/episode";
-import { costReport } from "@/lib/eval/cost-report";
 import { EvalCharts } from "./charts";
 import { CostTable } from "./cost-table";
 import { EvaluationRequests } from "./evaluation-requests";
@@ -106,14 +105,13 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const cursorToken = first(params.cursor);
   const cursor = cursorToken ? (decodeCursor(cursorToken) ?? undefined) : undefined;
-  // The charts' numbers are shared between views for up to DASHBOARD_MAX_AGE_MS (the page says so);
+  // The charts' and the cost table's numbers are shared between views for up to DASHBOARD_MAX_AGE_MS (the page says so);
   // the runs and decisions below are read on every view.
-  const [runs, decisions, stats, requests, cost, team] = await Promise.all([
+  const [runs, decisions, stats, requests, team] = await Promise.all([
     listEvalRuns({ cursor }),
     listReleaseDecisions(),
     recentDashboardStats(),
     listEvalRequests(),
-    costReport(),
     loadTeamDataset(),
   ]);
 
@@ -122,6 +120,11 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
       <PageHeader
         title="Evaluations"
         description="Graded episode runs, the release decision on each receipt, and how the agent behaves on real tickets."
+        actions={
+          <Link href="/evals/daily" className="text-[13px] font-medium text-indigo-700 hover:underline">
+            Daily series and alerts
+          </Link>
+        }
       />
 
       <EvaluationRequests datasets={datasetOptions(team.dataset)} requests={requests} />
@@ -129,12 +132,12 @@ export default async function EvaluationsPage({ searchParams }: { searchParams: 
       <div className="space-y-2">
         <EvalCharts stats={{ passRates: stats.passRates, budget: stats.budget, handoffs: stats.handoffs }} />
         <p className="text-[12px] text-slate-500">
-          Charts as of <time dateTime={stats.asOf.toISOString()}>{formatUtc(stats.asOf)}</time>: their numbers are read at most once every{" "}
-          {DASHBOARD_MAX_AGE_MS / 1000} seconds, so they may be up to that much behind.
+          Charts and costs as of <time dateTime={stats.asOf.toISOString()}>{formatUtc(stats.asOf)}</time>: their numbers are read at most
+          once every {DASHBOARD_MAX_AGE_MS / 1000} seconds, so they may be up to that much behind.
         </p>
       </div>
 
-      <CostTable report={cost} />
+      <CostTable report={stats.cost} />
 
       <section aria-labelledby="runs-heading">
         <h2 id="runs-heading" className="mb-2 flex flex-wrap items-baseline gap-x-3 text-[13px] font-semibold text-slate-900">

@@ -119,7 +119,7 @@ function ProviderState({ row }: { row: TLedgerRow }) {
         className={`inline-block rounded px-1.5 py-0.5 text-[12px] font-medium ring-1 ring-inset ${STATE_TONE[row.state]}`}
         title={`changed ${formatUtc(row.stateChangedAt, "minute")}`}
       >
-        {REFUND_STATE_LABELS[row.state]} <code className="font-mono text-[11px] opacity-70">{row.state}</code>
+        {REFUND_STATE_LABELS[row.state]} <code className="font-mono text-[11px]">{row.state}</code>
       </span>
       <p className="text-[12px] text-slate-600">
         {PROVIDER_WORDS[row.provider] ?? row.provider}

@@ -74,9 +74,9 @@ function traceCte(journal: RunJournal): Prisma.Sql | null {
   }));
   if (rows.length === 0) return null;
   return Prisma.sql`trace_rows AS (
-      INSERT INTO "TraceEvent" ("runId", "step", "action", "args", "outcome", "reason", "result", "policyDecision", "promptTokens", "completionTokens", "latencyMs", "model", "promptVersion", "createdAt")
+      INSERT INTO "TraceEvent" ("runId", "step", "action", "args", "outcome", "reason", "result", "policyDecision", "promptTokens", "completionTokens", "cachedTokens", "latencyMs", "model", "promptVersion", "createdAt")
       SELECT ${journal.runId}::uuid, (e->>'step')::int, e->>'action', e->'args', e->>'outcome', e->>'reason', NULLIF(e->'result', 'null'::jsonb), NULLIF(e->'policyDecision', 'null'::jsonb),
-             (e->>'promptTokens')::int, (e->>'completionTokens')::int, (e->>'latencyMs')::int, e->>'model', e->>'promptVersion', (e->>'at')::timestamp(3)
+             (e->>'promptTokens')::int, (e->>'completionTokens')::int, (e->>'cachedTokens')::int, (e->>'latencyMs')::int, e->>'model', e->>'promptVersion', (e->>'at')::timestamp(3)
       FROM jsonb_array_elements(${canonicalJson(rows)}::jsonb) e
       ON CONFLICT ("runId", "step") DO NOTHING)`;
 }
@@ -237,10 +237,14 @@ export async function interruptRunRow(tx: DbTx, runId: string, now: Date): Promi
   });
   if (taken.count !== 1) return false;
   // Its process died half way: the calls it made are charged from the steps it wrote.
-  const steps = await tx.traceEvent.findMany({ where: { runId }, select: { promptTokens: true, completionTokens: true, model: true } });
+  const steps = await tx.traceEvent.findMany({
+    where: { runId },
+    select: { promptTokens: true, completionTokens: true, cachedTokens: true, model: true },
+  });
   const tokens = (s: (typeof steps)[number]) => ({
     promptTokens: s.promptTokens ?? 0,
     completionTokens: s.completionTokens ?? 0,
+    cachedTokens: s.cachedTokens ?? 0,
     model: s.model,
   });
   await tx.agentRun.update({ where: { id: runId }, data: { costUsd: runCost(steps.map(tokens)) } });

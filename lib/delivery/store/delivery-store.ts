@@ -139,3 +139,10 @@ export function listDeliveries(client: Db, filter: { state?: TDeliveryState | nu
     include: { ticket: { select: { id: true, number: true, subject: true } } },
   });
 }
+
+/** Erases what the deliveries and helpdesk threads kept of a customer's tickets: errors that may quote
+ * an address, the thread's subject and message id. Channels, states, attempts and times stay. */
+export async function eraseDeliveryRows(tx: DbTx, ticketIds: string[]): Promise<void> {
+  await tx.$executeRaw`UPDATE "ReplyDelivery" SET "lastError" = NULL WHERE "ticketId" = ANY(${ticketIds}::uuid[])`;
+  await tx.$executeRaw`UPDATE "HelpdeskThread" SET "subject" = NULL, "messageId" = NULL WHERE "ticketId" = ANY(${ticketIds}::uuid[])`;
+}

@@ -14,9 +14,12 @@ import { REFUND_EXECUTE_JOB } from "./refund-execute";
 import { REMIND_APPROVALS_JOB } from "./remind-approvals";
 import { REPLY_DELIVER_JOB } from "./reply-deliver";
 import { RETIRE_SUPERSEDED_JOB } from "./retire-superseded";
+import { SERIES_ALERTS_JOB } from "./series-alerts";
 import { SWEEP_APPROVALS_JOB } from "./sweep-approvals";
 import { SWEEP_RUNS_JOB } from "./sweep-runs";
 import { SWEEP_SESSIONS_JOB } from "./sweep-sessions";
+import { RETENTION_JOB } from "./retention";
+import { SUBJECT_EXPORT_JOB } from "./subject-export";
 
 export { AGENT_RUN_JOB, APPROVAL_NOTIFY_JOB, AUDIT_CHECKPOINT_JOB, BULK_ASSIGN_JOB, RECONCILE_REFUNDS_JOB, REFUND_EXECUTE_JOB };
 export {
@@ -24,12 +27,15 @@ export {
   SWEEP_APPROVALS_JOB,
   SWEEP_RUNS_JOB,
   SWEEP_SESSIONS_JOB,
+  RETENTION_JOB,
+  SUBJECT_EXPORT_JOB,
   EVALUATE_DOCUMENT_JOB,
   RETIRE_SUPERSEDED_JOB,
   RECONCILE_PAYMENTS_JOB,
   REPLY_DELIVER_JOB,
   EVALUATE_AGENT_JOB,
   LIVE_RUN_JOB,
+  SERIES_ALERTS_JOB,
 };
 
 export const JOBS = {
@@ -42,6 +48,8 @@ export const JOBS = {
   "reconcile-refunds": RECONCILE_REFUNDS_JOB,
   "audit-checkpoint": AUDIT_CHECKPOINT_JOB,
   "sweep-sessions": SWEEP_SESSIONS_JOB,
+  retention: RETENTION_JOB,
+  "subject-export": SUBJECT_EXPORT_JOB,
   "approval-notify": APPROVAL_NOTIFY_JOB,
   "remind-approvals": REMIND_APPROVALS_JOB,
   "evaluate-document": EVALUATE_DOCUMENT_JOB,
@@ -49,4 +57,5 @@ export const JOBS = {
   "reconcile-payments": RECONCILE_PAYMENTS_JOB,
   "reply-deliver": REPLY_DELIVER_JOB,
   "evaluate-agent": EVALUATE_AGENT_JOB,
+  "series-alerts": SERIES_ALERTS_JOB,
 } satisfies { [Q in TQueueName]: TJobDefinition<Q> };

@@ -17,9 +17,12 @@ import { settleRefundJob } from "./refund-execute";
 import { remindApprovalsJob } from "./remind-approvals";
 import { deliverReplyJob } from "./reply-deliver";
 import { retireSupersededJob } from "./retire-superseded";
+import { seriesAlertsJob } from "./series-alerts";
 import { sweepApprovalsJob } from "./sweep-approvals";
 import { sweepRunsJob } from "./sweep-runs";
 import { sweepSessionsJob } from "./sweep-sessions";
+import { retentionJob } from "./retention";
+import { subjectExportJob } from "./subject-export";
 
 export const HANDLERS = {
   "refund-execute": settleRefundJob,
@@ -31,6 +34,8 @@ export const HANDLERS = {
   "reconcile-refunds": reconcileRefundsJob,
   "audit-checkpoint": signCheckpointJob,
   "sweep-sessions": sweepSessionsJob,
+  retention: retentionJob,
+  "subject-export": subjectExportJob,
   "approval-notify": notifyApprovalJob,
   "remind-approvals": remindApprovalsJob,
   "evaluate-document": evaluateDocumentJob,
@@ -38,6 +43,7 @@ export const HANDLERS = {
   "reconcile-payments": reconcilePaymentsJob,
   "reply-deliver": deliverReplyJob,
   "evaluate-agent": evaluateAgentJob,
+  "series-alerts": seriesAlertsJob,
 } satisfies { [Q in TQueueName]: TJobHandler<(typeof JOBS)[Q]> };
 
 /** Each queue's definition with its handler, for the worker; the map above checked each pair's types. */

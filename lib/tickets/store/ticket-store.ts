@@ -56,3 +56,32 @@ export async function unassignTickets(tx: DbTx, ticketIds: readonly string[]): P
 export async function nameOrder(tx: DbTx, ticketId: string, orderRef: string): Promise<void> {
   await tx.ticket.update({ where: { id: ticketId }, data: { orderRef } });
 }
+
+/**
+ * Erases the personal text of these tickets: subject, body and the customer's address (emptied: the
+ * search words follow subject and body through their trigger, and an empty address gets no search
+ * key), every message of their conversations, and each address's search key once no ticket carries
+ * it any more. Status, times, order references and numbers stay; erasedAt says when.
+ */
+export async function eraseTicketRows(tx: DbTx, ticketIds: string[]): Promise<number> {
+  const emails = await tx.$queryRaw<{ email: string }[]>`
+    WITH old AS (SELECT id, lower("customerEmail") AS email FROM "Ticket" WHERE id = ANY(${ticketIds}::uuid[]) ORDER BY id FOR UPDATE),
+    erased AS (
+      UPDATE "Ticket" t SET "subject" = '', "body" = '', "customerEmail" = '', "payloadHash" = NULL, "erasedAt" = now(), "updatedAt" = now()
+      FROM old WHERE t.id = old.id RETURNING old.email)
+    SELECT DISTINCT email FROM erased`;
+  await tx.$executeRaw`
+    UPDATE "TicketMessage" SET "body" = '', "authorLabel" = CASE WHEN "authorType" = 'customer' THEN '' ELSE "authorLabel" END
+    WHERE "ticketId" = ANY(${ticketIds}::uuid[])`;
+  await tx.$executeRaw`
+    DELETE FROM "TicketSearchKey" k
+     WHERE k."kind" = 'email' AND k."key" = ANY(${emails.map((e) => e.email)}::text[])
+       AND NOT EXISTS (SELECT 1 FROM "Ticket" t WHERE lower(t."customerEmail") = k."key")`;
+  return emails.length === 0 ? 0 : ticketIds.length;
+}
+
+/** Places or lifts a legal hold on one ticket; true when the hold changed. */
+export async function setTicketLegalHold(tx: DbTx, ticketId: string, hold: boolean): Promise<boolean> {
+  const { count } = await tx.ticket.updateMany({ where: { id: ticketId, legalHold: !hold }, data: { legalHold: hold } });
+  return count === 1;
+}

@@ -3,7 +3,7 @@
 // it – and a move it shows disabled is refused, by the area or by the function. Publish, which the
 // documents part judges for the page (findPublishRefusal), says the server's own sentence: for the
 // author, a role below the setting, no evaluation of the content, regressions nobody acknowledged.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "@/testing/db";
 import { cleanResults, finishedEvaluation, regressingResults } from "@/testing/evaluations";
 import { newUser } from "@/testing/runs";
@@ -23,8 +23,7 @@ import { updatePolicySettings } from "@/lib/policy/update-settings";
 import { loadVersionMoves } from "./load-version-moves";
 import type { TMove } from "./version-moves";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 type TPerson = { id: string; role: Role };
 type TStage = "draft" | "in_review" | "published";

@@ -2,7 +2,7 @@
 // view model, read the way the page reads it) is exactly what decideApproval then does – Approve
 // offered if and only if the approval is taken, Reject likewise, and a refusal shown in the very code
 // and words the domain answers with.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDb } from "@/testing/db";
 import { freshOrder, newUser, tabletTicket, user } from "@/testing/runs";
 import { seedDemo } from "@/prisma/seed/demo";
@@ -16,8 +16,7 @@ import { isAppError } from "@/lib/contracts/app-error";
 import type { Role } from "@/lib/contracts/roles";
 import { decisionView } from "./decision-view";
 
-const testDb = useTestDb();
-beforeAll(async () => void (await seedDemo(testDb().client)));
+const testDb = useTestDb(seedDemo);
 
 type TPerson = { id: string; role: Role };
 type TRequest = { id: string; digest: string; ticketId: string };

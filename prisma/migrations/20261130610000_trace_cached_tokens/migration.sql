@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TraceEvent" ADD COLUMN     "cachedTokens" INTEGER;
