@@ -73,6 +73,9 @@ test.describe("no page scrolls sideways", () => {
       page,
       signInAs,
     }) => {
+      // Ten pages, the queue and the audit trail as long as the whole suite has made them: on a busy
+      // machine that is more than the default 30 s.
+      test.setTimeout(90_000);
       await page.setViewportSize({ width, height: 900 });
       await signInAs("ADMIN");
       for (const [name, path] of [
