@@ -5,8 +5,8 @@ import { useTestDb } from "../../testing/db";
 import { startTestWorker } from "../../testing/queue";
 import { user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
-import { driverOf, Prisma } from "../db";
-import { enqueue, QUEUE_SCHEMA, sendingJobCte } from "./queue";
+import { driverOf, Prisma, useDb } from "../db";
+import { enqueue, enqueueMany, QUEUE_SCHEMA, sendingJobCte } from "./queue";
 import { AGENT_RUN_JOB, AUDIT_CHECKPOINT_JOB, REFUND_EXECUTE_JOB, SWEEP_RUNS_JOB, SWEEP_SESSIONS_JOB } from "./definitions";
 import { countOpenJobs } from "./count-open-jobs";
 import { recordFailedJob } from "./record-failed-job";
@@ -70,6 +70,42 @@ describe("a failed job recorded for the jobs page's fixtures", () => {
     expect(await refusalCode(retryFailedJob({ queue: "sweep-runs", jobId: id, actor: await user(db.client, "ADMIN") }))).toBe("accepted");
     expect((await listJobs({ view: "waiting", client: db.client })).map((j) => j.id)).toContain(id);
     expect(await countOpenJobs({ client: db.client, queues: [SWEEP_RUNS_JOB.queue] })).toBe(1);
+  });
+});
+
+describe("a job written in the caller's transaction", () => {
+  // Grading runs the runtime on a database of its own: had enqueueing asked for the process-wide
+  // client, `npm run eval` would open the app's embedded database beside its own (about 150 MB more
+  // at its peak), or be refused while the server holds it.
+  it("is written, sent in a batch and retried without the process-wide database", async () => {
+    const db = testDb();
+    const [one, two, three] = [
+      "0e2e0000-0000-4000-8000-0000000e0001",
+      "0e2e0000-0000-4000-8000-0000000e0002",
+      "0e2e0000-0000-4000-8000-0000000e0003",
+    ];
+    await recordFailedJob({ job: SWEEP_RUNS_JOB, data: {}, id: three, error: "failed for the test", client: db.client });
+    const admin = await user(db.client, "ADMIN");
+    const untouchable = new Proxy(
+      {},
+      {
+        get: (_, key) => {
+          throw new Error(`the process-wide database was asked for ${String(key)}`);
+        },
+      },
+    );
+    useDb({ ...db, client: untouchable as typeof db.client });
+    try {
+      await db.client.$transaction(async (tx) => {
+        await enqueue(tx, REFUND_EXECUTE_JOB, { approvalId: one }, { id: one });
+        await enqueueMany(tx, REFUND_EXECUTE_JOB, [{ data: { approvalId: two }, id: two }]);
+      });
+      await retryFailedJob({ queue: SWEEP_RUNS_JOB.queue, jobId: three, actor: admin, client: db.client });
+    } finally {
+      useDb(db);
+    }
+    const waiting = (await listJobs({ view: "waiting", client: db.client })).map((j) => j.id);
+    expect(waiting).toEqual(expect.arrayContaining([one, two, three]));
   });
 });
 

@@ -129,6 +129,20 @@ export function queueClient(client: Db = defaultDb()): PgBoss {
 }
 
 /**
+ * pg-boss's statements for a job written in the caller's own transaction: every call is given the
+ * transaction (`db`), and this client has no database of its own. The caller's transaction may be on
+ * any database (a grading database, a test's): asking for the process-wide client here would open the
+ * app's database beside it – on the embedded database, a second instance in memory, or a refusal
+ * while the server holds its directory.
+ */
+const inCallersTransaction = new PgBoss({
+  ...SHARED,
+  db: {
+    executeSql: () => Promise.reject(new Error("a job written in the caller's transaction was sent without it (db)")),
+  },
+});
+
+/**
  * Adds a job inside the caller's transaction. `id` makes it idempotent: a second enqueue of the
  * same id while the first is kept adds nothing.
  */
@@ -140,8 +154,14 @@ export async function enqueue<D extends TJobDefinition>(
 ): Promise<string | null> {
   const db = isSqlTx(tx) ? sqlTxRunner(tx) : prismaRunner(tx);
   return publishing(job.queue, 1, (carrier) =>
-    queueClient().send(job.queue, withTrace(data, carrier), { ...sendOptions(job), ...options, db } as PgBoss.SendOptions),
+    inCallersTransaction.send(job.queue, withTrace(data, carrier), { ...sendOptions(job), ...options, db } as PgBoss.SendOptions),
   );
+}
+
+/** A failed job made ready again, inside the caller's transaction. pg-boss answers { affected },
+ * though its types say void. */
+export async function retryInTransaction(tx: DbTx, queue: TQueueName, id: string): Promise<{ affected: number }> {
+  return (await inCallersTransaction.retry(queue, id, { db: prismaRunner(tx) } as never)) as unknown as { affected: number };
 }
 
 /** The options of a definition that sendingJobCte writes as pg-boss's send would. */
@@ -201,7 +221,7 @@ export async function enqueueMany<D extends TJobDefinition>(
 ): Promise<void> {
   const o = sendOptions(job);
   await publishing(job.queue, items.length, (carrier) =>
-    queueClient().insert(
+    inCallersTransaction.insert(
       items.map((i) => ({
         name: job.queue,
         data: withTrace(i.data, carrier),

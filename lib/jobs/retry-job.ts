@@ -5,7 +5,7 @@ import { mayUse, type Role } from "../contracts/roles";
 import { AppError } from "../contracts/app-error";
 import { db as defaultDb, type Db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { prismaRunner, QUEUES, QUEUE_SCHEMA, queueClient } from "./queue";
+import { QUEUES, QUEUE_SCHEMA, retryInTransaction, type TQueueName } from "./queue";
 
 export async function retryFailedJob(input: {
   queue: string;
@@ -32,10 +32,7 @@ export async function retryFailedJob(input: {
       subjectId: input.jobId,
       inputs: { queue: input.queue, retryCount: job.retryCount },
     });
-    // pg-boss answers { affected } though its types say void.
-    const result = (await queueClient().retry(input.queue, input.jobId, { db: prismaRunner(tx) } as never)) as unknown as {
-      affected: number;
-    };
+    const result = await retryInTransaction(tx, input.queue as TQueueName, input.jobId);
     if (result.affected !== 1) throw new AppError("not_failed", "This job changed meanwhile: reload the page.");
   });
 }
