@@ -9,7 +9,7 @@
 // every embedded database carries (lib/db/pglite.ts). Written to a unique name and renamed into place:
 // processes that race to make it each write a whole file, and a reader never sees half of one.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, openAsBlob } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
@@ -20,9 +20,7 @@ const CACHE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-db"
 const PREFIX = "pglite-migrated-";
 
 /** The template's file, made once per process at most; read again for each database (a 40 MB buffer
- * held for the life of the process would be held beside every database opened from it). Opened as
- * a Blob on the file, which PGlite reads once: read into a buffer and wrapped in a Blob, the file was
- * held three times over while a database opened (about 90 MB more at `npm run eval`'s peak). */
+ * held for the life of the process would be held beside every database opened from it). */
 let template: Promise<string> | undefined;
 
 // The package does not export its package.json; its path is fixed by npm.
@@ -65,7 +63,7 @@ const SEEDED_PREFIX = "pglite-seeded-";
 /** A new in-memory PGlite holding every migration, loaded from the migrated template. */
 export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
   template ??= makeTemplate();
-  const pglite = newPglite({ ...options, loadDataDir: await openAsBlob(await template) });
+  const pglite = newPglite({ ...options, loadDataDir: new Blob([await readFile(await template)]) });
   await pglite.waitReady;
   return pglite;
 }
@@ -79,7 +77,7 @@ export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir">
 export async function seededPglite(run: string, name: string, seed: (pglite: PGlite) => Promise<void>): Promise<PGlite> {
   const file = join(CACHE_DIR, `${SEEDED_PREFIX}${run}-${name}.tar`);
   if (existsSync(file)) {
-    const pglite = newPglite({ loadDataDir: await openAsBlob(file) });
+    const pglite = newPglite({ loadDataDir: new Blob([await readFile(file)]) });
     await pglite.waitReady;
     return pglite;
   }
