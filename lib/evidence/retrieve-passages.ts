@@ -64,7 +64,8 @@ const TICKET_WORDS = new Set(
  * "4k", digits before letters, are kept.)
  */
 const TOKEN = /[\p{L}\p{N}_-]+/gu;
-const isIdentifier = (token: string) => /\p{L}[-_]?\p{N}/u.test(token) || token.split("-").length >= 3;
+const LETTER_THEN_DIGIT = /\p{L}[-_]?\p{N}/u;
+const isIdentifier = (token: string) => LETTER_THEN_DIGIT.test(token) || token.split("-").length >= 3;
 
 /** An English contraction's tail ("doesn't", "I'm", "we'll"): what is left of it is a stop word. */
 const CONTRACTION = /(?:n['’]t|['’](?:s|m|d|ll|ve|re))\b/gu;
@@ -191,11 +192,12 @@ export async function searchPassages(client: Db, { question, locale, limit = 200
     a.passage.docKey < b.passage.docKey ? -1 : a.passage.docKey > b.passage.docKey ? 1 : 0;
   hits.sort((a, b) => b.score - a.score || byKey(a, b) || a.passage.ordinal - b.passage.ordinal);
   return {
-    passages: hits.slice(0, limit).map(({ passage: { lexemes: _lexemes, ordinal: _ordinal, ...passage }, ...hit }) => ({
-      ...passage,
-      ...hit,
-      citation: citationOf(passage.docKey, passage.version),
-      coverage: 0,
+    // Fields named one by one: a rest pattern copies generically, and this runs for every passage found.
+    passages: hits.slice(0, limit).map(({ passage: p, matched, inHeading, inText, score }) => ({
+      ...retrievedPassage(p, citationOf(p.docKey, p.version), score, 0),
+      matched,
+      inHeading,
+      inText,
     })),
     terms: terms.map((t, i) => ({ lexeme: t.lexeme, passages: frequencies[i]! })),
     corpusSize: index.passages.length,
@@ -239,13 +241,23 @@ export function rankPassages(found: TRetrieval, unknownWeight = UNKNOWN_TERM_WEI
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const share = (terms: string[]) => (total ? terms.reduce((sum, m) => sum + (weights.get(m) ?? 0), 0) / total : 0);
   return found.passages
-    .map(({ matched, inHeading, inText, ...p }) => {
-      const coverage = share(matched);
-      const relevance = share(inText) + RANKING.headingWeight * share(inHeading) + RANKING.rankWeight * p.score;
-      return { passage: { ...p, coverage }, relevance };
+    .map((p) => {
+      const relevance = share(p.inText) + RANKING.headingWeight * share(p.inHeading) + RANKING.rankWeight * p.score;
+      return { passage: retrievedPassage(p, p.citation, p.score, share(p.matched)), relevance };
     })
     .sort((a, b) => b.relevance - a.relevance || a.passage.citation.localeCompare(b.passage.citation))
     .map(({ passage }) => passage);
+}
+
+/** A passage as retrieval returns it. */
+function retrievedPassage(
+  p: Omit<TRetrievedPassage, "citation" | "score" | "coverage">,
+  citation: string,
+  score: number,
+  coverage: number,
+): TRetrievedPassage {
+  const { chunkId, docKey, version, title, heading, text, locale, audience } = p;
+  return { chunkId, docKey, version, citation, title, heading, text, locale, audience, score, coverage };
 }
 
 /** The passages in effect in one language that share a term with the question, ranked (rankPassages). */
