@@ -2,17 +2,22 @@
 // repeated under fresh ids) through the real runtime, on grading threads each with its own in-memory
 // database: this thread on the migrated and seeded one, each worker thread on a copy of its image.
 // Prints the time taken and episodes per second; the target is at least 100 episodes a second
-// (GRADING_TARGET_PER_SECOND), start-up included.
+// (GRADING_TARGET_PER_SECOND), start-up included. Graded in a process of its own, started as every
+// grading process is (GRADING_V8_FLAGS), as `npm run eval` is; timed inside it, from the dataset loaded.
 //
 //   npx tsx scripts/bench-eval.ts [episodes] [grading threads]
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { loadDataset } from "../lib/eval/load-dataset";
 import { gradeEpisodes } from "../lib/eval/grade-episodes";
 import { usesModel } from "../lib/eval/play-episode";
+import { GRADING_V8_FLAGS } from "../lib/contracts/grading-flags";
 import type { TDataset } from "../lib/eval/episode";
 import { seedDemo } from "../prisma/seed/demo";
 
@@ -28,7 +33,8 @@ export interface TBenchEval {
   passed: number;
 }
 
-export async function benchEval(count = 1000, workers = availableParallelism()): Promise<TBenchEval> {
+/** The grading, in this process. */
+async function gradeHere(count: number, workers: number): Promise<TBenchEval> {
   const source = await loadDataset("eval/episodes.jsonl");
   const rule = source.episodes.filter((e) => !usesModel(e) && e.planner === "rule");
   const episodes = Array.from({ length: count }, (_, i) => ({ ...rule[i % rule.length]!, id: `${rule[i % rule.length]!.id}-${i}` }));
@@ -59,6 +65,27 @@ export async function benchEval(count = 1000, workers = availableParallelism()):
     perEpisodeMs: (seconds * 1000) / rows.length,
     passed: rows.filter((r) => r.passed).length,
   };
+}
+
+const RESULT_FLAG = "--result";
+
+/** The grading in a process of its own (this script with RESULT_FLAG), its progress lines passed on. */
+export async function benchEval(count = 1000, workers = availableParallelism()): Promise<TBenchEval> {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...GRADING_V8_FLAGS, "--import", "tsx", script, RESULT_FLAG, String(count), String(workers)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = once(child, "exit") as Promise<[number | null, string | null]>;
+  let result: TBenchEval | undefined;
+  const lines = createInterface({ input: child.stdout });
+  lines.on("line", (line) =>
+    line.startsWith(`${RESULT_FLAG} `) ? (result = JSON.parse(line.slice(RESULT_FLAG.length + 1)) as TBenchEval) : console.log(line),
+  );
+  await once(lines, "close");
+  const [code, signal] = await exited;
+  if (code !== 0 || !result)
+    throw new Error(`the bench's grading process ${code === 0 ? "printed no result" : `stopped (${signal ?? `exit code ${code}`})`}`);
+  return result;
 }
 
 /** The most memory `npm run eval` may hold at its peak, in MB. */
@@ -95,10 +122,10 @@ export function describeBenchEval(r: TBenchEval): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const count = Number(process.argv[2] ?? 1000);
-  const workers = Number(process.argv[3] ?? availableParallelism());
-  benchEval(count, workers).then((r) => {
-    console.log(describeBenchEval(r));
-    process.exit(r.passed === r.episodes ? 0 : 1);
+  const inChild = process.argv[2] === RESULT_FLAG;
+  const [count, workers] = [Number(process.argv[inChild ? 3 : 2] ?? 1000), Number(process.argv[inChild ? 4 : 3] ?? availableParallelism())];
+  void (inChild ? gradeHere(count, workers) : benchEval(count, workers)).then((r) => {
+    console.log(inChild ? `${RESULT_FLAG} ${JSON.stringify(r)}` : describeBenchEval(r));
+    process.exit(inChild || r.passed === r.episodes ? 0 : 1);
   });
 }

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { TCorpusGrader, TGradingProgress, TGradingRequest, TGradingResult } from "../contracts/policy-evaluation";
+import { GRADING_V8_FLAGS } from "../contracts/grading-flags";
 
 /** The script, from the app's root (where the server, the worker and the tests run). */
 export const GRADING_SCRIPT = "scripts/grade-corpora.ts";
@@ -40,7 +41,7 @@ export function processGrader(options: { script?: string; timeoutMs?: number } =
       // Turbopack takes fork()'s path for a module to bundle and fails the build on it (vercel/next.js#97952).
       // Run from the app's own files (as npm start runs), not traced into the build's output.
       const script = resolve(/* turbopackIgnore: true */ process.cwd(), options.script ?? GRADING_SCRIPT);
-      const child = spawn(process.execPath, ["--import", "tsx", "--max-semi-space-size=4", script, SERVE_FLAG], {
+      const child = spawn(process.execPath, ["--import", "tsx", "--max-semi-space-size=4", ...GRADING_V8_FLAGS, script, SERVE_FLAG], {
         stdio: ["ignore", "ignore", "pipe", "ipc"],
       });
       let stderr = "";

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { GRADING_V8_FLAGS } from "../contracts/grading-flags";
 import { ZReceipt } from "./receipt";
 import type { TReleaseDecision } from "./decide-release";
 
@@ -67,7 +68,7 @@ function runScript(args: string[], onProgress: (done: number, total: number) => 
     // Node with tsx's loader and an IPC channel, through spawn() (Turbopack takes fork()'s path for a
     // module to bundle), run from the app's own files as npm start runs them.
     const script = resolve(/* turbopackIgnore: true */ process.cwd(), EVAL_SCRIPT);
-    const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", script, ...args], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", ...GRADING_V8_FLAGS, script, ...args], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-8192)));
