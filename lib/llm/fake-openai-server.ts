@@ -7,11 +7,11 @@
 // it: the prompt's tokens (messages and schema, with the chat template's few tokens per message) and
 // the answer's, cut at the request's max_tokens as a server cuts it (finish_reason "length").
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { countTokens, decode, encode } from "gpt-tokenizer";
 import type { AddressInfo } from "node:net";
 import { rulePlanner } from "../agent/rule-planner";
 import { draftReply } from "../agent/rule-drafter";
 import type { TAgentState } from "../agent/state";
+import { tokenizer } from "./tokenizer";
 
 export type TFakeEntry =
   | { decision: unknown; usage?: TUsage }
@@ -128,7 +128,8 @@ function draftFromRequest(text: string): string {
 }
 
 /** The usage a server reports for a request and its answer, the answer cut at max_tokens. */
-function countedUsage(body: TRecordedRequest["body"], content: string): { usage: TUsage; content: string; cut: boolean } {
+async function countedUsage(body: TRecordedRequest["body"], content: string): Promise<{ usage: TUsage; content: string; cut: boolean }> {
+  const { countTokens, decode, encode } = await tokenizer();
   const schema = (body.response_format as { json_schema?: { schema?: unknown } } | undefined)?.json_schema?.schema;
   const messages = body.messages ?? [];
   const prompt = messages.reduce((n, m) => n + countTokens(m.content) + 4, 3 + (schema ? countTokens(JSON.stringify(schema)) : 0));
@@ -178,7 +179,7 @@ async function answer(
       "decision" in entry ? JSON.stringify(entry.decision) : "draft" in entry ? JSON.stringify({ reply: entry.draft }) : entry.content;
   }
   let cut = false;
-  if (options.countUsage && (entry === "auto" || !entry.usage)) ({ usage, content, cut } = countedUsage(body, content));
+  if (options.countUsage && (entry === "auto" || !entry.usage)) ({ usage, content, cut } = await countedUsage(body, content));
   return {
     status: 200,
     json: {

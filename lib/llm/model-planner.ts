@@ -114,7 +114,7 @@ export function modelPlanner(config: TLlmConfig): TPlanner {
       // validator as it is (a wrong action or wrong arguments is the validator's to refuse).
       for (let attempt = 1; attempt <= 2; attempt++) {
         // Before each call, the retry's too: within the tokens the run has left, or not made at all.
-        const maxTokens = completionCap({
+        const maxTokens = await completionCap({
           tokensLeft: budget?.tokensLeft,
           spent: sumUsage(calls),
           messages,
@@ -197,7 +197,7 @@ export async function modelDraft(input: {
   let text = "";
   let problems: TDraftProblem[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const maxTokens = completionCap({
+    const maxTokens = await completionCap({
       tokensLeft: input.tokensLeft,
       spent: sumUsage(calls),
       messages,

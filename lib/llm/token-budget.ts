@@ -9,9 +9,9 @@
 // the margin (PROMPT_MARGIN, and a fixed overhead per message for the chat template's tokens). The
 // usage the endpoint reports is still what the run counts (provider.ts); should a server count far
 // more than this estimate, the loop's check after the call still stops the run.
-import { countTokens } from "gpt-tokenizer";
 import { TokenBudgetRefusal } from "../agent/planner";
 import type { TChatMessage } from "./provider";
+import { tokenizer } from "./tokenizer";
 
 /** Share added to the counted prompt: other models' tokenizers count the same text differently. */
 export const PROMPT_MARGIN = 0.25;
@@ -21,7 +21,8 @@ const PER_REQUEST = 16;
 
 /** The prompt of one request as the budget counts it: the messages and the JSON Schema the server is
  * sent as response_format (servers put it in the prompt), with the margin. */
-export function promptTokens(messages: readonly TChatMessage[], schema: Record<string, unknown>): number {
+export async function promptTokens(messages: readonly TChatMessage[], schema: Record<string, unknown>): Promise<number> {
+  const { countTokens } = await tokenizer();
   const counted = messages.reduce((n, m) => n + countTokens(m.content) + PER_MESSAGE, countTokens(JSON.stringify(schema)) + PER_REQUEST);
   return Math.ceil(counted * (1 + PROMPT_MARGIN));
 }
@@ -40,17 +41,17 @@ export type TSpent = { promptTokens: number; completionTokens: number };
  * before this planner's or tool's turn (undefined: no budget given, as outside a run); `spent` what
  * this turn has used so far, carried by the refusal so that the run counts it.
  */
-export function completionCap(input: {
+export async function completionCap(input: {
   tokensLeft: number | undefined;
   spent: TSpent;
   messages: readonly TChatMessage[];
   schema: Record<string, unknown>;
   kind: keyof typeof COMPLETION_TOKENS;
-}): number {
+}): Promise<number> {
   const { wanted, least } = COMPLETION_TOKENS[input.kind];
   if (input.tokensLeft === undefined) return wanted;
   const left = input.tokensLeft - input.spent.promptTokens - input.spent.completionTokens;
-  const prompt = promptTokens(input.messages, input.schema);
+  const prompt = await promptTokens(input.messages, input.schema);
   const room = left - prompt;
   if (room < least)
     throw new TokenBudgetRefusal(
