@@ -15,7 +15,9 @@
 //   bulk   PostgreSQL only: a bulk run of --bulk-tickets (100) against the fake model answering in
 //          --model-delay ms (800), by --bulk-processes (1, and 2) `npm run worker`s of
 //          --bulk-concurrency (16) runs at once, as a share of the floor that concurrency allows
-//          (≥ 75 %; two processes about twice one)                          scripts/bench/bulk-runs.ts
+//          (≥ 75 %); one and two processes on a number of tickets that fills every wave of both
+//          (two at least 1.9 times as fast as one); then --bulk-large-tickets (1,000) by one worker
+//          of --bulk-large-concurrency (32) (within 1.5 times its floor)    scripts/bench/bulk-runs.ts
 //   live   PostgreSQL only: live runs ("Run agent") one after another, worked by an `npm run worker`
 //          against the fake model answering in --model-delay ms: from the click to the first step
 //          written (≤ 1.5 s at 800 ms a call), and the worker's RSS while it works scripts/bench/live-runs.ts
@@ -40,7 +42,7 @@ import { runScript } from "./run-script";
 import { closeDb, dbHandle, useDb as installDb } from "../lib/db";
 import { env } from "../lib/env";
 import { benchAuditAtScale } from "./bench/audit-scale";
-import { benchBulkRuns, describeBulkRuns } from "./bench/bulk-runs";
+import { benchBulkRuns, describeBulkRuns, type TBulkRunsBench } from "./bench/bulk-runs";
 import { benchLiveRuns, describeLiveRuns, median } from "./bench/live-runs";
 import { describeTree, measureStart, measureWorker, type TTreeFigure } from "./bench/processes";
 import { createBenchDb, type TBenchDb } from "./bench/bench-db";
@@ -65,6 +67,8 @@ interface TOptions {
   printScript: boolean;
   bulkTickets: number;
   bulkConcurrency: number;
+  bulkLargeTickets: number;
+  bulkLargeConcurrency: number;
   modelDelay: number;
 }
 
@@ -83,6 +87,8 @@ function options(): TOptions | string {
       "skip-procs": { type: "boolean", default: false },
       "bulk-tickets": { type: "string", default: "100" },
       "bulk-concurrency": { type: "string", default: "16" },
+      "bulk-large-tickets": { type: "string", default: "1000" },
+      "bulk-large-concurrency": { type: "string", default: "32" },
       "model-delay": { type: "string", default: "800" },
       "skip-scale": { type: "boolean", default: false },
       seconds: { type: "string", default: "10" },
@@ -104,6 +110,8 @@ function options(): TOptions | string {
     workers: Number(values.workers),
     bulkTickets: Number(values["bulk-tickets"]),
     bulkConcurrency: Number(values["bulk-concurrency"]),
+    bulkLargeTickets: Number(values["bulk-large-tickets"]),
+    bulkLargeConcurrency: Number(values["bulk-large-concurrency"]),
     modelDelay: Number(values["model-delay"]),
   };
   for (const [name, n] of Object.entries(numbers)) if (!Number.isInteger(n) || n < 1) return `--${name} must be a positive whole number`;
@@ -262,36 +270,91 @@ async function benchWrite(configured: string | undefined, report: Report, opts: 
 
 /** Target: a bulk run reaches this share of the floor its concurrency allows. */
 const BULK_FLOOR_SHARE_TARGET = 0.75;
+/** Target: two worker processes finish a bulk run this many times faster than one, or more. */
+const BULK_TWO_WORKERS_TARGET = 1.9;
+/** Target: the large bulk run takes at most this many times its floor. */
+const BULK_LARGE_FLOOR_TARGET = 1.5;
 
-/** A bulk run by one worker process, then by two: each as a share of its floor, and two against one. */
+type TBulkLine = {
+  tickets: number;
+  concurrency: number;
+  processes: number;
+  judge: (m: TBulkRunsBench, one?: TBulkRunsBench) => { ratio: string; target: string; pass: boolean };
+};
+
+/**
+ * The bulk runs: --bulk-tickets by one worker against its floor; one worker and two on a number of
+ * tickets that fills every wave of both (a multiple of twice the concurrency: with 100 tickets and 32
+ * slots the last wave holds 4 tickets and takes as long as a full one, so two workers could not be
+ * twice one whatever they did); and the large run by one worker, against its floor.
+ */
+function bulkLines(opts: TOptions): TBulkLine[] {
+  const share = (m: TBulkRunsBench) => `${(m.share * 100).toFixed(0)} % of floor`;
+  const even = Math.ceil(opts.bulkTickets / (2 * opts.bulkConcurrency)) * 2 * opts.bulkConcurrency;
+  const floorShare: TBulkLine["judge"] = (m) => ({
+    ratio: share(m),
+    target: `≥ ${BULK_FLOOR_SHARE_TARGET * 100} % of floor, none failed`,
+    pass: m.share >= BULK_FLOOR_SHARE_TARGET && m.failed === 0,
+  });
+  return [
+    { tickets: opts.bulkTickets, concurrency: opts.bulkConcurrency, processes: 1, judge: floorShare },
+    { tickets: even, concurrency: opts.bulkConcurrency, processes: 1, judge: floorShare },
+    {
+      tickets: even,
+      concurrency: opts.bulkConcurrency,
+      processes: 2,
+      judge: (m, one) => {
+        const times = one?.tickets === m.tickets ? one.seconds / m.seconds : 0;
+        return {
+          ratio: `${share(m)}; ${times.toFixed(2)}× one worker`,
+          target: `≥ ${BULK_TWO_WORKERS_TARGET}× one worker, none failed`,
+          pass: times >= BULK_TWO_WORKERS_TARGET && m.failed === 0,
+        };
+      },
+    },
+    {
+      tickets: opts.bulkLargeTickets,
+      concurrency: opts.bulkLargeConcurrency,
+      processes: 1,
+      judge: (m) => ({
+        ratio: `${(m.seconds / m.floorSeconds).toFixed(2)}× floor`,
+        target: `≤ ${BULK_LARGE_FLOOR_TARGET}× floor, none failed`,
+        pass: m.seconds <= BULK_LARGE_FLOOR_TARGET * m.floorSeconds && m.failed === 0,
+      }),
+    },
+  ];
+}
+
+/** Each bulk run on a database of its own (bulkLines), as a line of the report. */
 async function benchBulk(configured: string | undefined, report: Report, opts: TOptions): Promise<void> {
   if (!configured) {
     report.skipped("bulk runs", "PostgreSQL only (DATABASE_URL): its workers are processes of their own");
     return;
   }
-  const one: { seconds?: number } = {};
-  for (const processes of [1, 2]) {
+  let one: TBulkRunsBench | undefined;
+  for (const line of bulkLines(opts)) {
     let bench: TBenchDb | null = null;
     try {
       bench = await createBenchDb(configured, "bench_bulk");
       const measured = await benchBulkRuns(bench, {
-        tickets: opts.bulkTickets,
-        concurrency: opts.bulkConcurrency,
-        processes,
+        tickets: line.tickets,
+        concurrency: line.concurrency,
+        processes: line.processes,
         delayMs: opts.modelDelay,
       });
       console.log(`Bulk run: ${describeBulkRuns(measured)}`);
+      const { ratio, target, pass } = line.judge(measured, one);
       report.add({
-        measure: `bulk run of ${measured.tickets} tickets, ${processes} worker(s) × ${measured.concurrency}, model ${measured.delayMs} ms a call`,
+        measure: `bulk run of ${measured.tickets} tickets, ${line.processes} worker(s) × ${measured.concurrency}, model ${measured.delayMs} ms a call`,
         value: `${measured.seconds.toFixed(1)} s, ${measured.ticketsPerMinute.toFixed(0)} tickets/min`,
         baseline: `floor ${measured.floorSeconds.toFixed(1)} s`,
-        ratio: `${(measured.share * 100).toFixed(0)} % of floor${one.seconds ? `; ${(one.seconds / measured.seconds).toFixed(2)}× one worker` : ""}`,
-        target: `≥ ${BULK_FLOOR_SHARE_TARGET * 100} % of floor, none failed`,
-        verdict: measured.share >= BULK_FLOOR_SHARE_TARGET && measured.failed === 0 ? "PASS" : "MISS",
+        ratio,
+        target,
+        verdict: pass ? "PASS" : "MISS",
       });
-      one.seconds ??= measured.seconds;
+      if (line.processes === 1) one = measured;
     } catch (error) {
-      report.error(`bulk run, ${processes} worker(s)`, error);
+      report.error(`bulk run, ${line.tickets} tickets, ${line.processes} worker(s)`, error);
       if (process.env.BENCH_DEBUG) console.error(error);
     } finally {
       await bench?.drop().catch((error) => report.error("dropping the bulk run's database", error));
