@@ -10,7 +10,6 @@ import { dbHandle } from "./lib/db";
 import { describeEnvError, env } from "./lib/env";
 import { observeOperations } from "./lib/jobs/metrics";
 import { serverRunsWorker, setProcessWorker, signLastCheckpoint, startWorker } from "./lib/jobs/worker";
-import { tokenizer } from "./lib/llm/tokenizer";
 import { normaliseForwarded } from "./lib/http/forwarded";
 import { installRequestContext } from "./lib/observability/http-requests";
 import { errorFields, logger } from "./lib/observability/logger";
@@ -35,8 +34,6 @@ await startTelemetry({ runtime: "next", serviceName: "countersign" });
 
 if (serverRunsWorker()) {
   const handle = dbHandle();
-  // Runs here call the model: the token counter is loaded now rather than in the first run.
-  if (env().LLM_BASE_URL) void tokenizer();
   const worker = await startWorker({ client: handle.client, pglite: handle.pglite, url: env().DATABASE_URL });
   setProcessWorker(worker);
   // The approvals waiting and the queue, read at each metrics export, by the processes that work it.

@@ -8,7 +8,6 @@ import { dbHandle } from "../lib/db";
 import { env } from "../lib/env";
 import { observeOperations } from "../lib/jobs/metrics";
 import { signLastCheckpoint, startWorker } from "../lib/jobs/worker";
-import { tokenizer } from "../lib/llm/tokenizer";
 import { logger } from "../lib/observability/logger";
 
 async function main(): Promise<number> {
@@ -18,8 +17,6 @@ async function main(): Promise<number> {
     return 2;
   }
   const { client } = dbHandle();
-  // Runs here call the model: the token counter is loaded now rather than in the first run.
-  if (env().LLM_BASE_URL) void tokenizer();
   const worker = await startWorker({ client, url });
   observeOperations(client);
   logger.info(`Worker ${process.pid} is taking jobs. Ctrl-C or SIGTERM stops it cleanly.`);

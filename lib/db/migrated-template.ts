@@ -22,7 +22,7 @@ const PREFIX = "pglite-migrated-";
  * made another way is never loaded. */
 const TEMPLATE_FORMAT = "no-template-databases";
 
-/** The template's file, made once per process at most; read again for each database (a 40 MB buffer
+/** The template's file, made once per process at most; read again for each database (a 30 MB buffer
  * held for the life of the process would be held beside every database opened from it). */
 let template: Promise<string> | undefined;
 

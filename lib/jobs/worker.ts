@@ -11,6 +11,7 @@ import type { z } from "zod";
 import type { Db } from "../db";
 import { env } from "../env";
 import { takeCheckpoint } from "../audit/checkpoint";
+import { tokenizer } from "../llm/tokenizer";
 import { subjectFields, withContext } from "../observability/context";
 import { errorFields, logger, logLine } from "../observability/logger";
 import { contextFromCarrier, inSpan, SpanKind } from "../observability/tracing";
@@ -234,6 +235,8 @@ function poolQueue(w: TWorking, definition: TJobDefinition, handle: TJobHandler,
 }
 
 export async function startWorker(options: TWorkerOptions): Promise<TWorker> {
+  // Its agent runs call the model when one is configured: the token counter is loaded now, not in the first run.
+  if (env().LLM_BASE_URL) void tokenizer();
   const warn = (fields: Record<string, unknown>, line: string) => (options.log ? options.log(line) : logger.warn(fields, line));
   const boss = openBoss(options);
   boss.on("error", (error: Error) => warn(errorFields(error), `job queue: ${error.message}`));
