@@ -10,6 +10,7 @@ import type { TDataset, TEpisode } from "./episode";
 import { explainDifference } from "./episode-diff";
 import { gradingDb, gradingImage, openGradingDatabase, type TGradingDb, type TGradingWorld } from "./episode-images";
 import { modelEndpoints, playEpisode, usesModel, type TActualOutcome, type TModelEndpoints } from "./play-episode";
+import { gradingWorkerFile } from "./worker-bundle";
 import { defaultWorkers, gradingUnits, startWorker, takeUnits, unitCounters, type TGradingUnit, type TUnitCounters, type TWorkerImage } from "./schedule-grading";
 
 /** This grader's own identity; the manifest's graderVersion must name it (lib/contracts/pins.test.ts). */
@@ -107,14 +108,19 @@ export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): 
     options.onProgress?.(++done, units.length, row);
   };
   const counters = unitCounters();
-  // The other graders are worker threads. They start first (each loads its own modules, a second or
-  // more of CPU) while this thread opens the world's database and makes its image; each opens its own
-  // database from the image once it is sent, and this thread grades on the world's database meanwhile.
+  // The other graders are worker threads. They start as soon as their code is bundled (a tenth of a
+  // second, in esbuild's own process), and load it (over half a second of CPU) while this thread opens
+  // the world's database and makes its image; each opens its own database from the image once it is
+  // sent, and this thread grades on the world's database meanwhile.
   const input: TWorkerInput = { episodes: dataset.episodes, units, counters, llm: options.llm };
-  const started = Array.from({ length: graders - 1 }, () => startWorker<TEpisodeRow>(input, (index, row) => onRow(units[index]!, row)));
+  const starting = graders > 1 ? gradingWorkerFile().then((file) => Array.from({ length: graders - 1 }, () => startWorker<TEpisodeRow>(file, input, (index, row) => onRow(units[index]!, row)))) : Promise.resolve([]);
+  // Its failure is this call's, thrown where it is awaited: not an unhandled rejection meanwhile.
+  starting.catch(() => {});
   let handle: DbHandle | undefined;
+  let started: Awaited<typeof starting> = [];
   try {
     handle = options.database ?? (await openGradingDatabase(options.world));
+    started = await starting;
     if (started.length) {
       // One image, shared by every worker without a copy; made before this thread writes an episode.
       const image = await gradingImage(handle);
@@ -122,7 +128,8 @@ export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): 
     }
     await gradeUnits(gradingDb(handle.client), dataset.episodes, units, counters, options.llm, onRow);
   } catch (error) {
-    await Promise.all(started.map(({ worker }) => worker.terminate()));
+    const workers = await starting.catch(() => started);
+    await Promise.all(workers.map(({ worker }) => worker.terminate()));
     throw error;
   } finally {
     if (handle && handle !== options.database) await handle.close();

@@ -7,8 +7,9 @@ import { Worker } from "node:worker_threads";
 
 /**
  * Episodes × trials a worker thread is worth starting for. A worker costs its own module graph and
- * database, about a second and a half of CPU and 400 MB before its first episode, what a few dozen
- * episodes cost to grade: fewer units than this are graded faster, and in far less memory, by one.
+ * database, about a second of CPU (half a second for its bundled modules, a third for its database
+ * from the image) and some hundreds of MB before its first episode, what a few dozen episodes cost
+ * to grade: fewer units than this are graded faster, and in far less memory, by one.
  */
 export const UNITS_PER_WORKER = 150;
 
@@ -82,11 +83,13 @@ export type TWorkerImage = { kind: "image"; image: SharedArrayBuffer };
 export type TWorkerMessage<TRow> = { kind: "row"; index: number; row: TRow } | { kind: "done" };
 
 /**
- * A grading worker thread (grade-worker.ts), started with `input`; `onRow` hears each row it posts.
- * `finished` settles when it exits: rejected if it stopped before saying it was done.
+ * A grading worker thread running `file` (grade-worker.ts bundled: worker-bundle.ts), started with
+ * `input`; `onRow` hears each row it posts. `finished` settles when it exits: rejected if it stopped
+ * before saying it was done. The bundle is plain JavaScript: the worker starts without this process's
+ * loader (no --import of tsx), whose per-import round trips would cost it as much as its modules.
  */
-export function startWorker<TRow>(input: unknown, onRow: (index: number, row: TRow) => void): { worker: Worker; finished: Promise<void> } {
-  const worker = new Worker(new URL("./grade-worker.mjs", import.meta.url), { workerData: input });
+export function startWorker<TRow>(file: string, input: unknown, onRow: (index: number, row: TRow) => void): { worker: Worker; finished: Promise<void> } {
+  const worker = new Worker(file, { workerData: input, execArgv: [] });
   const finished = new Promise<void>((resolve, reject) => {
     let graded = false;
     worker.on("message", (message: TWorkerMessage<TRow>) => {

@@ -58,10 +58,14 @@ export function orderTermsRemover(terms: string[]): (text: string) => string {
         .filter((t) => t.length >= 2),
     ),
   ].sort((a, b) => b.length - a.length);
-  const patterns = parts.map((part) => new RegExp(`(?<![\\p{L}\\d]|\\d[.,])${escapeRegExp(part)}(?![\\p{L}\\d]|[.,]\\d)`, "giu"));
   const asciiParts = parts.every((part) => ASCII.test(part)) ? parts.map((part) => part.toLowerCase()) : null;
+  // Compiled the first time a text needs them: a unicode regex is costly to build, and an ASCII draft
+  // over an ASCII order never does.
+  let patterns: RegExp[] | undefined;
+  const compiled = () =>
+    (patterns ??= parts.map((part) => new RegExp(`(?<![\\p{L}\\d]|\\d[.,])${escapeRegExp(part)}(?![\\p{L}\\d]|[.,]\\d)`, "giu")));
   return (text) =>
     asciiParts && ASCII.test(text)
       ? asciiParts.reduce(removeAsciiPart, text)
-      : patterns.reduce((out, pattern) => out.replace(pattern, " "), text);
+      : compiled().reduce((out, pattern) => out.replace(pattern, " "), text);
 }
