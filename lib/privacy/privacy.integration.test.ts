@@ -52,7 +52,7 @@ function newKey(): TSigningKey {
 
 /** A customer of their own, with words nobody else uses, and a delivered tablet order. */
 async function customer(client: PrismaClient, tag: string) {
-  const person = { id: `CUS-${tag}`, name: `Wilhelmina Quastberg-${tag}`, email: `w.quastberg.${tag.toLowerCase()}@example.org` };
+  const person = { id: `CUS-${tag}`, name: `Wilhelmina${tag} Quastberg-${tag}`, email: `w.quastberg.${tag.toLowerCase()}@example.org` };
   await client.customer.create({ data: person });
   const order = await client.order.create({
     data: {
@@ -67,7 +67,7 @@ async function customer(client: PrismaClient, tag: string) {
   });
   const words = {
     subject: `Tablet for Quastberg-${tag} arrived with a cracked screen`,
-    body: `Hi, this is Wilhelmina Quastberg-${tag}, 17 Larkspur Mews. My Aurora tablet (order ${order.id}) arrived with a cracked screen. Can I get a refund?`,
+    body: `Hi, this is ${person.name}, 17 Larkspur Mews. My Aurora tablet (order ${order.id}) arrived with a cracked screen. Can I get a refund?`,
   };
   return { ...person, orderId: order.id, words, world: { email: person.email, orderId: order.id } };
 }
@@ -105,9 +105,13 @@ async function ledgerTotal(client: PrismaClient) {
   return { rows: rows._count, cents: rows._sum.amountCents ?? 0 };
 }
 
-/** Each personal value the dumps must not hold, with the fragments a search index would keep of it. */
+/** The name a reply greets the customer by (the rule drafter's "Hi <first name>,"). */
+const firstName = (c: { name: string }) => c.name.split(" ")[0]!;
+
+/** Each personal value the dumps must not hold, with the fragments a search index would keep of it,
+ * and the first name alone: what a released reply in the outbox holds of her. */
 function personalValues(c: Awaited<ReturnType<typeof customer>>): string[] {
-  return [c.name, c.email, c.words.subject, c.words.body, "Larkspur", "quastberg"];
+  return [c.name, firstName(c), c.email, c.words.subject, c.words.body, "Larkspur", "quastberg"];
 }
 
 const findIn = (text: string, values: string[]) => values.filter((v) => text.toLowerCase().includes(v.toLowerCase()));
@@ -127,7 +131,7 @@ describe("erasing a customer", () => {
     const reviewer = await db.client.user.findFirstOrThrow({ where: { role: "REVIEWER" } });
     // A refund approved with a note naming her, executed by the worker, its reply released to the outbox.
     const ticketId = await ticketFrom(db.client, c.world, c.words);
-    await addInternalNote({ ticketId, body: `Called Wilhelmina Quastberg-E1 at 17 Larkspur Mews.`, actor: reviewer });
+    await addInternalNote({ ticketId, body: `Called ${c.name} at 17 Larkspur Mews.`, actor: reviewer });
     const request = await approvalFor(db.client, ticketId);
     expect(request.kind).toBe("refund");
     await decideApproval({
@@ -139,7 +143,9 @@ describe("erasing a customer", () => {
     });
     await drainQueue(db);
     expect(await db.client.ledgerEntry.count({ where: { approvalRequestId: request.id } })).toBe(1);
-    expect(await db.client.outboxMessage.count({ where: { ticketId } })).toBe(1);
+    const [released] = await db.client.outboxMessage.findMany({ where: { ticketId } });
+    // The reply that went out greets her by name: the outbox is searched for it like any table.
+    expect(released!.body).toContain(`Hi ${firstName(c)},`);
     expect(findIn(await wholeDump(), personalValues(c)).length).toBeGreaterThan(0);
 
     // The chain never held her words: the export made before erasure has only commitments to them,
@@ -160,6 +166,7 @@ describe("erasing a customer", () => {
     expect(erased).toMatchObject({ erasedNow: true, tickets: 1, approvals: 1 });
 
     expect(findIn(await wholeDump(), personalValues(c))).toEqual([]);
+    expect(findIn((await db.client.outboxMessage.findUniqueOrThrow({ where: { id: released!.id } })).body, personalValues(c))).toEqual([]);
     const text = await exported(key, admin);
     expect(findIn(text, personalValues(c))).toEqual([]);
     expect(verifyAuditExport(text, key.publicKey)).toMatchObject({ ok: true, problems: [] });
