@@ -47,7 +47,29 @@ async function addHistory() {
     const sim = await client.agentRun.create({ data: { ...BASE, ticketId: ticket.id, mode: "simulate", status: "needs_human", reason: GROUNDING_REASONS[1], startedAt: at(4), costUsd: 0.125 } });
     for (const agreed of [true, true, daysAgo !== 1, null])
       await client.shadowDecision.create({ data: { ticketId: ticket.id, runId: sim.id, amountCents: 1000, limitCents: 2000, wouldAutoApprove: true, agreed, createdAt: at(5) } });
+    await addDecisionsAndRefunds(ticket.id, daysAgo, at);
   }
+}
+
+/**
+ * Per day: requests decided by a person after waits of their own (the day's median and 90th
+ * percentile differ), one decided by the system within the dial, refunds in the ledger (one failed,
+ * which no series counts), and an evaluation's cost. The waits and amounts differ from day to day.
+ */
+async function addDecisionsAndRefunds(ticketId: string, daysAgo: number, at: (h: number) => Date) {
+  const { client } = testDb();
+  const reviewer = await client.user.findFirstOrThrow({ where: { role: "REVIEWER" } });
+  const order = await client.order.findFirstOrThrow();
+  const request = { ticketId, kind: "refund", digest: "d", operation: {}, policyVersion: "p", bundleVersion: "b", agentVersion: "v", corpusHash: "h", requiredRole: "REVIEWER", status: "approved", expiresAt: new Date(TODAY + DAY) } as const;
+  for (const waitMinutes of [10 * daysAgo, 30, 45 + daysAgo, 240]) {
+    const { id } = await client.approvalRequest.create({ data: { ...request, createdAt: at(6) } });
+    await client.approvalDecision.create({ data: { approvalRequestId: id, decision: "approve", deciderId: reviewer.id, deciderRole: "REVIEWER", digest: "d", signature: "s", keyId: "k", createdAt: new Date(at(6).getTime() + waitMinutes * 60_000) } });
+  }
+  const automatic = await client.approvalRequest.create({ data: { ...request, createdAt: at(7) } });
+  await client.approvalDecision.create({ data: { approvalRequestId: automatic.id, decision: "approve", automatic: true, deciderRole: "REVIEWER", digest: "d", signature: "s", keyId: "k", createdAt: at(7) } });
+  for (const [i, state] of (["succeeded", "succeeded", "failed"] as const).entries())
+    await client.ledgerEntry.create({ data: { idempotencyKey: `history-${daysAgo}-${i}`, orderId: order.id, amountCents: 1_000 * daysAgo + 100 * i, currency: "USD", actorType: "system", state, createdAt: at(8) } });
+  await client.evalRun.create({ data: { datasetVersion: "d", datasetHash: "h", graderVersion: "g", agentVersion: "v", modelId: "m", commit: "c", receipt: {}, passed: 1, failed: 0, costUsd: 0.75 * daysAgo, createdAt: at(9) } });
 }
 
 beforeAll(async () => {
@@ -129,6 +151,15 @@ describe("the daily series", () => {
     expect(series.values.shadowAgreement[yesterday]).toBeCloseTo(200 / 3);
     expect(series.values.shadowAgreement[series.days.length - 3]).toBe(100);
     expect(series.values.shadowAgreement[series.days.length - 4]).toBeNull();
+    // Yesterday's decisions, refunds and costs: waits of 10, 30, 46 and 240 minutes, one automatic
+    // approval, two refunds that count (1,000 and 1,100 cents) and a failed one that does not.
+    expect(series.values.autoApprovals[yesterday]).toBe(1);
+    expect(series.values.approvalWaitMedian[yesterday]).toBeCloseTo(38, 6);
+    expect(series.values.approvalWaitP90[yesterday]).toBeCloseTo(percentile([10, 30, 46, 240], 0.9), 6);
+    expect(series.values.refunds[yesterday]).toBe(2);
+    expect(series.values.refundedCents[yesterday]).toBe(2_100);
+    expect(series.values.costUsd[yesterday]).toBeCloseTo(0.25 + 0.5 + 0.125 + 0.75, 6);
+    expect(series.values.refundedCents[series.days.length - 3]).toBe(4_100);
   });
 });
 
