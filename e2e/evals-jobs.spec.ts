@@ -37,6 +37,8 @@ test("a lead starts an evaluation from /evals while the server keeps serving, th
 
   const request = page.getByTestId("eval-request").filter({ hasText: DATASET }).first();
   await expect(request).toBeVisible();
+  // Not graded yet: it runs in a process of its own, which takes seconds to start.
+  await expect(request).toHaveAttribute("data-status", /^(queued|running)$/);
   // While it is graded, the server answers other pages and routes.
   const other = await page.context().newPage();
   await other.goto("/");
