@@ -16,6 +16,7 @@ import { refusalCode } from "../../testing/refusals";
 import { approvalFor, ticketFrom, user } from "../../testing/runs";
 import { seedDemo } from "../../prisma/seed/demo";
 import { decideApproval } from "../approvals/decide-approval";
+import { runAgent } from "../agent/run-agent";
 import { addInternalNote } from "../conversations/add-note";
 import { exportAuditTrail } from "../audit/audit-export";
 import { keyIdOf, takeCheckpoint, type TSigningKey } from "../audit/checkpoint";
@@ -288,6 +289,57 @@ describe("the retention job", () => {
     // Again: nothing more has expired, so nothing is erased or audited.
     expect(await applyRetention({ client: db.client })).toEqual({ tickets: 0, traces: 0 });
     expect(await db.client.auditEvent.count({ where: { action: "retention.applied" } })).toBe(1);
+  });
+
+  it("clears the step traces of runs past their period, a batch at a time, never a held ticket's, and audits each batch", async () => {
+    const db = testDb();
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000);
+    const runs: Record<string, string> = {};
+    for (const [tag, startedDaysAgo] of [
+      ["T1", 400],
+      ["T2", 380],
+      ["T3", 300],
+      ["T4", 500],
+    ] as const) {
+      const c = await customer(db.client, tag);
+      const ticketId = await ticketFrom(db.client, c.world, c.words);
+      await runAgent({ ticketId, client: db.client });
+      const run = await db.client.agentRun.findFirstOrThrow({ where: { ticketId } });
+      await db.client.agentRun.update({ where: { id: run.id }, data: { startedAt: days(startedDaysAgo) } });
+      if (tag === "T4") await db.client.ticket.update({ where: { id: ticketId }, data: { legalHold: true } }); // held: kept
+      runs[tag] = run.id;
+    }
+    const kept = async (runId: string) => {
+      const steps = await db.client.traceEvent.findMany({ where: { runId } });
+      expect(steps.length).toBeGreaterThan(0);
+      return steps.some((e) => JSON.stringify(e.args) !== "{}" || e.result !== null);
+    };
+    for (const tag of ["T1", "T2", "T3", "T4"]) expect(await kept(runs[tag]!), tag).toBe(true);
+    const before = await db.client.auditEvent.count({ where: { action: "retention.applied", subjectId: "traces" } });
+
+    // The default period for traces is 365 days: T1 and T2 are past it, T3 is not, T4 is held.
+    expect(await applyRetention({ client: db.client, batchSize: 1 })).toEqual({ tickets: 0, traces: 2 });
+    expect({ T1: await kept(runs.T1!), T2: await kept(runs.T2!), T3: await kept(runs.T3!), T4: await kept(runs.T4!) }).toEqual({
+      T1: false,
+      T2: false,
+      T3: true,
+      T4: true,
+    });
+    const events = await db.client.auditEvent.findMany({
+      where: { action: "retention.applied", subjectId: "traces" },
+      orderBy: { seq: "asc" },
+    });
+    expect(events.slice(before).map((e) => e.inputs)).toEqual([
+      expect.objectContaining({ kind: "traces", count: 1, runIds: [runs.T1] }),
+      expect.objectContaining({ kind: "traces", count: 1, runIds: [runs.T2] }),
+    ]);
+    // The runs' record stays: status, reason and steps, only their arguments and results are gone.
+    expect(await db.client.agentRun.findUniqueOrThrow({ where: { id: runs.T1! } })).toMatchObject({
+      status: expect.any(String),
+      reason: expect.any(String),
+    });
+    expect(await applyRetention({ client: db.client, batchSize: 1 })).toEqual({ tickets: 0, traces: 0 });
+    expect((await verifyAuditChain(db.client, { publicKey: null })).problems).toEqual([]);
   });
 
   it("keeps the periods at six months or more, and defaults to two years for tickets and one for traces", async () => {
