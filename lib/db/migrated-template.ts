@@ -6,17 +6,17 @@
 // gzipped one, on every test file's and every grading run's path – named by the PGlite version and
 // a hash of every migration's SQL, so a changed or added migration makes a new one and a stale one
 // is never loaded. Opened with the extensions
-// every embedded database carries (lib/db/pglite.ts). Written to a unique name and renamed into place:
-// processes that race to make it each write a whole file, and a reader never sees half of one.
-import { createHash, randomBytes } from "node:crypto";
+// every embedded database carries (lib/db/pglite.ts). Written whole, renamed into place (cache-files.ts).
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
 import { newPglite } from "./pglite";
 import { migrationSql } from "./migration-files";
+import { cacheDir, writeCacheFile } from "./cache-files";
 
-const CACHE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-db");
+const CACHE_DIR = cacheDir("countersign-db");
 const PREFIX = "pglite-migrated-";
 /** How the template is made (makeTemplate), hashed into its name beside the migrations: a template
  * made another way is never loaded. */
@@ -49,10 +49,7 @@ async function makeTemplate(): Promise<string> {
     for (const { sql } of migrations) await pglite.exec(sql);
     await dropTemplateDatabases(pglite);
     const dump = await pglite.dumpDataDir("none");
-    await mkdir(CACHE_DIR, { recursive: true });
-    const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-    await rename(partial, file);
+    await writeCacheFile(file, new Uint8Array(await dump.arrayBuffer()));
     // Older templates (other migrations, another PGlite) are never read again.
     for (const name of await readdir(CACHE_DIR)) {
       if (name.startsWith(PREFIX) && join(CACHE_DIR, name) !== file && !name.endsWith(".partial"))
@@ -106,10 +103,7 @@ export async function seededPglite(run: string, name: string, seed: (pglite: PGl
   const pglite = await migratedPglite();
   await seed(pglite);
   const dump = await pglite.dumpDataDir("none");
-  await mkdir(CACHE_DIR, { recursive: true });
-  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
-  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-  await rename(partial, file);
+  await writeCacheFile(file, new Uint8Array(await dump.arrayBuffer()));
   return pglite;
 }
 

@@ -10,8 +10,7 @@ import type { TDataset, TEpisode } from "./episode";
 import { explainDifference } from "./episode-diff";
 import { gradingDb, gradingImage, openGradingDatabase, type TGradingDb, type TGradingWorld } from "./episode-images";
 import { modelEndpoints, playEpisode, usesModel, type TActualOutcome, type TModelEndpoints } from "./play-episode";
-import { gradingWorkerFile } from "./worker-bundle";
-import { defaultWorkers, gradingUnits, startWorker, takeUnits, unitCounters, type TGradingUnit, type TUnitCounters, type TWorkerImage } from "./schedule-grading";
+import { defaultWorkers, gradingUnits, startWorkers, takeUnits, unitCounters, type TGradingUnit, type TUnitCounters, type TWorkerImage } from "./schedule-grading";
 
 /** This grader's own identity; the manifest's graderVersion must name it (lib/contracts/pins.test.ts). */
 export const GRADER_VERSION = "trajectory-gate-v1";
@@ -113,7 +112,7 @@ export async function gradeEpisodes(dataset: TDataset, options: TGradeOptions): 
   // the world's database and makes its image; each opens its own database from the image once it is
   // sent, and this thread grades on the world's database meanwhile.
   const input: TWorkerInput = { episodes: dataset.episodes, units, counters, llm: options.llm };
-  const starting = graders > 1 ? gradingWorkerFile().then((file) => Array.from({ length: graders - 1 }, () => startWorker<TEpisodeRow>(file, input, (index, row) => onRow(units[index]!, row)))) : Promise.resolve([]);
+  const starting = startWorkers<TEpisodeRow>(graders - 1, input, (index, row) => onRow(units[index]!, row));
   // Its failure is this call's, thrown where it is awaited: not an unhandled rejection meanwhile.
   starting.catch(() => {});
   let handle: DbHandle | undefined;

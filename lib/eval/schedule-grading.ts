@@ -4,6 +4,7 @@
 // here changes a row: a unit's tag and its row's place come from its place in the dataset.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { gradingWorkerFile } from "./worker-bundle";
 
 /**
  * Episodes × trials a worker thread is worth starting for. A worker costs its own module graph and
@@ -88,7 +89,7 @@ export type TWorkerMessage<TRow> = { kind: "row"; index: number; row: TRow } | {
  * before saying it was done. The bundle is plain JavaScript: the worker starts without this process's
  * loader (no --import of tsx), whose per-import round trips would cost it as much as its modules.
  */
-export function startWorker<TRow>(file: string, input: unknown, onRow: (index: number, row: TRow) => void): { worker: Worker; finished: Promise<void> } {
+function startWorker<TRow>(file: string, input: unknown, onRow: (index: number, row: TRow) => void): { worker: Worker; finished: Promise<void> } {
   const worker = new Worker(file, { workerData: input, execArgv: [] });
   const finished = new Promise<void>((resolve, reject) => {
     let graded = false;
@@ -102,4 +103,11 @@ export function startWorker<TRow>(file: string, input: unknown, onRow: (index: n
   // A worker stopped because the image could not be made is not a second failure to report.
   finished.catch(() => {});
   return { worker, finished };
+}
+
+/** `count` grading workers, started as soon as their code is bundled (gradingWorkerFile). */
+export async function startWorkers<TRow>(count: number, input: unknown, onRow: (index: number, row: TRow) => void): Promise<{ worker: Worker; finished: Promise<void> }[]> {
+  if (count < 1) return [];
+  const file = await gradingWorkerFile();
+  return Array.from({ length: count }, () => startWorker<TRow>(file, input, onRow));
 }

@@ -5,15 +5,16 @@
 // imports), the worker starts without the loader; esbuild's service process is stopped once it has
 // bundled. The file is named by its content's hash, so processes grading at once share one file and
 // a change to any module makes a new one.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { readdir, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cacheDir, writeCacheFile } from "../db/cache-files";
 
 const ENTRY = fileURLToPath(new URL("./grade-worker.ts", import.meta.url));
 /** Inside node_modules, so that the file's imports of packages resolve as the modules' own do. */
-const BUNDLE_DIR = join(process.cwd(), "node_modules", ".cache", "countersign-grading");
+const BUNDLE_DIR = cacheDir("countersign-grading");
 const PREFIX = "grade-worker-";
 /** A bundle unused for this long is removed when another is written: a worker has long loaded it. */
 const STALE_MS = 24 * 60 * 60 * 1000;
@@ -52,10 +53,7 @@ async function writeBundle(code: string): Promise<string> {
     await utimes(file, now, now).catch(() => {});
     return file;
   }
-  await mkdir(BUNDLE_DIR, { recursive: true });
-  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
-  await writeFile(partial, code);
-  await rename(partial, file);
+  await writeCacheFile(file, code);
   await removeStaleBundles(BUNDLE_DIR, file);
   return file;
 }
