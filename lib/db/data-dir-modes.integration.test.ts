@@ -7,6 +7,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DATA_DIR_SHARED_BUFFERS, privatePglite } from "./data-dir";
 
 const root = mkdtempSync(join(tmpdir(), "countersign-modes-"));
 const dataDir = join(root, "data");
@@ -78,5 +79,20 @@ describe("the embedded data directory's modes", () => {
     expect(statSync(join(pglite, "PG_VERSION")).mode & 0o777).toBe(0o600);
     expect(statSync(notes).mode & 0o777).toBe(0o700);
     expect(openEntries(dataDir)).toEqual([]);
+  }, 180_000);
+
+  it("is opened with DATA_DIR_SHARED_BUFFERS of shared buffers unless the opener asks for other", async () => {
+    if (!existsSync(join(dataDir, "pglite", "PG_VERSION"))) run(["reset", "--yes"]);
+    for (const [asked, expected] of [
+      [undefined, DATA_DIR_SHARED_BUFFERS],
+      ["16MB", "16MB"],
+    ] as const) {
+      const pglite = privatePglite(join(dataDir, "pglite"), asked);
+      try {
+        expect((await pglite.query<{ shared_buffers: string }>("SHOW shared_buffers")).rows).toEqual([{ shared_buffers: expected }]);
+      } finally {
+        await pglite.close();
+      }
+    }
   }, 180_000);
 });

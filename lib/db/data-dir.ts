@@ -99,10 +99,16 @@ export class PrivateNodeFS extends NodeFS {
   }
 }
 
+/**
+ * The shared buffers of an embedded database on a directory, unless its opener asks otherwise. PGlite
+ * holds them in the process's memory, zeroed as it starts, so all of them are resident from the
+ * start whatever is read; PostgreSQL's default of 128 MB was a quarter of an idle `npm start`. A page
+ * not in them is read from the directory's file, which the operating system caches, as PostgreSQL
+ * itself relies on (docs/performance.md, "Opening an in-memory database").
+ */
+export const DATA_DIR_SHARED_BUFFERS = "32MB";
+
 /** An embedded database on a directory whose files stay private (see protectDataDir). */
-export function privatePglite(dir: string, sharedBuffers?: string): PGlite {
-  return newPglite({
-    fs: new PrivateNodeFS(dir),
-    ...(sharedBuffers ? { startParams: withSettings({ shared_buffers: sharedBuffers }) } : {}),
-  });
+export function privatePglite(dir: string, sharedBuffers: string = DATA_DIR_SHARED_BUFFERS): PGlite {
+  return newPglite({ fs: new PrivateNodeFS(dir), startParams: withSettings({ shared_buffers: sharedBuffers }) });
 }

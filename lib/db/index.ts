@@ -31,9 +31,9 @@ export type DbTarget =
       /** The data directory around `dir` (DATA_DIR): kept private with it (data-dir.ts). */
       dataDir?: string;
       /**
-       * PostgreSQL's shared_buffers for this opening (default PGlite's, 128MB). PGlite holds them in
-       * the process's memory from the start, whatever is read: a command that opens the app's database
-       * for a few statements can ask for less.
+       * PostgreSQL's shared_buffers for this opening (default DATA_DIR_SHARED_BUFFERS, data-dir.ts).
+       * PGlite holds them in the process's memory from the start, whatever is read: a command that
+       * opens the app's database for a few statements can ask for less.
        */
       sharedBuffers?: string;
     };

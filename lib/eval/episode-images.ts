@@ -2,7 +2,7 @@
 // grader opens its own copy from; and what an episode is cloned from on any of them – the seeded
 // tickets, the template orders and the users by role – each read once per database, since no
 // episode changes them (an episode copies its order and writes its own ticket).
-import { newPglite, withSettings } from "../db/pglite";
+import { IN_MEMORY_SETTINGS, newPglite, withSettings } from "../db/pglite";
 import { migratedPglite } from "../db/migrated-template";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { openDb, type DbHandle } from "../db";
@@ -24,7 +24,7 @@ export type TGradingWorld = (client: PrismaClient) => Promise<unknown>;
  * Together, with `npm run eval`'s smaller young generation (package.json), about 100 MB less at the
  * command's peak, at the same speed (docs/performance.md, "Grading").
  */
-const GRADING_START = withSettings({ shared_buffers: "8MB", max_wal_size: "32MB", min_wal_size: "32MB" });
+const GRADING_START = withSettings({ ...IN_MEMORY_SETTINGS, max_wal_size: "32MB", min_wal_size: "32MB" });
 
 /**
  * A fresh in-memory database, migrated, with the episodes' world written into it. It starts from the
