@@ -5,6 +5,7 @@
 // own) with the model planner pointed at a fake model answering in 800 ms, as a hosted model would.
 // With SCREENSHOTS=1 the run in progress is saved at 390 and 1440 px.
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import type { Browser, Page } from "@playwright/test";
 import { e2ePort } from "../testing/e2e-data-dir";
 import { testDatabaseBase, withDatabase } from "../testing/postgres";
@@ -36,6 +37,9 @@ test.beforeAll(async () => {
   server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/e2e-server.ts", "--port", String(LIVE_PORT)], {
     env: serverEnv(fake),
     stdio: "ignore",
+    // A process group of its own (tsx, scripts/e2e-server.ts, next start), stopped whole after the
+    // file: SIGTERM passed down the chain was seen to leave next start running.
+    detached: true,
   });
   for (let i = 0; i < 900; i++) {
     const up = await fetch(`${ORIGIN}/api/health`).then(
@@ -50,7 +54,11 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  server?.kill("SIGTERM");
+  if (server?.pid && server.exitCode === null) {
+    const exited = once(server, "exit");
+    process.kill(-server.pid, "SIGTERM");
+    await exited;
+  }
   await fake?.close();
 });
 
