@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
-import { IN_MEMORY_SETTINGS, newPglite, withSettings } from "./pglite";
+import { newPglite } from "./pglite";
 import { migrationSql } from "./migration-files";
 import { cacheDir, writeCacheFile } from "./cache-files";
 
@@ -79,14 +79,11 @@ async function dropTemplateDatabases(pglite: PGlite): Promise<void> {
 
 const SEEDED_PREFIX = "pglite-seeded-";
 
-/** How an in-memory database from a cached file starts, unless its caller says otherwise. */
-const IN_MEMORY_START = withSettings(IN_MEMORY_SETTINGS);
-
-/** A new in-memory PGlite holding every migration, loaded from the migrated template (with
- * IN_MEMORY_SETTINGS unless `options.startParams` says otherwise). */
+/** A new in-memory PGlite holding every migration, loaded from the migrated template (with the
+ * in-memory settings of newPglite unless `options.startParams` says otherwise). */
 export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir"> = {}): Promise<PGlite> {
   template ??= makeTemplate();
-  const pglite = newPglite({ startParams: IN_MEMORY_START, ...options, loadDataDir: new Blob([await readFile(await template)]) });
+  const pglite = newPglite({ ...options, loadDataDir: new Blob([await readFile(await template)]) });
   await pglite.waitReady;
   return pglite;
 }
@@ -100,7 +97,7 @@ export async function migratedPglite(options: Omit<PGliteOptions, "loadDataDir">
 export async function seededPglite(run: string, name: string, seed: (pglite: PGlite) => Promise<void>): Promise<PGlite> {
   const file = join(CACHE_DIR, `${SEEDED_PREFIX}${run}-${name}.tar`);
   if (existsSync(file)) {
-    const pglite = newPglite({ startParams: IN_MEMORY_START, loadDataDir: new Blob([await readFile(file)]) });
+    const pglite = newPglite({ loadDataDir: new Blob([await readFile(file)]) });
     await pglite.waitReady;
     return pglite;
   }

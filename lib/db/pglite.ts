@@ -7,8 +7,15 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 /** The extensions every embedded database carries (the migrations `CREATE EXTENSION` them). */
 export const PGLITE_EXTENSIONS = { pg_trgm } as const;
 
+/** A PGlite with the extensions; one in memory (no `fs`, no `dataDir`) starts with IN_MEMORY_SETTINGS
+ * unless the caller gives start parameters of its own. */
 export function newPglite(options: PGliteOptions = {}): PGlite {
-  return new PGlite({ ...options, extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
+  const inMemory = !options.fs && !options.dataDir;
+  return new PGlite({
+    ...(inMemory ? { startParams: withSettings(IN_MEMORY_SETTINGS) } : {}),
+    ...options,
+    extensions: { ...PGLITE_EXTENSIONS, ...options.extensions },
+  });
 }
 
 /** PGlite's start parameters with PostgreSQL settings of the caller's over them (`-c name=value`). */
