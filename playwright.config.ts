@@ -50,7 +50,9 @@ export default defineConfig({
   webServer: Array.from({ length: SHARDS }, (_, shard) => {
     const port = PORT + E2E_SHARD_STRIDE * shard;
     return {
-      command: `node node_modules/tsx/dist/cli.mjs scripts/e2e-server.ts --port ${port}`,
+      // One process in place of the shell (no tsx launcher between), which stops itself if the runner
+      // is killed outright (testing/exit-with-parent.cjs), and its `next start` with it.
+      command: `exec node --require ./testing/exit-with-parent.cjs --import tsx scripts/e2e-server.ts --port ${port}`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       // The shards migrate and seed at the same time.

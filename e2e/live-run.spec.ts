@@ -34,13 +34,18 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   fake = await startFakeOpenAI([], { delayMs: MODEL_MS });
-  server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/e2e-server.ts", "--port", String(LIVE_PORT)], {
-    env: serverEnv(fake),
-    stdio: "ignore",
-    // A process group of its own (tsx, scripts/e2e-server.ts, next start), stopped whole after the
-    // file: SIGTERM passed down the chain was seen to leave next start running.
-    detached: true,
-  });
+  server = spawn(
+    process.execPath,
+    ["--require", "./testing/exit-with-parent.cjs", "--import", "tsx", "scripts/e2e-server.ts", "--port", String(LIVE_PORT)],
+    {
+      env: serverEnv(fake),
+      stdio: "ignore",
+      // A process group of its own (scripts/e2e-server.ts, next start), stopped whole after the file:
+      // SIGTERM passed down the chain was seen to leave next start running. Each stops itself if the
+      // process that started it is killed outright (testing/exit-with-parent.cjs).
+      detached: true,
+    },
+  );
   for (let i = 0; i < 900; i++) {
     const up = await fetch(`${ORIGIN}/api/health`).then(
       (r) => r.ok,

@@ -70,10 +70,24 @@ async function main() {
   const oidc = await startOidcFor(Number(values.port));
   Object.assign(env, oidc);
   console.log(`e2e: the local OpenID Connect provider at ${oidc.OIDC_ISSUER}`);
-  const child = spawn(process.execPath, [resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"], {
-    stdio: "inherit",
-    env,
-  });
+  // The server stops itself when this process is gone, however it went (testing/exit-with-parent.cjs).
+  const child = spawn(
+    process.execPath,
+    [
+      "--require",
+      resolve("testing/exit-with-parent.cjs"),
+      resolve("node_modules/next/dist/bin/next"),
+      "start",
+      "-p",
+      values.port!,
+      "-H",
+      "127.0.0.1",
+    ],
+    {
+      stdio: "inherit",
+      env,
+    },
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));
 }
