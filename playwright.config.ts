@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./testing/chromium";
-import { E2E_SHARD_STRIDE, e2eBasePort } from "./testing/e2e-data-dir";
+import { E2E_SHARD_STRIDE, e2eBasePort, e2eServerArgs } from "./testing/e2e-data-dir";
 
 const PORT = e2eBasePort();
 // Shards: each Playwright worker drives a server and a database of its own (testing/e2e-data-dir.ts),
@@ -52,7 +52,7 @@ export default defineConfig({
     return {
       // One process in place of the shell (no tsx launcher between), which stops itself if the runner
       // is killed outright (testing/exit-with-parent.cjs), and its `next start` with it.
-      command: `exec node --require ./testing/exit-with-parent.cjs --import tsx scripts/e2e-server.ts --port ${port}`,
+      command: `exec node ${e2eServerArgs(port).join(" ")}`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       // The shards migrate and seed at the same time.

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import type { Browser, Page } from "@playwright/test";
-import { e2ePort } from "../testing/e2e-data-dir";
+import { e2ePort, e2eServerArgs } from "../testing/e2e-data-dir";
 import { testDatabaseBase, withDatabase } from "../testing/postgres";
 import { startFakeOpenAI, type TFakeOpenAI } from "../lib/llm/fake-openai-server";
 import { ACCOUNTS, DEMO_PASSWORD, expect, test } from "./fixtures";
@@ -34,18 +34,14 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   fake = await startFakeOpenAI([], { delayMs: MODEL_MS });
-  server = spawn(
-    process.execPath,
-    ["--require", "./testing/exit-with-parent.cjs", "--import", "tsx", "scripts/e2e-server.ts", "--port", String(LIVE_PORT)],
-    {
-      env: serverEnv(fake),
-      stdio: "ignore",
-      // A process group of its own (scripts/e2e-server.ts, next start), stopped whole after the file:
-      // SIGTERM passed down the chain was seen to leave next start running. Each stops itself if the
-      // process that started it is killed outright (testing/exit-with-parent.cjs).
-      detached: true,
-    },
-  );
+  server = spawn(process.execPath, e2eServerArgs(LIVE_PORT), {
+    env: serverEnv(fake),
+    stdio: "ignore",
+    // A process group of its own (scripts/e2e-server.ts, next start), stopped whole after the file:
+    // SIGTERM passed down the chain was seen to leave next start running. Each stops itself if the
+    // process that started it is killed outright (testing/exit-with-parent.cjs).
+    detached: true,
+  });
   for (let i = 0; i < 900; i++) {
     const up = await fetch(`${ORIGIN}/api/health`).then(
       (r) => r.ok,

@@ -14,7 +14,7 @@ import { seedE2eFailedJobs, seedE2eFixtures, seedE2ePayments, seedE2eTraceRuns }
 import { seedE2eEvalRun } from "../prisma/seed/e2e-eval";
 import { seedE2eEvaluations } from "../prisma/seed/e2e-evaluation";
 import { adminQuery, testDatabaseBase, withDatabase } from "../testing/postgres";
-import { E2E_DEFAULT_PORT, e2eBasePort, e2eDataDir } from "../testing/e2e-data-dir";
+import { E2E_DEFAULT_PORT, EXIT_WITH_PARENT, e2eBasePort, e2eDataDir } from "../testing/e2e-data-dir";
 import { startFakeStripe } from "../testing/fake-stripe";
 import { DEFAULT_OIDC_ROLE_MAP, startOidcProvider } from "../testing/oidc-provider";
 
@@ -73,16 +73,7 @@ async function main() {
   // The server stops itself when this process is gone, however it went (testing/exit-with-parent.cjs).
   const child = spawn(
     process.execPath,
-    [
-      "--require",
-      resolve("testing/exit-with-parent.cjs"),
-      resolve("node_modules/next/dist/bin/next"),
-      "start",
-      "-p",
-      values.port!,
-      "-H",
-      "127.0.0.1",
-    ],
+    ["--require", resolve(EXIT_WITH_PARENT), resolve("node_modules/next/dist/bin/next"), "start", "-p", values.port!, "-H", "127.0.0.1"],
     {
       stdio: "inherit",
       env,

@@ -21,3 +21,11 @@ export function e2ePort(): number {
 export function e2eDataDir(port: string = String(e2ePort())): string {
   return port === E2E_DEFAULT_PORT ? ".data/e2e" : `.data/e2e-${port}`;
 }
+
+/** Preloaded into each server the browser suite starts, which then stops when its starter is gone. */
+export const EXIT_WITH_PARENT = "./testing/exit-with-parent.cjs";
+
+/** How node starts the suite's server on `port`: one process, tsx as a loader (playwright.config.ts, e2e/live-run.spec.ts). */
+export function e2eServerArgs(port: number | string): string[] {
+  return ["--require", EXIT_WITH_PARENT, "--import", "tsx", "scripts/e2e-server.ts", "--port", String(port)];
+}

@@ -4,8 +4,9 @@ import { createInterface } from "node:readline";
 import { once } from "node:events";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { EXIT_WITH_PARENT } from "./e2e-data-dir";
 
-const PRELOAD = resolve("testing/exit-with-parent.cjs");
+const PRELOAD = resolve(EXIT_WITH_PARENT);
 
 /** Running, not a zombie its new parent has yet to reap (Linux's /proc). */
 function running(pid: number): boolean {
